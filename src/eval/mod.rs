@@ -1,0 +1,1 @@
+//! Metrics and benchmark runner (issue 4).

@@ -1,0 +1,179 @@
+//! Scoring: pure, synchronous algorithms over a [`Snapshot`]. Nothing here is async or knows
+//! about Chromium; every algorithm is `fn(&Tree, &Params) -> Extraction`.
+//!
+//! One file per paper:
+//! - `density`: Song, Sun & Liao — TD, CTD, HTD, DensitySum, threshold, smoothing;
+//! - `visual`: Song et al. §3.4.1 — Gaussian visual importance from the rendered boxes;
+//! - `weight`: Wang & Liu — leaf NodeImp, WidthAttr-weighted subtree weight;
+//! - `vsse`: VSSE — punctuation vvtc, tag paths, SimHash, HMM records;
+//! - `crunch`: Gupta et al. — Crunch DOM filters;
+//! - `blocks`: Griazev & Ramanauskaite — content blocks and variations;
+//! - `params`: every constant, with its source.
+
+pub mod blocks;
+pub mod crunch;
+pub mod density;
+pub mod params;
+pub mod text;
+pub mod visual;
+pub mod vsse;
+pub mod weight;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+pub use params::Params;
+
+use crate::snapshot::{NodeId, Snapshot, Tree};
+
+/// An extraction algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// CETD-DS: Text Density (eq. 1) with DensitySum.
+    Td,
+    /// CECTD-DS: Composite Text Density (eq. 2) with DensitySum.
+    Ctd,
+    /// CEHTD-DS: Hybrid Text Density (eq. 4, visual importance) with DensitySum.
+    Htd,
+    /// CECTD-S: Composite Text Density with sibling smoothing instead of DensitySum.
+    CtdSmooth,
+    /// Wang & Liu: maximum-weight subtree.
+    Wang,
+    /// VSSE: punctuation-based content areas.
+    Vsse,
+    /// VSSE §4.3.2: attribute-value records of a structured page.
+    VsseRecords,
+    /// Gupta et al.: Crunch filter pipeline.
+    Crunch,
+    /// Griazev & Ramanauskaite: content block tree.
+    Blocks,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `--algorithm all` runs and reports them.
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::Td,
+        Algorithm::Ctd,
+        Algorithm::Htd,
+        Algorithm::CtdSmooth,
+        Algorithm::Wang,
+        Algorithm::Vsse,
+        Algorithm::VsseRecords,
+        Algorithm::Crunch,
+        Algorithm::Blocks,
+    ];
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Td => "td",
+            Algorithm::Ctd => "ctd",
+            Algorithm::Htd => "htd",
+            Algorithm::CtdSmooth => "ctd-smooth",
+            Algorithm::Wang => "wang",
+            Algorithm::Vsse => "vsse",
+            Algorithm::VsseRecords => "vsse-records",
+            Algorithm::Crunch => "crunch",
+            Algorithm::Blocks => "blocks",
+        }
+    }
+    /// The paper's name for the method.
+    pub fn paper_name(self) -> &'static str {
+        match self {
+            Algorithm::Td => "CETD-DS (Song et al. 2013)",
+            Algorithm::Ctd => "CECTD-DS (Song et al. 2013)",
+            Algorithm::Htd => "CEHTD-DS (Song et al. 2013)",
+            Algorithm::CtdSmooth => "CECTD-S (Song et al. 2013)",
+            Algorithm::Wang => "DOM tree and weight value (Wang & Liu)",
+            Algorithm::Vsse => "VSSE content areas",
+            Algorithm::VsseRecords => "VSSE structured records",
+            Algorithm::Crunch => "Crunch (Gupta et al.)",
+            Algorithm::Blocks => "Content blocks (Griazev & Ramanauskaite)",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL.iter().copied().find(|a| a.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            format!("unknown algorithm `{s}`: expected one of {} or all", names.join(", "))
+        })
+    }
+}
+
+/// Per-node scores of the density family, each indexed by node id. Absent values are 0.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct DensityScores {
+    /// Text Density, eq. 1.
+    pub td: Vec<f64>,
+    /// Composite Text Density, eq. 2.
+    pub ctd: Vec<f64>,
+    /// Visual Importance, eq. 3 (text leaves; elements hold the VI of their own box).
+    pub vi: Vec<f64>,
+    /// Hybrid Text Density, eq. 4.
+    pub htd: Vec<f64>,
+    /// DensitySum of the density the algorithm used, eq. 5.
+    pub density_sum: Vec<f64>,
+}
+
+/// The result of one algorithm on one snapshot.
+#[derive(Debug, Clone, Serialize)]
+pub struct Extraction {
+    pub algorithm: Algorithm,
+    /// For each node: is it part of the main content?
+    pub kept: Vec<bool>,
+    /// The density threshold (density algorithms), or the algorithm's own cut-off.
+    pub threshold: Option<f64>,
+    /// Per-node density scores (density algorithms only).
+    pub scores: Option<DensityScores>,
+    /// Algorithm-specific report (weights, records, block tree, filter counts), as JSON.
+    pub details: serde_json::Value,
+}
+
+impl Extraction {
+    /// An extraction that keeps nothing.
+    pub fn empty(algorithm: Algorithm, n: usize) -> Extraction {
+        Extraction { algorithm, kept: vec![false; n], threshold: None, scores: None, details: serde_json::Value::Null }
+    }
+    /// The kept nodes whose parent is not kept: the roots of the content subtrees, in
+    /// document order.
+    pub fn roots(&self, tree: &Tree) -> Vec<NodeId> {
+        (0..self.kept.len())
+            .filter(|&i| self.kept[i] && tree.parent(i).is_none_or(|p| !self.kept[p]))
+            .collect()
+    }
+    /// Did the algorithm keep any text?
+    pub fn has_text(&self, tree: &Tree) -> bool {
+        (0..self.kept.len()).any(|i| self.kept[i] && tree.own_chars[i] > 0)
+    }
+}
+
+/// Run one algorithm on a snapshot.
+pub fn extract(snap: &Snapshot, algorithm: Algorithm, params: &Params) -> Extraction {
+    let tree = Tree::new(snap);
+    extract_tree(&tree, algorithm, params)
+}
+
+/// Run one algorithm on an already built tree (lets `--algorithm all` share the counts).
+pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extraction {
+    match algorithm {
+        Algorithm::Td | Algorithm::Ctd | Algorithm::Htd | Algorithm::CtdSmooth => {
+            density::extract(tree, algorithm, &params.density)
+        }
+        Algorithm::Wang => weight::extract(tree, &params.wang),
+        Algorithm::Vsse => vsse::extract(tree, &params.vsse),
+        Algorithm::VsseRecords => vsse::extract_records(tree, &params.vsse),
+        Algorithm::Crunch => crunch::extract(tree, &params.crunch),
+        Algorithm::Blocks => blocks::extract(tree, &params.blocks),
+    }
+}

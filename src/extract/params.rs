@@ -1,0 +1,112 @@
+//! Every constant of every algorithm, in one place, each with its source.
+//!
+//! `Params::default()` is the paper-faithful configuration. Where a paper is ambiguous the
+//! field's doc says which reading was chosen and why. Algorithm code reads these fields and
+//! never writes a bare number of its own.
+
+use serde::{Deserialize, Serialize};
+
+/// All algorithm parameters.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Song, Sun & Liao: TD, CTD, HTD, DensitySum, smoothing.
+    pub density: DensityParams,
+    /// Wang & Liu: DOM tree and weight value.
+    pub wang: WangParams,
+    /// VSSE: punctuation, tag paths, SimHash, HMM records.
+    pub vsse: VsseParams,
+    /// Gupta et al.: Crunch filters.
+    pub crunch: CrunchParams,
+    /// Griazev & Ramanauskaite: content blocks.
+    pub blocks: BlocksParams,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Song, Sun & Liao (2013), "A hybrid approach for content extraction with text density and
+// visual importance of DOM nodes", and its reference code (Sun, ContentExtraction, SIGIR 2011).
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters of the text-density family (`td`, `ctd`, `htd`, `ctd-smooth`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DensityParams {
+    /// Pseudo-count for a zero denominator: "when denominators of the formula are 0, set them
+    /// to 1" (§3.2 eq. 1 for T_i, §3.3 eq. 2 for T_i, LC_i, ¬LC_i, LT_i, C_b). Value 1.
+    pub zero_denominator: f64,
+    /// Drop nodes that are not rendered (display:none, visibility:hidden, zero-size) before
+    /// counting. The paper text only removes script, style and comments (§3.2) and reports
+    /// that hidden BBC disclaimers then leak into CETD's output (§4.2.1); the authors'
+    /// reference code (`clean.cpp`, `PreprocessDOM`) removes `display:none` subtrees before
+    /// counting. Default `false`: the paper's text, so that `td`/`ctd` show the behaviour the
+    /// paper measured and `htd` removes hidden text through VI = 0 as §3.4.1 intends.
+    pub drop_hidden: bool,
+    /// Count text nodes as children in DensitySum (eq. 5). The paper's DOM has text leaves;
+    /// the reference code (`ComputeDensitySum`) adds each run of an element's own text as a
+    /// pseudo-child. Default `true`: a text child contributes its own density (C/1 for TD; the
+    /// same CTD formula with T = 0 for CTD/HTD), which is the paper's reading of a text leaf.
+    pub text_children_in_density_sum: bool,
+    /// Clamp HTD at 0. §3.4.2 adapts T_i = HC_i/C_i "to avoid the Hybrid Text Density being
+    /// negative", but ln((HC_i/LC_i)(T_i/LT_i)) is still negative when HC_i² < C_i (a leaf
+    /// far off-centre). A negative density would subtract from DensitySum and lower the
+    /// threshold below 0; clamping keeps the paper's stated intent. Default `true`.
+    pub clamp_negative: bool,
+    /// CECTD-S smoothing weights (previous sibling, self, next sibling). The paper (§4.1.3)
+    /// only says "simply weighted averaging with sibling nodes"; (1, 2, 1)/4 is the usual
+    /// binomial kernel. Missing siblings drop out of the average.
+    pub smoothing_weights: [f64; 3],
+    /// Visual importance: the horizontal span that maps to [-1, +1] of N(0,1) (§3.4.1): the
+    /// node under `<body>` with the longest horizontal span, clipped to the document
+    /// `[0, document width]` so an off-screen carousel strip cannot win. The number of
+    /// standard deviations its half-width spans (paper: 1).
+    pub vi_sigmas: f64,
+}
+
+impl Default for DensityParams {
+    fn default() -> Self {
+        DensityParams {
+            zero_denominator: 1.0,
+            drop_hidden: false,
+            text_children_in_density_sum: true,
+            clamp_negative: true,
+            smoothing_weights: [1.0, 2.0, 1.0],
+            vi_sigmas: 1.0,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wang & Liu, DOM tree and weight value.
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters of `wang` (filled in with the algorithm).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WangParams {}
+
+// ---------------------------------------------------------------------------------------------
+// VSSE, punctuation and tag paths.
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters of `vsse` and `vsse-records` (filled in with the algorithm).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VsseParams {}
+
+// ---------------------------------------------------------------------------------------------
+// Gupta, Kaiser & Stolfo, Crunch.
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters of `crunch` (filled in with the algorithm).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CrunchParams {}
+
+// ---------------------------------------------------------------------------------------------
+// Griazev & Ramanauskaite, content blocks.
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters of `blocks` (filled in with the algorithm).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BlocksParams {}

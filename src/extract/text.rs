@@ -1,0 +1,136 @@
+//! Text units shared by the algorithms and the metric: words (Unicode word segmentation, a CJK
+//! character counting as one word), punctuation (Unicode general category P*, CJK punctuation
+//! included) and the evaluation tokens of Song et al. §4.1.2.
+
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Is `c` a CJK ideograph, kana or hangul syllable (a character that is a word on its own)?
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // CJK Extensions B-F, Compatibility Supplement
+}
+
+/// Is `c` punctuation (Unicode general category Pc, Pd, Ps, Pe, Pi, Pf or Po)? This covers
+/// ASCII punctuation and CJK punctuation such as `，。、！？「」`.
+pub fn is_punct(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        G::ConnectorPunctuation
+            | G::DashPunctuation
+            | G::OpenPunctuation
+            | G::ClosePunctuation
+            | G::InitialPunctuation
+            | G::FinalPunctuation
+            | G::OtherPunctuation
+    )
+}
+
+/// Number of punctuation characters in `s`.
+pub fn punct_count(s: &str) -> usize {
+    s.chars().filter(|&c| is_punct(c)).count()
+}
+
+/// Words of `s` by Unicode word segmentation (UAX #29), each CJK character its own word.
+pub fn words(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for w in s.unicode_words() {
+        if w.chars().any(is_cjk) {
+            let mut start = 0;
+            for (i, c) in w.char_indices() {
+                if is_cjk(c) {
+                    if start < i {
+                        out.push(&w[start..i]);
+                    }
+                    out.push(&w[i..i + c.len_utf8()]);
+                    start = i + c.len_utf8();
+                }
+            }
+            if start < w.len() {
+                out.push(&w[start..]);
+            }
+        } else {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// Number of words of `s` (see [`words`]).
+pub fn word_count(s: &str) -> usize {
+    words(s).len()
+}
+
+/// Evaluation tokens (Song et al. §4.1.2 as PEERS.md applies it): lower-cased runs of Unicode
+/// word characters (`\w+`: alphanumerics, marks and connector punctuation); a run holding CJK
+/// characters is split into single characters.
+pub fn eval_tokens(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        if cur.is_empty() {
+            return;
+        }
+        if cur.chars().any(is_cjk) {
+            out.extend(cur.chars().map(|c| c.to_string()));
+        } else {
+            out.push(std::mem::take(cur));
+        }
+        cur.clear();
+    };
+    for c in s.chars() {
+        if is_word_char(c) {
+            cur.extend(c.to_lowercase());
+        } else {
+            flush(&mut cur, &mut out);
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+/// Python's `\w` for str patterns: a letter (Lu, Ll, Lt, Lm, Lo), a number (Nd, Nl, No) or `_`.
+/// (Python's `str.isalnum` is category-based; Rust's `is_alphanumeric` would also take the
+/// Other_Alphabetic combining marks, which Python's `\w` does not.)
+pub fn is_word_char(c: char) -> bool {
+    c == '_'
+        || matches!(
+            get_general_category(c),
+            G::UppercaseLetter
+                | G::LowercaseLetter
+                | G::TitlecaseLetter
+                | G::ModifierLetter
+                | G::OtherLetter
+                | G::DecimalNumber
+                | G::LetterNumber
+                | G::OtherNumber
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cjk_characters_are_words() {
+        assert_eq!(words("Hello 世界 ok"), vec!["Hello", "世", "界", "ok"]);
+        assert_eq!(word_count("It's $3.7bn, fine."), 3);
+    }
+
+    #[test]
+    fn punctuation_includes_cjk() {
+        assert_eq!(punct_count("a, b. c!"), 3);
+        assert_eq!(punct_count("你好，世界。「好」"), 4);
+        assert_eq!(punct_count("$ + ="), 0, "symbols are not punctuation");
+    }
+
+    #[test]
+    fn eval_tokens_lowercase_and_split_cjk() {
+        assert_eq!(eval_tokens("The Cat's 3.7bn 中文abc"), vec!["the", "cat", "s", "3", "7bn", "中", "文", "a", "b", "c"]);
+    }
+}

@@ -1,0 +1,29 @@
+//! sightline renders web pages in headless Chromium and extracts their main content from the
+//! real layout: every DOM node's rendered box, computed style and visibility, scored with the
+//! published content-extraction algorithms.
+//!
+//! # Layout
+//! Data flows one way: input → render → snapshot → score → extraction → output.
+//! - [`render`]: the only code that talks to Chromium — launch or connect, a pool of reused
+//!   tabs, navigation, settling, request blocking (`--offline`), snapshot and screenshot.
+//! - [`snapshot`]: the [`Snapshot`] value `js/snapshot.js` returns, and the node [`Tree`] with
+//!   derived counts (characters, tags, link characters, link tags).
+//! - [`extract`]: pure, synchronous scoring, one file per paper, every constant in
+//!   [`extract::params`].
+//! - [`output`]: pure writers from an extraction to text, HTML, markdown and JSON.
+//! - [`eval`]: the metrics of Song et al. eq. 6-9 and the benchmark runner.
+//!
+//! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
+//! function, so every algorithm runs from a saved JSON snapshot.
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod eval;
+pub mod extract;
+pub mod output;
+pub mod render;
+pub mod snapshot;
+
+pub use error::Error;
+pub use extract::{extract, Algorithm, Extraction, Params};
+pub use snapshot::{Snapshot, Tree};

@@ -1,0 +1,60 @@
+//! Cleaned-HTML writer: each content subtree with its structure (tags) kept and presentation
+//! (class, style, scripts, event handlers) dropped; links keep `href`, images `src` and `alt`.
+
+use crate::extract::Extraction;
+use crate::snapshot::{NodeId, Tree};
+
+const VOID: [&str; 8] = ["br", "hr", "img", "input", "wbr", "source", "area", "col"];
+
+/// Escape text for HTML content or a double-quoted attribute.
+pub fn escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            _ => o.push(c),
+        }
+    }
+    o
+}
+
+fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
+    let n = tree.node(id);
+    if n.is_text() {
+        out.push_str(&escape(n.text.as_deref().unwrap_or("")));
+        return;
+    }
+    let tag = if id == 0 { "div" } else { n.tag.as_str() };
+    out.push('<');
+    out.push_str(tag);
+    for (name, v) in [("href", &n.href), ("src", &n.src), ("alt", &n.alt)] {
+        if let Some(v) = v {
+            out.push_str(&format!(" {name}=\"{}\"", escape(v)));
+        }
+    }
+    out.push('>');
+    if VOID.contains(&tag) {
+        return;
+    }
+    for &k in &tree.children[id] {
+        if ex.kept[k] {
+            write_node(tree, ex, k, out);
+        }
+    }
+    out.push_str("</");
+    out.push_str(tag);
+    out.push('>');
+}
+
+/// The content subtrees as one HTML fragment, one root per line, in document order.
+pub fn render(tree: &Tree, ex: &Extraction) -> String {
+    let mut out = String::new();
+    for r in ex.roots(tree) {
+        write_node(tree, ex, r, &mut out);
+        out.push('\n');
+    }
+    out
+}

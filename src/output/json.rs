@@ -1,0 +1,143 @@
+//! The JSON output record.
+//!
+//! # Schema (`sightline extract --format json`, one object per input)
+//! ```text
+//! {
+//!   "input":     string   the input as given (URL, path or "-")
+//!   "url":       string   final URL after redirects
+//!   "title":     string
+//!   "algorithm": string   td | ctd | htd | ctd-smooth | wang | vsse | vsse-records | crunch | blocks
+//!   "threshold": number?  the density threshold (§3.5.2), null for other algorithms
+//!   "text":      string   the content, one paragraph per line
+//!   "html":      string   the content subtrees as cleaned HTML
+//!   "content": [          the content subtree roots in document order
+//!     { "path": CSS selector from body, "tag": string, "box": [x, y, w, h] (CSS px),
+//!       "chars": int, "scores": { "td", "ctd", "vi", "htd", "density_sum" } (density only) }
+//!   ],
+//!   "details":   object   algorithm-specific report (e.g. the maximum-DensitySum node)
+//!   "timings_ms": { "launch", "navigate", "settle", "snapshot", "score", "screenshot" }
+//!   "screenshot": string? path of the PNG written
+//! }
+//! ```
+//! With `--algorithm all` the record holds `"algorithms": { name: {algorithm, threshold, text,
+//! html, content, details, score_ms} }` instead of the per-algorithm fields.
+//! Errors are records too: `{ "input", "error": { "kind", "message" } }`.
+
+use serde::Serialize;
+
+use crate::extract::Extraction;
+use crate::snapshot::{Rect, Tree};
+
+/// Wall-clock time of each phase in milliseconds; absent phases are omitted.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Timings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub navigate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settle: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<f64>,
+}
+
+/// Scores of one content node (density algorithms).
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeScores {
+    pub td: f64,
+    pub ctd: f64,
+    pub vi: f64,
+    pub htd: f64,
+    pub density_sum: f64,
+}
+
+/// One content subtree root.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContentNode {
+    pub path: String,
+    pub tag: String,
+    #[serde(rename = "box")]
+    pub rect: Rect,
+    pub chars: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scores: Option<NodeScores>,
+}
+
+/// The result of one algorithm, as written in JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmResult {
+    pub algorithm: String,
+    pub threshold: Option<f64>,
+    pub text: String,
+    pub html: String,
+    pub content: Vec<ContentNode>,
+    pub details: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_ms: Option<f64>,
+}
+
+impl AlgorithmResult {
+    /// Build from an extraction.
+    pub fn new(tree: &Tree, ex: &Extraction, score_ms: Option<f64>) -> AlgorithmResult {
+        let content = ex
+            .roots(tree)
+            .into_iter()
+            .map(|r| {
+                let n = tree.node(r);
+                ContentNode {
+                    path: tree.css_path(r),
+                    tag: n.tag.clone(),
+                    rect: n.rect,
+                    chars: tree.chars[r],
+                    scores: ex.scores.as_ref().map(|s| NodeScores {
+                        td: s.td[r],
+                        ctd: s.ctd[r],
+                        vi: s.vi[r],
+                        htd: s.htd[r],
+                        density_sum: s.density_sum[r],
+                    }),
+                }
+            })
+            .collect();
+        AlgorithmResult {
+            algorithm: ex.algorithm.name().to_string(),
+            threshold: ex.threshold,
+            text: super::text::render(tree, ex),
+            html: super::html::render(tree, ex),
+            content,
+            details: ex.details.clone(),
+            score_ms,
+        }
+    }
+}
+
+/// The error part of a record.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorInfo {
+    pub kind: String,
+    pub message: String,
+}
+
+/// One output record: a page's result or its error.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Record {
+    pub input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub result: Option<AlgorithmResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub algorithms: Option<std::collections::BTreeMap<String, AlgorithmResult>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timings_ms: Option<Timings>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+}

@@ -1,0 +1,52 @@
+//! Plain-text writer: kept text in document order, one paragraph per block element (and per
+//! `<br>`), one paragraph per line.
+
+use crate::extract::Extraction;
+use crate::snapshot::{collapse_ws, NodeId, Tree};
+
+/// The nearest block ancestor of a node (or the root).
+fn block_of(tree: &Tree, id: NodeId) -> NodeId {
+    tree.ancestors(id).find(|&a| tree.is_block(a)).unwrap_or(0)
+}
+
+/// The extraction as paragraphs of text.
+pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_block: Option<NodeId> = None;
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        let p = collapse_ws(cur);
+        if !p.is_empty() {
+            out.push(p);
+        }
+        cur.clear();
+    };
+    for id in 0..tree.len() {
+        let n = tree.node(id);
+        if n.tag == "br" && ex.kept[id] {
+            flush(&mut cur, &mut out);
+            continue;
+        }
+        if !ex.kept[id] || !n.is_text() {
+            continue;
+        }
+        let b = block_of(tree, id);
+        if cur_block != Some(b) {
+            flush(&mut cur, &mut out);
+            cur_block = Some(b);
+        }
+        cur.push_str(n.text.as_deref().unwrap_or(""));
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+/// The extraction as text: paragraphs joined by newlines, with a final newline when not empty.
+pub fn render(tree: &Tree, ex: &Extraction) -> String {
+    let p = paragraphs(tree, ex);
+    if p.is_empty() {
+        String::new()
+    } else {
+        p.join("\n") + "\n"
+    }
+}

@@ -1,0 +1,1 @@
+//! Rendering in Chromium (below).

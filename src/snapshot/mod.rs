@@ -1,0 +1,481 @@
+//! The snapshot: one rendered page as data (`Snapshot`, deserialized from the JSON string
+//! `js/snapshot.js` returns) and the node tree with the counts every algorithm derives from it
+//! (`Tree`: children, characters, tags, link characters, link tags, words, punctuation).
+//!
+//! A `Snapshot` is the only thing scoring ever sees, so every algorithm can be run and tested
+//! from a JSON file with no browser. Fixtures store exactly this JSON.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// Version of the snapshot JSON schema; bumped on any incompatible change to `js/snapshot.js`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Index of a node in [`Snapshot::nodes`]. Node 0 is `<body>`.
+pub type NodeId = usize;
+
+/// One rendered page: page-level facts and every element and non-blank text node under
+/// `<body>` in document order, with its rendered box and computed style.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Snapshot {
+    /// Schema version the JSON was written with ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// URL of the page after navigation (redirects followed).
+    pub url: String,
+    /// `document.title`.
+    #[serde(default)]
+    pub title: String,
+    /// `<meta name="description">` content, or empty.
+    #[serde(default)]
+    pub description: String,
+    /// `<meta name="keywords">` content, or empty.
+    #[serde(default)]
+    pub keywords: String,
+    /// `<html lang>`, or empty.
+    #[serde(default)]
+    pub lang: String,
+    /// The layout viewport in CSS px.
+    pub viewport: Size,
+    /// The scrollable document size in CSS px.
+    pub document: Size,
+    /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
+    pub nodes: Vec<Node>,
+}
+
+/// A width and height in CSS px.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A rectangle in CSS px in document coordinates (the page scrolled to its top).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[serde(from = "[f64; 4]", into = "[f64; 4]")]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl From<[f64; 4]> for Rect {
+    fn from(a: [f64; 4]) -> Self {
+        Rect { x: a[0], y: a[1], w: a[2], h: a[3] }
+    }
+}
+impl From<Rect> for [f64; 4] {
+    fn from(r: Rect) -> Self {
+        [r.x, r.y, r.w, r.h]
+    }
+}
+impl Rect {
+    /// Right edge.
+    pub fn right(&self) -> f64 {
+        self.x + self.w
+    }
+    /// Bottom edge.
+    pub fn bottom(&self) -> f64 {
+        self.y + self.h
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn default_display() -> String {
+    "block".into()
+}
+fn is_block(s: &String) -> bool {
+    s == "block"
+}
+fn default_visibility() -> String {
+    "visible".into()
+}
+fn is_visible(s: &String) -> bool {
+    s == "visible"
+}
+fn one() -> f64 {
+    1.0
+}
+fn is_one(v: &f64) -> bool {
+    *v == 1.0
+}
+fn w400() -> u32 {
+    400
+}
+fn is_400(v: &u32) -> bool {
+    *v == 400
+}
+
+/// One element or text node. Text nodes have `tag == "#text"` and carry `text`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Node {
+    /// Index of the parent node, or -1 for the root.
+    pub parent: i64,
+    /// Lower-case tag name, or `#text`.
+    pub tag: String,
+    /// Text of a text node, whitespace runs collapsed to one space (not trimmed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// Resolved `href`, when the element has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// Resolved `src`, when the element has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// Inside (or itself) a link; buttons and select lists count as links (Song §4.1.3).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub link: bool,
+    /// Bounding box in CSS px, document coordinates.
+    #[serde(rename = "box", default)]
+    pub rect: Rect,
+    /// Computed `display` (elements only).
+    #[serde(default = "default_display", skip_serializing_if = "is_block")]
+    pub display: String,
+    /// Computed `visibility` (elements only).
+    #[serde(default = "default_visibility", skip_serializing_if = "is_visible")]
+    pub visibility: String,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub opacity: f64,
+    /// Computed font size in px (elements only; 0 for text nodes).
+    #[serde(default)]
+    pub font_size: f64,
+    #[serde(default = "w400", skip_serializing_if = "is_400")]
+    pub font_weight: u32,
+    /// False for display:none, visibility:hidden, zero-size or off-page boxes, unless a
+    /// descendant paints (a collapsed float container still shows its children).
+    pub rendered: bool,
+}
+
+impl Node {
+    /// A text node.
+    pub fn is_text(&self) -> bool {
+        self.tag == "#text"
+    }
+    /// An element.
+    pub fn is_element(&self) -> bool {
+        !self.is_text()
+    }
+}
+
+impl Snapshot {
+    /// Parse and validate the JSON produced by `js/snapshot.js` (or saved with `sightline
+    /// snapshot`). `source` names the input in error messages.
+    pub fn from_json(json: &str, source: &str) -> Result<Snapshot, Error> {
+        let snap: Snapshot = serde_json::from_str(json).map_err(|e| Error::Snapshot {
+            source_name: source.to_string(),
+            message: e.to_string(),
+        })?;
+        snap.validate(source)?;
+        Ok(snap)
+    }
+
+    /// Check the invariants scoring relies on: known schema, a root, parents before children.
+    pub fn validate(&self, source: &str) -> Result<(), Error> {
+        let bad = |message: String| Error::Snapshot { source_name: source.to_string(), message };
+        if self.schema_version != SCHEMA_VERSION {
+            return Err(bad(format!(
+                "schema_version {} is not supported (this build reads {}); re-create it with `sightline snapshot`",
+                self.schema_version, SCHEMA_VERSION
+            )));
+        }
+        if self.nodes.is_empty() {
+            return Err(bad("the snapshot has no nodes (no <body>?)".into()));
+        }
+        for (i, n) in self.nodes.iter().enumerate() {
+            if i == 0 && n.parent != -1 {
+                return Err(bad("nodes[0] must be the root (parent -1)".into()));
+            }
+            if i > 0 && (n.parent < 0 || n.parent as usize >= i) {
+                return Err(bad(format!("nodes[{i}].parent {} must point to an earlier node", n.parent)));
+            }
+            if i > 0 && self.nodes[n.parent as usize].is_text() {
+                return Err(bad(format!("nodes[{i}] has a text node as parent")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Serialize to JSON (the same schema `js/snapshot.js` writes).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a snapshot always serializes")
+    }
+}
+
+/// Tags whose content the counting ignores although a snapshot may hold them.
+const LINK_TAGS: [&str; 3] = ["a", "button", "select"];
+
+/// Is this a link-like tag (Song §4.1.3: buttons and drop-down lists count as hyperlinks)?
+pub fn is_link_tag(tag: &str) -> bool {
+    LINK_TAGS.contains(&tag)
+}
+
+/// Tags rendered as blocks when no computed display is known, for paragraph breaks in text.
+const BLOCK_TAGS: [&str; 34] = [
+    "address", "article", "aside", "blockquote", "body", "dd", "details", "dialog", "div", "dl",
+    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul",
+];
+
+/// The snapshot as a tree, with the per-node counts of Song et al. §3.2-3.3 and the word and
+/// punctuation counts the other papers use. Built once per snapshot in O(n).
+#[derive(Debug, Clone)]
+pub struct Tree<'a> {
+    pub snap: &'a Snapshot,
+    /// Children of each node in document order.
+    pub children: Vec<Vec<NodeId>>,
+    /// Trimmed character count of each text node's own text (0 for elements).
+    pub own_chars: Vec<usize>,
+    /// CharNumber C_i: characters of all text in the subtree (text nodes trimmed).
+    pub chars: Vec<usize>,
+    /// TagNumber T_i: element descendants (not counting the node itself).
+    pub tags: Vec<usize>,
+    /// LinkCharNumber LC_i: characters of the subtree's text that lies inside links.
+    pub link_chars: Vec<usize>,
+    /// LinkTagNumber LT_i: link elements (a, button, select) among the descendants.
+    pub link_tags: Vec<usize>,
+}
+
+impl<'a> Tree<'a> {
+    /// Build the tree and its bottom-up counts.
+    pub fn new(snap: &'a Snapshot) -> Tree<'a> {
+        let n = snap.nodes.len();
+        let mut children = vec![Vec::new(); n];
+        for (i, node) in snap.nodes.iter().enumerate().skip(1) {
+            children[node.parent as usize].push(i);
+        }
+        let own_chars: Vec<usize> = snap
+            .nodes
+            .iter()
+            .map(|nd| nd.text.as_deref().map(|t| t.trim().chars().count()).unwrap_or(0))
+            .collect();
+        let mut chars = own_chars.clone();
+        let mut link_chars: Vec<usize> =
+            snap.nodes.iter().zip(&own_chars).map(|(nd, &c)| if nd.link { c } else { 0 }).collect();
+        let mut tags = vec![0usize; n];
+        let mut link_tags = vec![0usize; n];
+        for i in (1..n).rev() {
+            let p = snap.nodes[i].parent as usize;
+            chars[p] += chars[i];
+            link_chars[p] += link_chars[i];
+            if snap.nodes[i].is_element() {
+                tags[p] += tags[i] + 1;
+                link_tags[p] += link_tags[i] + usize::from(is_link_tag(&snap.nodes[i].tag));
+            }
+        }
+        Tree { snap, children, own_chars, chars, tags, link_chars, link_tags }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.snap.nodes.len()
+    }
+    /// True when the snapshot has no nodes (never after validation).
+    pub fn is_empty(&self) -> bool {
+        self.snap.nodes.is_empty()
+    }
+    /// The node with this id.
+    pub fn node(&self, id: NodeId) -> &'a Node {
+        &self.snap.nodes[id]
+    }
+    /// Parent id, None for the root.
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        let p = self.snap.nodes[id].parent;
+        (p >= 0).then_some(p as usize)
+    }
+    /// Ids of the subtree rooted at `id` (itself first), in document order. Pre-order ids make
+    /// every subtree a contiguous range.
+    pub fn subtree(&self, id: NodeId) -> std::ops::Range<NodeId> {
+        id..self.subtree_end(id)
+    }
+    /// One past the last id of the subtree of `id`.
+    pub fn subtree_end(&self, id: NodeId) -> NodeId {
+        let mut end = id + 1;
+        let mut cur = id;
+        while let Some(&last) = self.children[cur].last() {
+            end = last + 1;
+            cur = last;
+        }
+        end
+    }
+    /// Is `anc` an ancestor of (or equal to) `id`?
+    pub fn contains(&self, anc: NodeId, id: NodeId) -> bool {
+        id >= anc && id < self.subtree_end(anc)
+    }
+    /// Ancestors of `id` from its parent up to the root.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.parent(id), move |&p| self.parent(p))
+    }
+    /// Depth (root = 0).
+    pub fn depth(&self, id: NodeId) -> usize {
+        self.ancestors(id).count()
+    }
+    /// All text of the subtree, text nodes joined by single spaces where they were separated
+    /// by whitespace, trimmed. Block boundaries are not marked (see `output::text`).
+    pub fn text(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for i in self.subtree(id) {
+            if let Some(t) = &self.snap.nodes[i].text {
+                out.push_str(t);
+            }
+        }
+        collapse_ws(&out)
+    }
+    /// Does this element start a new block (paragraph) in text output? Uses the computed
+    /// display, and the tag when the display is inline-level but the tag is a block tag.
+    pub fn is_block(&self, id: NodeId) -> bool {
+        let n = &self.snap.nodes[id];
+        if n.is_text() {
+            return false;
+        }
+        let d = n.display.as_str();
+        matches!(
+            d,
+            "block" | "flex" | "grid" | "list-item" | "table" | "table-row" | "table-caption" | "flow-root"
+        ) || (d != "inline" && BLOCK_TAGS.contains(&n.tag.as_str()))
+            || n.tag == "br"
+    }
+    /// A CSS selector path from `<body>` to the node, exact in the rendered DOM:
+    /// `body > div:nth-of-type(2) > p`. Text nodes get their parent's path.
+    pub fn css_path(&self, id: NodeId) -> String {
+        let id = if self.snap.nodes[id].is_text() { self.parent(id).unwrap_or(0) } else { id };
+        let mut parts = Vec::new();
+        let mut cur = id;
+        while let Some(p) = self.parent(cur) {
+            let tag = &self.snap.nodes[cur].tag;
+            let same: Vec<NodeId> =
+                self.children[p].iter().copied().filter(|&c| self.snap.nodes[c].tag == *tag).collect();
+            if same.len() > 1 {
+                let k = same.iter().position(|&c| c == cur).unwrap_or(0) + 1;
+                parts.push(format!("{tag}:nth-of-type({k})"));
+            } else {
+                parts.push(tag.clone());
+            }
+            cur = p;
+        }
+        parts.push(self.snap.nodes[cur].tag.clone());
+        parts.reverse();
+        parts.join(" > ")
+    }
+}
+
+/// Collapse whitespace runs to one space and trim.
+pub fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for ch in s.chars() {
+        if ch.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A small builder for hand-made snapshots in tests and examples: elements and text nodes
+/// with boxes, in document order.
+#[derive(Debug, Clone)]
+pub struct SnapshotBuilder {
+    snap: Snapshot,
+}
+
+impl SnapshotBuilder {
+    /// A page of the given viewport width with an empty `<body>` spanning it.
+    pub fn new(width: f64) -> Self {
+        let body = Node::element(-1, "body", Rect { x: 0.0, y: 0.0, w: width, h: 1000.0 });
+        SnapshotBuilder {
+            snap: Snapshot {
+                schema_version: SCHEMA_VERSION,
+                url: "about:test".into(),
+                title: String::new(),
+                description: String::new(),
+                keywords: String::new(),
+                lang: String::new(),
+                viewport: Size { width, height: 900.0 },
+                document: Size { width, height: 1000.0 },
+                nodes: vec![body],
+            },
+        }
+    }
+    /// Add an element under `parent`; returns its id.
+    pub fn el(&mut self, parent: NodeId, tag: &str, rect: Rect) -> NodeId {
+        let mut n = Node::element(parent as i64, tag, rect);
+        n.link = self.snap.nodes[parent].link || is_link_tag(tag);
+        self.snap.nodes.push(n);
+        self.snap.nodes.len() - 1
+    }
+    /// Add a text node under `parent` with the parent's box; returns its id.
+    pub fn text(&mut self, parent: NodeId, text: &str) -> NodeId {
+        let p = &self.snap.nodes[parent];
+        let n = Node {
+            parent: parent as i64,
+            tag: "#text".into(),
+            text: Some(text.into()),
+            link: p.link,
+            rect: p.rect,
+            rendered: p.rendered,
+            ..Node::element(parent as i64, "#text", p.rect)
+        };
+        self.snap.nodes.push(n);
+        self.snap.nodes.len() - 1
+    }
+    /// Mutable access to a node (to hide it, set a class, ...).
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.snap.nodes[id]
+    }
+    /// Set the page title.
+    pub fn title(&mut self, t: &str) -> &mut Self {
+        self.snap.title = t.into();
+        self
+    }
+    /// The finished snapshot (validated).
+    pub fn build(&self) -> Snapshot {
+        self.snap.validate("builder").expect("builder makes valid snapshots");
+        self.snap.clone()
+    }
+}
+
+impl Node {
+    /// A rendered element with this box and default style.
+    pub fn element(parent: i64, tag: &str, rect: Rect) -> Node {
+        Node {
+            parent,
+            tag: tag.into(),
+            text: None,
+            id: None,
+            class: None,
+            role: None,
+            href: None,
+            src: None,
+            alt: None,
+            link: false,
+            rect,
+            display: if tag == "#text" { "inline".into() } else { "block".into() },
+            visibility: "visible".into(),
+            opacity: 1.0,
+            font_size: 16.0,
+            font_weight: 400,
+            rendered: true,
+        }
+    }
+}
+
+/// Shorthand for a [`Rect`].
+pub fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
+    Rect { x, y, w, h }
+}
