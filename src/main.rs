@@ -90,7 +90,7 @@ fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
                 r.viewport
             )
         })?;
-    if !(r.timeout > 0.0) {
+    if r.timeout.is_nan() || r.timeout <= 0.0 {
         bail!(
             "--timeout {}: must be a positive number of seconds",
             r.timeout

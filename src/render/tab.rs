@@ -213,15 +213,13 @@ impl Tab {
             loop {
                 tokio::select! {
                     Some(ev) = paused.next() => {
-                        let (allow, blocked_nav) = {
+                        let allow = {
                             let mut s = st.lock().expect("tab state");
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
                             let first_doc = is_doc && s.documents_seen == 0;
                             if is_doc { s.documents_seen += 1; }
-                            let allow = if !s.offline {
-                                true
-                            } else if url.starts_with("data:") || url.starts_with("blob:") || first_doc {
+                            let allow = if !s.offline || url.starts_with("data:") || url.starts_with("blob:") || first_doc {
                                 true
                             } else if url.starts_with("file:") {
                                 s.allow_file
@@ -236,9 +234,8 @@ impl Tab {
                             let allow = allow && !blocked_nav;
                             if !allow { s.blocked += 1; }
                             if blocked_nav { s.blocked_navigations += 1; }
-                            (allow, blocked_nav)
+                            allow
                         };
-                        let _ = blocked_nav;
                         let id = ev.request_id.clone();
                         if allow {
                             let _ = pg.execute(ContinueRequestParams::new(id)).await;

@@ -101,6 +101,12 @@ fn default_visibility() -> String {
 fn is_visible(s: &String) -> bool {
     s == "visible"
 }
+fn default_position() -> String {
+    "static".into()
+}
+fn is_static(s: &String) -> bool {
+    s == "static"
+}
 fn one() -> f64 {
     1.0
 }
@@ -150,6 +156,9 @@ pub struct Node {
     /// Computed `visibility` (elements only).
     #[serde(default = "default_visibility", skip_serializing_if = "is_visible")]
     pub visibility: String,
+    /// Computed `position` (elements only): static, relative, absolute, fixed or sticky.
+    #[serde(default = "default_position", skip_serializing_if = "is_static")]
+    pub position: String,
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub opacity: f64,
     /// Computed font size in px (elements only; 0 for text nodes).
@@ -561,6 +570,7 @@ impl Node {
                 "block".into()
             },
             visibility: "visible".into(),
+            position: "static".into(),
             opacity: 1.0,
             font_size: 16.0,
             font_weight: 400,
