@@ -71,8 +71,9 @@ pub fn record_weights(tree: &Tree, p: &VsseParams) -> RecordWeights {
             }
         }
         if let Some(q) = tree.parent(i) {
-            for k in 0..2 {
-                n[q][k] += n[i][k];
+            let child = n[i];
+            for (total, x) in n[q].iter_mut().zip(child) {
+                *total += x;
             }
         }
     }
