@@ -447,7 +447,67 @@ impl CrunchParams {
 // Griazev & Ramanauskaite, content blocks.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `blocks` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Parameters of `blocks`: Griazev & Ramanauskaitė (2023), "Web Page Content Block
+/// Identification with Extended Block Properties", Appl. Sci. 13(9) 5680, Algorithms 1-3.
+///
+/// The paper segments a page into a tree of blocks, each with a maximum and a minimum
+/// boundary (§3.3, Algorithm 2) and variation groups among siblings (§3.4, Algorithm 3). It
+/// defines no "main content"; `main_share` and `link_dominated` are this crate's documented
+/// rule for `kept` (see their docs).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
-pub struct BlocksParams {}
+pub struct BlocksParams {
+    /// Normalized Hamming distance between a tag's clean text and its first child's clean
+    /// text at or above which the descent stops (§3.3: "The threshold value was set at 0.1
+    /// ... As soon as we get a comparison value of 0.1 or above we know that the minimum
+    /// boundary was reached during the previous iteration"; Algorithm 2 `until distance >=
+    /// 0.1`). Value 0.1. Strings of unequal length are compared position by position over
+    /// the longer one, each missing position counting as a mismatch (Bookstein et al. [34]
+    /// generalize Hamming distance to unequal lengths; the paper gives no formula): d =
+    /// (mismatches + |len_a − len_b|) / max(len_a, len_b), in Unicode scalar values; two
+    /// empty strings have d = 0.
+    pub hamming_threshold: f64,
+    /// Tags counted by `getImageCount` (Algorithm 2; §3.3 "we count the occurrences of image
+    /// tags within parent and child blocks"), and which make a text-less block non-empty
+    /// (Algorithm 1 `if analyzed block is not empty`). The paper names `<img>`; inline
+    /// `<svg>` is added because it is today's form of the paper's icon case (§3.3, social
+    /// media icons) and the snapshot keeps it as an opaque leaf. These elements are atomic:
+    /// the descent never goes inside them.
+    pub image_tags: Vec<String>,
+    /// Structural similarity above which two sibling blocks are variants (§3.4: "a sequence
+    /// matcher similarity of more than 0.92"; Algorithm 3 `if similarity > 0.92`), strictly
+    /// greater. Value 0.92. The similarity is difflib's `SequenceMatcher(None, a, b,
+    /// autojunk=False).ratio()` (§3.4 [35]: "with the autojunk heuristic disabled") over each
+    /// block's structure: the pre-order sequence of opening and closing tag tokens of its
+    /// rendered elements (`div`, `img`, `/img`, ..., `/div`), no text and no attributes (§3.4
+    /// "we look at the structure, no content is evaluated"; §3.1 compares "the path of
+    /// tags"). Closing tokens are included so that nesting is part of the structure.
+    pub variation_threshold: f64,
+    /// `kept` rule, not from the paper: starting at the root block, descend into the child
+    /// block holding more than this share of the current block's visible non-link characters
+    /// (a strict majority, so at most one child qualifies) until no child does; that block
+    /// is the main content, together with its variation group (its variants share its
+    /// structure and role, §3.4). Value 0.5. Chosen over "largest leaf block" because
+    /// article paragraphs with inline links or emphasis are neither leaf blocks nor variants
+    /// of plain paragraphs (their tag structures differ), so the main content is a block
+    /// whose text is spread over many child blocks, which the majority descent finds.
+    pub main_share: f64,
+    /// `kept` rule, not from the paper: a direct child block of a main-content block whose
+    /// visible link characters are more than this share of its visible characters (share
+    /// bars, tag lists, "related" link lists inside an article) is dropped. Value 0.5. Only
+    /// direct child blocks are tested so that links inside paragraphs (child blocks of the
+    /// paragraph blocks) stay. A child block with no text (an image) is kept.
+    pub link_dominated: f64,
+}
+
+impl Default for BlocksParams {
+    fn default() -> Self {
+        BlocksParams {
+            hamming_threshold: 0.1,
+            image_tags: vec!["img".into(), "svg".into()],
+            variation_threshold: 0.92,
+            main_share: 0.5,
+            link_dominated: 0.5,
+        }
+    }
+}
