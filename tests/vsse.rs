@@ -18,9 +18,13 @@ fn el(b: &mut SnapshotBuilder, parent: NodeId, tag: &str, display: &str, r: Rect
 
 /// Check an extraction of `snap` against `fixtures/<name>/expect.json`; returns the text.
 fn check(name: &str, snap: &Snapshot) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name).join("expect.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+        .join("expect.json");
     let expect: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("expect.json")).expect("valid JSON");
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("expect.json"))
+            .expect("valid JSON");
     let algorithm: Algorithm = expect["algorithm"].as_str().unwrap().parse().unwrap();
     let tree = Tree::new(snap);
     let ex = extract_tree(&tree, algorithm, &Params::default());
@@ -31,7 +35,10 @@ fn check(name: &str, snap: &Snapshot) -> String {
     }
     for s in expect["excludes"].as_array().unwrap() {
         let s = s.as_str().unwrap();
-        assert!(!out.contains(s), "{name}: `{s}` should not be in\n---\n{out}---");
+        assert!(
+            !out.contains(s),
+            "{name}: `{s}` should not be in\n---\n{out}---"
+        );
     }
     out
 }
@@ -42,7 +49,13 @@ fn article() -> Snapshot {
     b.title("Elbe floods reach Dresden old town");
     let nav = b.el(0, "nav", rect(0.0, 0.0, 1200.0, 50.0));
     for (k, w) in ["News", "Sport", "Weather", "Culture"].iter().enumerate() {
-        let a = el(&mut b, nav, "a", "inline-block", rect(90.0 * k as f64, 0.0, 90.0, 48.0));
+        let a = el(
+            &mut b,
+            nav,
+            "a",
+            "inline-block",
+            rect(90.0 * k as f64, 0.0, 90.0, 48.0),
+        );
         b.text(a, w);
     }
     let main = el(&mut b, 0, "main", "flex", rect(0.0, 50.0, 1200.0, 760.0));
@@ -63,16 +76,41 @@ fn article() -> Snapshot {
     let p3 = b.el(art, "p", rect(40.0, 568.0, 800.0, 48.0));
     b.text(p3, "Officials said the water should fall by Friday, but warned that more rain is expected upstream in the Czech Republic.");
     let ul = b.el(art, "ul", rect(40.0, 632.0, 800.0, 24.0));
-    let li = el(&mut b, ul, "li", "list-item", rect(80.0, 632.0, 760.0, 24.0));
+    let li = el(
+        &mut b,
+        ul,
+        "li",
+        "list-item",
+        rect(80.0, 632.0, 760.0, 24.0),
+    );
     let a = el(&mut b, li, "a", "inline", rect(80.0, 632.0, 180.0, 24.0));
     b.text(a, "Cheap flights to Prague");
     let aside = b.el(main, "aside", rect(880.0, 50.0, 300.0, 200.0));
     let h2 = b.el(aside, "h2", rect(880.0, 70.0, 300.0, 36.0));
     b.text(h2, "Most read");
     let ul = b.el(aside, "ul", rect(880.0, 120.0, 300.0, 66.0));
-    for (k, w) in ["Transfer news live", "Ten best beaches in Europe", "Quiz of the week"].iter().enumerate() {
-        let li = el(&mut b, ul, "li", "list-item", rect(920.0, 120.0 + 22.0 * k as f64, 260.0, 22.0));
-        let a = el(&mut b, li, "a", "inline", rect(920.0, 120.0 + 22.0 * k as f64, 200.0, 22.0));
+    for (k, w) in [
+        "Transfer news live",
+        "Ten best beaches in Europe",
+        "Quiz of the week",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let li = el(
+            &mut b,
+            ul,
+            "li",
+            "list-item",
+            rect(920.0, 120.0 + 22.0 * k as f64, 260.0, 22.0),
+        );
+        let a = el(
+            &mut b,
+            li,
+            "a",
+            "inline",
+            rect(920.0, 120.0 + 22.0 * k as f64, 200.0, 22.0),
+        );
         b.text(a, w);
     }
     let foot = b.el(0, "footer", rect(0.0, 810.0, 1200.0, 60.0));
@@ -89,8 +127,17 @@ fn product() -> Snapshot {
     b.title("Acme X200 Phone | Acme Store");
     let header = b.el(0, "div", rect(0.0, 0.0, 1200.0, 60.0));
     el(&mut b, header, "img", "inline", rect(0.0, 0.0, 120.0, 60.0));
-    for (k, w) in ["Home", "Phones", "Laptops", "Deals", "Help"].iter().enumerate() {
-        let a = el(&mut b, header, "a", "inline", rect(136.0 + 90.0 * k as f64, 40.0, 60.0, 18.0));
+    for (k, w) in ["Home", "Phones", "Laptops", "Deals", "Help"]
+        .iter()
+        .enumerate()
+    {
+        let a = el(
+            &mut b,
+            header,
+            "a",
+            "inline",
+            rect(136.0 + 90.0 * k as f64, 40.0, 60.0, 18.0),
+        );
         b.text(a, w);
     }
     let main = b.el(0, "div", rect(0.0, 60.0, 1200.0, 560.0));
@@ -100,8 +147,20 @@ fn product() -> Snapshot {
     b.el(gallery, "img", rect(0.0, 140.0, 500.0, 200.0));
     b.el(gallery, "img", rect(0.0, 340.0, 500.0, 200.0));
     let specs = b.el(main, "div", rect(520.0, 140.0, 680.0, 150.0));
-    let table = el(&mut b, specs, "table", "table", rect(520.0, 140.0, 400.0, 150.0));
-    let tbody = el(&mut b, table, "tbody", "table-row-group", rect(522.0, 142.0, 396.0, 146.0));
+    let table = el(
+        &mut b,
+        specs,
+        "table",
+        "table",
+        rect(520.0, 140.0, 400.0, 150.0),
+    );
+    let tbody = el(
+        &mut b,
+        table,
+        "tbody",
+        "table-row-group",
+        rect(522.0, 142.0, 396.0, 146.0),
+    );
     for (k, (a, v)) in [
         ("Brand:", "Acme"),
         ("Model:", "X200"),
@@ -114,19 +173,34 @@ fn product() -> Snapshot {
     .enumerate()
     {
         let y = 142.0 + 24.0 * k as f64;
-        let tr = el(&mut b, tbody, "tr", "table-row", rect(522.0, y, 396.0, 24.0));
+        let tr = el(
+            &mut b,
+            tbody,
+            "tr",
+            "table-row",
+            rect(522.0, y, 396.0, 24.0),
+        );
         let th = el(&mut b, tr, "th", "table-cell", rect(522.0, y, 200.0, 24.0));
         b.text(th, a);
         let td = el(&mut b, tr, "td", "table-cell", rect(724.0, y, 194.0, 24.0));
         b.text(td, v);
     }
     let desc = b.el(main, "p", rect(0.0, 556.0, 1200.0, 22.0));
-    b.text(desc, "The X200 has a 6.1-inch screen, two cameras and a battery that lasts two days.");
+    b.text(
+        desc,
+        "The X200 has a 6.1-inch screen, two cameras and a battery that lasts two days.",
+    );
     let foot = b.el(0, "div", rect(0.0, 620.0, 1200.0, 40.0));
     let fp = b.el(foot, "p", rect(0.0, 636.0, 1200.0, 22.0));
     b.text(fp, "© 2024 Acme Store. All rights reserved.");
     for (k, w) in ["Privacy", "Terms"].iter().enumerate() {
-        let a = el(&mut b, foot, "a", "inline", rect(60.0 * k as f64, 674.0, 50.0, 18.0));
+        let a = el(
+            &mut b,
+            foot,
+            "a",
+            "inline",
+            rect(60.0 * k as f64, 674.0, 50.0, 18.0),
+        );
         b.text(a, w);
     }
     b.build()
@@ -157,8 +231,18 @@ fn vsse_product_fixture() {
     check("vsse-product", &s);
     let tree = Tree::new(&s);
     let ex = extract_tree(&tree, Algorithm::VsseRecords, &Params::default());
-    assert_eq!(ex.details["area"], "body > div:nth-of-type(2) > div:nth-of-type(2) > table > tbody");
-    let attrs: Vec<&str> =
-        ex.details["records"].as_array().unwrap().iter().map(|r| r["attribute"].as_str().unwrap()).collect();
-    assert_eq!(attrs, ["Brand", "Model", "Color", "Weight", "Price", "Warranty"]);
+    assert_eq!(
+        ex.details["area"],
+        "body > div:nth-of-type(2) > div:nth-of-type(2) > table > tbody"
+    );
+    let attrs: Vec<&str> = ex.details["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["attribute"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        attrs,
+        ["Brand", "Model", "Color", "Weight", "Price", "Warranty"]
+    );
 }
