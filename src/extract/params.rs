@@ -164,9 +164,9 @@ pub struct VsseParams {
     /// its SimHash to the SimHash of title + description is at most T2. Paper: 3 (the value
     /// Manku et al. use for 64-bit near-duplicate fingerprints).
     pub t2: u32,
-    /// SimHash fingerprint width in bits (§4.4, SimHash [31]). The paper does not give it;
-    /// 64 is the width of Charikar's and Manku et al.'s fingerprints, the setting in which a
-    /// distance of 3 is the usual cut-off. At most 64.
+    /// SimHash fingerprint width in bits (§4.4, SimHash, the paper's ref. 31). The paper does
+    /// not give it; 64 is the width of Charikar's and Manku et al.'s fingerprints, the setting
+    /// in which a distance of 3 is the usual cut-off. At most 64.
     pub simhash_bits: u32,
     /// L, the empirical constant of eq. 4 (weight(k) = TF_k · [log(N/N_k) + L]). The paper
     /// gives no value. 1 (the usual "+1" smoothing of IDF) keeps a keyword found in every

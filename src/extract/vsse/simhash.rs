@@ -1,5 +1,5 @@
 //! VSSE §4.4: summarizing content semantics. Keywords of each paragraph, their TF-IDF weights
-//! (eq. 4), a SimHash fingerprint per paragraph (Charikar's SimHash, the paper's [31]) and the
+//! (eq. 4), a SimHash fingerprint per paragraph (Charikar's SimHash, the paper's ref. 31) and the
 //! Hamming distance between fingerprints.
 
 use std::collections::HashMap;

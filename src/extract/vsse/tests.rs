@@ -355,3 +355,31 @@ fn records_need_a_characteristic() {
         serde_json::json!([0, 0])
     );
 }
+
+#[test]
+fn hidden_text_is_a_seed_only_when_kept() {
+    let (mut s, numbered) = fig3();
+    // Hide the paragraph with the largest vvtc, (2).
+    let p2 = s.nodes[numbered[1]].parent as usize;
+    s.nodes[p2].rendered = false;
+    s.nodes[numbered[1]].rendered = false;
+    let t = Tree::new(&s);
+    let paper = Leaves::of(&t, &VsseParams::default());
+    assert_eq!(
+        paper.seeds(&VsseParams {
+            min_seeds: 1,
+            ..VsseParams::default()
+        }),
+        numbered[1..3].to_vec()
+    );
+    let p = VsseParams {
+        drop_hidden: true,
+        min_seeds: 1,
+        ..VsseParams::default()
+    };
+    let shown = Leaves::of(&t, &p);
+    // Nine leaves left: vvtc of (3) is 52·3/81 = 1.93, of (1) 25·5/81 = 1.54 (ratio 0.8).
+    assert_eq!(shown.count, 9);
+    assert!((shown.vvtc[numbered[2]] - 156.0 / 81.0).abs() < 1e-12);
+    assert_eq!(shown.seeds(&p), vec![numbered[0], numbered[2]]);
+}
