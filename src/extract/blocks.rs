@@ -60,7 +60,12 @@ fn find_longest_match<T: Eq + Hash>(
                 if j >= bhi {
                     break;
                 }
-                let k = j.checked_sub(1).and_then(|jm| j2len.get(&jm)).copied().unwrap_or(0) + 1;
+                let k = j
+                    .checked_sub(1)
+                    .and_then(|jm| j2len.get(&jm))
+                    .copied()
+                    .unwrap_or(0)
+                    + 1;
                 new.insert(j, k);
                 if k > bestsize {
                     besti = i + 1 - k;
@@ -202,7 +207,13 @@ impl<'t, 'a> Content<'t, 'a> {
                 images[q] += images[i];
             }
         }
-        Content { tree, p, chars, link_chars, images }
+        Content {
+            tree,
+            p,
+            chars,
+            link_chars,
+            images,
+        }
     }
 
     fn is_image_tag(p: &BlocksParams, tag: &str) -> bool {
@@ -260,7 +271,14 @@ impl<'t, 'a> Content<'t, 'a> {
 /// - parent clean text empty: 0 if it has at most one child (the empty-parent rule), else 1;
 /// - texts equal and more than one child: 0 if both hold the same number of images, else 1;
 /// - otherwise the normalized Hamming distance of the two clean texts.
-fn step_distance(c: &Content, parent: NodeId, parent_text: &str, child: NodeId, child_text: &str, n_children: usize) -> f64 {
+fn step_distance(
+    c: &Content,
+    parent: NodeId,
+    parent_text: &str,
+    child: NodeId,
+    child_text: &str,
+    n_children: usize,
+) -> f64 {
     if parent_text.is_empty() {
         if n_children <= 1 {
             0.0
@@ -287,7 +305,9 @@ fn boundary_range(c: &Content, block: NodeId) -> Vec<NodeId> {
     let mut cur_text = c.clean_text(cur);
     loop {
         let children = c.children(cur);
-        let Some(&first) = children.first() else { break };
+        let Some(&first) = children.first() else {
+            break;
+        };
         let first_text = c.clean_text(first);
         let d = step_distance(c, cur, &cur_text, first, &first_text, children.len());
         if d >= c.p.hamming_threshold {
@@ -335,7 +355,16 @@ fn structure_of<'a>(c: &Content<'_, 'a>, id: NodeId) -> Vec<Token<'a>> {
 /// The structure of the element `id` as strings (`div`, `/div`), for reports and tests.
 pub fn structure(tree: &Tree, id: NodeId, p: &BlocksParams) -> Vec<String> {
     let c = Content::new(tree, p);
-    structure_of(&c, id).into_iter().map(|(close, t)| if close { format!("/{t}") } else { t.to_string() }).collect()
+    structure_of(&c, id)
+        .into_iter()
+        .map(|(close, t)| {
+            if close {
+                format!("/{t}")
+            } else {
+                t.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Union-find root.
@@ -452,7 +481,14 @@ fn segmentation(c: &Content) -> Segmentation {
         let range = boundary_range(c, node);
         let min = *range.last().expect("a range holds its maximum boundary");
         let id = seg.blocks.len();
-        seg.blocks.push(Block { max: node, min, range, parent, children: Vec::new(), group: None });
+        seg.blocks.push(Block {
+            max: node,
+            min,
+            range,
+            parent,
+            children: Vec::new(),
+            group: None,
+        });
         if let Some(pb) = parent {
             seg.blocks[pb].children.push(id);
         }
@@ -502,7 +538,12 @@ fn main_blocks(c: &Content, seg: &Segmentation) -> Vec<usize> {
             .copied()
             .max_by_key(|&k| (c.non_link_chars(seg.blocks[k].max), std::cmp::Reverse(k)));
         match best {
-            Some(k) if here > 0.0 && c.non_link_chars(seg.blocks[k].max) as f64 > c.p.main_share * here => cur = k,
+            Some(k)
+                if here > 0.0
+                    && c.non_link_chars(seg.blocks[k].max) as f64 > c.p.main_share * here =>
+            {
+                cur = k
+            }
             _ => break,
         }
     }
@@ -603,5 +644,11 @@ pub fn extract(tree: &Tree, p: &BlocksParams) -> Extraction {
     let main = main_blocks(&c, &seg);
     let (kept, dropped) = mark(&c, &seg, &main);
     let details = report(&c, &seg, &main, &dropped);
-    Extraction { algorithm: Algorithm::Blocks, kept, threshold: Some(p.main_share), scores: None, details }
+    Extraction {
+        algorithm: Algorithm::Blocks,
+        kept,
+        threshold: Some(p.main_share),
+        scores: None,
+        details,
+    }
 }

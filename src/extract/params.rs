@@ -128,12 +128,24 @@ impl Default for WangParams {
         WangParams {
             ignore_tags: v(&["script", "style", "form", "noscript", "object", "embed"]),
             row_tags: v(&["span", "img", "strong", "b", "em", "i"]),
-            kept_tags: v(&["body", "div", "table", "p", "blockquote", "ul", "ol", "h1", "h2", "h3"]),
+            kept_tags: v(&[
+                "body",
+                "div",
+                "table",
+                "p",
+                "blockquote",
+                "ul",
+                "ol",
+                "h1",
+                "h2",
+                "h3",
+            ]),
             unlisted_by_display: true,
             drop_hidden: true,
             skip_empty_leaves: true,
             void_tags: v(&[
-                "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+                "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                "source", "track", "wbr",
             ]),
             keyword_separators: vec![',', ';', '，', '；', '、'],
         }
@@ -299,13 +311,19 @@ pub struct TagFilter {
 
 impl Default for TagFilter {
     fn default() -> Self {
-        TagFilter { enabled: false, tags: Vec::new() }
+        TagFilter {
+            enabled: false,
+            tags: Vec::new(),
+        }
     }
 }
 
 impl TagFilter {
     fn new(enabled: bool, tags: &[&str]) -> Self {
-        TagFilter { enabled, tags: tags.iter().map(|s| s.to_string()).collect() }
+        TagFilter {
+            enabled,
+            tags: tags.iter().map(|s| s.to_string()).collect(),
+        }
     }
 }
 
@@ -425,8 +443,8 @@ impl Default for CrunchParams {
             empty_table_tags: v(&["table"]),
             substance_min_chars: 10,
             substance_tags: v(&[
-                "img", "picture", "svg", "iframe", "object", "embed", "video", "audio", "canvas", "input", "select",
-                "textarea",
+                "img", "picture", "svg", "iframe", "object", "embed", "video", "audio", "canvas",
+                "input", "select", "textarea",
             ]),
             retain_removed_links: false,
             retain_ad_links: true,

@@ -134,14 +134,24 @@ pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
         "subtrees": subtrees.iter().map(summary).collect::<Vec<Value>>(),
         "chosen": chosen_json,
     });
-    Extraction { algorithm: Algorithm::Wang, kept, threshold: None, scores: None, details }
+    Extraction {
+        algorithm: Algorithm::Wang,
+        kept,
+        threshold: None,
+        scores: None,
+        details,
+    }
 }
 
 /// Step 2: the page title and S_meta-kw, the `<meta name="keywords">` content split at
 /// [`WangParams::keyword_separators`], trimmed, empty and repeated entries dropped.
 pub fn page_facts(tree: &Tree, p: &WangParams) -> (String, Vec<String>) {
     let mut set: Vec<String> = Vec::new();
-    for k in tree.snap.keywords.split(|c| p.keyword_separators.contains(&c)) {
+    for k in tree
+        .snap
+        .keywords
+        .split(|c| p.keyword_separators.contains(&c))
+    {
         let k = k.trim();
         if !k.is_empty() && !set.iter().any(|s| s == k) {
             set.push(k.to_string());
@@ -162,7 +172,10 @@ pub fn preprocess(tree: &Tree, p: &WangParams) -> Vec<Role> {
     for i in 1..tree.len() {
         let n = tree.node(i);
         let parent = tree.parent(i).unwrap_or(0);
-        roles[i] = if roles[parent] == Role::Dropped || has(&p.ignore_tags, &n.tag) || (p.drop_hidden && !n.rendered) {
+        roles[i] = if roles[parent] == Role::Dropped
+            || has(&p.ignore_tags, &n.tag)
+            || (p.drop_hidden && !n.rendered)
+        {
             Role::Dropped
         } else if n.is_text() || has(&p.row_tags, &n.tag) {
             Role::Merged
@@ -237,7 +250,11 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
 /// The page width WidthAttr divides by: the document width, or the viewport width when that
 /// is wider (as [`super::visual::VisualFrame`] does), at least 1 px.
 pub fn page_width(tree: &Tree) -> f64 {
-    tree.snap.document.width.max(tree.snap.viewport.width).max(1.0)
+    tree.snap
+        .document
+        .width
+        .max(tree.snap.viewport.width)
+        .max(1.0)
 }
 
 /// WidthAttr_j: the root's rendered width clipped to `[0, page width]`, over the page width.
@@ -262,7 +279,13 @@ pub fn subtrees(tree: &Tree, roles: &[Role], leaves: &[Leaf]) -> Vec<Subtree> {
         .map(|(root, leaves)| {
             let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
             let width_attr = width_attr(tree, root);
-            Subtree { root, width_attr, mean_node_imp: mean(&imps), weight: subtree_weight(width_attr, &imps), leaves }
+            Subtree {
+                root,
+                width_attr,
+                mean_node_imp: mean(&imps),
+                weight: subtree_weight(width_attr, &imps),
+                leaves,
+            }
         })
         .collect()
 }
@@ -282,11 +305,20 @@ mod tests {
     use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
 
     fn words(n: usize) -> String {
-        (0..n).map(|k| format!("w{k}")).collect::<Vec<_>>().join(" ")
+        (0..n)
+            .map(|k| format!("w{k}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// A `<p>` leaf with `n` plain words, and optionally one inline link with a link word.
-    fn para(b: &mut SnapshotBuilder, parent: NodeId, r: crate::snapshot::Rect, n: usize, link: bool) -> NodeId {
+    fn para(
+        b: &mut SnapshotBuilder,
+        parent: NodeId,
+        r: crate::snapshot::Rect,
+        n: usize,
+        link: bool,
+    ) -> NodeId {
         let p = b.el(parent, "p", r);
         b.text(p, &words(n));
         if link {
@@ -335,15 +367,32 @@ mod tests {
         let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
         assert_eq!(imps, vec![100.0, 120.0, 10.0, 50.0, 1.0, 5.0]);
         let subs = subtrees(&tree, &roles, &leaves);
-        let weights: Vec<f64> = subs.iter().map(|s| (s.weight * 1e9).round() / 1e9).collect();
-        assert_eq!(weights, vec![77.0, 21.0, 0.9], "the paper's 31 for subtree 3 is a typo for 0.9");
+        let weights: Vec<f64> = subs
+            .iter()
+            .map(|s| (s.weight * 1e9).round() / 1e9)
+            .collect();
+        assert_eq!(
+            weights,
+            vec![77.0, 21.0, 0.9],
+            "the paper's 31 for subtree 3 is a typo for 0.9"
+        );
         assert_eq!(choose(&subs), Some(0));
 
         let ex = extract(&tree, &p);
-        let kept_text: Vec<NodeId> = (0..tree.len()).filter(|&i| ex.kept[i] && tree.node(i).is_text()).collect();
+        let kept_text: Vec<NodeId> = (0..tree.len())
+            .filter(|&i| ex.kept[i] && tree.node(i).is_text())
+            .collect();
         assert_eq!(kept_text.len(), 2, "the two text leaves of subtree 1");
-        assert!(!ex.kept[1], "the subtree root itself is not content, its leaves are");
-        assert_eq!(ex.details["chosen"]["weight"].as_f64().map(|w| (w * 1e9).round() / 1e9), Some(77.0));
+        assert!(
+            !ex.kept[1],
+            "the subtree root itself is not content, its leaves are"
+        );
+        assert_eq!(
+            ex.details["chosen"]["weight"]
+                .as_f64()
+                .map(|w| (w * 1e9).round() / 1e9),
+            Some(77.0)
+        );
         assert_eq!(ex.details["subtrees"].as_array().map(Vec::len), Some(3));
     }
 

@@ -102,6 +102,7 @@ impl BrowserHandle {
         source: &BrowserSource,
         viewport: (u32, u32),
         timeout: Duration,
+        extra_args: &[String],
     ) -> Result<BrowserHandle, Error> {
         let vp = Viewport {
             width: viewport.0,
@@ -139,6 +140,11 @@ impl BrowserHandle {
                     .launch_timeout(timeout)
                     .request_timeout(timeout)
                     .args(CHROME_FLAGS)
+                    .args(
+                        extra_args
+                            .iter()
+                            .map(|a| a.trim_start_matches('-').to_string()),
+                    )
                     .build()
                     .map_err(|m| Error::Launch {
                         path: exe.clone(),
@@ -198,6 +204,18 @@ impl BrowserHandle {
     /// Is the connection gone?
     pub fn is_gone(&self) -> bool {
         self.gone.load(Ordering::SeqCst)
+    }
+
+    /// Kill a launched browser at once (it is dead or dying), reap it, remove the profile.
+    pub async fn kill(mut self) {
+        if self.launched {
+            let _ = self.browser.kill().await;
+            let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.wait()).await;
+        }
+        self.handler.abort();
+        if let Some(p) = self.profile.take() {
+            let _ = p.close();
+        }
     }
 
     /// Close the browser (launched ones are killed and reaped) and remove the profile.

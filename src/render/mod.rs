@@ -11,6 +11,7 @@ pub mod serve;
 pub mod tab;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,8 @@ pub struct RenderOptions {
     pub max_nodes: usize,
     /// Tabs used at once (default 1).
     pub concurrency: usize,
+    /// Extra Chromium flags, without leading dashes (`js-flags=--max-old-space-size=128`).
+    pub chrome_args: Vec<String>,
 }
 
 impl Default for RenderOptions {
@@ -61,6 +64,7 @@ impl Default for RenderOptions {
             max_screenshot_height: 16_384,
             max_nodes: 200_000,
             concurrency: 1,
+            chrome_args: Vec::new(),
         }
     }
 }
@@ -121,14 +125,18 @@ impl Input {
     }
 }
 
-/// One browser with a pool of tabs.
+/// One browser with a pool of tabs. A browser that dies (killed, crashed) is relaunched and
+/// the pages that were in flight are retried once; a crashed tab is replaced and its page
+/// retried once on a fresh tab.
 pub struct Renderer {
     opts: RenderOptions,
     browser: Mutex<Option<Arc<BrowserHandle>>>,
-    tabs: Mutex<Vec<Tab>>,
+    generation: AtomicU64,
+    tabs: Mutex<Vec<(u64, Tab)>>,
     slots: Semaphore,
     server: serve::Server,
-    next_id: std::sync::atomic::AtomicUsize,
+    next_id: AtomicUsize,
+    relaunches: AtomicUsize,
     /// Milliseconds the browser took to start.
     pub launch_ms: f64,
 }
@@ -137,8 +145,13 @@ impl Renderer {
     /// Start the browser.
     pub async fn new(opts: RenderOptions) -> Result<Renderer, Error> {
         let t = Instant::now();
-        let handle =
-            BrowserHandle::start(&opts.browser, opts.viewport, Duration::from_secs(30)).await?;
+        let handle = BrowserHandle::start(
+            &opts.browser,
+            opts.viewport,
+            LAUNCH_TIMEOUT,
+            &opts.chrome_args,
+        )
+        .await?;
         let launch_ms = t.elapsed().as_secs_f64() * 1000.0;
         let server = serve::Server::start(None)
             .await
@@ -150,9 +163,11 @@ impl Renderer {
             slots: Semaphore::new(opts.concurrency.max(1)),
             opts,
             browser: Mutex::new(Some(Arc::new(handle))),
+            generation: AtomicU64::new(0),
             tabs: Mutex::new(Vec::new()),
             server,
-            next_id: Default::default(),
+            next_id: AtomicUsize::new(0),
+            relaunches: AtomicUsize::new(0),
             launch_ms,
         })
     }
@@ -162,21 +177,63 @@ impl Renderer {
         &self.opts
     }
 
-    async fn handle(&self) -> Result<Arc<BrowserHandle>, Error> {
-        let g = self.browser.lock().await;
-        match g.as_ref() {
-            Some(h) if !h.is_gone() => Ok(h.clone()),
-            _ => Err(Error::BrowserGone {
-                message: "the DevTools connection closed".into(),
-            }),
-        }
+    /// How many times the browser was relaunched after dying.
+    pub fn relaunches(&self) -> usize {
+        self.relaunches.load(Ordering::SeqCst)
     }
 
-    async fn take_tab(&self) -> Result<Tab, Error> {
-        if let Some(t) = self.tabs.lock().await.pop() {
-            return Ok(t);
+    async fn is_gone(&self) -> bool {
+        self.browser
+            .lock()
+            .await
+            .as_ref()
+            .is_none_or(|h| h.is_gone())
+    }
+
+    /// The live browser and its generation; a dead launched browser is replaced first.
+    async fn handle(&self) -> Result<(u64, Arc<BrowserHandle>), Error> {
+        let mut g = self.browser.lock().await;
+        if let Some(h) = g.as_ref().filter(|h| !h.is_gone()) {
+            return Ok((self.generation.load(Ordering::SeqCst), h.clone()));
         }
-        let h = self.handle().await?;
+        if let BrowserSource::Connect(url) = &self.opts.browser {
+            return Err(Error::BrowserGone {
+                message: format!("the browser at {url} closed the connection"),
+            });
+        }
+        if let Some(old) = g.take() {
+            if let Ok(old) = Arc::try_unwrap(old) {
+                old.kill().await;
+            }
+        }
+        tracing::warn!("the browser died; relaunching it");
+        let h = Arc::new(
+            BrowserHandle::start(
+                &self.opts.browser,
+                self.opts.viewport,
+                LAUNCH_TIMEOUT,
+                &self.opts.chrome_args,
+            )
+            .await?,
+        );
+        let gen = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        self.relaunches.fetch_add(1, Ordering::SeqCst);
+        self.tabs.lock().await.clear();
+        *g = Some(h.clone());
+        Ok((gen, h))
+    }
+
+    async fn take_tab(&self) -> Result<(u64, Tab), Error> {
+        let cur = self.generation.load(Ordering::SeqCst);
+        loop {
+            let popped = self.tabs.lock().await.pop();
+            match popped {
+                Some((gen, t)) if gen == cur && !self.is_gone().await => return Ok((gen, t)),
+                Some(_) => continue,
+                None => break,
+            }
+        }
+        let (gen, h) = self.handle().await?;
         let page = tokio::time::timeout(
             self.opts.command_timeout,
             h.browser.new_page(CreateTargetParams::new("about:blank")),
@@ -192,12 +249,12 @@ impl Renderer {
             phase: "opening a tab".into(),
             message: e.to_string(),
         })?;
-        Tab::new(page, &self.opts).await
+        Ok((gen, Tab::new(page, &self.opts).await?))
     }
 
-    async fn give_back(&self, tab: Tab) {
-        if tab.healthy {
-            self.tabs.lock().await.push(tab);
+    async fn give_back(&self, gen: u64, tab: Tab) {
+        if tab.healthy && gen == self.generation.load(Ordering::SeqCst) && !self.is_gone().await {
+            self.tabs.lock().await.push((gen, tab));
         } else {
             let page = tab.page.clone();
             drop(tab);
@@ -206,8 +263,40 @@ impl Renderer {
     }
 
     /// Render one input on a pooled tab. Several calls may run at once, up to `concurrency`.
+    /// A crashed renderer or a lost browser gets one retry (on a fresh tab, in a relaunched
+    /// browser); `Rendered::retries` says when that happened.
     pub async fn render(&self, input: &Input) -> Result<Rendered, Error> {
         let _slot = self.slots.acquire().await.expect("semaphore open");
+        let mut retries = 0;
+        loop {
+            let r = self.render_once(input).await;
+            let gone = self.is_gone().await;
+            match r {
+                Ok(mut r) => {
+                    r.retries = retries;
+                    return Ok(r);
+                }
+                Err(e) => {
+                    let retryable =
+                        matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. }) || gone;
+                    if retries == 0 && retryable {
+                        tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
+                        retries += 1;
+                        continue;
+                    }
+                    return Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
+                        Error::BrowserGone {
+                            message: e.to_string(),
+                        }
+                    } else {
+                        e
+                    });
+                }
+            }
+        }
+    }
+
+    async fn render_once(&self, input: &Input) -> Result<Rendered, Error> {
         let name = input.name();
         let (url, served) = match input {
             Input::Url(u) => (u.clone(), None),
@@ -225,9 +314,7 @@ impl Renderer {
                         charset: charset.clone(),
                     });
                 }
-                let n = self
-                    .next_id
-                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let n = self.next_id.fetch_add(1, Ordering::SeqCst);
                 let path = format!("/page-{n}.html");
                 let url = self.server.insert(
                     &path,
@@ -237,24 +324,13 @@ impl Renderer {
                 (url, Some(path))
             }
         };
-        let mut tab = self.take_tab().await?;
+        let (gen, mut tab) = self.take_tab().await?;
         let r = tab.render(&name, &url, &self.opts).await;
         if let Some(p) = served {
             self.server.remove(&p);
         }
-        if matches!(r, Err(Error::Crashed { .. })) {
-            tab.healthy = false;
-        }
-        if self.handle().await.is_err() {
-            tab.healthy = false;
-        }
-        self.give_back(tab).await;
-        match r {
-            Err(e) if self.handle().await.is_err() => Err(Error::BrowserGone {
-                message: e.to_string(),
-            }),
-            r => r,
-        }
+        self.give_back(gen, tab).await;
+        r
     }
 
     /// Close every tab and the browser, reap it and remove its profile.
@@ -267,3 +343,6 @@ impl Renderer {
         }
     }
 }
+
+/// How long a browser may take to start.
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);

@@ -79,6 +79,17 @@ pub struct Rendered {
     pub blocked_navigations: usize,
     /// The load event did not arrive before the deadline; the page was captured as it was.
     pub load_timed_out: bool,
+    /// 1 when the page was retried after a renderer crash or a browser loss.
+    pub retries: u32,
+    /// The screenshot was cut at the height limit (`document.height` is larger).
+    pub screenshot_truncated: bool,
+}
+
+/// How a bounded wait ended.
+enum Bounded<T> {
+    Done(T),
+    TimedOut,
+    Crashed,
 }
 
 /// A reusable tab.
@@ -286,6 +297,29 @@ impl Tab {
         self.state.lock().expect("tab state").crashed
     }
 
+    /// Run `fut` until it finishes, `limit` passes, or the renderer crashes (a crashed
+    /// renderer never answers: commands on it hang without an error, so the crash event is
+    /// watched alongside every wait).
+    async fn bounded<T>(
+        &self,
+        limit: Duration,
+        fut: impl std::future::Future<Output = T>,
+    ) -> Bounded<T> {
+        let state = self.state.clone();
+        let crash = async move {
+            loop {
+                if state.lock().expect("tab state").crashed {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+        };
+        tokio::select! {
+            r = tokio::time::timeout(limit, fut) => match r { Ok(v) => Bounded::Done(v), Err(_) => Bounded::TimedOut },
+            _ = crash => Bounded::Crashed,
+        }
+    }
+
     /// Navigate to `url`, wait for the page to settle, snapshot it (and screenshot it).
     /// Phases: navigate (until `load` or the deadline) → settle (no request in flight and no
     /// DOM change for `quiet`) → snapshot → screenshot (after the snapshot: a full-page
@@ -310,12 +344,19 @@ impl Tab {
         let mut timings = Timings::default();
 
         // navigate
-        let nav =
-            tokio::time::timeout(opts.timeout, self.page.goto(NavigateParams::new(url))).await;
+        let nav = self
+            .bounded(opts.timeout, self.page.goto(NavigateParams::new(url)))
+            .await;
         let mut load_timed_out = false;
         match nav {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => {
+            Bounded::Crashed => {
+                self.healthy = false;
+                return Err(Error::Crashed {
+                    input: input.into(),
+                });
+            }
+            Bounded::Done(Ok(_)) => {}
+            Bounded::Done(Err(e)) => {
                 let msg = e.to_string();
                 self.reset_after_error(opts).await;
                 return Err(Error::Navigation {
@@ -323,7 +364,7 @@ impl Tab {
                     message: msg,
                 });
             }
-            Err(_) => {
+            Bounded::TimedOut => {
                 // No load event before the deadline. A page stuck in a script cannot be
                 // snapshot; a page waiting on a slow resource can be captured as it is.
                 if self.crashed() {
@@ -426,22 +467,22 @@ impl Tab {
             .return_by_value(true)
             .build()
             .expect("valid params");
-        let res = match tokio::time::timeout(left, self.page.execute(eval)).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => {
+        let res = match self.bounded(left, self.page.execute(eval)).await {
+            Bounded::Crashed => {
+                self.healthy = false;
+                return Err(Error::Crashed {
+                    input: input.into(),
+                });
+            }
+            Bounded::Done(Ok(r)) => r,
+            Bounded::Done(Err(e)) => {
                 self.reset_after_error(opts).await;
                 return Err(Error::Script {
                     input: input.into(),
                     message: e.to_string(),
                 });
             }
-            Err(_) => {
-                if self.crashed() {
-                    self.healthy = false;
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
+            Bounded::TimedOut => {
                 self.recover_hung(opts).await;
                 return Err(Error::Timeout {
                     input: input.into(),
@@ -523,6 +564,7 @@ impl Tab {
             None
         };
 
+        let snapshot_h = snapshot.document.height;
         let s = self.state.lock().expect("tab state");
         Ok(Rendered {
             snapshot,
@@ -533,6 +575,8 @@ impl Tab {
             blocked_requests: s.blocked,
             blocked_navigations: s.blocked_navigations,
             load_timed_out,
+            retries: 0,
+            screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
         })
     }
 

@@ -241,7 +241,7 @@ pub fn is_link_tag(tag: &str) -> bool {
 }
 
 /// Tags rendered as blocks when no computed display is known, for paragraph breaks in text.
-const BLOCK_TAGS: [&str; 34] = [
+const BLOCK_TAGS: [&str; 36] = [
     "address",
     "article",
     "aside",
@@ -274,6 +274,8 @@ const BLOCK_TAGS: [&str; 34] = [
     "pre",
     "section",
     "table",
+    "td",
+    "th",
     "tr",
     "ul",
 ];
