@@ -9,7 +9,12 @@ fn block_of(tree: &Tree, id: NodeId) -> NodeId {
     tree.ancestors(id).find(|&a| tree.is_block(a)).unwrap_or(0)
 }
 
-/// The extraction as paragraphs of text.
+fn is_cell(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.display == "table-cell" || n.tag == "td" || n.tag == "th"
+}
+
+/// The extraction as paragraphs of text (table rows: one line, cells separated by spaces).
 pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -32,7 +37,13 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
         }
         let b = block_of(tree, id);
         if cur_block != Some(b) {
-            flush(&mut cur, &mut out);
+            // Cells of one table row stay on one line, separated by a space.
+            let same_row = cur_block.is_some_and(|c| is_cell(tree, c) && is_cell(tree, b) && tree.parent(c) == tree.parent(b));
+            if same_row {
+                cur.push(' ');
+            } else {
+                flush(&mut cur, &mut out);
+            }
             cur_block = Some(b);
         }
         cur.push_str(n.text.as_deref().unwrap_or(""));
