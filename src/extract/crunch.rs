@@ -299,7 +299,7 @@ pub fn tag_filters(tree: &Tree, p: &CrunchParams, pl: &mut Pipeline) {
         if let Some(tf) = f.tag_filter(p).filter(|t| t.enabled) {
             for i in 1..tree.len() {
                 let n = tree.node(i);
-                if !pl.removed(i) && n.is_element() && tf.tags.iter().any(|t| *t == n.tag) {
+                if !pl.removed(i) && n.is_element() && tf.tags.contains(&n.tag) {
                     pl.remove(tree, i, f);
                 }
             }
@@ -377,7 +377,7 @@ pub fn link_lists(tree: &Tree, p: &CrunchParams, pl: &Pipeline, tags: &[String])
     let mut out = Vec::new();
     let mut skip_until = 0;
     for i in 1..tree.len() {
-        if i < skip_until || pl.removed(i) || !tags.iter().any(|t| *t == tree.node(i).tag) {
+        if i < skip_until || pl.removed(i) || !tags.contains(&tree.node(i).tag) {
             continue;
         }
         if link_text_ratio(links[i], letters[i], p) > p.link_text_ratio {
@@ -413,7 +413,7 @@ pub fn has_substance(tree: &Tree, p: &CrunchParams, pl: &Pipeline, t: NodeId) ->
         let n = tree.node(i);
         if n.is_text() {
             chars += n.text.as_deref().unwrap_or("").chars().filter(|c| c.is_alphanumeric()).count();
-        } else if p.substance_tags.iter().any(|s| *s == n.tag) {
+        } else if p.substance_tags.contains(&n.tag) {
             return true;
         }
         if chars >= p.substance_min_chars {
@@ -427,8 +427,7 @@ pub fn has_substance(tree: &Tree, p: &CrunchParams, pl: &Pipeline, t: NodeId) ->
 /// inner table is judged (and perhaps removed) before the table around it.
 pub fn remove_empty_tables(tree: &Tree, p: &CrunchParams, pl: &mut Pipeline) {
     for i in (1..tree.len()).rev() {
-        if !pl.removed(i) && p.empty_table_tags.iter().any(|t| *t == tree.node(i).tag) && !has_substance(tree, p, pl, i)
-        {
+        if !pl.removed(i) && p.empty_table_tags.contains(&tree.node(i).tag) && !has_substance(tree, p, pl, i) {
             pl.remove(tree, i, Filter::EmptyTables);
         }
     }

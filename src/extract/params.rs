@@ -156,17 +156,11 @@ pub struct VsseParams {}
 /// One tag-removal filter of Crunch's first pass (§3: "the first set of filters simply
 /// ignores tags ... images, links, scripts, styles, and many other elements can be quickly
 /// removed"): when `enabled`, every element with one of `tags` is removed with its subtree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TagFilter {
     pub enabled: bool,
     pub tags: Vec<String>,
-}
-
-impl Default for TagFilter {
-    fn default() -> Self {
-        TagFilter { enabled: false, tags: Vec::new() }
-    }
 }
 
 impl TagFilter {

@@ -201,16 +201,16 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
     let n = tree.len();
     let owner = owners(tree, roles);
     let mut has_tag_child = vec![false; n];
-    for i in 1..n {
-        if roles[i] == Role::TagNode {
+    for (i, &role) in roles.iter().enumerate().skip(1) {
+        if role == Role::TagNode {
             if let Some(q) = tag_parent(tree, &owner, i) {
                 has_tag_child[q] = true;
             }
         }
     }
     let (mut words, mut links, mut tags) = (vec![0usize; n], vec![0usize; n], vec![0usize; n]);
-    for i in 0..n {
-        let Some(o) = owner[i] else { continue };
+    for (i, &o) in owner.iter().enumerate() {
+        let Some(o) = o else { continue };
         let nd = tree.node(i);
         if nd.is_text() {
             if !nd.link {
@@ -219,7 +219,7 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
             continue;
         }
         links[o] += usize::from(is_link_tag(&nd.tag));
-        tags[o] += usize::from(!p.void_tags.iter().any(|t| *t == nd.tag));
+        tags[o] += usize::from(!p.void_tags.contains(&nd.tag));
     }
     (0..n)
         .filter(|&i| roles[i] == Role::TagNode && !has_tag_child[i])
@@ -388,7 +388,8 @@ mod tests {
     /// Mirror of `fixtures/wang-wide-column/page.html` on a 1280 px page: the sidebar's
     /// single paragraph (70 words, NodeImp 70) is denser than the article column (mean
     /// (6 + 50 + 55 + 45)/4 = 39), but the column is 60% wide and the sidebar 20%:
-    /// 0.6 × 39 = 23.4 > 0.2 × 70 = 14.
+    /// 0.6 × 39 = 23.4 > 0.2 × 70 = 14. (The fixture wraps both in a `div.wrap`; a wrapper of
+    /// non-leaves is no subtree, so it changes no weight.)
     #[test]
     fn wide_column_beats_denser_narrow_sidebar() {
         let mut b = SnapshotBuilder::new(1280.0);
@@ -408,21 +409,25 @@ mod tests {
         para(&mut b, main, rect(0.0, 480.0, 768.0, 200.0), 45, false);
         let side = b.el(0, "aside", rect(1024.0, 40.0, 256.0, 600.0));
         let sp = para(&mut b, side, rect(1024.0, 40.0, 256.0, 600.0), 70, false);
+        let foot = b.el(0, "div", rect(0.0, 840.0, 1280.0, 30.0));
+        para(&mut b, foot, rect(0.0, 840.0, 1280.0, 30.0), 3, false);
         let snap = b.build();
         let tree = Tree::new(&snap);
         let ex = extract(&tree, &WangParams::default());
         let subs = ex.details["subtrees"].as_array().unwrap().clone();
         let find = |path: &str| subs.iter().find(|s| s["root"] == path).unwrap().clone();
-        let m = find("body > div");
+        let m = find("body > div:nth-of-type(1)");
         let s = find("body > aside");
         assert!((m["width_attr"].as_f64().unwrap() - 0.6).abs() < 1e-9);
         assert!((m["mean_node_imp"].as_f64().unwrap() - 39.0).abs() < 1e-9);
         assert!((m["weight"].as_f64().unwrap() - 23.4).abs() < 1e-9);
         assert!((s["mean_node_imp"].as_f64().unwrap() - 70.0).abs() < 1e-9);
         assert!((s["weight"].as_f64().unwrap() - 14.0).abs() < 1e-9);
-        assert_eq!(ex.details["chosen"]["root"], "body > div");
+        assert_eq!(ex.details["chosen"]["root"], "body > div:nth-of-type(1)");
         assert!(ex.kept[h1] && !ex.kept[sp]);
         // The nav list is a subtree of three link-only leaves: NodeImp 0.
         assert_eq!(find("body > ul")["weight"].as_f64(), Some(0.0));
+        // The full-width footer: 1.0 × 3 words.
+        assert_eq!(find("body > div:nth-of-type(2)")["weight"].as_f64(), Some(3.0));
     }
 }
