@@ -144,10 +144,144 @@ impl Default for WangParams {
 // VSSE, punctuation and tag paths.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `vsse` and `vsse-records` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Parameters of `vsse` (§4.2 vvtc, §4.3.1 path aggregation, §4.4 SimHash refinement) and
+/// `vsse-records` (§4.3.2 characteristic weights and the HMM descent). Logarithms are natural
+/// (the paper writes `log` without a base; the base only scales every weight alike).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
-pub struct VsseParams {}
+pub struct VsseParams {
+    /// T1 (§5.2): a leaf is a seed ("effective text node") when vvtc_a / MaxVVTC ≥ T1
+    /// (vvtc: eq. 1). The paper finds 0.6-0.8 good and fixes 0.8 for its experiments.
+    pub t1: f64,
+    /// Fewest seeds: when fewer than this many leaves pass T1, the leaves with the highest
+    /// vvtc (> 0) are taken instead, as in the paper's top-k example (§4.2, "node (1)-(3) will
+    /// be extracted if top-3 nodes are reserved"). Default 2, a reading: eq. 2 aggregates
+    /// *pairs* of tag paths, and with a single seed there is no pair, so the content area
+    /// would be that one paragraph; 2 is the smallest number that forms a pair. Set 1 for T1
+    /// alone.
+    pub min_seeds: usize,
+    /// T2 (§5.2): a paragraph of the content area is relevant when the Hamming distance of
+    /// its SimHash to the SimHash of title + description is at most T2. Paper: 3 (the value
+    /// Manku et al. use for 64-bit near-duplicate fingerprints).
+    pub t2: u32,
+    /// SimHash fingerprint width in bits (§4.4, SimHash [31]). The paper does not give it;
+    /// 64 is the width of Charikar's and Manku et al.'s fingerprints, the setting in which a
+    /// distance of 3 is the usual cut-off. At most 64.
+    pub simhash_bits: u32,
+    /// L, the empirical constant of eq. 4 (weight(k) = TF_k · [log(N/N_k) + L]). The paper
+    /// gives no value. 1 (the usual "+1" smoothing of IDF) keeps a keyword found in every
+    /// paragraph, and every keyword of the one-paragraph title text, at weight TF_k instead
+    /// of 0.
+    pub idf_constant: f64,
+    /// Also submit paragraphs that carry punctuation to the SimHash test. §4.4 reads as
+    /// testing every paragraph of the area; §4.3.1 says the aggregation exists to recover
+    /// text "with no punctuation marks" (headings, highlights) and lets in noise such as
+    /// image titles, i.e. punctuation-free text. Default `false`: punctuated paragraphs of the
+    /// area are kept on the strength of the punctuation characteristic (§4.2), and only
+    /// punctuation-free ones must pass T2; with `true` (the literal reading) a 64-bit
+    /// fingerprint within distance 3 of the title is required of every paragraph, which
+    /// removes nearly all body text.
+    pub refine_punctuated: bool,
+    /// Words that are never keywords (§4.4 takes keywords from the NLPIR segmenter, which
+    /// drops function words; `text::words` does the segmenting here). Compared lower-cased.
+    pub stop_words: Vec<String>,
+    /// Attribute-value delimiters, the punctuation characteristic of structured records
+    /// (§4.2: "':' is used to separate an attribute and its value"; §4.3.2). The full-width
+    /// colon is the same mark on Chinese pages, which the paper's data sets are.
+    pub delimiters: Vec<char>,
+    /// The attribute dictionary of §4.3.2 ("popular attribute names, such as 'goods name',
+    /// 'price'"). A leaf satisfies the characteristic when its label (the text before the
+    /// first delimiter, or the whole text), trimmed of punctuation and lower-cased, equals an
+    /// entry. The paper does not publish its dictionary; this one holds common product and
+    /// book attributes in English and Chinese.
+    pub attribute_names: Vec<String>,
+    /// Leave out nodes that are not rendered (display:none, visibility:hidden, zero size).
+    /// The paper parses source HTML with Jsoup and only pre-prunes `<script>` and similar
+    /// tags (§4.1), so it sees hidden text. Default `false`, the paper's behaviour.
+    pub drop_hidden: bool,
+    /// Emission weight b(O_i) of the HMM (§4.3.2 B): WVC(i) (eq. 3) divided by ln N, i.e.
+    /// measured in units of one leaf that satisfies one characteristic (n_k = 1 gives
+    /// 1·ln(N/1)). The paper gives b only as "the weight of the node". With raw WVC, the
+    /// descent step δ_k = δ_{k-1}·a_ji·b(O_i) grows whenever WVC(i) exceeds the parent's
+    /// child count, which for a list of fewer than about 2·ln N records walks into a single
+    /// record; in these units it stops at a list of more records than characteristics.
+    /// Default `true`.
+    pub normalize_emission: bool,
+}
+
+impl Default for VsseParams {
+    fn default() -> Self {
+        let s = |v: &[&str]| v.iter().map(|w| w.to_string()).collect::<Vec<String>>();
+        VsseParams {
+            t1: 0.8,
+            min_seeds: 2,
+            t2: 3,
+            simhash_bits: 64,
+            idf_constant: 1.0,
+            refine_punctuated: false,
+            stop_words: s(&[
+                "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be",
+                "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had",
+                "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it",
+                "its", "me", "more", "my", "no", "not", "of", "on", "one", "or", "our", "out",
+                "she", "so", "than", "that", "the", "their", "them", "then", "there", "these",
+                "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "which",
+                "who", "will", "with", "would", "you", "your", "的", "了", "是", "在", "和", "也",
+                "有", "就", "不", "与", "及", "等", "这", "那",
+            ]),
+            delimiters: vec![':', '：'],
+            attribute_names: s(&[
+                "goods name",
+                "product name",
+                "name",
+                "price",
+                "list price",
+                "sale price",
+                "brand",
+                "model",
+                "color",
+                "colour",
+                "size",
+                "weight",
+                "material",
+                "dimensions",
+                "sku",
+                "item number",
+                "isbn",
+                "author",
+                "publisher",
+                "publication date",
+                "pages",
+                "language",
+                "category",
+                "origin",
+                "manufacturer",
+                "warranty",
+                "capacity",
+                "stock",
+                "availability",
+                "rating",
+                "商品名称",
+                "名称",
+                "价格",
+                "品牌",
+                "型号",
+                "颜色",
+                "尺寸",
+                "重量",
+                "材质",
+                "产地",
+                "作者",
+                "出版社",
+                "出版时间",
+                "页数",
+                "类别",
+            ]),
+            drop_hidden: false,
+            normalize_emission: true,
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Gupta, Kaiser, Neistadt & Grimm (WWW 2003), Crunch.
@@ -307,7 +441,67 @@ impl CrunchParams {
 // Griazev & Ramanauskaite, content blocks.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `blocks` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Parameters of `blocks`: Griazev & Ramanauskaitė (2023), "Web Page Content Block
+/// Identification with Extended Block Properties", Appl. Sci. 13(9) 5680, Algorithms 1-3.
+///
+/// The paper segments a page into a tree of blocks, each with a maximum and a minimum
+/// boundary (§3.3, Algorithm 2) and variation groups among siblings (§3.4, Algorithm 3). It
+/// defines no "main content"; `main_share` and `link_dominated` are this crate's documented
+/// rule for `kept` (see their docs).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
-pub struct BlocksParams {}
+pub struct BlocksParams {
+    /// Normalized Hamming distance between a tag's clean text and its first child's clean
+    /// text at or above which the descent stops (§3.3: "The threshold value was set at 0.1
+    /// ... As soon as we get a comparison value of 0.1 or above we know that the minimum
+    /// boundary was reached during the previous iteration"; Algorithm 2 `until distance >=
+    /// 0.1`). Value 0.1. Strings of unequal length are compared position by position over
+    /// the longer one, each missing position counting as a mismatch (Bookstein et al. [34]
+    /// generalize Hamming distance to unequal lengths; the paper gives no formula): d =
+    /// (mismatches + |len_a − len_b|) / max(len_a, len_b), in Unicode scalar values; two
+    /// empty strings have d = 0.
+    pub hamming_threshold: f64,
+    /// Tags counted by `getImageCount` (Algorithm 2; §3.3 "we count the occurrences of image
+    /// tags within parent and child blocks"), and which make a text-less block non-empty
+    /// (Algorithm 1 `if analyzed block is not empty`). The paper names `<img>`; inline
+    /// `<svg>` is added because it is today's form of the paper's icon case (§3.3, social
+    /// media icons) and the snapshot keeps it as an opaque leaf. These elements are atomic:
+    /// the descent never goes inside them.
+    pub image_tags: Vec<String>,
+    /// Structural similarity above which two sibling blocks are variants (§3.4: "a sequence
+    /// matcher similarity of more than 0.92"; Algorithm 3 `if similarity > 0.92`), strictly
+    /// greater. Value 0.92. The similarity is difflib's `SequenceMatcher(None, a, b,
+    /// autojunk=False).ratio()` (§3.4 [35]: "with the autojunk heuristic disabled") over each
+    /// block's structure: the pre-order sequence of opening and closing tag tokens of its
+    /// rendered elements (`div`, `img`, `/img`, ..., `/div`), no text and no attributes (§3.4
+    /// "we look at the structure, no content is evaluated"; §3.1 compares "the path of
+    /// tags"). Closing tokens are included so that nesting is part of the structure.
+    pub variation_threshold: f64,
+    /// `kept` rule, not from the paper: starting at the root block, descend into the child
+    /// block holding more than this share of the current block's visible non-link characters
+    /// (a strict majority, so at most one child qualifies) until no child does; that block
+    /// is the main content, together with its variation group (its variants share its
+    /// structure and role, §3.4). Value 0.5. Chosen over "largest leaf block" because
+    /// article paragraphs with inline links or emphasis are neither leaf blocks nor variants
+    /// of plain paragraphs (their tag structures differ), so the main content is a block
+    /// whose text is spread over many child blocks, which the majority descent finds.
+    pub main_share: f64,
+    /// `kept` rule, not from the paper: a direct child block of a main-content block whose
+    /// visible link characters are more than this share of its visible characters (share
+    /// bars, tag lists, "related" link lists inside an article) is dropped. Value 0.5. Only
+    /// direct child blocks are tested so that links inside paragraphs (child blocks of the
+    /// paragraph blocks) stay. A child block with no text (an image) is kept.
+    pub link_dominated: f64,
+}
+
+impl Default for BlocksParams {
+    fn default() -> Self {
+        BlocksParams {
+            hamming_threshold: 0.1,
+            image_tags: vec!["img".into(), "svg".into()],
+            variation_threshold: 0.92,
+            main_share: 0.5,
+            link_dominated: 0.5,
+        }
+    }
+}
