@@ -11,6 +11,12 @@
 //!    link/text removal ratio), the empty-table remover (tables left without substance), and
 //!    the removed-link retainer (removed text links listed at the end of the page).
 //!
+//! The output writers are driven by `kept`, which can only keep nodes that exist, so the
+//! retainer does not add nodes: it reports the removed links in `details.retained_links` as
+//! `[{text, href}]`, and the CLI appends them after the content (with
+//! `retain_removed_links`). `--ad-hosts FILE` replaces the ad list through
+//! [`CrunchParams::load_ad_hosts`].
+//!
 //! The paper's proxy ran all filters in one top-down walk (`filterNode`); here each filter
 //! walks the whole tree in turn and sees it as the filters before it left it (so a cell's link
 //! count leaves out ad links already removed). The link-list remover is top-down like
@@ -292,8 +298,8 @@ pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
 }
 
 /// Pass 1: every enabled tag filter removes the elements with its tags (with their subtrees);
-/// then, with [`CrunchParams::remove_hidden`], every node that is not rendered. `<body>` is
-/// never removed.
+/// then, with [`CrunchParams::remove_hidden`], every node that is not rendered (line breaks
+/// excepted, [`CrunchParams::hidden_exempt_tags`]). `<body>` is never removed.
 pub fn tag_filters(tree: &Tree, p: &CrunchParams, pl: &mut Pipeline) {
     for f in Filter::ALL {
         if let Some(tf) = f.tag_filter(p).filter(|t| t.enabled) {
@@ -307,7 +313,8 @@ pub fn tag_filters(tree: &Tree, p: &CrunchParams, pl: &mut Pipeline) {
     }
     if p.remove_hidden {
         for i in 1..tree.len() {
-            if !pl.removed(i) && !tree.node(i).rendered {
+            let n = tree.node(i);
+            if !pl.removed(i) && !n.rendered && !p.hidden_exempt_tags.contains(&n.tag) {
                 pl.remove(tree, i, Filter::Hidden);
             }
         }
@@ -660,6 +667,8 @@ mod tests {
         let hidden = b.el(0, "div", r());
         b.node_mut(hidden).rendered = false;
         b.text(hidden, "cookie banner");
+        let br = b.el(0, "br", rect(0.0, 0.0, 0.0, 0.0)); // zero-size in Chromium: exempt
+        b.node_mut(br).rendered = false;
         let snap = b.build();
         let tree = Tree::new(&snap);
         let cases = [

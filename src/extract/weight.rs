@@ -162,7 +162,10 @@ pub fn preprocess(tree: &Tree, p: &WangParams) -> Vec<Role> {
     for i in 1..tree.len() {
         let n = tree.node(i);
         let parent = tree.parent(i).unwrap_or(0);
-        roles[i] = if roles[parent] == Role::Dropped || has(&p.ignore_tags, &n.tag) || (p.drop_hidden && !n.rendered) {
+        roles[i] = if roles[parent] == Role::Dropped
+            || has(&p.ignore_tags, &n.tag)
+            || (p.drop_hidden && !n.rendered && !has(&p.hidden_exempt_tags, &n.tag))
+        {
             Role::Dropped
         } else if n.is_text() || has(&p.row_tags, &n.tag) {
             Role::Merged
@@ -357,6 +360,9 @@ mod tests {
         b.text(s, "three");
         let st = b.el(s, "strong", rect(0.0, 0.0, 50.0, 20.0));
         b.text(st, "four");
+        let br = b.el(p, "br", rect(0.0, 20.0, 0.0, 0.0)); // zero-size in Chromium: kept, merged
+        b.node_mut(br).rendered = false;
+        b.node_mut(br).display = "inline".into();
         let f = b.el(d, "form", rect(0.0, 50.0, 800.0, 50.0)); // Ignore tag: pruned with its text
         let fp = b.el(f, "p", rect(0.0, 50.0, 800.0, 50.0));
         b.text(fp, "search the site now please");
@@ -366,6 +372,7 @@ mod tests {
         let roles = preprocess(&tree, &p_);
         assert_eq!(roles[s], Role::Merged);
         assert_eq!(roles[fp], Role::Dropped);
+        assert_eq!(roles[br], Role::Merged, "a line break is never dropped as hidden");
         let ls = leaves(&tree, &roles, &p_);
         assert_eq!(ls.len(), 1);
         // <p>, <span>, <strong>: 3 pairs, 4 words, no link.
