@@ -356,7 +356,7 @@ pub struct CrunchParams {
     /// Advertisement remover (§3): an element whose `src` or `href` host is on
     /// [`CrunchParams::ad_hosts`] (the host itself or a subdomain of it) is removed.
     pub remove_ads: bool,
-    /// Ad-server host names. The paper used Hanzlik's hosts file [6]; the default is a short
+    /// Ad-server host names. The paper used Hanzlik's hosts file (ref. 6); the default is a short
     /// list of well-known ad and tracker hosts shipped as `src/extract/ad_hosts.txt`. Replace
     /// it with [`CrunchParams::load_ad_hosts`] (hosts-file format accepted).
     pub ad_hosts: Vec<String>,
