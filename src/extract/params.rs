@@ -108,6 +108,10 @@ pub struct WangParams {
     /// WidthAttr is a rendered width (the issue takes it from the real layout box), and a node
     /// with no box has no width to weigh; default `true` keeps the two readings consistent.
     pub drop_hidden: bool,
+    /// Elements [`WangParams::drop_hidden`] never drops: `br`, `wbr`. Chromium gives a line
+    /// break no box of its own (zero size, so not `rendered`), yet it is the paragraph break
+    /// of the text output.
+    pub hidden_exempt_tags: Vec<String>,
     /// A leaf with no text at all (no words, no links: a spacer `<div>`, an image-only block)
     /// is not a leaf of S_sj. §3.2 says leaf nodes "really include semantic information which
     /// is either link text or common text"; an empty leaf would only dilute the mean of eq. 2.
@@ -142,6 +146,7 @@ impl Default for WangParams {
             ]),
             unlisted_by_display: true,
             drop_hidden: true,
+            hidden_exempt_tags: v(&["br", "wbr"]),
             skip_empty_leaves: true,
             void_tags: v(&[
                 "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -302,20 +307,11 @@ impl Default for VsseParams {
 /// One tag-removal filter of Crunch's first pass (§3: "the first set of filters simply
 /// ignores tags ... images, links, scripts, styles, and many other elements can be quickly
 /// removed"): when `enabled`, every element with one of `tags` is removed with its subtree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TagFilter {
     pub enabled: bool,
     pub tags: Vec<String>,
-}
-
-impl Default for TagFilter {
-    fn default() -> Self {
-        TagFilter {
-            enabled: false,
-            tags: Vec::new(),
-        }
-    }
 }
 
 impl TagFilter {
@@ -366,12 +362,16 @@ pub struct CrunchParams {
     /// filter of the paper: Crunch returned HTML to a browser, which never showed them, while
     /// sightline's text output would print them. Default `true`. Not retained as links.
     pub remove_hidden: bool,
+    /// Elements the hidden-node filter never removes: `br`, `wbr`. Chromium gives a line
+    /// break no box of its own (zero size, so not `rendered`), yet it is the paragraph break
+    /// of the text output.
+    pub hidden_exempt_tags: Vec<String>,
 
     // ---- pass 2: algorithmic filters (§3 "second set"), in the paper's order ----
     /// Advertisement remover (§3): an element whose `src` or `href` host is on
     /// [`CrunchParams::ad_hosts`] (the host itself or a subdomain of it) is removed.
     pub remove_ads: bool,
-    /// Ad-server host names. The paper used Hanzlik's hosts file [6]; the default is a short
+    /// Ad-server host names. The paper used Hanzlik's hosts file (ref. 6); the default is a short
     /// list of well-known ad and tracker hosts shipped as `src/extract/ad_hosts.txt`. Replace
     /// it with [`CrunchParams::load_ad_hosts`] (hosts-file format accepted).
     pub ad_hosts: Vec<String>,
@@ -430,6 +430,7 @@ impl Default for CrunchParams {
             forms: TagFilter::new(false, &["form", "input", "select", "textarea", "button"]),
             links: TagFilter::new(false, &["a"]),
             remove_hidden: true,
+            hidden_exempt_tags: v(&["br", "wbr"]),
             remove_ads: true,
             ad_hosts: super::crunch::parse_ad_hosts(super::crunch::DEFAULT_AD_HOSTS),
             remove_link_lists: true,

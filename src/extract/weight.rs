@@ -134,24 +134,14 @@ pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
         "subtrees": subtrees.iter().map(summary).collect::<Vec<Value>>(),
         "chosen": chosen_json,
     });
-    Extraction {
-        algorithm: Algorithm::Wang,
-        kept,
-        threshold: None,
-        scores: None,
-        details,
-    }
+    Extraction { algorithm: Algorithm::Wang, kept, threshold: None, scores: None, details }
 }
 
 /// Step 2: the page title and S_meta-kw, the `<meta name="keywords">` content split at
 /// [`WangParams::keyword_separators`], trimmed, empty and repeated entries dropped.
 pub fn page_facts(tree: &Tree, p: &WangParams) -> (String, Vec<String>) {
     let mut set: Vec<String> = Vec::new();
-    for k in tree
-        .snap
-        .keywords
-        .split(|c| p.keyword_separators.contains(&c))
-    {
+    for k in tree.snap.keywords.split(|c| p.keyword_separators.contains(&c)) {
         let k = k.trim();
         if !k.is_empty() && !set.iter().any(|s| s == k) {
             set.push(k.to_string());
@@ -174,7 +164,7 @@ pub fn preprocess(tree: &Tree, p: &WangParams) -> Vec<Role> {
         let parent = tree.parent(i).unwrap_or(0);
         roles[i] = if roles[parent] == Role::Dropped
             || has(&p.ignore_tags, &n.tag)
-            || (p.drop_hidden && !n.rendered)
+            || (p.drop_hidden && !n.rendered && !has(&p.hidden_exempt_tags, &n.tag))
         {
             Role::Dropped
         } else if n.is_text() || has(&p.row_tags, &n.tag) {
@@ -214,16 +204,16 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
     let n = tree.len();
     let owner = owners(tree, roles);
     let mut has_tag_child = vec![false; n];
-    for i in 1..n {
-        if roles[i] == Role::TagNode {
+    for (i, &role) in roles.iter().enumerate().skip(1) {
+        if role == Role::TagNode {
             if let Some(q) = tag_parent(tree, &owner, i) {
                 has_tag_child[q] = true;
             }
         }
     }
     let (mut words, mut links, mut tags) = (vec![0usize; n], vec![0usize; n], vec![0usize; n]);
-    for i in 0..n {
-        let Some(o) = owner[i] else { continue };
+    for (i, &o) in owner.iter().enumerate() {
+        let Some(o) = o else { continue };
         let nd = tree.node(i);
         if nd.is_text() {
             if !nd.link {
@@ -232,7 +222,7 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
             continue;
         }
         links[o] += usize::from(is_link_tag(&nd.tag));
-        tags[o] += usize::from(!p.void_tags.iter().any(|t| *t == nd.tag));
+        tags[o] += usize::from(!p.void_tags.contains(&nd.tag));
     }
     (0..n)
         .filter(|&i| roles[i] == Role::TagNode && !has_tag_child[i])
@@ -250,11 +240,7 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
 /// The page width WidthAttr divides by: the document width, or the viewport width when that
 /// is wider (as [`super::visual::VisualFrame`] does), at least 1 px.
 pub fn page_width(tree: &Tree) -> f64 {
-    tree.snap
-        .document
-        .width
-        .max(tree.snap.viewport.width)
-        .max(1.0)
+    tree.snap.document.width.max(tree.snap.viewport.width).max(1.0)
 }
 
 /// WidthAttr_j: the root's rendered width clipped to `[0, page width]`, over the page width.
@@ -279,13 +265,7 @@ pub fn subtrees(tree: &Tree, roles: &[Role], leaves: &[Leaf]) -> Vec<Subtree> {
         .map(|(root, leaves)| {
             let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
             let width_attr = width_attr(tree, root);
-            Subtree {
-                root,
-                width_attr,
-                mean_node_imp: mean(&imps),
-                weight: subtree_weight(width_attr, &imps),
-                leaves,
-            }
+            Subtree { root, width_attr, mean_node_imp: mean(&imps), weight: subtree_weight(width_attr, &imps), leaves }
         })
         .collect()
 }
@@ -305,20 +285,11 @@ mod tests {
     use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
 
     fn words(n: usize) -> String {
-        (0..n)
-            .map(|k| format!("w{k}"))
-            .collect::<Vec<_>>()
-            .join(" ")
+        (0..n).map(|k| format!("w{k}")).collect::<Vec<_>>().join(" ")
     }
 
     /// A `<p>` leaf with `n` plain words, and optionally one inline link with a link word.
-    fn para(
-        b: &mut SnapshotBuilder,
-        parent: NodeId,
-        r: crate::snapshot::Rect,
-        n: usize,
-        link: bool,
-    ) -> NodeId {
+    fn para(b: &mut SnapshotBuilder, parent: NodeId, r: crate::snapshot::Rect, n: usize, link: bool) -> NodeId {
         let p = b.el(parent, "p", r);
         b.text(p, &words(n));
         if link {
@@ -367,32 +338,15 @@ mod tests {
         let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
         assert_eq!(imps, vec![100.0, 120.0, 10.0, 50.0, 1.0, 5.0]);
         let subs = subtrees(&tree, &roles, &leaves);
-        let weights: Vec<f64> = subs
-            .iter()
-            .map(|s| (s.weight * 1e9).round() / 1e9)
-            .collect();
-        assert_eq!(
-            weights,
-            vec![77.0, 21.0, 0.9],
-            "the paper's 31 for subtree 3 is a typo for 0.9"
-        );
+        let weights: Vec<f64> = subs.iter().map(|s| (s.weight * 1e9).round() / 1e9).collect();
+        assert_eq!(weights, vec![77.0, 21.0, 0.9], "the paper's 31 for subtree 3 is a typo for 0.9");
         assert_eq!(choose(&subs), Some(0));
 
         let ex = extract(&tree, &p);
-        let kept_text: Vec<NodeId> = (0..tree.len())
-            .filter(|&i| ex.kept[i] && tree.node(i).is_text())
-            .collect();
+        let kept_text: Vec<NodeId> = (0..tree.len()).filter(|&i| ex.kept[i] && tree.node(i).is_text()).collect();
         assert_eq!(kept_text.len(), 2, "the two text leaves of subtree 1");
-        assert!(
-            !ex.kept[1],
-            "the subtree root itself is not content, its leaves are"
-        );
-        assert_eq!(
-            ex.details["chosen"]["weight"]
-                .as_f64()
-                .map(|w| (w * 1e9).round() / 1e9),
-            Some(77.0)
-        );
+        assert!(!ex.kept[1], "the subtree root itself is not content, its leaves are");
+        assert_eq!(ex.details["chosen"]["weight"].as_f64().map(|w| (w * 1e9).round() / 1e9), Some(77.0));
         assert_eq!(ex.details["subtrees"].as_array().map(Vec::len), Some(3));
     }
 
@@ -406,6 +360,9 @@ mod tests {
         b.text(s, "three");
         let st = b.el(s, "strong", rect(0.0, 0.0, 50.0, 20.0));
         b.text(st, "four");
+        let br = b.el(p, "br", rect(0.0, 20.0, 0.0, 0.0)); // zero-size in Chromium: kept, merged
+        b.node_mut(br).rendered = false;
+        b.node_mut(br).display = "inline".into();
         let f = b.el(d, "form", rect(0.0, 50.0, 800.0, 50.0)); // Ignore tag: pruned with its text
         let fp = b.el(f, "p", rect(0.0, 50.0, 800.0, 50.0));
         b.text(fp, "search the site now please");
@@ -415,6 +372,7 @@ mod tests {
         let roles = preprocess(&tree, &p_);
         assert_eq!(roles[s], Role::Merged);
         assert_eq!(roles[fp], Role::Dropped);
+        assert_eq!(roles[br], Role::Merged, "a line break is never dropped as hidden");
         let ls = leaves(&tree, &roles, &p_);
         assert_eq!(ls.len(), 1);
         // <p>, <span>, <strong>: 3 pairs, 4 words, no link.
@@ -437,7 +395,8 @@ mod tests {
     /// Mirror of `fixtures/wang-wide-column/page.html` on a 1280 px page: the sidebar's
     /// single paragraph (70 words, NodeImp 70) is denser than the article column (mean
     /// (6 + 50 + 55 + 45)/4 = 39), but the column is 60% wide and the sidebar 20%:
-    /// 0.6 × 39 = 23.4 > 0.2 × 70 = 14.
+    /// 0.6 × 39 = 23.4 > 0.2 × 70 = 14. (The fixture wraps both in a `div.wrap`; a wrapper of
+    /// non-leaves is no subtree, so it changes no weight.)
     #[test]
     fn wide_column_beats_denser_narrow_sidebar() {
         let mut b = SnapshotBuilder::new(1280.0);
@@ -457,21 +416,25 @@ mod tests {
         para(&mut b, main, rect(0.0, 480.0, 768.0, 200.0), 45, false);
         let side = b.el(0, "aside", rect(1024.0, 40.0, 256.0, 600.0));
         let sp = para(&mut b, side, rect(1024.0, 40.0, 256.0, 600.0), 70, false);
+        let foot = b.el(0, "div", rect(0.0, 840.0, 1280.0, 30.0));
+        para(&mut b, foot, rect(0.0, 840.0, 1280.0, 30.0), 3, false);
         let snap = b.build();
         let tree = Tree::new(&snap);
         let ex = extract(&tree, &WangParams::default());
         let subs = ex.details["subtrees"].as_array().unwrap().clone();
         let find = |path: &str| subs.iter().find(|s| s["root"] == path).unwrap().clone();
-        let m = find("body > div");
+        let m = find("body > div:nth-of-type(1)");
         let s = find("body > aside");
         assert!((m["width_attr"].as_f64().unwrap() - 0.6).abs() < 1e-9);
         assert!((m["mean_node_imp"].as_f64().unwrap() - 39.0).abs() < 1e-9);
         assert!((m["weight"].as_f64().unwrap() - 23.4).abs() < 1e-9);
         assert!((s["mean_node_imp"].as_f64().unwrap() - 70.0).abs() < 1e-9);
         assert!((s["weight"].as_f64().unwrap() - 14.0).abs() < 1e-9);
-        assert_eq!(ex.details["chosen"]["root"], "body > div");
+        assert_eq!(ex.details["chosen"]["root"], "body > div:nth-of-type(1)");
         assert!(ex.kept[h1] && !ex.kept[sp]);
         // The nav list is a subtree of three link-only leaves: NodeImp 0.
         assert_eq!(find("body > ul")["weight"].as_f64(), Some(0.0));
+        // The full-width footer: 1.0 × 3 words.
+        assert_eq!(find("body > div:nth-of-type(2)")["weight"].as_f64(), Some(3.0));
     }
 }
