@@ -5,7 +5,7 @@
 // Schema (schema_version 1), mirrored by `src/snapshot/mod.rs`:
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
 //                href?, src?, alt?, link?, box: [x, y, w, h] (CSS px, document
-//                coordinates), display?, visibility?, opacity?, font_size?,
+//                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
 // Nodes are in document (pre-)order; nodes[0] is <body> (or the root element
 // for a frameset page) and every parent index is smaller than its child's.
@@ -36,7 +36,13 @@
     const [node, parent, inLink, parentVis] = stack.pop();
     if (node.nodeType === 3) {
       const text = node.data.replace(/\s+/g, " ");
-      if (text.trim() === "") continue;
+      if (text.trim() === "") {
+        // A blank text node still separates words ("<b>a</b> <i>b</i>"): keep it as a
+        // trailing space on the previous text node instead of emitting a node.
+        const prev = nodes[nodes.length - 1];
+        if (prev && prev.tag === "#text" && !prev.text.endsWith(" ")) prev.text += " ";
+        continue;
+      }
       range.selectNodeContents(node);
       const r = range.getBoundingClientRect();
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
@@ -63,6 +69,7 @@
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;
     if (cs.visibility !== "visible") o.visibility = cs.visibility;
+    if (cs.position !== "static") o.position = cs.position;
     const op = parseFloat(cs.opacity);
     if (op !== 1) o.opacity = op;
     o.font_size = parseFloat(cs.fontSize) || 0;

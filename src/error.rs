@@ -25,7 +25,11 @@ pub enum Error {
     Navigation { input: String, message: String },
     /// The page did not finish in time.
     #[error("{input}: timed out after {seconds:.1}s while {phase} (raise --timeout, or the page's script may loop forever)")]
-    Timeout { input: String, phase: String, seconds: f64 },
+    Timeout {
+        input: String,
+        phase: String,
+        seconds: f64,
+    },
     /// The renderer of the page's tab crashed.
     #[error("{input}: the page's renderer crashed")]
     Crashed { input: String },
@@ -40,10 +44,17 @@ pub enum Error {
     Charset { input: String, charset: String },
     /// A snapshot JSON file is invalid.
     #[error("snapshot {source_name} is invalid: {message}")]
-    Snapshot { source_name: String, message: String },
+    Snapshot {
+        source_name: String,
+        message: String,
+    },
     /// Another browser-protocol failure.
     #[error("{input}: browser error while {phase}: {message}")]
-    Cdp { input: String, phase: String, message: String },
+    Cdp {
+        input: String,
+        phase: String,
+        message: String,
+    },
     /// An I/O failure writing output.
     #[error("cannot write {path}: {message}")]
     Output { path: String, message: String },
@@ -54,7 +65,10 @@ impl Error {
     /// charset, too-large, input, browser, snapshot, output.
     pub fn kind(&self) -> &'static str {
         match self {
-            Error::ChromeNotFound { .. } | Error::Launch { .. } | Error::Connect { .. } | Error::BrowserGone { .. } => "browser",
+            Error::ChromeNotFound { .. }
+            | Error::Launch { .. }
+            | Error::Connect { .. }
+            | Error::BrowserGone { .. } => "browser",
             Error::Input { .. } => "input",
             Error::Navigation { .. } => "navigation",
             Error::Timeout { .. } => "timeout",

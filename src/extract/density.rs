@@ -67,11 +67,22 @@ impl Counts {
                 lc[q] += lc[i];
                 if nd.is_element() {
                     t[q] += t[i] + 1.0;
-                    lt[q] += lt[i] + if crate::snapshot::is_link_tag(&nd.tag) { 1.0 } else { 0.0 };
+                    lt[q] += lt[i]
+                        + if crate::snapshot::is_link_tag(&nd.tag) {
+                            1.0
+                        } else {
+                            0.0
+                        };
                 }
             }
         }
-        Counts { c, t, lc, lt, active }
+        Counts {
+            c,
+            t,
+            lc,
+            lt,
+            active,
+        }
     }
 }
 
@@ -107,7 +118,15 @@ pub fn composite_density(c: f64, t: f64, lc: f64, lt: f64, ratio_b: f64, p: &Den
 
 /// Hybrid Text Density, eq. 4: eq. 2 with C_i and C_b replaced by the Hybrid CharNumbers HC_i
 /// and HC_b, and T_i = 0 adapted to HC_i / C_i (§3.4.2). `ratio_b` = LC_b / HC_b.
-pub fn hybrid_density(c: f64, hc: f64, t: f64, lc: f64, lt: f64, ratio_b: f64, p: &DensityParams) -> f64 {
+pub fn hybrid_density(
+    c: f64,
+    hc: f64,
+    t: f64,
+    lc: f64,
+    lt: f64,
+    ratio_b: f64,
+    p: &DensityParams,
+) -> f64 {
     if c <= 0.0 || hc <= 0.0 || lc >= c {
         return 0.0;
     }
@@ -141,11 +160,25 @@ pub struct Scored {
 pub fn score(tree: &Tree, algorithm: Algorithm, p: &DensityParams) -> Scored {
     let n = tree.len();
     let counts = Counts::of(tree, p);
-    let Counts { c, t, lc, lt, active } = &counts;
+    let Counts {
+        c,
+        t,
+        lc,
+        lt,
+        active,
+    } = &counts;
 
     // Visual importance of every node, and HC: VI·C on text leaves, summed upwards.
     let frame = VisualFrame::of(tree, p);
-    let vi: Vec<f64> = (0..n).map(|i| if active[i] { frame.node_importance(tree, i) } else { 0.0 }).collect();
+    let vi: Vec<f64> = (0..n)
+        .map(|i| {
+            if active[i] {
+                frame.node_importance(tree, i)
+            } else {
+                0.0
+            }
+        })
+        .collect();
     let mut hc = vec![0.0; n];
     for i in (0..n).rev() {
         if !active[i] {
@@ -162,9 +195,12 @@ pub fn score(tree: &Tree, algorithm: Algorithm, p: &DensityParams) -> Scored {
     let ratio_c = lc[0] / nz(c[0], p);
     let ratio_h = lc[0] / nz(hc[0], p);
     let td: Vec<f64> = (0..n).map(|i| text_density(c[i], t[i], p)).collect();
-    let ctd: Vec<f64> = (0..n).map(|i| composite_density(c[i], t[i], lc[i], lt[i], ratio_c, p)).collect();
-    let htd: Vec<f64> =
-        (0..n).map(|i| hybrid_density(c[i], hc[i], t[i], lc[i], lt[i], ratio_h, p)).collect();
+    let ctd: Vec<f64> = (0..n)
+        .map(|i| composite_density(c[i], t[i], lc[i], lt[i], ratio_c, p))
+        .collect();
+    let htd: Vec<f64> = (0..n)
+        .map(|i| hybrid_density(c[i], hc[i], t[i], lc[i], lt[i], ratio_h, p))
+        .collect();
 
     let mut density = match algorithm {
         Algorithm::Td => td.clone(),
@@ -179,14 +215,29 @@ pub fn score(tree: &Tree, algorithm: Algorithm, p: &DensityParams) -> Scored {
     let density_sum = density_sums(tree, &density, active, p);
     let max_node = (0..n)
         .filter(|&i| tree.node(i).is_element() && active[i])
-        .fold(0, |best, i| if density_sum[i] > density_sum[best] { i } else { best });
-    let threshold = std::iter::once(max_node).chain(tree.ancestors(max_node)).map(|i| density[i]).fold(f64::INFINITY, f64::min);
+        .fold(0, |best, i| {
+            if density_sum[i] > density_sum[best] {
+                i
+            } else {
+                best
+            }
+        });
+    let threshold = std::iter::once(max_node)
+        .chain(tree.ancestors(max_node))
+        .map(|i| density[i])
+        .fold(f64::INFINITY, f64::min);
 
     if algorithm == Algorithm::CtdSmooth {
         density = smooth(tree, &density, p);
     }
     Scored {
-        scores: DensityScores { td, ctd, vi, htd, density_sum },
+        scores: DensityScores {
+            td,
+            ctd,
+            vi,
+            htd,
+            density_sum,
+        },
         density,
         max_node,
         threshold,
@@ -203,7 +254,9 @@ pub fn density_sums(tree: &Tree, density: &[f64], active: &[bool], p: &DensityPa
             let kids: Vec<NodeId> = tree.children[i]
                 .iter()
                 .copied()
-                .filter(|&k| active[k] && (p.text_children_in_density_sum || tree.node(k).is_element()))
+                .filter(|&k| {
+                    active[k] && (p.text_children_in_density_sum || tree.node(k).is_element())
+                })
                 .collect();
             if kids.is_empty() {
                 density[i]
@@ -242,12 +295,22 @@ pub fn smooth(tree: &Tree, density: &[f64], p: &DensityParams) -> Vec<f64> {
 /// smoothed densities for CECTD-S) → the extraction.
 pub fn extract(tree: &Tree, algorithm: Algorithm, p: &DensityParams) -> Extraction {
     let s = score(tree, algorithm, p);
-    let kept = if algorithm == Algorithm::CtdSmooth { mark_smoothed(tree, &s) } else { mark_density_sum(tree, &s) };
+    let kept = if algorithm == Algorithm::CtdSmooth {
+        mark_smoothed(tree, &s)
+    } else {
+        mark_density_sum(tree, &s)
+    };
     let details = serde_json::json!({
         "max_density_sum_node": tree.css_path(s.max_node),
         "max_density_sum": s.scores.density_sum[s.max_node],
     });
-    Extraction { algorithm, kept, threshold: Some(s.threshold), scores: Some(s.scores), details }
+    Extraction {
+        algorithm,
+        kept,
+        threshold: Some(s.threshold),
+        scores: Some(s.scores),
+        details,
+    }
 }
 
 /// ExtractContent (Algorithm 2) with the reference code's MarkContent: the maximum-DensitySum
@@ -333,7 +396,13 @@ mod tests {
         let (s, ids) = example_3_1();
         let t = Tree::new(&s);
         let p = DensityParams::default();
-        let expect = [(91, 4, 22.75), (91, 3, 91.0 / 3.0), (28, 1, 28.0), (63, 1, 63.0), (28, 1, 28.0)];
+        let expect = [
+            (91, 4, 22.75),
+            (91, 3, 91.0 / 3.0),
+            (28, 1, 28.0),
+            (63, 1, 63.0),
+            (28, 1, 28.0),
+        ];
         for (id, (c, tags, d)) in ids.iter().zip(expect) {
             assert_eq!(t.chars[*id], c, "chars of node {id}");
             assert_eq!(t.tags[*id].max(1), tags, "tags of node {id}");
@@ -348,7 +417,11 @@ mod tests {
     fn ctd_of_all_link_node_is_zero_and_of_plain_text_positive() {
         let p = DensityParams::default();
         assert_eq!(composite_density(28.0, 0.0, 28.0, 0.0, 0.3, &p), 0.0);
-        assert_eq!(composite_density(40.0, 2.0, 40.0, 1.0, 0.3, &p), 0.0, "li > a > span");
+        assert_eq!(
+            composite_density(40.0, 2.0, 40.0, 1.0, 0.3, &p),
+            0.0,
+            "li > a > span"
+        );
         assert!(composite_density(63.0, 1.0, 28.0, 1.0, 0.3, &p) > 0.0);
     }
 
@@ -395,7 +468,10 @@ mod tests {
         let art = b.el(0, "div", rect(100.0, 60.0, 800.0, 600.0));
         for k in 0..3 {
             let para = b.el(art, "p", rect(100.0, 60.0 + 200.0 * k as f64, 800.0, 180.0));
-            b.text(para, &"The quick brown fox jumps over the lazy dog again. ".repeat(6));
+            b.text(
+                para,
+                &"The quick brown fox jumps over the lazy dog again. ".repeat(6),
+            );
             if k == 1 {
                 let a = b.el(para, "a", rect(100.0, 100.0, 80.0, 20.0));
                 b.text(a, "a link");
@@ -420,7 +496,10 @@ mod tests {
         let kids_sum: f64 = t.children[art].iter().map(|&k| sc.density[k]).sum();
         assert!((sc.scores.density_sum[art] - kids_sum).abs() < 1e-9);
         let want = sc.density[art].min(sc.density[0]);
-        assert_eq!(sc.threshold, want, "min density on the path article -> body");
+        assert_eq!(
+            sc.threshold, want,
+            "min density on the path article -> body"
+        );
         let ex = extract(&t, Algorithm::Ctd, &p);
         assert!(t.subtree(art).all(|i| ex.kept[i]));
         assert!(!ex.kept[nav] && !ex.kept[foot] && !ex.kept[0]);
@@ -430,9 +509,18 @@ mod tests {
     fn every_density_variant_extracts_the_article() {
         let (s, nav, art, _) = page();
         let t = Tree::new(&s);
-        for a in [Algorithm::Td, Algorithm::Ctd, Algorithm::Htd, Algorithm::CtdSmooth] {
+        for a in [
+            Algorithm::Td,
+            Algorithm::Ctd,
+            Algorithm::Htd,
+            Algorithm::CtdSmooth,
+        ] {
             let ex = extract(&t, a, &DensityParams::default());
-            let text: String = t.subtree(art).filter(|&i| ex.kept[i]).filter_map(|i| s.nodes[i].text.clone()).collect();
+            let text: String = t
+                .subtree(art)
+                .filter(|&i| ex.kept[i])
+                .filter_map(|i| s.nodes[i].text.clone())
+                .collect();
             assert!(text.contains("quick brown fox"), "{a} lost the article");
             assert!(!ex.kept[nav + 1], "{a} kept the navigation");
         }
@@ -447,6 +535,9 @@ mod tests {
         let sc = score(&t, Algorithm::Htd, &DensityParams::default());
         assert_eq!(sc.scores.vi[foot + 1], 0.0);
         assert_eq!(sc.scores.htd[foot], 0.0);
-        assert!(sc.scores.ctd[foot] > 0.0, "CTD ignores visibility, as in the paper");
+        assert!(
+            sc.scores.ctd[foot] > 0.0,
+            "CTD ignores visibility, as in the paper"
+        );
     }
 }

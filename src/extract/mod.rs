@@ -104,10 +104,17 @@ impl fmt::Display for Algorithm {
 impl FromStr for Algorithm {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL.iter().copied().find(|a| a.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm `{s}`: expected one of {} or all", names.join(", "))
-        })
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!(
+                    "unknown algorithm `{s}`: expected one of {} or all",
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -143,7 +150,13 @@ pub struct Extraction {
 impl Extraction {
     /// An extraction that keeps nothing.
     pub fn empty(algorithm: Algorithm, n: usize) -> Extraction {
-        Extraction { algorithm, kept: vec![false; n], threshold: None, scores: None, details: serde_json::Value::Null }
+        Extraction {
+            algorithm,
+            kept: vec![false; n],
+            threshold: None,
+            scores: None,
+            details: serde_json::Value::Null,
+        }
     }
     /// The kept nodes whose parent is not kept: the roots of the content subtrees, in
     /// document order.

@@ -79,28 +79,369 @@ impl Default for DensityParams {
 // Wang & Liu, DOM tree and weight value.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `wang` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Parameters of `wang`: Wang & Liu, "An Approach of Information Extraction Based on Dom Tree
+/// and Weight Value" (IJDTA 2015), §3.3 steps (2)-(6), Table 1, eq. 1-3.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
-pub struct WangParams {}
+pub struct WangParams {
+    /// Ignore tags (Table 1): their subtrees are pruned before anything is counted (§3.3
+    /// step 3). Value `script, style, form, noscript, object, embed`. `form` is the paper's;
+    /// a page wrapped in one `<form>` (ASP.NET) loses everything — remove it here for such
+    /// pages.
+    pub ignore_tags: Vec<String>,
+    /// Row tags (Table 1): merged into their parent (§3.3 step 3, "join the row tag node into
+    /// the superior node"): their text, links and tag pairs count for the nearest tag node
+    /// above them, whatever their computed display. Value `span, img, strong, b, em, i`.
+    pub row_tags: Vec<String>,
+    /// Block and Title tags (Table 1): always tag nodes of the extended DOM tree. Value
+    /// `body, div, table, p, blockquote, ul, ol` and `h1, h2, h3`.
+    pub kept_tags: Vec<String>,
+    /// Tags that Table 1 does not list (a, li, td, section, h4, br, ...). The paper's table
+    /// is not exhaustive, and a link must merge into the node that contains it or LinkNum
+    /// (eq. 1) could never be non-zero. Reading chosen (`true`): an unlisted element is a tag
+    /// node when its computed display is block-level (block, list-item, table-cell, flex,
+    /// ...), and merges like a Row tag when it is inline-level (inline, inline-block,
+    /// inline-flex, contents, ...). `false`: every unlisted element is a tag node.
+    pub unlisted_by_display: bool,
+    /// Prune nodes that are not rendered (display:none, visibility:hidden, zero-size), as
+    /// Ignore tags are pruned. The paper parsed HTML without rendering (Jsoup), but its
+    /// WidthAttr is a rendered width (the issue takes it from the real layout box), and a node
+    /// with no box has no width to weigh; default `true` keeps the two readings consistent.
+    pub drop_hidden: bool,
+    /// A leaf with no text at all (no words, no links: a spacer `<div>`, an image-only block)
+    /// is not a leaf of S_sj. §3.2 says leaf nodes "really include semantic information which
+    /// is either link text or common text"; an empty leaf would only dilute the mean of eq. 2.
+    /// Default `true`.
+    pub skip_empty_leaves: bool,
+    /// Void elements (no closing tag): not "pairs of HTML tags", so they add nothing to
+    /// TagNum (eq. 1). Every other element merged into a leaf, the leaf's own pair and every
+    /// link's `<a>` pair included, adds 1 — TagNum ≥ 1, so eq. 1 never divides by zero.
+    pub void_tags: Vec<String>,
+    /// Separators of the `<meta name="keywords">` content when building S_meta-kw (step 2):
+    /// ASCII and CJK commas and semicolons, plus the ideographic comma.
+    pub keyword_separators: Vec<char>,
+}
+
+impl Default for WangParams {
+    fn default() -> Self {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        WangParams {
+            ignore_tags: v(&["script", "style", "form", "noscript", "object", "embed"]),
+            row_tags: v(&["span", "img", "strong", "b", "em", "i"]),
+            kept_tags: v(&["body", "div", "table", "p", "blockquote", "ul", "ol", "h1", "h2", "h3"]),
+            unlisted_by_display: true,
+            drop_hidden: true,
+            skip_empty_leaves: true,
+            void_tags: v(&[
+                "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+            ]),
+            keyword_separators: vec![',', ';', '，', '；', '、'],
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // VSSE, punctuation and tag paths.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `vsse` and `vsse-records` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Parameters of `vsse` (§4.2 vvtc, §4.3.1 path aggregation, §4.4 SimHash refinement) and
+/// `vsse-records` (§4.3.2 characteristic weights and the HMM descent). Logarithms are natural
+/// (the paper writes `log` without a base; the base only scales every weight alike).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
-pub struct VsseParams {}
+pub struct VsseParams {
+    /// T1 (§5.2): a leaf is a seed ("effective text node") when vvtc_a / MaxVVTC ≥ T1
+    /// (vvtc: eq. 1). The paper finds 0.6-0.8 good and fixes 0.8 for its experiments.
+    pub t1: f64,
+    /// Fewest seeds: when fewer than this many leaves pass T1, the leaves with the highest
+    /// vvtc (> 0) are taken instead, as in the paper's top-k example (§4.2, "node (1)-(3) will
+    /// be extracted if top-3 nodes are reserved"). Default 2, a reading: eq. 2 aggregates
+    /// *pairs* of tag paths, and with a single seed there is no pair, so the content area
+    /// would be that one paragraph; 2 is the smallest number that forms a pair. Set 1 for T1
+    /// alone.
+    pub min_seeds: usize,
+    /// T2 (§5.2): a paragraph of the content area is relevant when the Hamming distance of
+    /// its SimHash to the SimHash of title + description is at most T2. Paper: 3 (the value
+    /// Manku et al. use for 64-bit near-duplicate fingerprints).
+    pub t2: u32,
+    /// SimHash fingerprint width in bits (§4.4, SimHash [31]). The paper does not give it;
+    /// 64 is the width of Charikar's and Manku et al.'s fingerprints, the setting in which a
+    /// distance of 3 is the usual cut-off. At most 64.
+    pub simhash_bits: u32,
+    /// L, the empirical constant of eq. 4 (weight(k) = TF_k · [log(N/N_k) + L]). The paper
+    /// gives no value. 1 (the usual "+1" smoothing of IDF) keeps a keyword found in every
+    /// paragraph, and every keyword of the one-paragraph title text, at weight TF_k instead
+    /// of 0.
+    pub idf_constant: f64,
+    /// Also submit paragraphs that carry punctuation to the SimHash test. §4.4 reads as
+    /// testing every paragraph of the area; §4.3.1 says the aggregation exists to recover
+    /// text "with no punctuation marks" (headings, highlights) and lets in noise such as
+    /// image titles, i.e. punctuation-free text. Default `false`: punctuated paragraphs of the
+    /// area are kept on the strength of the punctuation characteristic (§4.2), and only
+    /// punctuation-free ones must pass T2; with `true` (the literal reading) a 64-bit
+    /// fingerprint within distance 3 of the title is required of every paragraph, which
+    /// removes nearly all body text.
+    pub refine_punctuated: bool,
+    /// Words that are never keywords (§4.4 takes keywords from the NLPIR segmenter, which
+    /// drops function words; `text::words` does the segmenting here). Compared lower-cased.
+    pub stop_words: Vec<String>,
+    /// Attribute-value delimiters, the punctuation characteristic of structured records
+    /// (§4.2: "':' is used to separate an attribute and its value"; §4.3.2). The full-width
+    /// colon is the same mark on Chinese pages, which the paper's data sets are.
+    pub delimiters: Vec<char>,
+    /// The attribute dictionary of §4.3.2 ("popular attribute names, such as 'goods name',
+    /// 'price'"). A leaf satisfies the characteristic when its label (the text before the
+    /// first delimiter, or the whole text), trimmed of punctuation and lower-cased, equals an
+    /// entry. The paper does not publish its dictionary; this one holds common product and
+    /// book attributes in English and Chinese.
+    pub attribute_names: Vec<String>,
+    /// Leave out nodes that are not rendered (display:none, visibility:hidden, zero size).
+    /// The paper parses source HTML with Jsoup and only pre-prunes `<script>` and similar
+    /// tags (§4.1), so it sees hidden text. Default `false`, the paper's behaviour.
+    pub drop_hidden: bool,
+    /// Emission weight b(O_i) of the HMM (§4.3.2 B): WVC(i) (eq. 3) divided by ln N, i.e.
+    /// measured in units of one leaf that satisfies one characteristic (n_k = 1 gives
+    /// 1·ln(N/1)). The paper gives b only as "the weight of the node". With raw WVC, the
+    /// descent step δ_k = δ_{k-1}·a_ji·b(O_i) grows whenever WVC(i) exceeds the parent's
+    /// child count, which for a list of fewer than about 2·ln N records walks into a single
+    /// record; in these units it stops at a list of more records than characteristics.
+    /// Default `true`.
+    pub normalize_emission: bool,
+}
+
+impl Default for VsseParams {
+    fn default() -> Self {
+        let s = |v: &[&str]| v.iter().map(|w| w.to_string()).collect::<Vec<String>>();
+        VsseParams {
+            t1: 0.8,
+            min_seeds: 2,
+            t2: 3,
+            simhash_bits: 64,
+            idf_constant: 1.0,
+            refine_punctuated: false,
+            stop_words: s(&[
+                "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be",
+                "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had",
+                "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it",
+                "its", "me", "more", "my", "no", "not", "of", "on", "one", "or", "our", "out",
+                "she", "so", "than", "that", "the", "their", "them", "then", "there", "these",
+                "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "which",
+                "who", "will", "with", "would", "you", "your", "的", "了", "是", "在", "和", "也",
+                "有", "就", "不", "与", "及", "等", "这", "那",
+            ]),
+            delimiters: vec![':', '：'],
+            attribute_names: s(&[
+                "goods name",
+                "product name",
+                "name",
+                "price",
+                "list price",
+                "sale price",
+                "brand",
+                "model",
+                "color",
+                "colour",
+                "size",
+                "weight",
+                "material",
+                "dimensions",
+                "sku",
+                "item number",
+                "isbn",
+                "author",
+                "publisher",
+                "publication date",
+                "pages",
+                "language",
+                "category",
+                "origin",
+                "manufacturer",
+                "warranty",
+                "capacity",
+                "stock",
+                "availability",
+                "rating",
+                "商品名称",
+                "名称",
+                "价格",
+                "品牌",
+                "型号",
+                "颜色",
+                "尺寸",
+                "重量",
+                "材质",
+                "产地",
+                "作者",
+                "出版社",
+                "出版时间",
+                "页数",
+                "类别",
+            ]),
+            drop_hidden: false,
+            normalize_emission: true,
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
-// Gupta, Kaiser & Stolfo, Crunch.
+// Gupta, Kaiser, Neistadt & Grimm (WWW 2003), Crunch.
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters of `crunch` (filled in with the algorithm).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// One tag-removal filter of Crunch's first pass (§3: "the first set of filters simply
+/// ignores tags ... images, links, scripts, styles, and many other elements can be quickly
+/// removed"): when `enabled`, every element with one of `tags` is removed with its subtree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct CrunchParams {}
+pub struct TagFilter {
+    pub enabled: bool,
+    pub tags: Vec<String>,
+}
+
+impl Default for TagFilter {
+    fn default() -> Self {
+        TagFilter { enabled: false, tags: Vec::new() }
+    }
+}
+
+impl TagFilter {
+    fn new(enabled: bool, tags: &[&str]) -> Self {
+        TagFilter { enabled, tags: tags.iter().map(|s| s.to_string()).collect() }
+    }
+}
+
+/// Which elements the link-list remover tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkListScope {
+    /// The paper (§3): table cells only ([`CrunchParams::table_cell_tags`]).
+    TableCells,
+    /// Every block container ([`CrunchParams::block_tags`]): today's pages build their link
+    /// lists from `ul`/`nav`/`div`, not table cells.
+    Blocks,
+}
+
+/// Parameters of `crunch`: Gupta, Kaiser, Neistadt & Grimm, "DOM-based Content Extraction of
+/// HTML Documents" (WWW 2003), §3 (the filters) and §4.2 (the two passes). The paper leaves
+/// every threshold to the user ("user-determined"); defaults it does not give are marked.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CrunchParams {
+    // ---- pass 1: tag filters (§3 "first set", §4.2 "filters that delete nodes") ----
+    /// Images (`img`, `picture`, `svg`). Default off: the paper presents removing images as
+    /// what other tools do to a page's look and feel (abstract, §1); its user turns it on.
+    pub images: TagFilter,
+    /// Scripts (`script`, `noscript`). Default on: never content.
+    pub scripts: TagFilter,
+    /// Styles (`style`, `link`). Default on: never content.
+    pub styles: TagFilter,
+    /// Plug-in objects (`object`, `embed`, `applet`), "many other elements". Default off.
+    pub embeds: TagFilter,
+    /// Frames (`iframe`, `frame`). Default off: ad frames go through the advertisement
+    /// remover.
+    pub iframes: TagFilter,
+    /// Form controls (`form`, `input`, `select`, `textarea`, `button`). Default off: §4.1
+    /// says input fields stay or go with the tables that hold them.
+    pub forms: TagFilter,
+    /// Every link (`a`), "links ... can be quickly removed". Default off.
+    pub links: TagFilter,
+    /// Remove nodes that are not rendered (display:none, visibility:hidden, zero-size). Not a
+    /// filter of the paper: Crunch returned HTML to a browser, which never showed them, while
+    /// sightline's text output would print them. Default `true`. Not retained as links.
+    pub remove_hidden: bool,
+
+    // ---- pass 2: algorithmic filters (§3 "second set"), in the paper's order ----
+    /// Advertisement remover (§3): an element whose `src` or `href` host is on
+    /// [`CrunchParams::ad_hosts`] (the host itself or a subdomain of it) is removed.
+    pub remove_ads: bool,
+    /// Ad-server host names. The paper used Hanzlik's hosts file [6]; the default is a short
+    /// list of well-known ad and tracker hosts shipped as `src/extract/ad_hosts.txt`. Replace
+    /// it with [`CrunchParams::load_ad_hosts`] (hosts-file format accepted).
+    pub ad_hosts: Vec<String>,
+    /// Link-list remover (§3).
+    pub remove_link_lists: bool,
+    /// Which containers the link-list remover tests. Default [`LinkListScope::Blocks`];
+    /// `details` reports what both scopes would remove.
+    pub link_list_scope: LinkListScope,
+    /// Table cells for [`LinkListScope::TableCells`]: `td`, `th` (the paper says "table
+    /// cells").
+    pub table_cell_tags: Vec<String>,
+    /// Block containers for [`LinkListScope::Blocks`]: `td, th, div, ul, ol, nav, aside,
+    /// section`.
+    pub block_tags: Vec<String>,
+    /// The link/text removal ratio (§3): a container is a link list when links / non-linked
+    /// words is greater than this. The paper gives no value ("user-determined"); 0.5 (more
+    /// than one link per two non-linked words) removes menus and link lists (ratio ≥ 1)
+    /// and keeps link-rich prose (≈ 0.1-0.25). Links are link elements (`a`, `button`,
+    /// `select`, the crate's link count); a container with links and no non-linked words has
+    /// an infinite ratio.
+    pub link_text_ratio: f64,
+    /// Average characters per word (§3: "which we preset as 5"): non-linked words = letters
+    /// (alphanumeric characters) outside links / this.
+    pub chars_per_word: f64,
+    /// Remove the link-list container itself too ("the content of the table cell (and,
+    /// optionally, the cell itself) is removed"). Default `false`: the content only.
+    pub link_list_remove_container: bool,
+    /// Empty-table remover (§3).
+    pub remove_empty_tables: bool,
+    /// Elements the empty-table remover tests: `table`.
+    pub empty_table_tags: Vec<String>,
+    /// A table has substance when its remaining text holds at least this many alphanumeric
+    /// characters (§3: "how many characters within a table are needed to be viewed as
+    /// substantive"). The paper gives no value; 10 (two words at 5 characters a word).
+    pub substance_min_chars: usize,
+    /// A table has substance when it still holds one of these elements (§3: "which HTML tags
+    /// should be considered to be substance"): images, frames, media and form controls.
+    pub substance_tags: Vec<String>,
+    /// Removed-link retainer (§3): report every removed text link (an `a` with an `href` and
+    /// text) in `details.retained_links`; the CLI appends them after the content. Default off.
+    pub retain_removed_links: bool,
+    /// Retain links removed by the advertisement remover too. The paper retains "all the text
+    /// links that are removed throughout the filtering process": default `true`.
+    pub retain_ad_links: bool,
+}
+
+impl Default for CrunchParams {
+    fn default() -> Self {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        CrunchParams {
+            images: TagFilter::new(false, &["img", "picture", "svg"]),
+            scripts: TagFilter::new(true, &["script", "noscript"]),
+            styles: TagFilter::new(true, &["style", "link"]),
+            embeds: TagFilter::new(false, &["object", "embed", "applet"]),
+            iframes: TagFilter::new(false, &["iframe", "frame"]),
+            forms: TagFilter::new(false, &["form", "input", "select", "textarea", "button"]),
+            links: TagFilter::new(false, &["a"]),
+            remove_hidden: true,
+            remove_ads: true,
+            ad_hosts: super::crunch::parse_ad_hosts(super::crunch::DEFAULT_AD_HOSTS),
+            remove_link_lists: true,
+            link_list_scope: LinkListScope::Blocks,
+            table_cell_tags: v(&["td", "th"]),
+            block_tags: v(&["td", "th", "div", "ul", "ol", "nav", "aside", "section"]),
+            link_text_ratio: 0.5,
+            chars_per_word: 5.0,
+            link_list_remove_container: false,
+            remove_empty_tables: true,
+            empty_table_tags: v(&["table"]),
+            substance_min_chars: 10,
+            substance_tags: v(&[
+                "img", "picture", "svg", "iframe", "object", "embed", "video", "audio", "canvas", "input", "select",
+                "textarea",
+            ]),
+            retain_removed_links: false,
+            retain_ad_links: true,
+        }
+    }
+}
+
+impl CrunchParams {
+    /// Replace the ad-server list with the hosts in `text`: one host per line, or hosts-file
+    /// lines (`0.0.0.0 ads.example.com`); `#` starts a comment. See
+    /// [`super::crunch::parse_ad_hosts`].
+    pub fn load_ad_hosts(&mut self, text: &str) {
+        self.ad_hosts = super::crunch::parse_ad_hosts(text);
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Griazev & Ramanauskaite, content blocks.

@@ -131,6 +131,9 @@ mod tests {
 
     #[test]
     fn eval_tokens_lowercase_and_split_cjk() {
-        assert_eq!(eval_tokens("The Cat's 3.7bn 中文abc"), vec!["the", "cat", "s", "3", "7bn", "中", "文", "a", "b", "c"]);
+        assert_eq!(
+            eval_tokens("The Cat's 3.7bn 中文abc"),
+            vec!["the", "cat", "s", "3", "7bn", "中", "文", "a", "b", "c"]
+        );
     }
 }

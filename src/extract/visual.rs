@@ -25,7 +25,12 @@ impl VisualFrame {
     /// `[0, document width]`, so an off-screen strip (a carousel track 10,000 px wide) cannot
     /// define the visually important area.
     pub fn of(tree: &Tree, p: &DensityParams) -> VisualFrame {
-        let doc_w = tree.snap.document.width.max(tree.snap.viewport.width).max(1.0);
+        let doc_w = tree
+            .snap
+            .document
+            .width
+            .max(tree.snap.viewport.width)
+            .max(1.0);
         let mut best: Option<(NodeId, f64, f64)> = None;
         for id in 1..tree.len() {
             let n = tree.node(id);
@@ -42,7 +47,11 @@ impl VisualFrame {
             Some((id, a, b)) => (Some(id), a, b),
             None => (None, 0.0, doc_w),
         };
-        VisualFrame { mu: (x1 + x2) / 2.0, sigma: (x2 - x1) / 2.0 / p.vi_sigmas, widest }
+        VisualFrame {
+            mu: (x1 + x2) / 2.0,
+            sigma: (x2 - x1) / 2.0 / p.vi_sigmas,
+            widest,
+        }
     }
 
     /// VI of the horizontal interval [x1, x2] (eq. 3).
@@ -62,7 +71,11 @@ impl VisualFrame {
         if !n.rendered {
             return 0.0;
         }
-        let r = if n.is_text() { tree.node(tree.parent(id).unwrap_or(0)).rect } else { n.rect };
+        let r = if n.is_text() {
+            tree.node(tree.parent(id).unwrap_or(0)).rect
+        } else {
+            n.rect
+        };
         self.importance(r.x, r.right())
     }
 }

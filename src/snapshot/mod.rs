@@ -62,7 +62,12 @@ pub struct Rect {
 
 impl From<[f64; 4]> for Rect {
     fn from(a: [f64; 4]) -> Self {
-        Rect { x: a[0], y: a[1], w: a[2], h: a[3] }
+        Rect {
+            x: a[0],
+            y: a[1],
+            w: a[2],
+            h: a[3],
+        }
     }
 }
 impl From<Rect> for [f64; 4] {
@@ -95,6 +100,12 @@ fn default_visibility() -> String {
 }
 fn is_visible(s: &String) -> bool {
     s == "visible"
+}
+fn default_position() -> String {
+    "static".into()
+}
+fn is_static(s: &String) -> bool {
+    s == "static"
 }
 fn one() -> f64 {
     1.0
@@ -145,6 +156,9 @@ pub struct Node {
     /// Computed `visibility` (elements only).
     #[serde(default = "default_visibility", skip_serializing_if = "is_visible")]
     pub visibility: String,
+    /// Computed `position` (elements only): static, relative, absolute, fixed or sticky.
+    #[serde(default = "default_position", skip_serializing_if = "is_static")]
+    pub position: String,
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub opacity: f64,
     /// Computed font size in px (elements only; 0 for text nodes).
@@ -182,7 +196,10 @@ impl Snapshot {
 
     /// Check the invariants scoring relies on: known schema, a root, parents before children.
     pub fn validate(&self, source: &str) -> Result<(), Error> {
-        let bad = |message: String| Error::Snapshot { source_name: source.to_string(), message };
+        let bad = |message: String| Error::Snapshot {
+            source_name: source.to_string(),
+            message,
+        };
         if self.schema_version != SCHEMA_VERSION {
             return Err(bad(format!(
                 "schema_version {} is not supported (this build reads {}); re-create it with `sightline snapshot`",
@@ -197,7 +214,10 @@ impl Snapshot {
                 return Err(bad("nodes[0] must be the root (parent -1)".into()));
             }
             if i > 0 && (n.parent < 0 || n.parent as usize >= i) {
-                return Err(bad(format!("nodes[{i}].parent {} must point to an earlier node", n.parent)));
+                return Err(bad(format!(
+                    "nodes[{i}].parent {} must point to an earlier node",
+                    n.parent
+                )));
             }
             if i > 0 && self.nodes[n.parent as usize].is_text() {
                 return Err(bad(format!("nodes[{i}] has a text node as parent")));
@@ -222,9 +242,40 @@ pub fn is_link_tag(tag: &str) -> bool {
 
 /// Tags rendered as blocks when no computed display is known, for paragraph breaks in text.
 const BLOCK_TAGS: [&str; 34] = [
-    "address", "article", "aside", "blockquote", "body", "dd", "details", "dialog", "div", "dl",
-    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "dd",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "tr",
+    "ul",
 ];
 
 /// The snapshot as a tree, with the per-node counts of Song et al. §3.2-3.3 and the word and
@@ -257,11 +308,20 @@ impl<'a> Tree<'a> {
         let own_chars: Vec<usize> = snap
             .nodes
             .iter()
-            .map(|nd| nd.text.as_deref().map(|t| t.trim().chars().count()).unwrap_or(0))
+            .map(|nd| {
+                nd.text
+                    .as_deref()
+                    .map(|t| t.trim().chars().count())
+                    .unwrap_or(0)
+            })
             .collect();
         let mut chars = own_chars.clone();
-        let mut link_chars: Vec<usize> =
-            snap.nodes.iter().zip(&own_chars).map(|(nd, &c)| if nd.link { c } else { 0 }).collect();
+        let mut link_chars: Vec<usize> = snap
+            .nodes
+            .iter()
+            .zip(&own_chars)
+            .map(|(nd, &c)| if nd.link { c } else { 0 })
+            .collect();
         let mut tags = vec![0usize; n];
         let mut link_tags = vec![0usize; n];
         for i in (1..n).rev() {
@@ -273,7 +333,15 @@ impl<'a> Tree<'a> {
                 link_tags[p] += link_tags[i] + usize::from(is_link_tag(&snap.nodes[i].tag));
             }
         }
-        Tree { snap, children, own_chars, chars, tags, link_chars, link_tags }
+        Tree {
+            snap,
+            children,
+            own_chars,
+            chars,
+            tags,
+            link_chars,
+            link_tags,
+        }
     }
 
     /// Number of nodes.
@@ -341,20 +409,34 @@ impl<'a> Tree<'a> {
         let d = n.display.as_str();
         matches!(
             d,
-            "block" | "flex" | "grid" | "list-item" | "table" | "table-row" | "table-caption" | "flow-root"
+            "block"
+                | "flex"
+                | "grid"
+                | "list-item"
+                | "table"
+                | "table-row"
+                | "table-caption"
+                | "flow-root"
         ) || (d != "inline" && BLOCK_TAGS.contains(&n.tag.as_str()))
             || n.tag == "br"
     }
     /// A CSS selector path from `<body>` to the node, exact in the rendered DOM:
     /// `body > div:nth-of-type(2) > p`. Text nodes get their parent's path.
     pub fn css_path(&self, id: NodeId) -> String {
-        let id = if self.snap.nodes[id].is_text() { self.parent(id).unwrap_or(0) } else { id };
+        let id = if self.snap.nodes[id].is_text() {
+            self.parent(id).unwrap_or(0)
+        } else {
+            id
+        };
         let mut parts = Vec::new();
         let mut cur = id;
         while let Some(p) = self.parent(cur) {
             let tag = &self.snap.nodes[cur].tag;
-            let same: Vec<NodeId> =
-                self.children[p].iter().copied().filter(|&c| self.snap.nodes[c].tag == *tag).collect();
+            let same: Vec<NodeId> = self.children[p]
+                .iter()
+                .copied()
+                .filter(|&c| self.snap.nodes[c].tag == *tag)
+                .collect();
             if same.len() > 1 {
                 let k = same.iter().position(|&c| c == cur).unwrap_or(0) + 1;
                 parts.push(format!("{tag}:nth-of-type({k})"));
@@ -397,7 +479,16 @@ pub struct SnapshotBuilder {
 impl SnapshotBuilder {
     /// A page of the given viewport width with an empty `<body>` spanning it.
     pub fn new(width: f64) -> Self {
-        let body = Node::element(-1, "body", Rect { x: 0.0, y: 0.0, w: width, h: 1000.0 });
+        let body = Node::element(
+            -1,
+            "body",
+            Rect {
+                x: 0.0,
+                y: 0.0,
+                w: width,
+                h: 1000.0,
+            },
+        );
         SnapshotBuilder {
             snap: Snapshot {
                 schema_version: SCHEMA_VERSION,
@@ -406,8 +497,14 @@ impl SnapshotBuilder {
                 description: String::new(),
                 keywords: String::new(),
                 lang: String::new(),
-                viewport: Size { width, height: 900.0 },
-                document: Size { width, height: 1000.0 },
+                viewport: Size {
+                    width,
+                    height: 900.0,
+                },
+                document: Size {
+                    width,
+                    height: 1000.0,
+                },
                 nodes: vec![body],
             },
         }
@@ -445,7 +542,9 @@ impl SnapshotBuilder {
     }
     /// The finished snapshot (validated).
     pub fn build(&self) -> Snapshot {
-        self.snap.validate("builder").expect("builder makes valid snapshots");
+        self.snap
+            .validate("builder")
+            .expect("builder makes valid snapshots");
         self.snap.clone()
     }
 }
@@ -465,8 +564,13 @@ impl Node {
             alt: None,
             link: false,
             rect,
-            display: if tag == "#text" { "inline".into() } else { "block".into() },
+            display: if tag == "#text" {
+                "inline".into()
+            } else {
+                "block".into()
+            },
             visibility: "visible".into(),
+            position: "static".into(),
             opacity: 1.0,
             font_size: 16.0,
             font_weight: 400,

@@ -1,0 +1,180 @@
+//! Command-line arguments (clap derive). Thin: parsing only; `main.rs` calls the library.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Exit codes, documented in `--help`.
+pub mod exit {
+    /// Every input extracted.
+    pub const OK: i32 = 0;
+    /// Every input rendered, but at least one produced no content.
+    pub const NOTHING: i32 = 1;
+    /// At least one input failed (bad input, timeout, crash, browser error, bad arguments).
+    pub const ERROR: i32 = 2;
+    /// Interrupted (Ctrl-C): in-flight pages were recorded, no new page was started.
+    pub const INTERRUPTED: i32 = 130;
+}
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0    every input extracted
+  1    every input rendered, but at least one produced no content
+  2    at least one input failed (its error is on stderr and in its output record)
+  130  interrupted (Ctrl-C)
+
+Chromium is found from --chrome, then $CHROME, then chromium / chromium-browser /
+google-chrome on PATH (Debian: apt-get install -y chromium).";
+
+/// Render pages in headless Chromium and extract their main content from the real layout.
+#[derive(Debug, Parser)]
+#[command(name = "sightline", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// More logging on stderr (-v info, -vv debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// No progress or log output on stderr (errors are still printed).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render pages and extract their main content.
+    ///
+    /// INPUT is a URL, a path to an HTML file, or - for HTML on stdin. Several inputs share
+    /// one browser and its tab pool. Example:
+    ///   sightline extract https://example.com/article --format json
+    #[command(after_help = AFTER_HELP)]
+    Extract(ExtractArgs),
+    /// Render a page and save its layout snapshot (JSON) for later scoring without a browser.
+    ///
+    /// Example: sightline snapshot page.html -o page.json
+    ///          sightline extract --snapshot page.json --algorithm ctd
+    #[command(after_help = AFTER_HELP)]
+    Snapshot(SnapshotArgs),
+    /// Measure extraction quality against the benchmark's human gold text.
+    ///
+    /// Renders each page once (offline), runs every requested algorithm on the one snapshot,
+    /// scores it (Song et al. eq. 6-9) and writes OUT/<algorithm>/<dataset>/<id>.txt and a
+    /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
+    Eval(EvalArgs),
+}
+
+/// Options of the browser and of page loading, shared by every rendering subcommand.
+#[derive(Debug, Args, Clone)]
+pub struct RenderArgs {
+    /// Chromium executable (default: $CHROME, then chromium on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub chrome: Option<PathBuf>,
+    /// Use an already running Chromium (its DevTools WebSocket URL) instead of launching one.
+    #[arg(long, value_name = "ws://...")]
+    pub browser_ws: Option<String>,
+    /// Abort every request except the page's own document and same-origin loopback
+    /// resources: nothing leaves the machine (tests and benchmarks use this).
+    #[arg(long)]
+    pub offline: bool,
+    /// Deadline for one page in seconds (navigation, settling, snapshot).
+    #[arg(long, default_value_t = 15.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// The page is settled after load when no request is in flight and the DOM has not
+    /// changed for this many milliseconds.
+    #[arg(long, default_value_t = 300, value_name = "MS")]
+    pub quiet_ms: u64,
+    /// Viewport size in CSS px.
+    #[arg(long, default_value = "1366x900", value_name = "WxH")]
+    pub viewport: String,
+    /// Tabs rendering at once (one browser, a pool of reused tabs).
+    #[arg(long, short = 'j', default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Charset of file and stdin inputs when the page does not declare one (served with it
+    /// in Content-Type).
+    #[arg(long, value_name = "LABEL")]
+    pub charset: Option<String>,
+    /// Fail pages whose snapshot has more nodes than this.
+    #[arg(long, default_value_t = 200_000, value_name = "N")]
+    pub max_nodes: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// URLs, HTML files, or - for HTML on stdin.
+    #[arg(value_name = "INPUT", required_unless_present = "snapshot")]
+    pub inputs: Vec<String>,
+    /// Score a saved snapshot (from `sightline snapshot`) instead of rendering; no browser.
+    #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
+    pub snapshot: Option<PathBuf>,
+    /// td, ctd, htd, ctd-smooth, wang, vsse, vsse-records, crunch, blocks, or all (one
+    /// render, every algorithm).
+    #[arg(long, short, default_value = "htd", value_name = "A")]
+    pub algorithm: String,
+    /// text (one paragraph per line), html (cleaned content subtrees) or json (everything:
+    /// scores, content nodes, timings; one object per line).
+    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// Write to FILE (one input) or into DIR as <slug>.<ext> (several inputs, or an existing
+    /// directory). Default: stdout.
+    #[arg(long, short, value_name = "FILE|DIR")]
+    pub output: Option<PathBuf>,
+    /// Write a full-page PNG (taken after the snapshot) to FILE, or into DIR for several inputs.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub screenshot: Option<PathBuf>,
+    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see README).
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// A URL, an HTML file, or - for HTML on stdin.
+    #[arg(value_name = "INPUT")]
+    pub input: String,
+    /// Where to write the snapshot JSON (default: stdout).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Benchmark root holding <dataset>/manifest.jsonl, html/, gold/.
+    #[arg(long, default_value = "../shared/bench", value_name = "DIR")]
+    pub bench: PathBuf,
+    /// Datasets to run (default: every dataset under --bench).
+    #[arg(long = "dataset", value_name = "NAME")]
+    pub datasets: Vec<String>,
+    /// Algorithms to score (default: all), from one render per page.
+    #[arg(long = "algorithm", short, value_name = "A")]
+    pub algorithms: Vec<String>,
+    /// At most N pages per dataset (the first N ids in sorted order).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Take every K-th page (with --limit: a spread sample instead of the first pages).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub every: usize,
+    /// Output directory for texts and reports.
+    #[arg(long, default_value = "out/eval", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Re-score the texts already in --out without rendering.
+    #[arg(long)]
+    pub rescore: bool,
+    /// Check the results against a baseline of F1 floors (the CI quality gate).
+    #[arg(long, value_name = "FILE")]
+    pub gate: Option<PathBuf>,
+    /// With --gate: write the measured F1 (minus the tolerance) as the new floors.
+    #[arg(long, requires = "gate")]
+    pub update: bool,
+    /// With --update: allow a floor to go down.
+    #[arg(long, requires = "update")]
+    pub allow_regression: bool,
+    /// Algorithm parameters as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}

@@ -1,0 +1,615 @@
+//! One browser tab, reused page after page: request blocking (`--offline`), network and DOM
+//! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
+//!
+//! A tab owns one background task that drains its CDP events: Fetch.requestPaused (allow or
+//! abort each request), Network.* (requests in flight, document status) and
+//! Inspector.targetCrashed.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::fetch::{
+    ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
+    RequestPattern,
+};
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::network::{
+    ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
+    EventResponseReceived, ResourceType,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
+    NavigateParams, Viewport,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
+use chromiumoxide::Page;
+use futures::StreamExt;
+
+use super::RenderOptions;
+use crate::output::json::Timings;
+use crate::snapshot::Snapshot;
+use crate::Error;
+
+/// The snapshot script, compiled into the binary.
+pub const SNAPSHOT_JS: &str = include_str!("../../js/snapshot.js");
+
+/// Installed before any page script: records the time of the last DOM change (nodes added or
+/// removed, text changed), so settling can wait for a quiet DOM.
+const MUTATION_JS: &str = r#"(() => {
+  window.__slLast = performance.now();
+  const start = () => {
+    const target = document.documentElement || document;
+    new MutationObserver(() => { window.__slLast = performance.now(); })
+      .observe(target, { childList: true, subtree: true, characterData: true });
+  };
+  if (document.documentElement) start(); else document.addEventListener("readystatechange", start, { once: true });
+})()"#;
+
+/// What the event task knows about the current page.
+#[derive(Debug, Default)]
+struct State {
+    /// Navigation epoch: events of an older page are ignored.
+    allow_origin: Option<String>,
+    allow_file: bool,
+    offline: bool,
+    documents_seen: usize,
+    blocked: usize,
+    blocked_navigations: usize,
+    inflight: HashSet<String>,
+    finished: HashSet<String>,
+    last_net: Option<Instant>,
+    status: Option<i64>,
+    crashed: bool,
+}
+
+/// The result of rendering one page.
+#[derive(Debug)]
+pub struct Rendered {
+    pub snapshot: Snapshot,
+    /// The raw JSON the page returned (what `sightline snapshot` saves).
+    pub snapshot_json: String,
+    /// HTTP status of the main document, when it was fetched over HTTP.
+    pub status: Option<i64>,
+    pub screenshot: Option<Vec<u8>>,
+    pub timings: Timings,
+    /// Requests aborted by `--offline`.
+    pub blocked_requests: usize,
+    /// Cross-document navigations of the main frame blocked after the first (`--offline`).
+    pub blocked_navigations: usize,
+    /// The load event did not arrive before the deadline; the page was captured as it was.
+    pub load_timed_out: bool,
+}
+
+/// A reusable tab.
+pub struct Tab {
+    pub page: Page,
+    state: Arc<Mutex<State>>,
+    events: tokio::task::JoinHandle<()>,
+    /// False once the tab hung, crashed or failed in a way that makes reuse unsafe.
+    pub healthy: bool,
+}
+
+impl Drop for Tab {
+    fn drop(&mut self) {
+        self.events.abort();
+    }
+}
+
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    Some(format!("{scheme}://{host}"))
+}
+
+fn is_loopback_origin(origin: &str) -> bool {
+    let host = origin.split_once("://").map(|x| x.1).unwrap_or("");
+    let host = host.rsplit_once('@').map(|x| x.1).unwrap_or(host);
+    let host = if host.starts_with('[') {
+        host.split(']').next().unwrap_or("").trim_start_matches('[')
+    } else {
+        host.split(':').next().unwrap_or("")
+    };
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+async fn cmd<T, F: std::future::Future<Output = Result<T, chromiumoxide::error::CdpError>>>(
+    input: &str,
+    phase: &str,
+    limit: Duration,
+    f: F,
+) -> Result<T, Error> {
+    match tokio::time::timeout(limit, f).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(Error::Cdp {
+            input: input.into(),
+            phase: phase.into(),
+            message: e.to_string(),
+        }),
+        Err(_) => Err(Error::Timeout {
+            input: input.into(),
+            phase: phase.into(),
+            seconds: limit.as_secs_f64(),
+        }),
+    }
+}
+
+impl Tab {
+    /// Prepare a new page: Fetch interception (decided per page), the DOM-change recorder,
+    /// and the event task.
+    pub async fn new(page: Page, opts: &RenderOptions) -> Result<Tab, Error> {
+        let t = opts.command_timeout;
+        let state = Arc::new(Mutex::new(State::default()));
+        let mut paused = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventRequestPaused>(),
+        )
+        .await?;
+        let mut sent = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventRequestWillBeSent>(),
+        )
+        .await?;
+        let mut done = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventLoadingFinished>(),
+        )
+        .await?;
+        let mut failed = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventLoadingFailed>(),
+        )
+        .await?;
+        let mut resp = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventResponseReceived>(),
+        )
+        .await?;
+        let mut crashed = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventTargetCrashed>(),
+        )
+        .await?;
+        cmd(
+            "tab",
+            "installing the DOM recorder",
+            t,
+            page.execute(AddScriptToEvaluateOnNewDocumentParams::new(MUTATION_JS)),
+        )
+        .await?;
+        let pattern = RequestPattern {
+            url_pattern: Some("*".into()),
+            resource_type: None,
+            request_stage: None,
+        };
+        cmd(
+            "tab",
+            "enabling request blocking",
+            t,
+            page.execute(FetchEnable {
+                patterns: Some(vec![pattern]),
+                handle_auth_requests: None,
+            }),
+        )
+        .await?;
+        let st = state.clone();
+        let pg = page.clone();
+        let events = tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    Some(ev) = paused.next() => {
+                        let allow = {
+                            let mut s = st.lock().expect("tab state");
+                            let url = ev.request.url.as_str();
+                            let is_doc = ev.resource_type == ResourceType::Document;
+                            let first_doc = is_doc && s.documents_seen == 0;
+                            if is_doc { s.documents_seen += 1; }
+                            let allow = if !s.offline || url.starts_with("data:") || url.starts_with("blob:") || first_doc {
+                                true
+                            } else if url.starts_with("file:") {
+                                s.allow_file
+                            } else {
+                                let o = origin_of(url);
+                                o.is_some() && o == s.allow_origin && is_loopback_origin(o.as_deref().unwrap_or(""))
+                            };
+                            // A second main-frame document is a navigation away from the page
+                            // being measured (scripts of saved pages do this once their
+                            // resources fail): block it in offline mode.
+                            let blocked_nav = s.offline && is_doc && !first_doc && ev.redirected_request_id.is_none();
+                            let allow = allow && !blocked_nav;
+                            if !allow { s.blocked += 1; }
+                            if blocked_nav { s.blocked_navigations += 1; }
+                            allow
+                        };
+                        let id = ev.request_id.clone();
+                        if allow {
+                            let _ = pg.execute(ContinueRequestParams::new(id)).await;
+                        } else {
+                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                        }
+                    }
+                    Some(ev) = sent.next() => {
+                        let mut s = st.lock().expect("tab state");
+                        let id = ev.request_id.inner().to_string();
+                        if !s.finished.remove(&id) { s.inflight.insert(id); }
+                        s.last_net = Some(Instant::now());
+                    }
+                    Some(ev) = done.next() => {
+                        let mut s = st.lock().expect("tab state");
+                        let id = ev.request_id.inner().to_string();
+                        if !s.inflight.remove(&id) { s.finished.insert(id); }
+                        s.last_net = Some(Instant::now());
+                    }
+                    Some(ev) = failed.next() => {
+                        let mut s = st.lock().expect("tab state");
+                        let id = ev.request_id.inner().to_string();
+                        if !s.inflight.remove(&id) { s.finished.insert(id); }
+                        s.last_net = Some(Instant::now());
+                    }
+                    Some(ev) = resp.next() => {
+                        if ev.r#type == ResourceType::Document {
+                            let mut s = st.lock().expect("tab state");
+                            if s.status.is_none() { s.status = Some(ev.response.status); }
+                        }
+                    }
+                    Some(_) = crashed.next() => {
+                        st.lock().expect("tab state").crashed = true;
+                    }
+                    else => break,
+                }
+            }
+        });
+        Ok(Tab {
+            page,
+            state,
+            events,
+            healthy: true,
+        })
+    }
+
+    fn crashed(&self) -> bool {
+        self.state.lock().expect("tab state").crashed
+    }
+
+    /// Navigate to `url`, wait for the page to settle, snapshot it (and screenshot it).
+    /// Phases: navigate (until `load` or the deadline) → settle (no request in flight and no
+    /// DOM change for `quiet`) → snapshot → screenshot (after the snapshot: a full-page
+    /// capture can reflow the page).
+    pub async fn render(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, Error> {
+        let start = Instant::now();
+        let deadline = start + opts.timeout;
+        {
+            let mut s = self.state.lock().expect("tab state");
+            *s = State {
+                allow_origin: origin_of(url),
+                allow_file: url.starts_with("file:"),
+                offline: opts.offline,
+                ..State::default()
+            };
+        }
+        let mut timings = Timings::default();
+
+        // navigate
+        let nav =
+            tokio::time::timeout(opts.timeout, self.page.goto(NavigateParams::new(url))).await;
+        let mut load_timed_out = false;
+        match nav {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                let msg = e.to_string();
+                self.reset_after_error(opts).await;
+                return Err(Error::Navigation {
+                    input: input.into(),
+                    message: msg,
+                });
+            }
+            Err(_) => {
+                // No load event before the deadline. A page stuck in a script cannot be
+                // snapshot; a page waiting on a slow resource can be captured as it is.
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                let alive = tokio::time::timeout(
+                    opts.command_timeout.min(Duration::from_secs(2)),
+                    self.page.execute(EvaluateParams::new("1")),
+                )
+                .await;
+                if !matches!(alive, Ok(Ok(_))) {
+                    self.recover_hung(opts).await;
+                    return Err(Error::Timeout {
+                        input: input.into(),
+                        phase: "loading the page".into(),
+                        seconds: opts.timeout.as_secs_f64(),
+                    });
+                }
+                load_timed_out = true;
+            }
+        }
+        timings.navigate = Some(ms(start.elapsed()));
+
+        // settle
+        let settle_start = Instant::now();
+        let poll = Duration::from_millis(50);
+        if !load_timed_out {
+            loop {
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                let now = Instant::now();
+                if now + poll >= deadline {
+                    break;
+                }
+                let (net_quiet, inflight) = {
+                    let s = self.state.lock().expect("tab state");
+                    (
+                        s.last_net
+                            .is_none_or(|t| now.duration_since(t) >= opts.quiet),
+                        s.inflight.len(),
+                    )
+                };
+                if inflight == 0 && net_quiet {
+                    let q = tokio::time::timeout(
+                        opts.command_timeout,
+                        self.page.execute(
+                            EvaluateParams::builder()
+                                .expression("performance.now() - (window.__slLast || 0)")
+                                .return_by_value(true)
+                                .build()
+                                .expect("valid params"),
+                        ),
+                    )
+                    .await;
+                    match q {
+                        Ok(Ok(r)) => {
+                            let quiet_ms = r
+                                .result
+                                .result
+                                .value
+                                .as_ref()
+                                .and_then(|v| v.as_f64())
+                                .unwrap_or(f64::INFINITY);
+                            if quiet_ms >= opts.quiet.as_secs_f64() * 1000.0 {
+                                break;
+                            }
+                        }
+                        Ok(Err(e)) => {
+                            tracing::debug!("{input}: settle probe failed: {e}");
+                        }
+                        Err(_) => {
+                            self.recover_hung(opts).await;
+                            return Err(Error::Timeout {
+                                input: input.into(),
+                                phase: "waiting for the page to settle".into(),
+                                seconds: start.elapsed().as_secs_f64(),
+                            });
+                        }
+                    }
+                }
+                tokio::time::sleep(poll).await;
+            }
+        }
+        timings.settle = Some(ms(settle_start.elapsed()));
+
+        // snapshot
+        let snap_start = Instant::now();
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(opts.command_timeout);
+        let eval = EvaluateParams::builder()
+            .expression(SNAPSHOT_JS)
+            .return_by_value(true)
+            .build()
+            .expect("valid params");
+        let res = match tokio::time::timeout(left, self.page.execute(eval)).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => {
+                self.reset_after_error(opts).await;
+                return Err(Error::Script {
+                    input: input.into(),
+                    message: e.to_string(),
+                });
+            }
+            Err(_) => {
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                self.recover_hung(opts).await;
+                return Err(Error::Timeout {
+                    input: input.into(),
+                    phase: "taking the snapshot".into(),
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+        };
+        if let Some(ex) = &res.result.exception_details {
+            let msg = ex
+                .exception
+                .as_ref()
+                .and_then(|e| e.description.clone())
+                .unwrap_or_else(|| ex.text.clone());
+            return Err(Error::Script {
+                input: input.into(),
+                message: msg,
+            });
+        }
+        let json = match res.result.result.value {
+            Some(serde_json::Value::String(s)) => s,
+            other => {
+                return Err(Error::Script {
+                    input: input.into(),
+                    message: format!("the snapshot returned {other:?}, not a JSON string"),
+                })
+            }
+        };
+        let snapshot = Snapshot::from_json(&json, input)?;
+        if snapshot.nodes.len() > opts.max_nodes {
+            return Err(Error::TooLarge {
+                input: input.into(),
+                message: format!(
+                    "{} DOM nodes, more than --max-nodes {}",
+                    snapshot.nodes.len(),
+                    opts.max_nodes
+                ),
+            });
+        }
+        timings.snapshot = Some(ms(snap_start.elapsed()));
+
+        // screenshot
+        let screenshot = if opts.screenshot {
+            let shot_start = Instant::now();
+            let h = snapshot
+                .document
+                .height
+                .min(opts.max_screenshot_height as f64)
+                .max(1.0);
+            let w = snapshot.document.width.max(1.0);
+            let params = CaptureScreenshotParams {
+                format: Some(CaptureScreenshotFormat::Png),
+                quality: None,
+                clip: Some(Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width: w,
+                    height: h,
+                    scale: 1.0,
+                }),
+                from_surface: Some(true),
+                capture_beyond_viewport: Some(true),
+                optimize_for_speed: Some(true),
+            };
+            let r = cmd(
+                input,
+                "taking the screenshot",
+                opts.command_timeout * 4,
+                self.page.execute(params),
+            )
+            .await?;
+            let bytes = base64_decode(r.result.data.as_ref()).map_err(|m| Error::Script {
+                input: input.into(),
+                message: format!("screenshot data: {m}"),
+            })?;
+            timings.screenshot = Some(ms(shot_start.elapsed()));
+            Some(bytes)
+        } else {
+            None
+        };
+
+        let s = self.state.lock().expect("tab state");
+        Ok(Rendered {
+            snapshot,
+            snapshot_json: json,
+            status: s.status,
+            screenshot,
+            timings,
+            blocked_requests: s.blocked,
+            blocked_navigations: s.blocked_navigations,
+            load_timed_out,
+        })
+    }
+
+    /// After a failed navigation: go to about:blank so the next page starts clean.
+    async fn reset_after_error(&mut self, opts: &RenderOptions) {
+        let ok = tokio::time::timeout(opts.command_timeout, self.page.goto("about:blank")).await;
+        if !matches!(ok, Ok(Ok(_))) {
+            self.healthy = false;
+        }
+    }
+
+    /// A tab stuck in a script: terminate the script, then leave the page. If that does not
+    /// answer, the tab is marked unhealthy and will be closed and replaced.
+    async fn recover_hung(&mut self, opts: &RenderOptions) {
+        let t = tokio::time::timeout(
+            Duration::from_secs(2),
+            self.page.execute(TerminateExecutionParams::default()),
+        )
+        .await;
+        if !matches!(t, Ok(Ok(_))) {
+            self.healthy = false;
+            return;
+        }
+        self.reset_after_error(opts).await;
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// Decode standard base64 (the CDP screenshot payload).
+fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut buf = 0u32;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' | b'\n' | b'\r' => continue,
+            _ => return Err(format!("invalid base64 byte {c}")),
+        } as u32;
+        buf = (buf << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buf >> bits) as u8);
+            buf &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_and_loopback() {
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080/a/b?x").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert!(is_loopback_origin("http://127.0.0.1:8080"));
+        assert!(is_loopback_origin("http://localhost"));
+        assert!(is_loopback_origin("http://[::1]:3000"));
+        assert!(!is_loopback_origin("https://example.com"));
+        assert!(!is_loopback_origin("http://127.0.0.1.evil.com"));
+    }
+
+    #[test]
+    fn base64_roundtrip() {
+        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode("iVBORw==").unwrap(), [0x89, b'P', b'N', b'G']);
+    }
+}

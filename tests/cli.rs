@@ -1,0 +1,164 @@
+//! The binary end to end in real Chromium: exit codes, one record per input, bad inputs that
+//! fail alone and within the deadline, and a saved snapshot scored without a browser.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sightline"))
+}
+
+fn fixture(slug: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(slug)
+        .join("page.html")
+        .display()
+        .to_string()
+}
+
+/// A loopback port with nothing listening on it.
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+#[test]
+fn bad_inputs_fail_alone_with_clear_errors_within_the_deadline() {
+    let closed = format!("http://127.0.0.1:{}/", closed_port());
+    let t = Instant::now();
+    let out = bin()
+        .args(["extract", "--offline", "--timeout", "4", "-f", "json", "-q"])
+        .arg(fixture("layout-article"))
+        .arg(&closed)
+        .arg("/no/such/page.html")
+        .arg(fixture("script-hang"))
+        .arg(fixture("demo-news"))
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "some inputs failed: exit 2\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let recs: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 5, "one record per input:\n{stdout}");
+    assert!(recs[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Water is an odd liquid"));
+    assert_eq!(recs[1]["error"]["kind"], "navigation", "{}", recs[1]);
+    assert!(recs[1]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("ERR_CONNECTION_REFUSED"));
+    assert_eq!(recs[2]["error"]["kind"], "input");
+    assert!(recs[2]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("/no/such/page.html"));
+    assert_eq!(recs[3]["error"]["kind"], "timeout", "{}", recs[3]);
+    assert!(
+        recs[4]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tidal power station"),
+        "the input after the hung page still works"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("script-hang") && stderr.contains("timed out"),
+        "errors go to stderr: {stderr}"
+    );
+    assert!(took < Duration::from_secs(40), "finished in {took:?}");
+}
+
+#[test]
+fn exit_code_1_when_nothing_is_extracted_and_snapshot_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.html");
+    std::fs::write(&empty, "<html><body></body></html>").unwrap();
+    let out = bin()
+        .args(["extract", "--offline", "-q"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let snap = dir.path().join("page.json");
+    let out = bin()
+        .args(["snapshot", "--offline", "-o"])
+        .arg(&snap)
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let direct = bin()
+        .args(["extract", "--offline", "-a", "ctd"])
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    let saved = bin()
+        .args(["extract", "-a", "ctd", "--snapshot"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert!(saved.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&direct.stdout),
+        String::from_utf8_lossy(&saved.stdout)
+    );
+}
+
+#[test]
+fn html_on_stdin_and_screenshot() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("shot.png");
+    let mut child = bin()
+        .args(["extract", "-", "--offline", "-q", "--screenshot"])
+        .arg(&png)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("<html><body><article><p>Grüße aus Köln, a paragraph read from standard input, with commas.</p></article></body></html>".as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Grüße aus Köln"));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG was written");
+}
+
+#[test]
+fn chromium_missing_names_the_fix() {
+    let out = bin()
+        .args(["extract", "--chrome", "/no/chromium"])
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("apt-get install -y chromium"), "{err}");
+}
