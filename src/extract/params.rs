@@ -504,13 +504,20 @@ pub struct BlocksParams {
     pub variation_threshold: f64,
     /// `kept` rule, not from the paper: starting at the root block, descend into the child
     /// block holding more than this share of the current block's visible non-link characters
-    /// (a strict majority, so at most one child qualifies) until no child does; that block
-    /// is the main content, together with its variation group (its variants share its
-    /// structure and role, §3.4). Value 0.5. Chosen over "largest leaf block" because
-    /// article paragraphs with inline links or emphasis are neither leaf blocks nor variants
-    /// of plain paragraphs (their tag structures differ), so the main content is a block
-    /// whose text is spread over many child blocks, which the majority descent finds.
+    /// (a strict majority, so at most one child qualifies) until no child does, or the child
+    /// is a text unit (see `own_text_share`); the block reached is the main content, together
+    /// with its variation group (its variants share its structure and role, §3.4). Value 0.5.
+    /// Chosen over "largest leaf block" because article paragraphs with inline links or
+    /// emphasis are neither leaf blocks nor variants of plain paragraphs (their tag
+    /// structures differ), so the main content is a block whose text is spread over many
+    /// child blocks, which the majority descent finds.
     pub main_share: f64,
+    /// `kept` rule, not from the paper: a block is a text unit (a paragraph, possibly with
+    /// inline links or emphasis as child blocks) when more than this share of its visible
+    /// non-link characters lies outside its child blocks. The majority descent never enters a
+    /// text unit, so an article with one long paragraph is kept whole rather than reduced to
+    /// that paragraph. Value 0.5.
+    pub own_text_share: f64,
     /// `kept` rule, not from the paper: a direct child block of a main-content block whose
     /// visible link characters are more than this share of its visible characters (share
     /// bars, tag lists, "related" link lists inside an article) is dropped. Value 0.5. Only
@@ -526,6 +533,7 @@ impl Default for BlocksParams {
             image_tags: vec!["img".into(), "svg".into()],
             variation_threshold: 0.92,
             main_share: 0.5,
+            own_text_share: 0.5,
             link_dominated: 0.5,
         }
     }
