@@ -1,0 +1,257 @@
+//! The benchmark datasets under `shared/bench/<dataset>/`: manifest, page bytes (gunzipped and
+//! decoded with the manifest's charset), gold text and peer tools' saved outputs.
+//!
+//! Layout of one dataset: `manifest.jsonl` (one record per page: `id`, `url`,
+//! `suggested_charset`, `page_type` for wcxb-dev, ...), `html/<id>.html.gz` (gzip of the
+//! original bytes), `gold/<id>.txt` (UTF-8) and `peers/<tool>/<id>.txt`. The pages are read in
+//! place and never copied into the project.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use encoding_rs::Encoding;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// The datasets of `shared/bench`, in report order.
+pub const DATASETS: [&str; 4] = ["cleaneval", "l3s-gn1", "readability", "wcxb-dev"];
+
+/// The default dataset root, relative to the working directory (the project root sits beside
+/// `shared/`).
+pub const DEFAULT_ROOT: &str = "../shared/bench";
+
+/// One record of `manifest.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Page id: the file stem of `html/<id>.html.gz` and `gold/<id>.txt`.
+    pub id: String,
+    /// The page's original URL, when known.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The WHATWG label to decode the page bytes with.
+    #[serde(default)]
+    pub suggested_charset: Option<String>,
+    /// Page type (wcxb-dev only): article, service, product, collection, forum, listing,
+    /// documentation.
+    #[serde(default)]
+    pub page_type: Option<String>,
+    /// Every other field of the record, kept as is.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One dataset: its directory and manifest.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// The dataset name (its directory name), e.g. `cleaneval`.
+    pub name: String,
+    /// `<root>/<name>`.
+    pub dir: PathBuf,
+    /// Manifest records in file order.
+    pub entries: Vec<ManifestEntry>,
+}
+
+/// The dataset names under `root` (directories holding a `manifest.jsonl`), sorted.
+pub fn list_datasets(root: &Path) -> Result<Vec<String>, Error> {
+    let read = fs::read_dir(root).map_err(|e| missing_root(root, &e))?;
+    let mut names = Vec::new();
+    for entry in read.flatten() {
+        if entry.path().join("manifest.jsonl").is_file() {
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn missing_root(root: &Path, e: &std::io::Error) -> Error {
+    Error::Input {
+        input: root.display().to_string(),
+        message: format!(
+            "{e}: this is the benchmark root (shared/bench, holding cleaneval/, l3s-gn1/, ...); \
+             run from the project root beside shared/ or pass the bench directory explicitly"
+        ),
+    }
+}
+
+fn input_error(path: &Path, message: impl Into<String>) -> Error {
+    Error::Input { input: path.display().to_string(), message: message.into() }
+}
+
+impl Dataset {
+    /// Opens `<root>/<name>` and parses its manifest.
+    pub fn open(root: &Path, name: &str) -> Result<Dataset, Error> {
+        if !root.is_dir() {
+            return Err(missing_root(root, &std::io::Error::from(std::io::ErrorKind::NotFound)));
+        }
+        let dir = root.join(name);
+        let manifest = dir.join("manifest.jsonl");
+        let text = fs::read_to_string(&manifest).map_err(|e| {
+            input_error(&manifest, format!("{e}: is `{name}` a dataset of {}? (datasets: {})", root.display(), DATASETS.join(", ")))
+        })?;
+        let entries = parse_manifest(&text).map_err(|(line, e)| {
+            input_error(&manifest, format!("line {line}: {e} (each line must be a JSON object with a string `id`)"))
+        })?;
+        Ok(Dataset { name: name.to_string(), dir, entries })
+    }
+
+    /// Page ids in manifest order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.id.as_str())
+    }
+
+    /// The manifest record of `id`.
+    pub fn entry(&self, id: &str) -> Option<&ManifestEntry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// `html/<id>.html.gz`.
+    pub fn html_path(&self, id: &str) -> PathBuf {
+        self.dir.join("html").join(format!("{id}.html.gz"))
+    }
+
+    /// `gold/<id>.txt`.
+    pub fn gold_path(&self, id: &str) -> PathBuf {
+        self.dir.join("gold").join(format!("{id}.txt"))
+    }
+
+    /// `peers/<tool>/<id>.txt`.
+    pub fn peer_path(&self, tool: &str, id: &str) -> PathBuf {
+        self.dir.join("peers").join(tool).join(format!("{id}.txt"))
+    }
+
+    /// The page's original bytes (gunzipped, not decoded).
+    pub fn html_bytes(&self, id: &str) -> Result<Vec<u8>, Error> {
+        let path = self.html_path(id);
+        let file = fs::File::open(&path).map_err(|e| input_error(&path, format!("{e}: the dataset is incomplete; restore shared/bench")))?;
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(file)
+            .read_to_end(&mut bytes)
+            .map_err(|e| input_error(&path, format!("not a valid gzip file ({e}); restore it from shared/bench")))?;
+        Ok(bytes)
+    }
+
+    /// The page decoded to text with its manifest `suggested_charset` (UTF-8 when the manifest
+    /// gives none); see [`decode`].
+    pub fn html(&self, id: &str) -> Result<String, Error> {
+        let bytes = self.html_bytes(id)?;
+        let charset = self.entry(id).and_then(|e| e.suggested_charset.as_deref()).unwrap_or("utf-8");
+        decode(&bytes, charset, &format!("{}/{id}", self.name))
+    }
+
+    /// The gold text (UTF-8).
+    pub fn gold(&self, id: &str) -> Result<String, Error> {
+        read_utf8(&self.gold_path(id))
+    }
+
+    /// A peer tool's saved output for `id`, `None` when the tool wrote none.
+    pub fn peer_output(&self, tool: &str, id: &str) -> Result<Option<String>, Error> {
+        read_optional_utf8(&self.peer_path(tool, id))
+    }
+}
+
+/// Parses `manifest.jsonl`; blank lines are skipped. Errors carry the 1-based line number.
+pub fn parse_manifest(text: &str) -> Result<Vec<ManifestEntry>, (usize, String)> {
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        entries.push(serde_json::from_str(line).map_err(|e| (i + 1, e.to_string()))?);
+    }
+    Ok(entries)
+}
+
+/// Decodes page bytes with a WHATWG encoding label (`windows-1252`, `gb2312`, `utf-8`, ...), as
+/// a browser does: a byte-order mark wins over the label, malformed bytes become U+FFFD.
+/// `input` names the page in the error.
+pub fn decode(bytes: &[u8], charset: &str, input: &str) -> Result<String, Error> {
+    let encoding = Encoding::for_label(charset.trim().as_bytes())
+        .ok_or_else(|| Error::Charset { input: input.to_string(), charset: charset.to_string() })?;
+    let (text, _, _) = encoding.decode(bytes);
+    Ok(text.into_owned())
+}
+
+/// Reads a UTF-8 text file.
+pub fn read_utf8(path: &Path) -> Result<String, Error> {
+    let bytes = fs::read(path).map_err(|e| input_error(path, e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| input_error(path, format!("not UTF-8 ({e}); save it as UTF-8")))
+}
+
+/// Reads a UTF-8 text file, `None` if it does not exist.
+pub fn read_optional_utf8(path: &Path) -> Result<Option<String>, Error> {
+    match fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_utf8(path).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn manifest_keeps_known_and_extra_fields() {
+        let text = concat!(
+            r#"{"id": "dev-1", "url": "http://x/", "suggested_charset": "windows-1252", "gold_chars": 1363}"#,
+            "\n\n",
+            r#"{"id": "a", "page_type": "forum"}"#,
+            "\n"
+        );
+        let m = parse_manifest(text).unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].suggested_charset.as_deref(), Some("windows-1252"));
+        assert_eq!(m[0].extra["gold_chars"], 1363);
+        assert_eq!((m[1].page_type.as_deref(), m[1].url.as_deref()), (Some("forum"), None));
+        assert_eq!(parse_manifest("{\"id\": 1}\n").unwrap_err().0, 1);
+    }
+
+    #[test]
+    fn decodes_with_label_and_names_unknown_charsets() {
+        assert_eq!(decode(b"caf\xe9 \x93q\x94", "windows-1252", "p").unwrap(), "café “q”");
+        // WHATWG maps iso-8859-1 to windows-1252, as browsers do.
+        assert_eq!(decode(b"\x93", "ISO-8859-1", "p").unwrap(), "“");
+        assert_eq!(decode("中文".as_bytes(), "utf-8", "p").unwrap(), "中文");
+        assert_eq!(decode(b"\xd6\xd0", "gb2312", "p").unwrap(), "中");
+        let e = decode(b"x", "klingon-8", "cleaneval/dev-1").unwrap_err();
+        assert!(matches!(e, Error::Charset { .. }));
+        let msg = e.to_string();
+        assert!(msg.contains("cleaneval/dev-1") && msg.contains("klingon-8"), "{msg}");
+    }
+
+    #[test]
+    fn dataset_reads_pages_gold_and_peers() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("mini");
+        for sub in ["html", "gold", "peers/tool"] {
+            fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        fs::write(dir.join("manifest.jsonl"), "{\"id\": \"p1\", \"suggested_charset\": \"windows-1252\"}\n{\"id\": \"p2\", \"suggested_charset\": \"bogus\"}\n").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"<p>caf\xe9</p>").unwrap();
+        fs::write(dir.join("html/p1.html.gz"), gz.finish().unwrap()).unwrap();
+        fs::write(dir.join("html/p2.html.gz"), b"not gzip").unwrap();
+        fs::write(dir.join("gold/p1.txt"), "café").unwrap();
+        fs::write(dir.join("gold/p2.txt"), b"\xff").unwrap();
+        fs::write(dir.join("peers/tool/p1.txt"), "out").unwrap();
+
+        assert_eq!(list_datasets(root.path()).unwrap(), vec!["mini"]);
+        let d = Dataset::open(root.path(), "mini").unwrap();
+        assert_eq!(d.ids().collect::<Vec<_>>(), vec!["p1", "p2"]);
+        assert_eq!(d.html("p1").unwrap(), "<p>café</p>");
+        assert_eq!(d.gold("p1").unwrap(), "café");
+        assert_eq!(d.peer_output("tool", "p1").unwrap().as_deref(), Some("out"));
+        assert_eq!(d.peer_output("tool", "p2").unwrap(), None);
+        let e = d.html("p2").unwrap_err().to_string();
+        assert!(e.contains("p2.html.gz") && e.contains("gzip"), "{e}");
+        assert!(d.gold("p2").unwrap_err().to_string().contains("not UTF-8"));
+
+        let missing = Dataset::open(root.path(), "nope").unwrap_err().to_string();
+        assert!(missing.contains("manifest.jsonl") && missing.contains("cleaneval"), "{missing}");
+        let no_root = Dataset::open(&root.path().join("absent"), "mini").unwrap_err().to_string();
+        assert!(no_root.contains("benchmark root"), "{no_root}");
+    }
+}
