@@ -86,9 +86,13 @@ pub struct RenderArgs {
     /// Viewport size in CSS px.
     #[arg(long, default_value = "1366x900", value_name = "WxH")]
     pub viewport: String,
-    /// Tabs rendering at once (one browser, a pool of reused tabs).
-    #[arg(long, short = 'j', default_value_t = 1, value_name = "N")]
-    pub concurrency: usize,
+    /// Tabs rendering at once (one browser, a pool of reused tabs; default: the number of
+    /// cores, at most 8).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Extra Chromium flag, without leading dashes (repeatable).
+    #[arg(long = "chrome-arg", value_name = "FLAG")]
+    pub chrome_args: Vec<String>,
     /// Charset of file and stdin inputs when the page does not declare one (served with it
     /// in Content-Type).
     #[arg(long, value_name = "LABEL")]
@@ -101,8 +105,12 @@ pub struct RenderArgs {
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// URLs, HTML files, or - for HTML on stdin.
-    #[arg(value_name = "INPUT", required_unless_present = "snapshot")]
+    #[arg(value_name = "INPUT", required_unless_present_any = ["snapshot", "input_list"])]
     pub inputs: Vec<String>,
+    /// Read inputs from FILE, one URL or path per line (# comments and blank lines skipped);
+    /// - reads the list from stdin.
+    #[arg(long = "input", short = 'i', value_name = "FILE", conflicts_with = "snapshot")]
+    pub input_list: Option<PathBuf>,
     /// Score a saved snapshot (from `sightline snapshot`) instead of rendering; no browser.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
     pub snapshot: Option<PathBuf>,
@@ -110,20 +118,39 @@ pub struct ExtractArgs {
     /// render, every algorithm).
     #[arg(long, short, default_value = "htd", value_name = "A")]
     pub algorithm: String,
-    /// text (one paragraph per line), html (cleaned content subtrees) or json (everything:
-    /// scores, content nodes, timings; one object per line).
+    /// text (one paragraph per line), html (cleaned content subtrees), markdown, or json /
+    /// jsonl (everything: scores, content nodes, timings; exactly one object per input per
+    /// line, errors included).
     #[arg(long, short, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// Write to FILE (one input) or into DIR as <slug>.<ext> (several inputs, or an existing
-    /// directory). Default: stdout.
+    /// Write to FILE, or into DIR as <slug>.<ext> per page plus DIR/index.jsonl (one record
+    /// per input). Several inputs in a non-JSON format always go to a directory.
     #[arg(long, short, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
-    /// Write a full-page PNG (taken after the snapshot) to FILE, or into DIR for several inputs.
-    #[arg(long, value_name = "FILE|DIR")]
+    /// Skip inputs that already have a record in the output (DIR/index.jsonl or the JSON
+    /// Lines FILE), appending the rest: an interrupted run continues where it stopped.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+    /// Full-page PNG taken after the snapshot: to FILE, into DIR for several inputs, or with
+    /// no value next to the outputs in -o DIR.
+    #[arg(long, value_name = "FILE|DIR", num_args = 0..=1, default_missing_value = "")]
     pub screenshot: Option<PathBuf>,
+    /// The screenshot with the extraction drawn on it (content outlined, removed boxes shaded,
+    /// density heat map or block tree): to FILE, into DIR, or with no value into -o DIR.
+    #[arg(long, value_name = "FILE|DIR", num_args = 0..=1, default_missing_value = "")]
+    pub annotate: Option<PathBuf>,
+    /// Cut screenshots at this height in CSS px (the record says `screenshot_truncated`).
+    #[arg(long, default_value_t = 16_384, value_name = "PX")]
+    pub max_screenshot_height: u32,
+    /// Fail pages whose visible text is larger than this many bytes.
+    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
+    pub max_text_bytes: usize,
     /// Algorithm parameters as JSON (any subset of the fields of `Params`; see README).
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Replace the Crunch advertisement-host list with FILE (one host per line).
+    #[arg(long, value_name = "FILE")]
+    pub ad_hosts: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
 }

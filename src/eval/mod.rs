@@ -10,13 +10,18 @@
 //! - [`rescore`]: scores `DIR/<algorithm>/<dataset>/<id>.txt` against the gold
 //!   ([`rescore::rescore_dir`], behind `sightline eval --rescore`).
 //! - [`report`]: [`report::Results`] and the pure [`report::markdown`] / [`report::json`] writers.
+//! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
+//!   algorithm on its snapshot and scores the outputs.
+//! - [`gate`]: the CI quality gate (F1 floors in a baseline file).
 
 pub mod bench;
+pub mod gate;
 pub mod lcs;
 pub mod metrics;
 pub mod peers;
 pub mod report;
 pub mod rescore;
+pub mod run;
 
 pub use metrics::{score, MacroScores, PageScore};
 pub use report::{PageResult, Results, Summary};

@@ -17,6 +17,7 @@
 //!   "details":   object   algorithm-specific report (e.g. the maximum-DensitySum node)
 //!   "timings_ms": { "launch", "navigate", "settle", "snapshot", "score", "screenshot" }
 //!   "screenshot": string? path of the PNG written
+//!   "index": int, "status": int?, "retries": int?, "screenshot_truncated": bool?, "files": [..]?
 //! }
 //! ```
 //! With `--algorithm all` the record holds `"algorithms": { name: {algorithm, threshold, text,
@@ -126,8 +127,14 @@ pub struct ErrorInfo {
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct Record {
     pub input: String,
+    /// Position of the input in the run's input list (records are written as pages finish).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// HTTP status of the main document (absent for file:// pages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -138,6 +145,15 @@ pub struct Record {
     pub timings_ms: Option<Timings>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<String>,
+    /// The screenshot was cut at `--max-screenshot-height`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub screenshot_truncated: bool,
+    /// Files written for this page with `-o DIR`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// 1 when the page was retried after a renderer crash or a lost browser.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retries: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }

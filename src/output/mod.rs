@@ -5,8 +5,10 @@
 //! - `html`: the content subtrees as cleaned HTML (structure kept, presentation dropped);
 //! - `json`: everything, including per-node scores and phase timings ([`json::Record`]).
 
+pub mod annotate;
 pub mod html;
 pub mod json;
+pub mod markdown;
 pub mod text;
 
 use std::str::FromStr;
@@ -17,6 +19,7 @@ use std::str::FromStr;
 pub enum Format {
     Text,
     Html,
+    Markdown,
     Json,
 }
 
@@ -26,6 +29,7 @@ impl Format {
         match self {
             Format::Text => "txt",
             Format::Html => "html",
+            Format::Markdown => "md",
             Format::Json => "json",
         }
     }
@@ -37,8 +41,9 @@ impl FromStr for Format {
         match s {
             "text" | "txt" => Ok(Format::Text),
             "html" => Ok(Format::Html),
-            "json" => Ok(Format::Json),
-            _ => Err(format!("unknown format `{s}`: expected text, html or json")),
+            "markdown" | "md" => Ok(Format::Markdown),
+            "json" | "jsonl" => Ok(Format::Json),
+            _ => Err(format!("unknown format `{s}`: expected text, html, markdown or json (jsonl)")),
         }
     }
 }

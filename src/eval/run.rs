@@ -1,0 +1,151 @@
+//! The benchmark runner behind `sightline eval`: each page rendered once, offline, from its
+//! original bytes served on loopback with the manifest charset; every requested algorithm run
+//! on that one snapshot; each output written to `OUT/<algorithm>/<dataset>/<id>.txt` and scored
+//! against the gold.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use futures::StreamExt;
+
+use super::bench::Dataset;
+use super::report::{PageResult, Results};
+use super::rescore::page_result;
+use crate::extract::{extract_tree, Algorithm, Params};
+use crate::output::text;
+use crate::render::{Input, Renderer};
+use crate::{Error, Tree};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct EvalConfig {
+    /// Benchmark root.
+    pub root: PathBuf,
+    /// Datasets (empty: all under the root).
+    pub datasets: Vec<String>,
+    pub algorithms: Vec<Algorithm>,
+    /// At most this many pages per dataset.
+    pub limit: Option<usize>,
+    /// Take every K-th page of a dataset's sorted ids.
+    pub every: usize,
+    /// Where texts go.
+    pub out: PathBuf,
+    pub params: Params,
+}
+
+/// Progress of a run, reported after each page.
+#[derive(Debug, Clone)]
+pub struct Progress<'a> {
+    pub dataset: &'a str,
+    pub done: usize,
+    pub total: usize,
+    pub failures: usize,
+    pub elapsed_s: f64,
+}
+
+/// Counters beyond the scores.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct RunStats {
+    /// Pages whose scripts tried to navigate the main frame away (blocked).
+    pub pages_with_blocked_navigation: usize,
+    /// Pages whose load event did not come before the deadline (captured as they were).
+    pub pages_load_timed_out: usize,
+    /// Total render time and total scoring time per algorithm, in seconds.
+    pub render_s: f64,
+    pub score_s: BTreeMap<String, f64>,
+    pub pages: usize,
+}
+
+/// The page ids a config selects from a dataset: sorted, every K-th, at most `limit`.
+pub fn select_ids(ds: &Dataset, every: usize, limit: Option<usize>) -> Vec<String> {
+    let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
+    ids.sort();
+    let ids: Vec<String> = ids.into_iter().step_by(every.max(1)).collect();
+    match limit {
+        Some(n) => ids.into_iter().take(n).collect(),
+        None => ids,
+    }
+}
+
+/// Render, extract and score every selected page. Render failures are recorded as failed
+/// pages (scored as empty outputs); only a lost browser or unreadable data stops the run.
+pub async fn run(
+    renderer: &Renderer,
+    cfg: &EvalConfig,
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<(Results, RunStats), Error> {
+    let names = if cfg.datasets.is_empty() { super::bench::list_datasets(&cfg.root)? } else { cfg.datasets.clone() };
+    let mut pages: Vec<PageResult> = Vec::new();
+    let mut seconds: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut stats = RunStats::default();
+    let conc = renderer.options().concurrency.max(1);
+    for name in &names {
+        let ds = Dataset::open(&cfg.root, name)?;
+        let ids = select_ids(&ds, cfg.every, cfg.limit);
+        for a in &cfg.algorithms {
+            let dir = cfg.out.join(a.name()).join(name);
+            std::fs::create_dir_all(&dir).map_err(|e| Error::Output { path: dir.display().to_string(), message: e.to_string() })?;
+        }
+        let t0 = Instant::now();
+        let ds_ref = &ds;
+        let mut stream = futures::stream::iter(ids.iter())
+            .map(|id| async move {
+                let entry = ds_ref.entry(id);
+                let charset = entry.and_then(|e| e.suggested_charset.clone()).unwrap_or_else(|| "utf-8".into());
+                let bytes = ds_ref.html_bytes(id);
+                let r = match bytes {
+                    Ok(bytes) => {
+                        let t = Instant::now();
+                        let r = renderer.render(&Input::Html { name: format!("{}/{id}", ds_ref.name), bytes, charset }).await;
+                        (r, t.elapsed().as_secs_f64())
+                    }
+                    Err(e) => (Err(e), 0.0),
+                };
+                (id.clone(), r)
+            })
+            .buffer_unordered(conc);
+        let mut done = 0;
+        let mut failures = 0;
+        while let Some((id, (r, render_s))) = stream.next().await {
+            done += 1;
+            stats.pages += 1;
+            stats.render_s += render_s;
+            let gold = ds.gold(&id)?;
+            match r {
+                Ok(rendered) => {
+                    if rendered.blocked_navigations > 0 {
+                        stats.pages_with_blocked_navigation += 1;
+                    }
+                    if rendered.load_timed_out {
+                        stats.pages_load_timed_out += 1;
+                    }
+                    let tree = Tree::new(&rendered.snapshot);
+                    for &a in &cfg.algorithms {
+                        let t = Instant::now();
+                        let ex = extract_tree(&tree, a, &cfg.params);
+                        let txt = text::render(&tree, &ex);
+                        *stats.score_s.entry(a.name().to_string()).or_default() += t.elapsed().as_secs_f64();
+                        let path = cfg.out.join(a.name()).join(name).join(format!("{id}.txt"));
+                        std::fs::write(&path, &txt).map_err(|e| Error::Output { path: path.display().to_string(), message: e.to_string() })?;
+                        pages.push(page_result(a.name(), name, &id, Ok(&txt), &gold));
+                    }
+                }
+                Err(e @ Error::BrowserGone { .. }) => return Err(e),
+                Err(e) => {
+                    failures += 1;
+                    tracing::warn!("{e}");
+                    for &a in &cfg.algorithms {
+                        pages.push(page_result(a.name(), name, &id, Err(e.to_string()), &gold));
+                    }
+                }
+            }
+            progress(Progress { dataset: name, done, total: ids.len(), failures, elapsed_s: t0.elapsed().as_secs_f64() });
+        }
+        let wall = t0.elapsed().as_secs_f64();
+        for a in &cfg.algorithms {
+            seconds.insert((a.name().to_string(), name.clone()), wall);
+        }
+    }
+    Ok((Results::from_pages(pages, &seconds), stats))
+}
