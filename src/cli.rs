@@ -109,7 +109,12 @@ pub struct ExtractArgs {
     pub inputs: Vec<String>,
     /// Read inputs from FILE, one URL or path per line (# comments and blank lines skipped);
     /// - reads the list from stdin.
-    #[arg(long = "input", short = 'i', value_name = "FILE", conflicts_with = "snapshot")]
+    #[arg(
+        long = "input",
+        short = 'i',
+        value_name = "FILE",
+        conflicts_with = "snapshot"
+    )]
     pub input_list: Option<PathBuf>,
     /// Score a saved snapshot (from `sightline snapshot`) instead of rendering; no browser.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]

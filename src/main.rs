@@ -85,14 +85,26 @@ mod eval_cmd {
     use super::cli::{exit, EvalArgs};
 
     pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
-        let algorithms: Vec<Algorithm> = if a.algorithms.is_empty() || a.algorithms.iter().any(|x| x == "all") {
-            Algorithm::ALL.iter().copied().filter(|x| *x != Algorithm::VsseRecords).collect()
-        } else {
-            a.algorithms.iter().flat_map(|s| s.split(',')).map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg)).collect::<Result<_>>()?
-        };
+        let algorithms: Vec<Algorithm> =
+            if a.algorithms.is_empty() || a.algorithms.iter().any(|x| x == "all") {
+                Algorithm::ALL
+                    .iter()
+                    .copied()
+                    .filter(|x| *x != Algorithm::VsseRecords)
+                    .collect()
+            } else {
+                a.algorithms
+                    .iter()
+                    .flat_map(|s| s.split(','))
+                    .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
+                    .collect::<Result<_>>()?
+            };
         let params = super::load_params(&a.params)?;
         let (results, stats) = if a.rescore {
-            (sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?, None)
+            (
+                sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?,
+                None,
+            )
         } else {
             let mut opts = super::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
@@ -143,13 +155,19 @@ mod eval_cmd {
                 st.score_s.iter().map(|(k, v)| format!("{k} {v:.3}")).collect::<Vec<_>>().join(", ")
             ));
         }
-        std::fs::create_dir_all(&a.out).with_context(|| format!("cannot create {}", a.out.display()))?;
-        std::fs::write(a.out.join("report.md"), &md).with_context(|| format!("cannot write {}/report.md", a.out.display()))?;
-        let mut json: serde_json::Value = serde_json::from_str(&report::json(&results, peers.as_ref()))?;
+        std::fs::create_dir_all(&a.out)
+            .with_context(|| format!("cannot create {}", a.out.display()))?;
+        std::fs::write(a.out.join("report.md"), &md)
+            .with_context(|| format!("cannot write {}/report.md", a.out.display()))?;
+        let mut json: serde_json::Value =
+            serde_json::from_str(&report::json(&results, peers.as_ref()))?;
         if let Some(st) = &stats {
             json["run"] = serde_json::to_value(st)?;
         }
-        std::fs::write(a.out.join("report.json"), serde_json::to_string_pretty(&json)?)?;
+        std::fs::write(
+            a.out.join("report.json"),
+            serde_json::to_string_pretty(&json)?,
+        )?;
         let mut out = std::io::stdout().lock();
         out.write_all(md.as_bytes())?;
         out.flush()?;
@@ -157,9 +175,12 @@ mod eval_cmd {
             eprintln!("report: {}/report.md and report.json", a.out.display());
         }
 
-        let Some(gate_path) = &a.gate else { return Ok(exit::OK) };
+        let Some(gate_path) = &a.gate else {
+            return Ok(exit::OK);
+        };
         let base: Baseline = serde_json::from_str(
-            &std::fs::read_to_string(gate_path).with_context(|| format!("cannot read baseline {}", gate_path.display()))?,
+            &std::fs::read_to_string(gate_path)
+                .with_context(|| format!("cannot read baseline {}", gate_path.display()))?,
         )
         .with_context(|| format!("baseline {} is not valid JSON", gate_path.display()))?;
         if a.update {
@@ -180,7 +201,10 @@ mod eval_cmd {
                 eprintln!("gate: {alg} on {ds}: LCS F1 {got:.3} is below the floor {floor:.3}");
             }
             if missed.is_empty() {
-                eprintln!("gate: every floor met ({} checked)", base.floors.values().map(|m| m.len()).sum::<usize>());
+                eprintln!(
+                    "gate: every floor met ({} checked)",
+                    base.floors.values().map(|m| m.len()).sum::<usize>()
+                );
                 Ok(exit::OK)
             } else {
                 Ok(exit::ERROR)
@@ -219,7 +243,11 @@ fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         max_nodes: r.max_nodes,
         concurrency: r
             .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(8)
+            })
             .max(1),
         chrome_args: r.chrome_args.clone(),
         ..RenderOptions::default()
@@ -299,7 +327,13 @@ struct PageConfig<'a> {
 }
 
 /// Score a snapshot with each algorithm and build the record and the formatted body.
-fn score_snapshot(input: &str, snap: &Snapshot, cfg: &PageConfig, mut timings: Timings, png: Option<&[u8]>) -> PageOut {
+fn score_snapshot(
+    input: &str,
+    snap: &Snapshot,
+    cfg: &PageConfig,
+    mut timings: Timings,
+    png: Option<&[u8]>,
+) -> PageOut {
     let tree = Tree::new(snap);
     let mut results = BTreeMap::new();
     let mut bodies = Vec::new();
@@ -325,15 +359,19 @@ fn score_snapshot(input: &str, snap: &Snapshot, cfg: &PageConfig, mut timings: T
             bodies.push(body);
         }
         if let (true, None, Some(png)) = (cfg.annotate, &annotated, png) {
-            annotated = match annotate::annotate(png, &tree, &ex, &annotate::AnnotateOptions::default()) {
-                Ok(b) => Some(b),
-                Err(e) => {
-                    tracing::warn!("{input}: cannot annotate the screenshot: {e}");
-                    None
-                }
-            };
+            annotated =
+                match annotate::annotate(png, &tree, &ex, &annotate::AnnotateOptions::default()) {
+                    Ok(b) => Some(b),
+                    Err(e) => {
+                        tracing::warn!("{input}: cannot annotate the screenshot: {e}");
+                        None
+                    }
+                };
         }
-        results.insert(a.name().to_string(), AlgorithmResult::new(&tree, &ex, Some(ms)));
+        results.insert(
+            a.name().to_string(),
+            AlgorithmResult::new(&tree, &ex, Some(ms)),
+        );
     }
     timings.score = Some((total * 1000.0).round() / 1000.0);
     let mut record = Record {
@@ -348,22 +386,42 @@ fn score_snapshot(input: &str, snap: &Snapshot, cfg: &PageConfig, mut timings: T
     } else {
         record.algorithms = Some(results);
     }
-    let body = if cfg.format == Format::Json { String::new() } else { bodies.concat() };
-    PageOut { record, body, screenshot: None, annotated, empty }
+    let body = if cfg.format == Format::Json {
+        String::new()
+    } else {
+        bodies.concat()
+    };
+    PageOut {
+        record,
+        body,
+        screenshot: None,
+        annotated,
+        empty,
+    }
 }
 
 /// Crunch's removed-link retainer: the removed links appended after the content.
 fn retained_links(ex: &sightline::Extraction, format: Format) -> String {
-    let Some(links) = ex.details.get("retained_links").and_then(|l| l.as_array()) else { return String::new() };
+    let Some(links) = ex.details.get("retained_links").and_then(|l| l.as_array()) else {
+        return String::new();
+    };
     if links.is_empty() || format == Format::Json {
         return String::new();
     }
-    let mut out = String::from(if format == Format::Html { "<hr>\n<ul class=\"retained-links\">\n" } else { "\nLinks:\n" });
+    let mut out = String::from(if format == Format::Html {
+        "<hr>\n<ul class=\"retained-links\">\n"
+    } else {
+        "\nLinks:\n"
+    });
     for l in links {
         let t = l.get("text").and_then(|v| v.as_str()).unwrap_or("");
         let h = l.get("href").and_then(|v| v.as_str()).unwrap_or("");
         out.push_str(&match format {
-            Format::Html => format!("<li><a href=\"{}\">{}</a></li>\n", html::escape(h), html::escape(t)),
+            Format::Html => format!(
+                "<li><a href=\"{}\">{}</a></li>\n",
+                html::escape(h),
+                html::escape(t)
+            ),
             Format::Markdown => format!("- [{t}]({h})\n"),
             _ => format!("{t} <{h}>\n"),
         });
@@ -377,23 +435,43 @@ fn retained_links(ex: &sightline::Extraction, format: Format) -> String {
 fn error_out(input: &str, e: &sightline::Error) -> PageOut {
     let record = Record {
         input: input.to_string(),
-        error: Some(ErrorInfo { kind: e.kind().to_string(), message: e.to_string() }),
+        error: Some(ErrorInfo {
+            kind: e.kind().to_string(),
+            message: e.to_string(),
+        }),
         ..Record::default()
     };
-    PageOut { record, body: String::new(), screenshot: None, annotated: None, empty: true }
+    PageOut {
+        record,
+        body: String::new(),
+        screenshot: None,
+        annotated: None,
+        empty: true,
+    }
 }
 
 /// A stable file-name slug for an input: readable part plus a hash of the whole input, so
 /// two inputs never share files and a resumed run names them the same.
 fn slug(input: &str) -> String {
     let s = input.split_once("://").map(|x| x.1).unwrap_or(input);
-    let mut out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
     while out.contains("--") {
         out = out.replace("--", "-");
     }
     let out: String = out.trim_matches('-').chars().take(60).collect();
     // FNV-1a, 32 bits: stable across runs and platforms.
-    let h = input.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193));
+    let h = input.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    });
     format!("{}-{h:08x}", if out.is_empty() { "page" } else { &out })
 }
 
@@ -403,14 +481,24 @@ fn collect_inputs(a: &ExtractArgs) -> Result<Vec<String>> {
     if let Some(list) = &a.input_list {
         let text = if list.as_os_str() == "-" {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).context("cannot read the input list from stdin")?;
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read the input list from stdin")?;
             s
         } else {
-            std::fs::read_to_string(list).with_context(|| format!("cannot read --input {}", list.display()))?
+            std::fs::read_to_string(list)
+                .with_context(|| format!("cannot read --input {}", list.display()))?
         };
-        inputs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string));
+        inputs.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(str::to_string),
+        );
     }
-    if inputs.iter().filter(|i| *i == "-").count() > 1 || (inputs.iter().any(|i| i == "-") && a.input_list.as_deref() == Some(Path::new("-"))) {
+    if inputs.iter().filter(|i| *i == "-").count() > 1
+        || (inputs.iter().any(|i| i == "-") && a.input_list.as_deref() == Some(Path::new("-")))
+    {
         bail!("stdin can be read once: use - for one HTML page or --input - for a list, not both");
     }
     Ok(inputs)
@@ -419,7 +507,9 @@ fn collect_inputs(a: &ExtractArgs) -> Result<Vec<String>> {
 /// Inputs that already have a record in a JSON Lines file (for --resume).
 fn recorded_inputs(path: &Path) -> Result<HashSet<String>> {
     let mut done = HashSet::new();
-    let Ok(text) = std::fs::read_to_string(path) else { return Ok(done) };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(done);
+    };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         // A line cut by a crash is not a record: its input runs again.
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
@@ -443,18 +533,39 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let algos = parse_algorithms(&a.algorithm)?;
     let mut params = load_params(&a.params)?;
     if let Some(f) = &a.ad_hosts {
-        let list = std::fs::read_to_string(f).with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;
+        let list = std::fs::read_to_string(f)
+            .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;
         params.crunch.load_ad_hosts(&list);
     }
     let annotate_on = a.annotate.is_some();
-    let cfg = PageConfig { algos: &algos, params: &params, format, annotate: annotate_on, max_text_bytes: a.max_text_bytes };
+    let cfg = PageConfig {
+        algos: &algos,
+        params: &params,
+        format,
+        annotate: annotate_on,
+        max_text_bytes: a.max_text_bytes,
+    };
 
     // Saved snapshot: no browser.
     if let Some(path) = &a.snapshot {
-        let json = std::fs::read_to_string(path).with_context(|| format!("cannot read snapshot {}", path.display()))?;
+        let json = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read snapshot {}", path.display()))?;
         let snap = Snapshot::from_json(&json, &path.display().to_string())?;
-        let out = score_snapshot(&path.display().to_string(), &snap, &PageConfig { annotate: false, ..cfg }, Timings::default(), None);
-        let body = if format == Format::Json { serde_json::to_string(&out.record)? + "\n" } else { out.body };
+        let out = score_snapshot(
+            &path.display().to_string(),
+            &snap,
+            &PageConfig {
+                annotate: false,
+                ..cfg
+            },
+            Timings::default(),
+            None,
+        );
+        let body = if format == Format::Json {
+            serde_json::to_string(&out.record)? + "\n"
+        } else {
+            out.body
+        };
         write_to(a.output.as_deref(), &body)?;
         return Ok(if out.empty { exit::NOTHING } else { exit::OK });
     }
@@ -473,7 +584,9 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         match (opt, &dest) {
             (None, _) => Ok(None),
             (Some(p), Dest::Dir(d)) if p.as_os_str().is_empty() => Ok(Some((d.clone(), true))),
-            (Some(p), _) if p.as_os_str().is_empty() => bail!("--{what} without a value needs -o DIR"),
+            (Some(p), _) if p.as_os_str().is_empty() => {
+                bail!("--{what} without a value needs -o DIR")
+            }
             (Some(p), _) => Ok(Some((p.clone(), many || p.is_dir()))),
         }
     };
@@ -481,12 +594,14 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let annotate_target = file_target(&a.annotate, "annotate")?;
     for (d, is_dir) in [&shot_target, &annotate_target].into_iter().flatten() {
         if *is_dir {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create directory {}", d.display()))?;
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("cannot create directory {}", d.display()))?;
         }
     }
     let records_file = match &dest {
         Dest::Dir(d) => {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create output directory {}", d.display()))?;
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("cannot create output directory {}", d.display()))?;
             Some(d.join("index.jsonl"))
         }
         Dest::File(f) if format == Format::Json => Some(f.clone()),
@@ -509,9 +624,18 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         ),
         None => None,
     };
-    let todo: Vec<(usize, String)> = inputs.iter().cloned().enumerate().filter(|(_, i)| !skip.contains(i)).collect();
+    let todo: Vec<(usize, String)> = inputs
+        .iter()
+        .cloned()
+        .enumerate()
+        .filter(|(_, i)| !skip.contains(i))
+        .collect();
     if !skip.is_empty() && !quiet {
-        eprintln!("resume: {} of {} inputs already have a record", inputs.len() - todo.len(), inputs.len());
+        eprintln!(
+            "resume: {} of {} inputs already have a record",
+            inputs.len() - todo.len(),
+            inputs.len()
+        );
     }
 
     let mut opts = render_options(&a.render)?;
@@ -541,7 +665,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let (mut failed, mut empty) = (0usize, 0usize);
     {
         let stop = &stop;
-        let pages = futures::stream::iter(todo.into_iter())
+        let pages = futures::stream::iter(todo)
             .take_while(|_| futures::future::ready(!stop.load(std::sync::atomic::Ordering::SeqCst)))
             .map(|(i, arg)| async move {
                 let input = match to_input(&arg, charset) {
@@ -550,11 +674,20 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
                 };
                 let out = match renderer.render(&input).await {
                     Ok(r) => {
-                        let text_bytes: usize = r.snapshot.nodes.iter().filter_map(|n| n.text.as_ref()).map(|t| t.len()).sum();
+                        let text_bytes: usize = r
+                            .snapshot
+                            .nodes
+                            .iter()
+                            .filter_map(|n| n.text.as_ref())
+                            .map(|t| t.len())
+                            .sum();
                         if text_bytes > cfg.max_text_bytes {
                             let e = sightline::Error::TooLarge {
                                 input: arg.clone(),
-                                message: format!("{text_bytes} bytes of text, more than --max-text-bytes {}", cfg.max_text_bytes),
+                                message: format!(
+                                    "{text_bytes} bytes of text, more than --max-text-bytes {}",
+                                    cfg.max_text_bytes
+                                ),
                             };
                             return (i, error_out(&arg, &e));
                         }
@@ -562,7 +695,8 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
                         if i == 0 {
                             t.launch = Some((launch_ms * 1000.0).round() / 1000.0);
                         }
-                        let mut out = score_snapshot(&arg, &r.snapshot, cfg, t, r.screenshot.as_deref());
+                        let mut out =
+                            score_snapshot(&arg, &r.snapshot, cfg, t, r.screenshot.as_deref());
                         out.record.status = r.status;
                         out.record.retries = (r.retries > 0).then_some(r.retries);
                         out.record.screenshot_truncated = r.screenshot_truncated;
@@ -589,9 +723,18 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
                 }
             }
             let s = slug(&name);
-            let write_png = |bytes: &Option<Vec<u8>>, target: &Option<(PathBuf, bool)>, suffix: &str| -> Result<Option<String>> {
-                let (Some(png), Some((t, is_dir))) = (bytes, target) else { return Ok(None) };
-                let p = if *is_dir { t.join(format!("{s}{suffix}.png")) } else { t.clone() };
+            let write_png = |bytes: &Option<Vec<u8>>,
+                             target: &Option<(PathBuf, bool)>,
+                             suffix: &str|
+             -> Result<Option<String>> {
+                let (Some(png), Some((t, is_dir))) = (bytes, target) else {
+                    return Ok(None);
+                };
+                let p = if *is_dir {
+                    t.join(format!("{s}{suffix}.png"))
+                } else {
+                    t.clone()
+                };
                 std::fs::write(&p, png).with_context(|| format!("cannot write {}", p.display()))?;
                 Ok(Some(p.display().to_string()))
             };
@@ -605,12 +748,18 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             match &dest {
                 Dest::Dir(d) if out.record.error.is_none() => {
                     let p = d.join(format!("{s}.{}", format.extension()));
-                    let body = if format == Format::Json { serde_json::to_string_pretty(&out.record)? + "\n" } else { out.body.clone() };
-                    std::fs::write(&p, body).with_context(|| format!("cannot write {}", p.display()))?;
+                    let body = if format == Format::Json {
+                        serde_json::to_string_pretty(&out.record)? + "\n"
+                    } else {
+                        out.body.clone()
+                    };
+                    std::fs::write(&p, body)
+                        .with_context(|| format!("cannot write {}", p.display()))?;
                     out.record.files.insert(0, p.display().to_string());
                 }
                 Dest::File(f) if format != Format::Json => {
-                    std::fs::write(f, &out.body).with_context(|| format!("cannot write {}", f.display()))?;
+                    std::fs::write(f, &out.body)
+                        .with_context(|| format!("cannot write {}", f.display()))?;
                 }
                 Dest::Stdout => {
                     if format == Format::Json {
@@ -647,7 +796,11 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             total,
             failed,
             empty,
-            if owned.relaunches() > 0 { format!(", browser relaunched {} time(s)", owned.relaunches()) } else { String::new() }
+            if owned.relaunches() > 0 {
+                format!(", browser relaunched {} time(s)", owned.relaunches())
+            } else {
+                String::new()
+            }
         );
     }
     owned.shutdown().await;
@@ -686,8 +839,10 @@ fn progress_bar(len: u64, quiet: bool) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} pages  {per_sec}  {msg}  ETA {eta}")
-            .expect("valid template"),
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} pages  {per_sec}  {msg}  ETA {eta}",
+        )
+        .expect("valid template"),
     );
     bar
 }

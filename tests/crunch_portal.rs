@@ -17,7 +17,8 @@ const P1: &str = "The central library will stay open until ten in the evening fr
 const P2: &str = "The longer hours will be paid for by closing the reading room on Sunday mornings, when fewer than twenty visitors came in on average last year. Staff will rotate between early and late shifts, and no new positions are planned.";
 const P3A: &str = "The head librarian said the change was a trial for six months and that the ";
 const P3LINK: &str = "full survey results";
-const P3B: &str = " would be published next week, together with figures on how many people use the late hours.";
+const P3B: &str =
+    " would be published next week, together with figures on how many people use the late hours.";
 
 fn dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/crunch-portal")
@@ -84,7 +85,13 @@ fn mirror() -> Snapshot {
         // Chromium gives a <br> no box: zero size, not rendered.
         let br = inline(&mut b, left, "br", r(8.0, 60.0 + 20.0 * k as f64, 0.0, 0.0));
         b.node_mut(br).rendered = false;
-        link(&mut b, left, r(8.0, 62.0 + 20.0 * k as f64, 150.0, 20.0), t, &format!("{site}{h}"));
+        link(
+            &mut b,
+            left,
+            r(8.0, 62.0 + 20.0 * k as f64, 150.0, 20.0),
+            t,
+            &format!("{site}{h}"),
+        );
     }
     let main = b.el(tr, "td", r(256.0, 34.0, 704.0, 520.0));
     let h1 = b.el(main, "h1", r(264.0, 42.0, 688.0, 40.0));
@@ -95,7 +102,13 @@ fn mirror() -> Snapshot {
     }
     let p3 = b.el(main, "p", r(264.0, 300.0, 688.0, 90.0));
     b.text(p3, P3A);
-    link(&mut b, p3, r(700.0, 300.0, 150.0, 22.0), P3LINK, "https://library.example.org/survey");
+    link(
+        &mut b,
+        p3,
+        r(700.0, 300.0, 150.0, 22.0),
+        P3LINK,
+        "https://library.example.org/survey",
+    );
     b.text(p3, P3B);
     let right = b.el(tr, "td", r(960.0, 34.0, 320.0, 520.0));
     let ad = b.el(right, "div", r(968.0, 42.0, 304.0, 130.0));
@@ -109,7 +122,8 @@ fn mirror() -> Snapshot {
     let img = inline(&mut b, ad_a, "img", r(972.0, 46.0, 250.0, 120.0));
     b.node_mut(img).src = Some("https://tpc.googlesyndication.com/simgad/banner.gif".into());
     let iframe = inline(&mut b, right, "iframe", r(968.0, 180.0, 250.0, 200.0));
-    b.node_mut(iframe).src = Some("https://securepubads.g.doubleclick.net/gampad/ads?sz=300x250".into());
+    b.node_mut(iframe).src =
+        Some("https://securepubads.g.doubleclick.net/gampad/ads?sz=300x250".into());
     let boxed = b.el(right, "div", r(968.0, 390.0, 304.0, 150.0));
     let bb = inline(&mut b, boxed, "b", r(968.0, 390.0, 120.0, 20.0));
     b.text(bb, "More headlines");
@@ -126,7 +140,13 @@ fn mirror() -> Snapshot {
     {
         let li = b.el(hl, "li", r(1008.0, 410.0 + 22.0 * k as f64, 264.0, 22.0));
         b.node_mut(li).display = "list-item".into();
-        link(&mut b, li, r(1008.0, 410.0 + 22.0 * k as f64, 200.0, 22.0), t, &format!("{site}/h{}", k + 1));
+        link(
+            &mut b,
+            li,
+            r(1008.0, 410.0 + 22.0 * k as f64, 200.0, 22.0),
+            t,
+            &format!("{site}/h{}", k + 1),
+        );
     }
     let spacer = b.el(0, "table", r(0.0, 554.0, 1280.0, 30.0));
     let stb = b.el(spacer, "tbody", r(0.0, 554.0, 1280.0, 30.0));
@@ -137,13 +157,25 @@ fn mirror() -> Snapshot {
     b.node_mut(notice).rendered = false;
     b.text(notice, "Your session has expired, please sign in again.");
     let foot = b.el(0, "div", r(0.0, 584.0, 1280.0, 36.0));
-    for (k, (t, h)) in
-        [("About us", "/about"), ("Contact", "/contact"), ("Jobs", "/jobs"), ("Privacy", "/privacy")].iter().enumerate()
+    for (k, (t, h)) in [
+        ("About us", "/about"),
+        ("Contact", "/contact"),
+        ("Jobs", "/jobs"),
+        ("Privacy", "/privacy"),
+    ]
+    .iter()
+    .enumerate()
     {
         if k > 0 {
             b.text(foot, " | ");
         }
-        link(&mut b, foot, r(8.0 + 80.0 * k as f64, 592.0, 70.0, 20.0), t, &format!("{site}{h}"));
+        link(
+            &mut b,
+            foot,
+            r(8.0 + 80.0 * k as f64, 592.0, 70.0, 20.0),
+            t,
+            &format!("{site}{h}"),
+        );
     }
     b.text(foot, " Portal Daily 2024");
     b.build()
@@ -157,7 +189,8 @@ struct Expect {
 }
 
 fn check_expect(snap: &Snapshot, params: &Params) -> (String, serde_json::Value) {
-    let expect: Expect = serde_json::from_str(&std::fs::read_to_string(dir().join("expect.json")).unwrap()).unwrap();
+    let expect: Expect =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("expect.json")).unwrap()).unwrap();
     assert_eq!(expect.algorithm, "crunch");
     let tree = Tree::new(snap);
     let ex = extract(snap, Algorithm::Crunch, params);
@@ -172,7 +205,12 @@ fn check_expect(snap: &Snapshot, params: &Params) -> (String, serde_json::Value)
 }
 
 fn filter<'a>(d: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    d["filters"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()
+    d["filters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap()
 }
 
 #[test]
@@ -186,7 +224,11 @@ fn mirror_matches_the_page() {
 #[test]
 fn portal_filters_remove_exactly_the_clutter() {
     let (txt, d) = check_expect(&mirror(), &Params::default());
-    assert_eq!(txt, format!("{H1}\n{P1}\n{P2}\n{P3A}{P3LINK}{P3B}\n"), "only the article is left");
+    assert_eq!(
+        txt,
+        format!("{H1}\n{P1}\n{P2}\n{P3A}{P3LINK}{P3B}\n"),
+        "only the article is left"
+    );
     let paths = |name: &str| filter(&d, name)["paths"].clone();
     assert_eq!(paths("hidden"), json!(["body > div:nth-of-type(1)"]));
     assert_eq!(
@@ -210,7 +252,10 @@ fn portal_filters_remove_exactly_the_clutter() {
     );
     // The paper's scope would leave the nav bar and the footer.
     assert_eq!(d["link_lists"]["would_remove"]["table-cells"]["count"], 2);
-    assert_eq!(paths("empty_tables"), json!(["body > table:nth-of-type(2)"]));
+    assert_eq!(
+        paths("empty_tables"),
+        json!(["body > table:nth-of-type(2)"])
+    );
     assert_eq!(filter(&d, "images")["enabled"], false);
     assert_eq!(d["retained_links"], json!([]));
 }
@@ -220,8 +265,12 @@ fn retainer_lists_the_removed_text_links() {
     let mut params = Params::default();
     params.crunch.retain_removed_links = true;
     let (_, d) = check_expect(&mirror(), &params);
-    let texts: Vec<&str> =
-        d["retained_links"].as_array().unwrap().iter().map(|l| l["text"].as_str().unwrap()).collect();
+    let texts: Vec<&str> = d["retained_links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
     // nav 6 + sections 6 + ad 1 (the paper retains every removed text link) + headlines 5 +
     // footer 4; the hidden notice has no link.
     assert_eq!(texts.len(), 22);
@@ -235,7 +284,9 @@ fn retainer_lists_the_removed_text_links() {
 #[test]
 fn rendered_snapshot_passes_expect_json() {
     let path = dir().join("snapshot.json");
-    let Ok(json) = std::fs::read_to_string(&path) else { return };
+    let Ok(json) = std::fs::read_to_string(&path) else {
+        return;
+    };
     let snap = Snapshot::from_json(&json, &path.display().to_string()).unwrap();
     let (_, d) = check_expect(&snap, &Params::default());
     assert_eq!(filter(&d, "advertisements")["removed"], 2);

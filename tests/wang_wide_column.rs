@@ -68,7 +68,8 @@ struct Expect {
 }
 
 fn check_expect(snap: &Snapshot) -> serde_json::Value {
-    let expect: Expect = serde_json::from_str(&std::fs::read_to_string(dir().join("expect.json")).unwrap()).unwrap();
+    let expect: Expect =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("expect.json")).unwrap()).unwrap();
     assert_eq!(expect.algorithm, "wang");
     let tree = Tree::new(snap);
     let ex = extract(snap, Algorithm::Wang, &Params::default());
@@ -95,28 +96,46 @@ fn wide_column_wins_by_width() {
     let d = check_expect(&mirror());
     let subs = d["subtrees"].as_array().unwrap();
     let get = |root: &str, k: &str| {
-        subs.iter().find(|s| s["root"] == root).unwrap_or_else(|| panic!("no subtree {root}"))[k].as_f64().unwrap()
+        subs.iter()
+            .find(|s| s["root"] == root)
+            .unwrap_or_else(|| panic!("no subtree {root}"))[k]
+            .as_f64()
+            .unwrap()
     };
     let main = "body > div:nth-of-type(1) > div";
     let side = "body > div:nth-of-type(1) > aside";
     assert!((get(main, "width_attr") - 0.6).abs() < 1e-9);
-    assert!((get(main, "mean_node_imp") - 39.0).abs() < 1e-9, "(6 + 50 + 55 + 45) / 4");
+    assert!(
+        (get(main, "mean_node_imp") - 39.0).abs() < 1e-9,
+        "(6 + 50 + 55 + 45) / 4"
+    );
     assert!((get(main, "weight") - 23.4).abs() < 1e-9);
     assert!((get(side, "width_attr") - 0.2).abs() < 1e-9);
-    assert!((get(side, "mean_node_imp") - 70.0).abs() < 1e-9, "denser than the article");
+    assert!(
+        (get(side, "mean_node_imp") - 70.0).abs() < 1e-9,
+        "denser than the article"
+    );
     assert!((get(side, "weight") - 14.0).abs() < 1e-9);
     assert_eq!(get("body > ul", "weight"), 0.0, "link-only leaves");
-    assert!((get("body > div:nth-of-type(2)", "weight") - 3.0).abs() < 1e-9, "footer: 1.0 × 3");
+    assert!(
+        (get("body > div:nth-of-type(2)", "weight") - 3.0).abs() < 1e-9,
+        "footer: 1.0 × 3"
+    );
     assert_eq!(d["chosen"]["root"], main);
     assert_eq!(d["title"], "The old bridge reopens to traffic");
-    assert_eq!(d["meta_keywords"], serde_json::json!(["bridge", "river", "city council", "traffic"]));
+    assert_eq!(
+        d["meta_keywords"],
+        serde_json::json!(["bridge", "river", "city council", "traffic"])
+    );
 }
 
 /// The same page rendered by Chromium (`sightline snapshot ... -o snapshot.json`), when present.
 #[test]
 fn rendered_snapshot_passes_expect_json() {
     let path = dir().join("snapshot.json");
-    let Ok(json) = std::fs::read_to_string(&path) else { return };
+    let Ok(json) = std::fs::read_to_string(&path) else {
+        return;
+    };
     let snap = Snapshot::from_json(&json, &path.display().to_string()).unwrap();
     let d = check_expect(&snap);
     assert_eq!(d["chosen"]["root"], "body > div:nth-of-type(1) > div");

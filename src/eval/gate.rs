@@ -27,7 +27,10 @@ pub fn check(results: &Results, base: &Baseline) -> Vec<(String, String, f64, f6
     let mut out = Vec::new();
     for (a, per) in &base.floors {
         for (d, &floor) in per {
-            let got = results.summary(a, d).map(|s| s.scores.lcs_f1).unwrap_or(f64::NAN);
+            let got = results
+                .summary(a, d)
+                .map(|s| s.scores.lcs_f1)
+                .unwrap_or(f64::NAN);
             if got.is_nan() || got < floor {
                 out.push((a.clone(), d.clone(), floor, got));
             }
@@ -38,17 +41,33 @@ pub fn check(results: &Results, base: &Baseline) -> Vec<(String, String, f64, f6
 
 /// New floors from `results`: measured F1 − tolerance, rounded down to 3 decimals. Returns the
 /// floors that would go down as an error unless `allow_regression`.
-pub fn update(results: &Results, base: &Baseline, allow_regression: bool) -> Result<Baseline, Vec<String>> {
+pub fn update(
+    results: &Results,
+    base: &Baseline,
+    allow_regression: bool,
+) -> Result<Baseline, Vec<String>> {
     let mut next = base.clone();
     let mut lowered = Vec::new();
     for s in &results.summaries {
         let new = ((s.scores.lcs_f1 - base.tolerance) * 1000.0).floor() / 1000.0;
-        let slot = next.floors.entry(s.algorithm.clone()).or_default().entry(s.dataset.clone()).or_insert(f64::NEG_INFINITY);
+        let slot = next
+            .floors
+            .entry(s.algorithm.clone())
+            .or_default()
+            .entry(s.dataset.clone())
+            .or_insert(f64::NEG_INFINITY);
         if new < *slot && !allow_regression {
-            lowered.push(format!("{} on {}: floor {:.3} would drop to {:.3}", s.algorithm, s.dataset, slot, new));
+            lowered.push(format!(
+                "{} on {}: floor {:.3} would drop to {:.3}",
+                s.algorithm, s.dataset, slot, new
+            ));
             continue;
         }
-        *slot = new.max(if allow_regression { f64::NEG_INFINITY } else { *slot });
+        *slot = new.max(if allow_regression {
+            f64::NEG_INFINITY
+        } else {
+            *slot
+        });
     }
     if lowered.is_empty() {
         Ok(next)
@@ -64,14 +83,22 @@ mod tests {
     use crate::eval::rescore::page_result;
 
     fn results(f1_text: &str) -> Results {
-        let pages: Vec<PageResult> = vec![page_result("htd", "cleaneval", "1", Ok(f1_text), "a b c d")];
+        let pages: Vec<PageResult> =
+            vec![page_result("htd", "cleaneval", "1", Ok(f1_text), "a b c d")];
         Results::from_pages(pages, &BTreeMap::new())
     }
 
     fn base(floor: f64) -> Baseline {
         let mut floors = BTreeMap::new();
-        floors.insert("htd".to_string(), BTreeMap::from([("cleaneval".to_string(), floor)]));
-        Baseline { tolerance: 0.02, command: String::new(), floors }
+        floors.insert(
+            "htd".to_string(),
+            BTreeMap::from([("cleaneval".to_string(), floor)]),
+        );
+        Baseline {
+            tolerance: 0.02,
+            command: String::new(),
+            floors,
+        }
     }
 
     #[test]
@@ -85,7 +112,10 @@ mod tests {
     #[test]
     fn a_missing_measurement_fails() {
         let mut b = base(0.5);
-        b.floors.get_mut("htd").unwrap().insert("wcxb-dev".into(), 0.5);
+        b.floors
+            .get_mut("htd")
+            .unwrap()
+            .insert("wcxb-dev".into(), 0.5);
         assert_eq!(check(&results("a b c d"), &b).len(), 1);
     }
 

@@ -34,7 +34,12 @@ pub fn lcs_len_ids(a: &[u32], b: &[u32]) -> usize {
     // nearly equal the gold are common).
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
     let common = prefix + suffix;
     if a.is_empty() || b.is_empty() {
@@ -148,7 +153,11 @@ mod tests {
         let mut cur = vec![0usize; b.len() + 1];
         for x in a {
             for (j, y) in b.iter().enumerate() {
-                cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+                cur[j + 1] = if x == y {
+                    prev[j] + 1
+                } else {
+                    prev[j + 1].max(cur[j])
+                };
             }
             std::mem::swap(&mut prev, &mut cur);
         }
@@ -186,7 +195,10 @@ mod tests {
         fn w(x: &str) -> Vec<&str> {
             x.split(' ').collect()
         }
-        assert_eq!(lcs_len(&w("the cat sat on the mat"), &w("a cat sat on a mat today")), 4);
+        assert_eq!(
+            lcs_len(&w("the cat sat on the mat"), &w("a cat sat on a mat today")),
+            4
+        );
     }
 
     #[test]
@@ -233,7 +245,11 @@ mod tests {
                     std::mem::swap(&mut a, &mut b);
                 }
             }
-            assert_eq!(lcs_len_ids(&a, &b), lcs_dp(&a, &b), "case {case}: a={a:?} b={b:?}");
+            assert_eq!(
+                lcs_len_ids(&a, &b),
+                lcs_dp(&a, &b),
+                "case {case}: a={a:?} b={b:?}"
+            );
             assert_eq!(lcs_len_ids(&b, &a), lcs_dp(&a, &b), "case {case} swapped");
         }
     }

@@ -75,7 +75,11 @@ pub async fn run(
     cfg: &EvalConfig,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<(Results, RunStats), Error> {
-    let names = if cfg.datasets.is_empty() { super::bench::list_datasets(&cfg.root)? } else { cfg.datasets.clone() };
+    let names = if cfg.datasets.is_empty() {
+        super::bench::list_datasets(&cfg.root)?
+    } else {
+        cfg.datasets.clone()
+    };
     let mut pages: Vec<PageResult> = Vec::new();
     let mut seconds: BTreeMap<(String, String), f64> = BTreeMap::new();
     let mut stats = RunStats::default();
@@ -85,19 +89,30 @@ pub async fn run(
         let ids = select_ids(&ds, cfg.every, cfg.limit);
         for a in &cfg.algorithms {
             let dir = cfg.out.join(a.name()).join(name);
-            std::fs::create_dir_all(&dir).map_err(|e| Error::Output { path: dir.display().to_string(), message: e.to_string() })?;
+            std::fs::create_dir_all(&dir).map_err(|e| Error::Output {
+                path: dir.display().to_string(),
+                message: e.to_string(),
+            })?;
         }
         let t0 = Instant::now();
         let ds_ref = &ds;
         let mut stream = futures::stream::iter(ids.iter())
             .map(|id| async move {
                 let entry = ds_ref.entry(id);
-                let charset = entry.and_then(|e| e.suggested_charset.clone()).unwrap_or_else(|| "utf-8".into());
+                let charset = entry
+                    .and_then(|e| e.suggested_charset.clone())
+                    .unwrap_or_else(|| "utf-8".into());
                 let bytes = ds_ref.html_bytes(id);
                 let r = match bytes {
                     Ok(bytes) => {
                         let t = Instant::now();
-                        let r = renderer.render(&Input::Html { name: format!("{}/{id}", ds_ref.name), bytes, charset }).await;
+                        let r = renderer
+                            .render(&Input::Html {
+                                name: format!("{}/{id}", ds_ref.name),
+                                bytes,
+                                charset,
+                            })
+                            .await;
                         (r, t.elapsed().as_secs_f64())
                     }
                     Err(e) => (Err(e), 0.0),
@@ -125,9 +140,13 @@ pub async fn run(
                         let t = Instant::now();
                         let ex = extract_tree(&tree, a, &cfg.params);
                         let txt = text::render(&tree, &ex);
-                        *stats.score_s.entry(a.name().to_string()).or_default() += t.elapsed().as_secs_f64();
+                        *stats.score_s.entry(a.name().to_string()).or_default() +=
+                            t.elapsed().as_secs_f64();
                         let path = cfg.out.join(a.name()).join(name).join(format!("{id}.txt"));
-                        std::fs::write(&path, &txt).map_err(|e| Error::Output { path: path.display().to_string(), message: e.to_string() })?;
+                        std::fs::write(&path, &txt).map_err(|e| Error::Output {
+                            path: path.display().to_string(),
+                            message: e.to_string(),
+                        })?;
                         pages.push(page_result(a.name(), name, &id, Ok(&txt), &gold));
                     }
                 }
@@ -140,7 +159,13 @@ pub async fn run(
                     }
                 }
             }
-            progress(Progress { dataset: name, done, total: ids.len(), failures, elapsed_s: t0.elapsed().as_secs_f64() });
+            progress(Progress {
+                dataset: name,
+                done,
+                total: ids.len(),
+                failures,
+                elapsed_s: t0.elapsed().as_secs_f64(),
+            });
         }
         let wall = t0.elapsed().as_secs_f64();
         for a in &cfg.algorithms {

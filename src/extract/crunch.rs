@@ -39,8 +39,14 @@ pub const DEFAULT_AD_HOSTS: &str = include_str!("ad_hosts.txt");
 pub const MAX_REPORTED_PATHS: usize = 50;
 
 /// Host names that are never ad servers although hosts files list them.
-const LOCAL_NAMES: [&str; 6] =
-    ["localhost", "localhost.localdomain", "local", "broadcasthost", "ip6-localhost", "ip6-loopback"];
+const LOCAL_NAMES: [&str; 6] = [
+    "localhost",
+    "localhost.localdomain",
+    "local",
+    "broadcasthost",
+    "ip6-localhost",
+    "ip6-loopback",
+];
 
 /// Parse an ad-server list: one host per line, or hosts-file lines (`0.0.0.0 ads.example.com
 /// ads2.example.com`); `#` starts a comment; `*.` or `.` before a host is dropped (a host
@@ -77,8 +83,10 @@ pub fn url_host(url: &str) -> Option<String> {
         Some(r) => r,
         None => {
             let (scheme, r) = url.split_once("://")?;
-            let scheme_ok =
-                !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+            let scheme_ok = !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
             if !scheme_ok {
                 return None;
             }
@@ -107,7 +115,10 @@ impl AdHosts {
     /// The set of `hosts` (normalized as [`parse_ad_hosts`] does).
     pub fn new(hosts: &[String]) -> AdHosts {
         AdHosts {
-            hosts: hosts.iter().map(|h| normalize_host(h.trim_start_matches("*.").trim_start_matches('.'))).collect(),
+            hosts: hosts
+                .iter()
+                .map(|h| normalize_host(h.trim_start_matches("*.").trim_start_matches('.')))
+                .collect(),
         }
     }
     /// Is `host` an ad server or a subdomain of one?
@@ -219,7 +230,10 @@ pub struct Pipeline {
 
 impl Pipeline {
     fn new(n: usize) -> Pipeline {
-        Pipeline { removed_by: vec![None; n], roots: vec![Vec::new(); Filter::ALL.len()] }
+        Pipeline {
+            removed_by: vec![None; n],
+            roots: vec![Vec::new(); Filter::ALL.len()],
+        }
     }
     /// Is the node removed?
     pub fn removed(&self, id: NodeId) -> bool {
@@ -259,11 +273,19 @@ pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
     if p.remove_empty_tables {
         remove_empty_tables(tree, p, &mut pl);
     }
-    let retained = if p.retain_removed_links { retained_links(tree, p, &pl) } else { Vec::new() };
+    let retained = if p.retain_removed_links {
+        retained_links(tree, p, &pl)
+    } else {
+        Vec::new()
+    };
 
     let kept: Vec<bool> = (0..tree.len()).map(|i| !pl.removed(i)).collect();
-    let paths =
-        |ids: &[NodeId]| -> Vec<String> { ids.iter().take(MAX_REPORTED_PATHS).map(|&i| tree.css_path(i)).collect() };
+    let paths = |ids: &[NodeId]| -> Vec<String> {
+        ids.iter()
+            .take(MAX_REPORTED_PATHS)
+            .map(|&i| tree.css_path(i))
+            .collect()
+    };
     let filters: Vec<Value> = Filter::ALL
         .iter()
         .map(|&f| {
@@ -294,7 +316,13 @@ pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
         "removed_nodes": kept.iter().filter(|&&k| !k).count(),
         "kept_nodes": kept.iter().filter(|&&k| k).count(),
     });
-    Extraction { algorithm: Algorithm::Crunch, kept, threshold: None, scores: None, details }
+    Extraction {
+        algorithm: Algorithm::Crunch,
+        kept,
+        threshold: None,
+        scores: None,
+        details,
+    }
 }
 
 /// Pass 1: every enabled tag filter removes the elements with its tags (with their subtrees);
@@ -329,7 +357,11 @@ pub fn remove_ads(tree: &Tree, ads: &AdHosts, pl: &mut Pipeline) {
         if pl.removed(i) || !n.is_element() {
             continue;
         }
-        if [&n.src, &n.href].into_iter().flatten().any(|u| ads.matches_url(u)) {
+        if [&n.src, &n.href]
+            .into_iter()
+            .flatten()
+            .any(|u| ads.matches_url(u))
+        {
             pl.remove(tree, i, Filter::Advertisements);
         }
     }
@@ -347,7 +379,13 @@ fn link_letter_counts(tree: &Tree, pl: &Pipeline) -> (Vec<usize>, Vec<usize>) {
         let nd = tree.node(i);
         if nd.is_text() {
             if !nd.link {
-                letters[i] = nd.text.as_deref().unwrap_or("").chars().filter(|c| c.is_alphanumeric()).count();
+                letters[i] = nd
+                    .text
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .count();
             }
         } else if is_link_tag(&nd.tag) {
             links[i] += 1;
@@ -419,7 +457,13 @@ pub fn has_substance(tree: &Tree, p: &CrunchParams, pl: &Pipeline, t: NodeId) ->
         }
         let n = tree.node(i);
         if n.is_text() {
-            chars += n.text.as_deref().unwrap_or("").chars().filter(|c| c.is_alphanumeric()).count();
+            chars += n
+                .text
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .count();
         } else if p.substance_tags.contains(&n.tag) {
             return true;
         }
@@ -434,7 +478,10 @@ pub fn has_substance(tree: &Tree, p: &CrunchParams, pl: &Pipeline, t: NodeId) ->
 /// inner table is judged (and perhaps removed) before the table around it.
 pub fn remove_empty_tables(tree: &Tree, p: &CrunchParams, pl: &mut Pipeline) {
     for i in (1..tree.len()).rev() {
-        if !pl.removed(i) && p.empty_table_tags.contains(&tree.node(i).tag) && !has_substance(tree, p, pl, i) {
+        if !pl.removed(i)
+            && p.empty_table_tags.contains(&tree.node(i).tag)
+            && !has_substance(tree, p, pl, i)
+        {
             pl.remove(tree, i, Filter::EmptyTables);
         }
     }
@@ -490,9 +537,15 @@ mod tests {
                 _ => {}
             }
         }
-        for t in
-            [&mut p.images, &mut p.scripts, &mut p.styles, &mut p.embeds, &mut p.iframes, &mut p.forms, &mut p.links]
-        {
+        for t in [
+            &mut p.images,
+            &mut p.scripts,
+            &mut p.styles,
+            &mut p.embeds,
+            &mut p.iframes,
+            &mut p.forms,
+            &mut p.links,
+        ] {
             t.enabled = false;
         }
         match f {
@@ -511,7 +564,12 @@ mod tests {
     fn removed_roots(ex: &Extraction, f: Filter) -> Vec<String> {
         let v = &ex.details["filters"][f as usize];
         assert_eq!(v["name"], f.name());
-        v["paths"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+        v["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
     }
 
     #[test]
@@ -520,7 +578,10 @@ mod tests {
         assert!(ads.matches_host("doubleclick.net"));
         assert!(ads.matches_host("ad.doubleclick.net"));
         assert!(ads.matches_host("stats.g.doubleclick.net"));
-        assert!(!ads.matches_host("notdoubleclick.net"), "a lookalike suffix is not a subdomain");
+        assert!(
+            !ads.matches_host("notdoubleclick.net"),
+            "a lookalike suffix is not a subdomain"
+        );
         assert!(!ads.matches_host("doubleclick.net.example.com"));
         assert!(ads.matches_url("https://User@AD.DoubleClick.net.:443/x?y#z"));
         assert!(ads.matches_url("//pagead2.googlesyndication.com/pagead/show_ads.js"));
@@ -532,7 +593,10 @@ mod tests {
     #[test]
     fn ad_list_parsing_accepts_hosts_files() {
         let text = "# comment\n127.0.0.1 localhost\n0.0.0.0 Ads.Example.COM tracker.example.org # two\n*.evil.test\n\nads.example.com\n::1 ip6-localhost\n";
-        assert_eq!(parse_ad_hosts(text), vec!["ads.example.com", "tracker.example.org", "evil.test"]);
+        assert_eq!(
+            parse_ad_hosts(text),
+            vec!["ads.example.com", "tracker.example.org", "evil.test"]
+        );
         let mut p = CrunchParams::default();
         p.load_ad_hosts("ads.example.com\n");
         assert_eq!(p.ad_hosts, vec!["ads.example.com"]);
@@ -556,7 +620,11 @@ mod tests {
         let ex = extract(&tree, &only(Filter::Advertisements));
         assert_eq!(
             removed_roots(&ex, Filter::Advertisements),
-            vec!["body > div > img:nth-of-type(1)", "body > iframe", "body > a:nth-of-type(1)"]
+            vec![
+                "body > div > img:nth-of-type(1)",
+                "body > iframe",
+                "body > a:nth-of-type(1)"
+            ]
         );
         assert!(!ex.kept[img] && ex.kept[ok] && !ex.kept[fr] && !ex.kept[a] && !ex.kept[a + 1]);
     }
@@ -571,10 +639,18 @@ mod tests {
         let menu = b.el(tr, "td", r());
         b.text(menu, "Menu");
         for k in 0..4 {
-            link(&mut b, menu, &format!("Item {k}"), &format!("https://example.com/{k}"));
+            link(
+                &mut b,
+                menu,
+                &format!("Item {k}"),
+                &format!("https://example.com/{k}"),
+            );
         }
         let prose = b.el(tr, "td", r());
-        b.text(prose, "The council voted on Tuesday to reopen the old bridge soon. ");
+        b.text(
+            prose,
+            "The council voted on Tuesday to reopen the old bridge soon. ",
+        );
         link(&mut b, prose, "Read more", "https://example.com/more");
         let div = b.el(0, "div", r());
         b.text(div, "See also these");
@@ -589,11 +665,23 @@ mod tests {
         let tree = Tree::new(&snap);
         let p = only(Filter::LinkLists);
         // "Read more" is link text: 56 letters in the cell, 48 outside the link.
-        assert_eq!(tree.text(prose).chars().filter(|c| c.is_alphanumeric()).count(), 56);
+        assert_eq!(
+            tree.text(prose)
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .count(),
+            56
+        );
         let ex = extract(&tree, &p);
         let ll = &ex.details["link_lists"]["would_remove"];
-        assert_eq!(ll["table-cells"]["paths"], json!(["body > table > tr > td:nth-of-type(1)"]));
-        assert_eq!(ll["blocks"]["paths"], json!(["body > table > tr > td:nth-of-type(1)", "body > div"]));
+        assert_eq!(
+            ll["table-cells"]["paths"],
+            json!(["body > table > tr > td:nth-of-type(1)"])
+        );
+        assert_eq!(
+            ll["blocks"]["paths"],
+            json!(["body > table > tr > td:nth-of-type(1)", "body > div"])
+        );
         // Default scope `blocks`: both removed, content only (the containers stay).
         assert_eq!(removed_roots(&ex, Filter::LinkLists).len(), 2);
         assert!(ex.kept[menu] && !ex.kept[menu + 1] && ex.kept[prose] && ex.kept[prose + 1]);
@@ -603,7 +691,10 @@ mod tests {
         paper.link_list_scope = LinkListScope::TableCells;
         paper.link_list_remove_container = true;
         let ex = extract(&tree, &paper);
-        assert!(!ex.kept[menu] && ex.kept[div + 1], "paper scope: table cells only");
+        assert!(
+            !ex.kept[menu] && ex.kept[div + 1],
+            "paper scope: table cells only"
+        );
 
         // Ratios: 4 links / (4/5 words) = 5; 1 / (48/5) ≈ 0.104; 2 / (12/5) ≈ 0.833.
         assert_eq!(link_text_ratio(4, 4, &p), 5.0);
@@ -614,7 +705,10 @@ mod tests {
         let mut strict = p.clone();
         strict.link_text_ratio = 1.0;
         let ex = extract(&tree, &strict);
-        assert_eq!(removed_roots(&ex, Filter::LinkLists), vec!["body > table > tr > td:nth-of-type(1)"]);
+        assert_eq!(
+            removed_roots(&ex, Filter::LinkLists),
+            vec!["body > table > tr > td:nth-of-type(1)"]
+        );
     }
 
     #[test]
@@ -639,7 +733,10 @@ mod tests {
         // The inner table (3 letters) goes first; then the outer one ("| |" and nothing left).
         assert_eq!(
             removed_roots(&ex, Filter::EmptyTables),
-            vec!["body > table:nth-of-type(1)", "body > table:nth-of-type(1) > td > table"]
+            vec![
+                "body > table:nth-of-type(1)",
+                "body > table:nth-of-type(1) > td > table"
+            ]
         );
         assert!(!ex.kept[inner] && ex.kept[full] && ex.kept[text_table]);
 
@@ -647,7 +744,10 @@ mod tests {
         let mut p = only(Filter::EmptyTables);
         p.images.enabled = true;
         let ex = extract(&tree, &p);
-        assert_eq!(removed_roots(&ex, Filter::Images), vec!["body > table:nth-of-type(2) > td > img"]);
+        assert_eq!(
+            removed_roots(&ex, Filter::Images),
+            vec!["body > table:nth-of-type(2) > td > img"]
+        );
         assert_eq!(
             removed_roots(&ex, Filter::EmptyTables),
             vec![
@@ -662,7 +762,9 @@ mod tests {
     #[test]
     fn tag_filters_and_hidden() {
         let mut b = SnapshotBuilder::new(800.0);
-        let tags = ["img", "script", "style", "object", "iframe", "form", "a", "p"];
+        let tags = [
+            "img", "script", "style", "object", "iframe", "form", "a", "p",
+        ];
         let ids: Vec<NodeId> = tags.iter().map(|t| b.el(0, t, r())).collect();
         let hidden = b.el(0, "div", r());
         b.node_mut(hidden).rendered = false;
@@ -701,8 +803,12 @@ mod tests {
         let mut p = only(Filter::LinkLists);
         p.retain_removed_links = true;
         let ex = extract(&tree, &p);
-        let hrefs: Vec<&str> =
-            ex.details["retained_links"].as_array().unwrap().iter().map(|l| l["href"].as_str().unwrap()).collect();
+        let hrefs: Vec<&str> = ex.details["retained_links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["href"].as_str().unwrap())
+            .collect();
         assert_eq!(
             hrefs,
             vec![

@@ -134,14 +134,24 @@ pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
         "subtrees": subtrees.iter().map(summary).collect::<Vec<Value>>(),
         "chosen": chosen_json,
     });
-    Extraction { algorithm: Algorithm::Wang, kept, threshold: None, scores: None, details }
+    Extraction {
+        algorithm: Algorithm::Wang,
+        kept,
+        threshold: None,
+        scores: None,
+        details,
+    }
 }
 
 /// Step 2: the page title and S_meta-kw, the `<meta name="keywords">` content split at
 /// [`WangParams::keyword_separators`], trimmed, empty and repeated entries dropped.
 pub fn page_facts(tree: &Tree, p: &WangParams) -> (String, Vec<String>) {
     let mut set: Vec<String> = Vec::new();
-    for k in tree.snap.keywords.split(|c| p.keyword_separators.contains(&c)) {
+    for k in tree
+        .snap
+        .keywords
+        .split(|c| p.keyword_separators.contains(&c))
+    {
         let k = k.trim();
         if !k.is_empty() && !set.iter().any(|s| s == k) {
             set.push(k.to_string());
@@ -240,7 +250,11 @@ pub fn leaves(tree: &Tree, roles: &[Role], p: &WangParams) -> Vec<Leaf> {
 /// The page width WidthAttr divides by: the document width, or the viewport width when that
 /// is wider (as [`super::visual::VisualFrame`] does), at least 1 px.
 pub fn page_width(tree: &Tree) -> f64 {
-    tree.snap.document.width.max(tree.snap.viewport.width).max(1.0)
+    tree.snap
+        .document
+        .width
+        .max(tree.snap.viewport.width)
+        .max(1.0)
 }
 
 /// WidthAttr_j: the root's rendered width clipped to `[0, page width]`, over the page width.
@@ -265,7 +279,13 @@ pub fn subtrees(tree: &Tree, roles: &[Role], leaves: &[Leaf]) -> Vec<Subtree> {
         .map(|(root, leaves)| {
             let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
             let width_attr = width_attr(tree, root);
-            Subtree { root, width_attr, mean_node_imp: mean(&imps), weight: subtree_weight(width_attr, &imps), leaves }
+            Subtree {
+                root,
+                width_attr,
+                mean_node_imp: mean(&imps),
+                weight: subtree_weight(width_attr, &imps),
+                leaves,
+            }
         })
         .collect()
 }
@@ -285,11 +305,20 @@ mod tests {
     use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
 
     fn words(n: usize) -> String {
-        (0..n).map(|k| format!("w{k}")).collect::<Vec<_>>().join(" ")
+        (0..n)
+            .map(|k| format!("w{k}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// A `<p>` leaf with `n` plain words, and optionally one inline link with a link word.
-    fn para(b: &mut SnapshotBuilder, parent: NodeId, r: crate::snapshot::Rect, n: usize, link: bool) -> NodeId {
+    fn para(
+        b: &mut SnapshotBuilder,
+        parent: NodeId,
+        r: crate::snapshot::Rect,
+        n: usize,
+        link: bool,
+    ) -> NodeId {
         let p = b.el(parent, "p", r);
         b.text(p, &words(n));
         if link {
@@ -338,15 +367,32 @@ mod tests {
         let imps: Vec<f64> = leaves.iter().map(|l| l.node_imp).collect();
         assert_eq!(imps, vec![100.0, 120.0, 10.0, 50.0, 1.0, 5.0]);
         let subs = subtrees(&tree, &roles, &leaves);
-        let weights: Vec<f64> = subs.iter().map(|s| (s.weight * 1e9).round() / 1e9).collect();
-        assert_eq!(weights, vec![77.0, 21.0, 0.9], "the paper's 31 for subtree 3 is a typo for 0.9");
+        let weights: Vec<f64> = subs
+            .iter()
+            .map(|s| (s.weight * 1e9).round() / 1e9)
+            .collect();
+        assert_eq!(
+            weights,
+            vec![77.0, 21.0, 0.9],
+            "the paper's 31 for subtree 3 is a typo for 0.9"
+        );
         assert_eq!(choose(&subs), Some(0));
 
         let ex = extract(&tree, &p);
-        let kept_text: Vec<NodeId> = (0..tree.len()).filter(|&i| ex.kept[i] && tree.node(i).is_text()).collect();
+        let kept_text: Vec<NodeId> = (0..tree.len())
+            .filter(|&i| ex.kept[i] && tree.node(i).is_text())
+            .collect();
         assert_eq!(kept_text.len(), 2, "the two text leaves of subtree 1");
-        assert!(!ex.kept[1], "the subtree root itself is not content, its leaves are");
-        assert_eq!(ex.details["chosen"]["weight"].as_f64().map(|w| (w * 1e9).round() / 1e9), Some(77.0));
+        assert!(
+            !ex.kept[1],
+            "the subtree root itself is not content, its leaves are"
+        );
+        assert_eq!(
+            ex.details["chosen"]["weight"]
+                .as_f64()
+                .map(|w| (w * 1e9).round() / 1e9),
+            Some(77.0)
+        );
         assert_eq!(ex.details["subtrees"].as_array().map(Vec::len), Some(3));
     }
 
@@ -372,7 +418,11 @@ mod tests {
         let roles = preprocess(&tree, &p_);
         assert_eq!(roles[s], Role::Merged);
         assert_eq!(roles[fp], Role::Dropped);
-        assert_eq!(roles[br], Role::Merged, "a line break is never dropped as hidden");
+        assert_eq!(
+            roles[br],
+            Role::Merged,
+            "a line break is never dropped as hidden"
+        );
         let ls = leaves(&tree, &roles, &p_);
         assert_eq!(ls.len(), 1);
         // <p>, <span>, <strong>: 3 pairs, 4 words, no link.
@@ -435,6 +485,9 @@ mod tests {
         // The nav list is a subtree of three link-only leaves: NodeImp 0.
         assert_eq!(find("body > ul")["weight"].as_f64(), Some(0.0));
         // The full-width footer: 1.0 × 3 words.
-        assert_eq!(find("body > div:nth-of-type(2)")["weight"].as_f64(), Some(3.0));
+        assert_eq!(
+            find("body > div:nth-of-type(2)")["weight"].as_f64(),
+            Some(3.0)
+        );
     }
 }

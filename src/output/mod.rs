@@ -44,7 +44,9 @@ impl FromStr for Format {
             "html" => Ok(Format::Html),
             "markdown" | "md" => Ok(Format::Markdown),
             "json" | "jsonl" => Ok(Format::Json),
-            _ => Err(format!("unknown format `{s}`: expected text, html, markdown or json (jsonl)")),
+            _ => Err(format!(
+                "unknown format `{s}`: expected text, html, markdown or json (jsonl)"
+            )),
         }
     }
 }

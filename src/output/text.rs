@@ -38,7 +38,9 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
         let b = block_of(tree, id);
         if cur_block != Some(b) {
             // Cells of one table row stay on one line, separated by a space.
-            let same_row = cur_block.is_some_and(|c| is_cell(tree, c) && is_cell(tree, b) && tree.parent(c) == tree.parent(b));
+            let same_row = cur_block.is_some_and(|c| {
+                is_cell(tree, c) && is_cell(tree, b) && tree.parent(c) == tree.parent(b)
+            });
             if same_row {
                 cur.push(' ');
             } else {
