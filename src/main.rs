@@ -14,7 +14,7 @@ use futures::StreamExt;
 use cli::{exit, Cli, Command, ExtractArgs, RenderArgs, SnapshotArgs};
 use sightline::extract::{extract_tree, Algorithm, Params};
 use sightline::output::json::{AlgorithmResult, ErrorInfo, Record, Timings};
-use sightline::output::{html, text, Format};
+use sightline::output::{html, markdown, text, Format};
 use sightline::render::{BrowserSource, Input, RenderOptions, Renderer};
 use sightline::{Snapshot, Tree};
 
@@ -196,6 +196,7 @@ fn score_snapshot(
         let body = match format {
             Format::Text => text::render(&tree, &ex),
             Format::Html => html::render(&tree, &ex),
+            Format::Markdown => markdown::render(&tree, &ex),
             Format::Json => String::new(),
         };
         if algos.len() > 1 && format != Format::Json {

@@ -7,6 +7,7 @@
 
 pub mod html;
 pub mod json;
+pub mod markdown;
 pub mod text;
 
 use std::str::FromStr;
@@ -17,6 +18,7 @@ use std::str::FromStr;
 pub enum Format {
     Text,
     Html,
+    Markdown,
     Json,
 }
 
@@ -26,6 +28,7 @@ impl Format {
         match self {
             Format::Text => "txt",
             Format::Html => "html",
+            Format::Markdown => "md",
             Format::Json => "json",
         }
     }
@@ -37,8 +40,11 @@ impl FromStr for Format {
         match s {
             "text" | "txt" => Ok(Format::Text),
             "html" => Ok(Format::Html),
+            "markdown" | "md" => Ok(Format::Markdown),
             "json" => Ok(Format::Json),
-            _ => Err(format!("unknown format `{s}`: expected text, html or json")),
+            _ => Err(format!(
+                "unknown format `{s}`: expected text, html, markdown or json"
+            )),
         }
     }
 }
