@@ -499,6 +499,12 @@ pub struct BlocksParams {
     /// text unit, so an article with one long paragraph is kept whole rather than reduced to
     /// that paragraph. Value 0.5.
     pub own_text_share: f64,
+    /// `kept` rule, not from the paper: sibling blocks that come before the main block under
+    /// the same parent block, hold a rendered element with one of these tags and are not
+    /// link-dominated are kept too. Value `["h1"]`. The majority descent often ends in the
+    /// article body (`<main><h1/><p class=byline/><article/></main>`: the `<article>` holds
+    /// most of the text), which would drop the headline that human gold texts include.
+    pub headline_tags: Vec<String>,
     /// `kept` rule, not from the paper: a direct child block of a main-content block whose
     /// visible link characters are more than this share of its visible characters (share
     /// bars, tag lists, "related" link lists inside an article) is dropped. Value 0.5. Only
@@ -515,6 +521,7 @@ impl Default for BlocksParams {
             variation_threshold: 0.92,
             main_share: 0.5,
             own_text_share: 0.5,
+            headline_tags: vec!["h1".into()],
             link_dominated: 0.5,
         }
     }
