@@ -26,7 +26,7 @@ fn inline(b: &mut SnapshotBuilder, id: NodeId) {
     b.node_mut(id).display = "inline".into();
 }
 
-/// The fixture page as the snapshot Chromium would produce (boxes from a 1280 px viewport).
+/// The fixture page as a hand-made snapshot with realistic boxes for a 1280 px viewport.
 fn cards_page() -> Snapshot {
     let mut b = SnapshotBuilder::new(1280.0);
     b.title("Why stoneware lasts for generations | Acme Home Goods");
@@ -449,7 +449,7 @@ fn kept_text_satisfies_the_fixture_expectations() {
 #[test]
 fn real_chromium_snapshot_has_the_same_block_tree() {
     // fixtures/blocks-cards/snapshot.json: `sightline snapshot fixtures/blocks-cards/page.html
-    // --offline` (Chromium, 1280 px viewport). Same tree as the hand-made mirror.
+    // --offline` (Chromium, 1366 px viewport). Same tree as the hand-made mirror.
     let json = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/blocks-cards/snapshot.json"

@@ -20,7 +20,10 @@
 //! `getChildren with block` before `set block to first children`.
 //!
 //! The paper defines no main content; `kept` follows the rule documented in
-//! [`BlocksParams::main_share`] and [`BlocksParams::link_dominated`].
+//! [`BlocksParams::main_share`], [`BlocksParams::own_text_share`],
+//! [`BlocksParams::headline_tags`] and [`BlocksParams::link_dominated`]: a majority descent
+//! over the block tree, plus the variation group and a preceding `<h1>` block, minus
+//! link-dominated child blocks.
 
 use std::collections::HashMap;
 use std::hash::Hash;
