@@ -250,7 +250,7 @@ pub fn real_quick_ratio<T>(a: &[T], b: &[T]) -> f64 {
 // Content of a node: clean text, images, children (§3.3).
 // ---------------------------------------------------------------------------------------------
 
-/// Normalized Hamming distance (§3.3 [34]) between two strings, in Unicode scalar values:
+/// Normalized Hamming distance (§3.3, ref. 34) between two strings, in Unicode scalar values:
 /// positions of the longer string that are missing from the shorter count as mismatches,
 /// d = (mismatches + |len_a − len_b|) / max(len_a, len_b); 0 for two empty strings.
 pub fn hamming_distance(a: &str, b: &str) -> f64 {

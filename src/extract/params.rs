@@ -462,7 +462,7 @@ pub struct BlocksParams {
     /// ... As soon as we get a comparison value of 0.1 or above we know that the minimum
     /// boundary was reached during the previous iteration"; Algorithm 2 `until distance >=
     /// 0.1`). Value 0.1. Strings of unequal length are compared position by position over
-    /// the longer one, each missing position counting as a mismatch (Bookstein et al. [34]
+    /// the longer one, each missing position counting as a mismatch (Bookstein et al., ref. 34,
     /// generalize Hamming distance to unequal lengths; the paper gives no formula): d =
     /// (mismatches + |len_a − len_b|) / max(len_a, len_b), in Unicode scalar values; two
     /// empty strings have d = 0.
@@ -477,7 +477,7 @@ pub struct BlocksParams {
     /// Structural similarity above which two sibling blocks are variants (§3.4: "a sequence
     /// matcher similarity of more than 0.92"; Algorithm 3 `if similarity > 0.92`), strictly
     /// greater. Value 0.92. The similarity is difflib's `SequenceMatcher(None, a, b,
-    /// autojunk=False).ratio()` (§3.4 [35]: "with the autojunk heuristic disabled") over each
+    /// autojunk=False).ratio()` (§3.4, ref. 35: "with the autojunk heuristic disabled") over each
     /// block's structure: the pre-order sequence of opening and closing tag tokens of its
     /// rendered elements (`div`, `img`, `/img`, ..., `/div`), no text and no attributes (§3.4
     /// "we look at the structure, no content is evaluated"; §3.1 compares "the path of
