@@ -26,7 +26,7 @@ fn inline(b: &mut SnapshotBuilder, id: NodeId) {
     b.node_mut(id).display = "inline".into();
 }
 
-/// The fixture page as the snapshot Chromium would produce (boxes from a 1280 px viewport).
+/// The fixture page as a hand-made snapshot with realistic boxes for a 1280 px viewport.
 fn cards_page() -> Snapshot {
     let mut b = SnapshotBuilder::new(1280.0);
     b.title("Why stoneware lasts for generations | Acme Home Goods");
@@ -284,11 +284,8 @@ const CARD: &str = "        div #1
           a
 ";
 
-#[test]
-fn block_tree_shape_of_the_cards_page() {
-    let snap = cards_page();
-    let tree = Tree::new(&snap);
-    let seg = segment(&tree, &BlocksParams::default());
+/// The block tree of the cards page, derived by hand.
+fn expected_outline() -> String {
     // Hand-derived (Algorithm 2): the logo's empty <div> and <a> each hold one child, so the
     // range runs down to the <img>; <main> holds only div.container (same text); each share
     // and footer <li> holds only its <a>. Every other block stops at once because its first
@@ -296,7 +293,7 @@ fn block_tree_shape_of_the_cards_page() {
     // blocks: nav links #0; the five cards #1 (the promo's structure differs); the two <p> of
     // each card #2..#6; the plain article paragraphs #7 (byline, 1st and 4th: the ones with
     // an <a> or <em> have another structure); share items #8; footer items #9.
-    let expected = format!(
+    format!(
         "body
   header
     div>a>img
@@ -337,7 +334,15 @@ fn block_tree_shape_of_the_cards_page() {
         cards = (2..7)
             .map(|g| CARD.replace("#G", &format!("#{g}")))
             .collect::<String>()
-    );
+    )
+}
+
+#[test]
+fn block_tree_shape_of_the_cards_page() {
+    let snap = cards_page();
+    let tree = Tree::new(&snap);
+    let seg = segment(&tree, &BlocksParams::default());
+    let expected = expected_outline();
     assert_eq!(outline(&tree, &seg), expected);
     assert_eq!(seg.groups.len(), 10);
     // The five cards are one group; the promo (aside) has none.
@@ -399,6 +404,8 @@ fn details_hold_css_paths_boxes_and_the_main_block() {
     assert_eq!(main_blocks.len(), 1);
     let mb = &blocks[main_blocks[0].as_u64().unwrap() as usize];
     assert_eq!(mb["max"], "body > main > div > article");
+    // The <h1> is inside the <article>: no headline block is added.
+    assert_eq!(d["headline_blocks"], serde_json::json!([]));
     let dropped: Vec<&Value> = d["dropped_blocks"].as_array().unwrap().iter().collect();
     assert_eq!(dropped.len(), 1);
     assert_eq!(
@@ -437,4 +444,31 @@ fn kept_text_satisfies_the_fixture_expectations() {
         7,
         "h1, byline, 4 paragraphs, caption:\n{text}"
     );
+}
+
+#[test]
+fn real_chromium_snapshot_has_the_same_block_tree() {
+    // fixtures/blocks-cards/snapshot.json: `sightline snapshot fixtures/blocks-cards/page.html
+    // --offline` (Chromium, 1366 px viewport). Same tree as the hand-made mirror.
+    let json = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/blocks-cards/snapshot.json"
+    ))
+    .expect("snapshot.json");
+    let snap = Snapshot::from_json(&json, "blocks-cards/snapshot.json").expect("valid snapshot");
+    let tree = Tree::new(&snap);
+    let seg = segment(&tree, &BlocksParams::default());
+    assert_eq!(outline(&tree, &seg), expected_outline());
+    let ex = sightline::extract(&snap, Algorithm::Blocks, &Default::default());
+    let text = sightline::output::text::render(&tree, &ex);
+    assert!(
+        text.starts_with("Why stoneware lasts for generations\nBy Maria Lind"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 7, "{text}");
+    // Real boxes: the five cards are in a 3-column grid, so cards 1 and 4 share x.
+    let cards = &seg.groups[1];
+    let x = |b: usize| snap.nodes[seg.blocks[b].max].rect.x;
+    assert_eq!(x(cards[0]), x(cards[3]));
+    assert!(x(cards[1]) > x(cards[0]) && x(cards[2]) > x(cards[1]));
 }

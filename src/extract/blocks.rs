@@ -20,7 +20,10 @@
 //! `getChildren with block` before `set block to first children`.
 //!
 //! The paper defines no main content; `kept` follows the rule documented in
-//! [`BlocksParams::main_share`] and [`BlocksParams::link_dominated`].
+//! [`BlocksParams::main_share`], [`BlocksParams::own_text_share`],
+//! [`BlocksParams::headline_tags`] and [`BlocksParams::link_dominated`]: a majority descent
+//! over the block tree, plus the variation group and a preceding `<h1>` block, minus
+//! link-dominated child blocks.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -39,12 +42,68 @@ use crate::snapshot::{collapse_ws, NodeId, Tree};
 /// A matching block `(i, j, size)`: `a[i..i + size] == b[j..j + size]` (difflib's `Match`).
 pub type Match = (usize, usize, usize);
 
+/// A sequence of small integer symbols with difflib's `b2j` index (the ascending positions
+/// of each symbol) and its symbol histogram, built once and compared many times.
+struct Indexed {
+    seq: Vec<u32>,
+    b2j: Vec<Vec<usize>>,
+    hist: Vec<u32>,
+}
+
+impl Indexed {
+    fn new(seq: Vec<u32>) -> Indexed {
+        let alphabet = seq.iter().map(|&x| x as usize + 1).max().unwrap_or(0);
+        let mut b2j = vec![Vec::new(); alphabet];
+        let mut hist = vec![0; alphabet];
+        for (j, &y) in seq.iter().enumerate() {
+            b2j[y as usize].push(j);
+            hist[y as usize] += 1;
+        }
+        Indexed { seq, b2j, hist }
+    }
+}
+
+/// Map the elements of two sequences to small integers (equal elements, equal integers).
+fn intern<'t, T: Eq + Hash>(a: &'t [T], b: &'t [T]) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: HashMap<&'t T, u32> = HashMap::new();
+    let mut map = |s: &'t [T]| -> Vec<u32> {
+        s.iter()
+            .map(|x| {
+                let next = ids.len() as u32;
+                *ids.entry(x).or_insert(next)
+            })
+            .collect()
+    };
+    let ia = map(a);
+    let ib = map(b);
+    (ia, ib)
+}
+
+/// Reusable rows for [`find_longest_match`], all zero between calls.
+#[derive(Default)]
+struct Scratch {
+    j2len: Vec<usize>,
+    new: Vec<usize>,
+    touched: Vec<usize>,
+    new_touched: Vec<usize>,
+}
+
+impl Scratch {
+    /// Make the rows long enough for a `b` of this length.
+    fn fit(&mut self, len: usize) {
+        if self.j2len.len() < len {
+            self.j2len.resize(len, 0);
+            self.new.resize(len, 0);
+        }
+    }
+}
+
 /// difflib's `find_longest_match(alo, ahi, blo, bhi)` with no junk: the longest block of `a`
 /// and `b` inside the ranges, the one starting earliest in `a`, and of those the one starting
-/// earliest in `b`. `b2j` maps each element of `b` to its ascending indices.
-fn find_longest_match<T: Eq + Hash>(
-    a: &[T],
-    b2j: &HashMap<&T, Vec<usize>>,
+/// earliest in `b`. `b2j` maps each symbol of `b` to its ascending positions.
+fn find_longest_match(
+    a: &[u32],
+    b2j: &[Vec<usize>],
     (alo, ahi, blo, bhi): (usize, usize, usize, usize),
     scratch: &mut Scratch,
 ) -> Match {
@@ -57,8 +116,8 @@ fn find_longest_match<T: Eq + Hash>(
         touched,
         new_touched,
     } = scratch;
-    for (i, x) in a.iter().enumerate().take(ahi).skip(alo) {
-        if let Some(js) = b2j.get(x) {
+    for (i, &x) in a.iter().enumerate().take(ahi).skip(alo) {
+        if let Some(js) = b2j.get(x as usize) {
             for &j in js {
                 if j < blo {
                     continue;
@@ -92,33 +151,15 @@ fn find_longest_match<T: Eq + Hash>(
     (besti, bestj, bestsize)
 }
 
-/// Reusable rows for [`find_longest_match`], all zero between calls.
-struct Scratch {
-    j2len: Vec<usize>,
-    new: Vec<usize>,
-    touched: Vec<usize>,
-    new_touched: Vec<usize>,
-}
-
-/// difflib's `get_matching_blocks()` without the final `(len a, len b, 0)` sentinel: the
-/// matching blocks of the recursive longest-match split, sorted, adjacent blocks merged.
-pub fn matching_blocks<T: Eq + Hash>(a: &[T], b: &[T]) -> Vec<Match> {
-    let mut b2j: HashMap<&T, Vec<usize>> = HashMap::new();
-    for (j, y) in b.iter().enumerate() {
-        b2j.entry(y).or_default().push(j);
-    }
+/// The matching blocks of `a` against an indexed `b`, sorted, adjacent blocks merged.
+fn matching_blocks_indexed(a: &[u32], b: &Indexed, scratch: &mut Scratch) -> Vec<Match> {
+    scratch.fit(b.seq.len());
     // difflib uses an explicit queue (a stack); the set of blocks does not depend on the
     // order, and they are sorted afterwards.
-    let mut queue = vec![(0, a.len(), 0, b.len())];
+    let mut queue = vec![(0, a.len(), 0, b.seq.len())];
     let mut blocks = Vec::new();
-    let mut scratch = Scratch {
-        j2len: vec![0; b.len()],
-        new: vec![0; b.len()],
-        touched: Vec::new(),
-        new_touched: Vec::new(),
-    };
     while let Some((alo, ahi, blo, bhi)) = queue.pop() {
-        let (i, j, k) = find_longest_match(a, &b2j, (alo, ahi, blo, bhi), &mut scratch);
+        let (i, j, k) = find_longest_match(a, &b.b2j, (alo, ahi, blo, bhi), scratch);
         if k > 0 {
             blocks.push((i, j, k));
             if alo < i && blo < j {
@@ -140,6 +181,28 @@ pub fn matching_blocks<T: Eq + Hash>(a: &[T], b: &[T]) -> Vec<Match> {
     merged
 }
 
+/// difflib's `get_matching_blocks()` without the final `(len a, len b, 0)` sentinel: the
+/// matching blocks of the recursive longest-match split, sorted, adjacent blocks merged.
+pub fn matching_blocks<T: Eq + Hash>(a: &[T], b: &[T]) -> Vec<Match> {
+    let (ia, ib) = intern(a, b);
+    matching_blocks_indexed(&ia, &Indexed::new(ib), &mut Scratch::default())
+}
+
+/// [`ratio`] of an indexed pair.
+fn ratio_indexed(a: &Indexed, b: &Indexed, scratch: &mut Scratch) -> f64 {
+    let m = matching_blocks_indexed(&a.seq, b, scratch)
+        .iter()
+        .map(|m| m.2)
+        .sum();
+    calculate_ratio(m, a.seq.len() + b.seq.len())
+}
+
+/// [`quick_ratio`] of an indexed pair, from the two histograms.
+fn quick_ratio_indexed(a: &Indexed, b: &Indexed) -> f64 {
+    let m: u32 = a.hist.iter().zip(&b.hist).map(|(x, y)| *x.min(y)).sum();
+    calculate_ratio(m as usize, a.seq.len() + b.seq.len())
+}
+
 /// 2·M/T as difflib's `_calculate_ratio`: 1.0 when both sequences are empty.
 fn calculate_ratio(matches: usize, length: usize) -> f64 {
     if length == 0 {
@@ -152,8 +215,12 @@ fn calculate_ratio(matches: usize, length: usize) -> f64 {
 /// difflib's `SequenceMatcher(None, a, b, autojunk=False).ratio()`: 2·M/T where M is the
 /// number of matched elements and T the total length of both sequences.
 pub fn ratio<T: Eq + Hash>(a: &[T], b: &[T]) -> f64 {
-    let m = matching_blocks(a, b).iter().map(|m| m.2).sum();
-    calculate_ratio(m, a.len() + b.len())
+    let (ia, ib) = intern(a, b);
+    ratio_indexed(
+        &Indexed::new(ia),
+        &Indexed::new(ib),
+        &mut Scratch::default(),
+    )
 }
 
 /// difflib's `quick_ratio()`: an upper bound on [`ratio`] from the multiset intersection.
@@ -183,7 +250,7 @@ pub fn real_quick_ratio<T>(a: &[T], b: &[T]) -> f64 {
 // Content of a node: clean text, images, children (§3.3).
 // ---------------------------------------------------------------------------------------------
 
-/// Normalized Hamming distance (§3.3 [34]) between two strings, in Unicode scalar values:
+/// Normalized Hamming distance (§3.3, ref. 34) between two strings, in Unicode scalar values:
 /// positions of the longer string that are missing from the shorter count as mismatches,
 /// d = (mismatches + |len_a − len_b|) / max(len_a, len_b); 0 for two empty strings.
 pub fn hamming_distance(a: &str, b: &str) -> f64 {
@@ -412,9 +479,22 @@ fn variation_classes(c: &Content, siblings: &[NodeId]) -> Vec<Option<usize>> {
         // "Blocks with a single child block are ignored" (§3.4).
         return vec![None; n];
     }
-    let structures: Vec<Vec<Token>> = siblings.iter().map(|&s| structure_of(c, s)).collect();
+    // Tokens interned to small integers, so that comparing them is cheap.
+    let mut ids: HashMap<Token, u32> = HashMap::new();
+    let structures: Vec<Vec<u32>> = siblings
+        .iter()
+        .map(|&s| {
+            structure_of(c, s)
+                .into_iter()
+                .map(|t| {
+                    let next = ids.len() as u32;
+                    *ids.entry(t).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
     let mut uf: Vec<usize> = (0..n).collect();
-    let mut first_of: HashMap<&[Token], usize> = HashMap::new();
+    let mut first_of: HashMap<&[u32], usize> = HashMap::new();
     let mut distinct = Vec::new();
     for (k, s) in structures.iter().enumerate() {
         match first_of.get(s.as_slice()) {
@@ -428,18 +508,26 @@ fn variation_classes(c: &Content, siblings: &[NodeId]) -> Vec<Option<usize>> {
             }
         }
     }
+    // Shortest first: for a fixed i, real_quick_ratio = 2·len_i/(len_i + len_j) only falls as
+    // len_j grows, so the inner loop stops at the first j it rules out.
+    distinct.sort_by_key(|&k| structures[k].len());
+    let indexed: Vec<Indexed> = distinct
+        .iter()
+        .map(|&k| Indexed::new(structures[k].clone()))
+        .collect();
+    let mut scratch = Scratch::default();
     let thr = c.p.variation_threshold;
-    for (x, &i) in distinct.iter().enumerate() {
-        for &j in &distinct[x + 1..] {
-            let (ri, rj) = (find(&mut uf, i), find(&mut uf, j));
-            if ri == rj {
+    for x in 0..distinct.len() {
+        for y in x + 1..distinct.len() {
+            let (a, b) = (&indexed[x], &indexed[y]);
+            if real_quick_ratio(&a.seq, &b.seq) <= thr {
+                break;
+            }
+            let (ri, rj) = (find(&mut uf, distinct[x]), find(&mut uf, distinct[y]));
+            if ri == rj || quick_ratio_indexed(a, b) <= thr {
                 continue;
             }
-            let (a, b) = (&structures[i], &structures[j]);
-            if real_quick_ratio(a, b) <= thr || quick_ratio(a, b) <= thr {
-                continue;
-            }
-            if ratio(a, b) > thr {
+            if ratio_indexed(a, b, &mut scratch) > thr {
                 uf[rj] = ri;
             }
         }
@@ -600,6 +688,36 @@ fn link_dominated(c: &Content, node: NodeId) -> bool {
     chars > 0 && c.link_chars[node] as f64 > c.p.link_dominated * chars as f64
 }
 
+/// The headline blocks: sibling blocks before the main blocks (under the same parent block)
+/// that hold a rendered headline element ([`BlocksParams::headline_tags`]) and are not
+/// link-dominated.
+fn headline_blocks(c: &Content, seg: &Segmentation, main: &[usize]) -> Vec<usize> {
+    let Some(&first) = main.first() else {
+        return Vec::new();
+    };
+    let Some(parent) = seg.blocks[first].parent else {
+        return Vec::new();
+    };
+    let tree = c.tree;
+    let has_headline = |node: NodeId| {
+        tree.subtree(node).any(|i| {
+            let n = tree.node(i);
+            n.rendered && c.p.headline_tags.contains(&n.tag)
+        })
+    };
+    seg.blocks[parent]
+        .children
+        .iter()
+        .copied()
+        .take_while(|&k| k != first)
+        .filter(|&k| {
+            !main.contains(&k)
+                && has_headline(seg.blocks[k].max)
+                && !link_dominated(c, seg.blocks[k].max)
+        })
+        .collect()
+}
+
 /// `kept`: the rendered nodes of the main blocks' maximum-boundary subtrees, minus their
 /// link-dominated direct child blocks. Returns the kept flags and the dropped blocks.
 fn mark(c: &Content, seg: &Segmentation, main: &[usize]) -> (Vec<bool>, Vec<usize>) {
@@ -626,14 +744,76 @@ fn mark(c: &Content, seg: &Segmentation, main: &[usize]) -> (Vec<bool>, Vec<usiz
 // Entry point and report.
 // ---------------------------------------------------------------------------------------------
 
+/// CSS selector paths for many nodes: the same strings as [`Tree::css_path`], with each
+/// node's `:nth-of-type` step computed once for the whole page (`Tree::css_path` scans the
+/// siblings at every step, which is quadratic on a list of thousands of items).
+struct CssPaths<'t, 'a> {
+    tree: &'t Tree<'a>,
+    /// Each element's own step (`div:nth-of-type(2)`, or the bare tag for the root).
+    step: Vec<String>,
+}
+
+impl<'t, 'a> CssPaths<'t, 'a> {
+    fn new(tree: &'t Tree<'a>) -> Self {
+        let mut step: Vec<String> = tree.snap.nodes.iter().map(|n| n.tag.clone()).collect();
+        for kids in &tree.children {
+            let mut count: HashMap<&str, usize> = HashMap::new();
+            for &k in kids {
+                *count.entry(tree.node(k).tag.as_str()).or_default() += 1;
+            }
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            for &k in kids {
+                let tag = tree.node(k).tag.as_str();
+                let nth = seen.entry(tag).or_default();
+                *nth += 1;
+                if count[tag] > 1 {
+                    step[k] = format!("{tag}:nth-of-type({nth})");
+                }
+            }
+        }
+        CssPaths { tree, step }
+    }
+
+    /// The path of a node (a text node gets its parent's).
+    fn path(&self, id: NodeId) -> String {
+        let tree = self.tree;
+        let id = if tree.node(id).is_text() {
+            tree.parent(id).unwrap_or(0)
+        } else {
+            id
+        };
+        let mut parts: Vec<&str> = std::iter::once(id)
+            .chain(tree.ancestors(id))
+            .map(|n| self.step[n].as_str())
+            .collect();
+        // The root is always named by its bare tag.
+        if let Some(root) = parts.last_mut() {
+            let r = std::iter::once(id)
+                .chain(tree.ancestors(id))
+                .last()
+                .unwrap_or(0);
+            *root = tree.node(r).tag.as_str();
+        }
+        parts.reverse();
+        parts.join(" > ")
+    }
+}
+
 fn rect_json(tree: &Tree, id: NodeId) -> Value {
     let r = tree.node(id).rect;
     json!({ "x": r.x, "y": r.y, "w": r.w, "h": r.h })
 }
 
 /// The block tree as the `details` JSON.
-fn report(c: &Content, seg: &Segmentation, main: &[usize], dropped: &[usize]) -> Value {
+fn report(
+    c: &Content,
+    seg: &Segmentation,
+    main: &[usize],
+    headlines: &[usize],
+    dropped: &[usize],
+) -> Value {
     let tree = c.tree;
+    let css = CssPaths::new(tree);
     let blocks: Vec<Value> = seg
         .blocks
         .iter()
@@ -641,11 +821,11 @@ fn report(c: &Content, seg: &Segmentation, main: &[usize], dropped: &[usize]) ->
         .map(|(i, b)| {
             json!({
                 "id": i,
-                "max": tree.css_path(b.max),
-                "min": tree.css_path(b.min),
+                "max": css.path(b.max),
+                "min": css.path(b.min),
                 "max_node": b.max,
                 "min_node": b.min,
-                "range": b.range.iter().map(|&n| tree.css_path(n)).collect::<Vec<_>>(),
+                "range": b.range.iter().map(|&n| css.path(n)).collect::<Vec<_>>(),
                 "box": rect_json(tree, b.max),
                 "min_box": rect_json(tree, b.min),
                 "parent": b.parent,
@@ -665,7 +845,13 @@ fn report(c: &Content, seg: &Segmentation, main: &[usize], dropped: &[usize]) ->
             json!({ "id": g, "parent": seg.blocks[members[0]].parent, "blocks": members })
         })
         .collect();
-    json!({ "blocks": blocks, "groups": groups, "main_blocks": main, "dropped_blocks": dropped })
+    json!({
+        "blocks": blocks,
+        "groups": groups,
+        "main_blocks": main,
+        "headline_blocks": headlines,
+        "dropped_blocks": dropped,
+    })
 }
 
 /// Content blocks (Griazev & Ramanauskaitė 2023). Phases:
@@ -675,16 +861,19 @@ fn report(c: &Content, seg: &Segmentation, main: &[usize], dropped: &[usize]) ->
 /// 3. variations (Algorithm 3) among each block's children;
 /// 4. main content: majority descent over the block tree, stopping above text units, plus
 ///    the variation group ([`BlocksParams::main_share`], [`BlocksParams::own_text_share`]);
-/// 5. marking: the main blocks' subtrees minus link-dominated child blocks
+/// 5. headline: preceding sibling blocks holding an `<h1>` ([`BlocksParams::headline_tags`]);
+/// 6. marking: the main and headline blocks' subtrees minus link-dominated child blocks
 ///    ([`BlocksParams::link_dominated`]);
-/// 6. report: the block tree in `details`.
+/// 7. report: the block tree in `details`.
 pub fn extract(tree: &Tree, p: &BlocksParams) -> Extraction {
     let c = Content::new(tree, p);
     let mut seg = segmentation(&c);
     variations(&c, &mut seg);
     let main = main_blocks(&c, &seg);
-    let (kept, dropped) = mark(&c, &seg, &main);
-    let details = report(&c, &seg, &main, &dropped);
+    let headlines = headline_blocks(&c, &seg, &main);
+    let marked: Vec<usize> = headlines.iter().chain(&main).copied().collect();
+    let (kept, dropped) = mark(&c, &seg, &marked);
+    let details = report(&c, &seg, &main, &headlines, &dropped);
     Extraction {
         algorithm: Algorithm::Blocks,
         kept,
@@ -988,6 +1177,56 @@ mod tests {
         assert!(ex.kept[art] && ex.kept[t1] && ex.kept[t2]);
         assert!(!ex.kept[ul] && !ex.kept[ta] && !ex.kept[nav] && !ex.kept[0]);
         assert_eq!(ex.details["main_blocks"], json!([4]));
+    }
+
+    #[test]
+    fn the_headline_before_the_article_body_is_kept() {
+        // body > (nav, main > (h1, p.byline, article > (p, p, p))): the descent ends in the
+        // <article> (most of main's text); the <h1> before it is kept, the byline is not.
+        let mut b = SnapshotBuilder::new(800.0);
+        let nav = b.el(0, "nav", R);
+        for t in ["Home", "News"] {
+            let a = b.el(nav, "a", R);
+            b.text(a, t);
+        }
+        let main = b.el(0, "main", R);
+        let h1 = b.el(main, "h1", R);
+        let th = b.text(h1, "Headline");
+        let by = b.el(main, "p", R);
+        let tb = b.text(by, "By a reporter");
+        let art = b.el(main, "article", R);
+        for t in [
+            "One paragraph here.",
+            "Two paragraphs here.",
+            "Three of them here.",
+        ] {
+            let p = b.el(art, "p", R);
+            b.text(p, t);
+        }
+        let s = b.build();
+        let ex = extract(&Tree::new(&s), &BlocksParams::default());
+        assert!(ex.kept[th] && ex.kept[art] && !ex.kept[tb] && !ex.kept[nav]);
+        // Blocks: body 0, nav 1, links 2-3, main 4, h1 5, byline 6, article 7.
+        assert_eq!(ex.details["main_blocks"], json!([7]));
+        assert_eq!(ex.details["headline_blocks"], json!([5]));
+        // Without the rule the headline goes.
+        let p = BlocksParams {
+            headline_tags: Vec::new(),
+            ..BlocksParams::default()
+        };
+        assert!(!extract(&Tree::new(&s), &p).kept[th]);
+    }
+
+    #[test]
+    fn css_paths_equal_tree_css_path_on_the_real_fixture() {
+        let json = include_str!("../../fixtures/blocks-cards/snapshot.json");
+        let s = Snapshot::from_json(json, "blocks-cards").expect("valid snapshot");
+        let t = Tree::new(&s);
+        let css = CssPaths::new(&t);
+        for id in 0..t.len() {
+            assert_eq!(css.path(id), t.css_path(id), "node {id}");
+        }
+        assert!(t.len() > 100, "the whole fixture page");
     }
 
     #[test]

@@ -481,7 +481,7 @@ pub struct BlocksParams {
     /// ... As soon as we get a comparison value of 0.1 or above we know that the minimum
     /// boundary was reached during the previous iteration"; Algorithm 2 `until distance >=
     /// 0.1`). Value 0.1. Strings of unequal length are compared position by position over
-    /// the longer one, each missing position counting as a mismatch (Bookstein et al. [34]
+    /// the longer one, each missing position counting as a mismatch (Bookstein et al., ref. 34,
     /// generalize Hamming distance to unequal lengths; the paper gives no formula): d =
     /// (mismatches + |len_a − len_b|) / max(len_a, len_b), in Unicode scalar values; two
     /// empty strings have d = 0.
@@ -496,7 +496,7 @@ pub struct BlocksParams {
     /// Structural similarity above which two sibling blocks are variants (§3.4: "a sequence
     /// matcher similarity of more than 0.92"; Algorithm 3 `if similarity > 0.92`), strictly
     /// greater. Value 0.92. The similarity is difflib's `SequenceMatcher(None, a, b,
-    /// autojunk=False).ratio()` (§3.4 [35]: "with the autojunk heuristic disabled") over each
+    /// autojunk=False).ratio()` (§3.4, ref. 35: "with the autojunk heuristic disabled") over each
     /// block's structure: the pre-order sequence of opening and closing tag tokens of its
     /// rendered elements (`div`, `img`, `/img`, ..., `/div`), no text and no attributes (§3.4
     /// "we look at the structure, no content is evaluated"; §3.1 compares "the path of
@@ -518,6 +518,12 @@ pub struct BlocksParams {
     /// text unit, so an article with one long paragraph is kept whole rather than reduced to
     /// that paragraph. Value 0.5.
     pub own_text_share: f64,
+    /// `kept` rule, not from the paper: sibling blocks that come before the main block under
+    /// the same parent block, hold a rendered element with one of these tags and are not
+    /// link-dominated are kept too. Value `["h1"]`. The majority descent often ends in the
+    /// article body (`<main><h1/><p class=byline/><article/></main>`: the `<article>` holds
+    /// most of the text), which would drop the headline that human gold texts include.
+    pub headline_tags: Vec<String>,
     /// `kept` rule, not from the paper: a direct child block of a main-content block whose
     /// visible link characters are more than this share of its visible characters (share
     /// bars, tag lists, "related" link lists inside an article) is dropped. Value 0.5. Only
@@ -534,6 +540,7 @@ impl Default for BlocksParams {
             variation_threshold: 0.92,
             main_share: 0.5,
             own_text_share: 0.5,
+            headline_tags: vec!["h1".into()],
             link_dominated: 0.5,
         }
     }
