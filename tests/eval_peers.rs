@@ -21,7 +21,10 @@ fn bench_root() -> Option<PathBuf> {
         return Some(root);
     }
     if std::env::var("SIGHTLINE_SKIP_BENCH").as_deref() == Ok("1") {
-        eprintln!("skipping: no benchmark at {} (SIGHTLINE_SKIP_BENCH=1)", root.display());
+        eprintln!(
+            "skipping: no benchmark at {} (SIGHTLINE_SKIP_BENCH=1)",
+            root.display()
+        );
         return None;
     }
     panic!(
@@ -32,7 +35,12 @@ fn bench_root() -> Option<PathBuf> {
 }
 
 /// Pages with gold holding at least one token, per dataset.
-const SCORED_PAGES: [(&str, usize); 4] = [("cleaneval", 732), ("l3s-gn1", 621), ("readability", 130), ("wcxb-dev", 376)];
+const SCORED_PAGES: [(&str, usize); 4] = [
+    ("cleaneval", 732),
+    ("l3s-gn1", 621),
+    ("readability", 130),
+    ("wcxb-dev", 376),
+];
 
 #[test]
 fn trafilatura_outputs_reproduce_peers_md() {
@@ -55,11 +63,17 @@ fn trafilatura_outputs_reproduce_peers_md() {
             line += &format!(" {metric}={ours:.5}/{published:.3}");
             // Rounded to three decimals, ours must print as the published value.
             if ((ours * 1000.0).round() - (published * 1000.0).round()).abs() > 0.5 {
-                mismatches.push(format!("{dataset} {metric}: ours {ours:.6}, PEERS.md {published:.3}"));
+                mismatches.push(format!(
+                    "{dataset} {metric}: ours {ours:.6}, PEERS.md {published:.3}"
+                ));
             }
         }
         eprintln!("{line}");
     }
     eprintln!("scored {} pages in {:.1?}", results.pages.len(), elapsed);
-    assert!(mismatches.is_empty(), "not reproduced:\n{}", mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "not reproduced:\n{}",
+        mismatches.join("\n")
+    );
 }

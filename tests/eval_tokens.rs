@@ -13,7 +13,10 @@ fn check(input: &str, expected: &[&str]) {
 #[test]
 fn case_folding_follows_python_lower() {
     // re: ["i", "stanbul", ...]: İ lowers to i + U+0307 (a mark, not \w in `re`).
-    check("İstanbul ΟΔΟΣ ΣΑΣ Straße", &["i\u{307}stanbul", "οδος", "σας", "straße"]);
+    check(
+        "İstanbul ΟΔΟΣ ΣΑΣ Straße",
+        &["i\u{307}stanbul", "οδος", "σας", "straße"],
+    );
     check("3.7bn, it's", &["3", "7bn", "it", "s"]);
 }
 
@@ -32,7 +35,10 @@ fn marks_stay_inside_their_word() {
 #[test]
 fn nfkc_folds_compatibility_forms() {
     // re: ["x²", "½", "①", "ﬁne", "ａｂｃ１２"].
-    check("x² ½ ① ﬁne ＡＢＣ１２", &["x2", "1", "2", "1", "fine", "abc12"]);
+    check(
+        "x² ½ ① ﬁne ＡＢＣ１２",
+        &["x2", "1", "2", "1", "fine", "abc12"],
+    );
     // re: [] (circled letters are So).
     check("Ⓐ ⓑ", &["a", "b"]);
     // Mojibake of ’ (re: ["kosovoâ", "s"]): ™ becomes "tm".
@@ -42,9 +48,15 @@ fn nfkc_folds_compatibility_forms() {
 
 #[test]
 fn cjk_runs_split_into_characters() {
-    check("東京タワーは333m", &["東", "京", "タ", "ワ", "ー", "は", "3", "3", "3", "m"]);
+    check(
+        "東京タワーは333m",
+        &["東", "京", "タ", "ワ", "ー", "は", "3", "3", "3", "m"],
+    );
     // Half-width katakana become full-width (NFKC) and split (re: ["ｶﾀｶﾅ", ...]).
-    check("ｶﾀｶﾅ 한국어abc", &["カ", "タ", "カ", "ナ", "한", "국", "어", "a", "b", "c"]);
+    check(
+        "ｶﾀｶﾅ 한국어abc",
+        &["カ", "タ", "カ", "ナ", "한", "국", "어", "a", "b", "c"],
+    );
 }
 
 #[test]

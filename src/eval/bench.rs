@@ -77,24 +77,44 @@ fn missing_root(root: &Path, e: &std::io::Error) -> Error {
 }
 
 fn input_error(path: &Path, message: impl Into<String>) -> Error {
-    Error::Input { input: path.display().to_string(), message: message.into() }
+    Error::Input {
+        input: path.display().to_string(),
+        message: message.into(),
+    }
 }
 
 impl Dataset {
     /// Opens `<root>/<name>` and parses its manifest.
     pub fn open(root: &Path, name: &str) -> Result<Dataset, Error> {
         if !root.is_dir() {
-            return Err(missing_root(root, &std::io::Error::from(std::io::ErrorKind::NotFound)));
+            return Err(missing_root(
+                root,
+                &std::io::Error::from(std::io::ErrorKind::NotFound),
+            ));
         }
         let dir = root.join(name);
         let manifest = dir.join("manifest.jsonl");
         let text = fs::read_to_string(&manifest).map_err(|e| {
-            input_error(&manifest, format!("{e}: is `{name}` a dataset of {}? (datasets: {})", root.display(), DATASETS.join(", ")))
+            input_error(
+                &manifest,
+                format!(
+                    "{e}: is `{name}` a dataset of {}? (datasets: {})",
+                    root.display(),
+                    DATASETS.join(", ")
+                ),
+            )
         })?;
         let entries = parse_manifest(&text).map_err(|(line, e)| {
-            input_error(&manifest, format!("line {line}: {e} (each line must be a JSON object with a string `id`)"))
+            input_error(
+                &manifest,
+                format!("line {line}: {e} (each line must be a JSON object with a string `id`)"),
+            )
         })?;
-        Ok(Dataset { name: name.to_string(), dir, entries })
+        Ok(Dataset {
+            name: name.to_string(),
+            dir,
+            entries,
+        })
     }
 
     /// Page ids in manifest order.
@@ -125,11 +145,21 @@ impl Dataset {
     /// The page's original bytes (gunzipped, not decoded).
     pub fn html_bytes(&self, id: &str) -> Result<Vec<u8>, Error> {
         let path = self.html_path(id);
-        let file = fs::File::open(&path).map_err(|e| input_error(&path, format!("{e}: the dataset is incomplete; restore shared/bench")))?;
+        let file = fs::File::open(&path).map_err(|e| {
+            input_error(
+                &path,
+                format!("{e}: the dataset is incomplete; restore shared/bench"),
+            )
+        })?;
         let mut bytes = Vec::new();
         flate2::read::GzDecoder::new(file)
             .read_to_end(&mut bytes)
-            .map_err(|e| input_error(&path, format!("not a valid gzip file ({e}); restore it from shared/bench")))?;
+            .map_err(|e| {
+                input_error(
+                    &path,
+                    format!("not a valid gzip file ({e}); restore it from shared/bench"),
+                )
+            })?;
         Ok(bytes)
     }
 
@@ -137,7 +167,10 @@ impl Dataset {
     /// gives none); see [`decode`].
     pub fn html(&self, id: &str) -> Result<String, Error> {
         let bytes = self.html_bytes(id)?;
-        let charset = self.entry(id).and_then(|e| e.suggested_charset.as_deref()).unwrap_or("utf-8");
+        let charset = self
+            .entry(id)
+            .and_then(|e| e.suggested_charset.as_deref())
+            .unwrap_or("utf-8");
         decode(&bytes, charset, &format!("{}/{id}", self.name))
     }
 
@@ -166,10 +199,16 @@ pub fn parse_manifest(text: &str) -> Result<Vec<ManifestEntry>, (usize, String)>
 
 /// Decodes page bytes with a WHATWG encoding label (`windows-1252`, `gb2312`, `utf-8`, ...), as
 /// a browser does: a byte-order mark wins over the label, malformed bytes become U+FFFD.
-/// `input` names the page in the error.
+/// Python codec spellings with `_` (`iso8859_1`, `euc_kr`, found in the manifests) are read as
+/// their `-` labels. An unknown label is [`Error::Charset`] naming `input`.
 pub fn decode(bytes: &[u8], charset: &str, input: &str) -> Result<String, Error> {
-    let encoding = Encoding::for_label(charset.trim().as_bytes())
-        .ok_or_else(|| Error::Charset { input: input.to_string(), charset: charset.to_string() })?;
+    let label = charset.trim();
+    let encoding = Encoding::for_label(label.as_bytes())
+        .or_else(|| Encoding::for_label(label.replace('_', "-").as_bytes()))
+        .ok_or_else(|| Error::Charset {
+            input: input.to_string(),
+            charset: charset.to_string(),
+        })?;
     let (text, _, _) = encoding.decode(bytes);
     Ok(text.into_owned())
 }
@@ -177,7 +216,8 @@ pub fn decode(bytes: &[u8], charset: &str, input: &str) -> Result<String, Error>
 /// Reads a UTF-8 text file.
 pub fn read_utf8(path: &Path) -> Result<String, Error> {
     let bytes = fs::read(path).map_err(|e| input_error(path, e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| input_error(path, format!("not UTF-8 ({e}); save it as UTF-8")))
+    String::from_utf8(bytes)
+        .map_err(|e| input_error(path, format!("not UTF-8 ({e}); save it as UTF-8")))
 }
 
 /// Reads a UTF-8 text file, `None` if it does not exist.
@@ -205,21 +245,32 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].suggested_charset.as_deref(), Some("windows-1252"));
         assert_eq!(m[0].extra["gold_chars"], 1363);
-        assert_eq!((m[1].page_type.as_deref(), m[1].url.as_deref()), (Some("forum"), None));
+        assert_eq!(
+            (m[1].page_type.as_deref(), m[1].url.as_deref()),
+            (Some("forum"), None)
+        );
         assert_eq!(parse_manifest("{\"id\": 1}\n").unwrap_err().0, 1);
     }
 
     #[test]
     fn decodes_with_label_and_names_unknown_charsets() {
-        assert_eq!(decode(b"caf\xe9 \x93q\x94", "windows-1252", "p").unwrap(), "café “q”");
+        assert_eq!(
+            decode(b"caf\xe9 \x93q\x94", "windows-1252", "p").unwrap(),
+            "café “q”"
+        );
         // WHATWG maps iso-8859-1 to windows-1252, as browsers do.
         assert_eq!(decode(b"\x93", "ISO-8859-1", "p").unwrap(), "“");
         assert_eq!(decode("中文".as_bytes(), "utf-8", "p").unwrap(), "中文");
         assert_eq!(decode(b"\xd6\xd0", "gb2312", "p").unwrap(), "中");
+        assert_eq!(decode(b"\xe9", "iso8859_1", "p").unwrap(), "é");
+        assert_eq!(decode(b"\xc7\xd1", "euc_kr", "p").unwrap(), "한");
         let e = decode(b"x", "klingon-8", "cleaneval/dev-1").unwrap_err();
         assert!(matches!(e, Error::Charset { .. }));
         let msg = e.to_string();
-        assert!(msg.contains("cleaneval/dev-1") && msg.contains("klingon-8"), "{msg}");
+        assert!(
+            msg.contains("cleaneval/dev-1") && msg.contains("klingon-8"),
+            "{msg}"
+        );
     }
 
     #[test]
@@ -250,8 +301,13 @@ mod tests {
         assert!(d.gold("p2").unwrap_err().to_string().contains("not UTF-8"));
 
         let missing = Dataset::open(root.path(), "nope").unwrap_err().to_string();
-        assert!(missing.contains("manifest.jsonl") && missing.contains("cleaneval"), "{missing}");
-        let no_root = Dataset::open(&root.path().join("absent"), "mini").unwrap_err().to_string();
+        assert!(
+            missing.contains("manifest.jsonl") && missing.contains("cleaneval"),
+            "{missing}"
+        );
+        let no_root = Dataset::open(&root.path().join("absent"), "mini")
+            .unwrap_err()
+            .to_string();
         assert!(no_root.contains("benchmark root"), "{no_root}");
     }
 }

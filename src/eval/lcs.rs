@@ -34,7 +34,12 @@ pub fn lcs_len_ids(a: &[u32], b: &[u32]) -> usize {
     // nearly equal the gold are common).
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
     let common = prefix + suffix;
     if a.is_empty() || b.is_empty() {
@@ -148,7 +153,11 @@ mod tests {
         let mut cur = vec![0usize; b.len() + 1];
         for x in a {
             for (j, y) in b.iter().enumerate() {
-                cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+                cur[j + 1] = if x == y {
+                    prev[j] + 1
+                } else {
+                    prev[j + 1].max(cur[j])
+                };
             }
             std::mem::swap(&mut prev, &mut cur);
         }
@@ -186,7 +195,10 @@ mod tests {
         fn w(x: &str) -> Vec<&str> {
             x.split(' ').collect()
         }
-        assert_eq!(lcs_len(&w("the cat sat on the mat"), &w("a cat sat on a mat today")), 4);
+        assert_eq!(
+            lcs_len(&w("the cat sat on the mat"), &w("a cat sat on a mat today")),
+            4
+        );
     }
 
     #[test]
@@ -195,6 +207,14 @@ mod tests {
         let a: Vec<u32> = (0..200).map(|i| i % 7).collect();
         let b: Vec<u32> = (1..201).map(|i| i % 7).collect();
         assert_eq!(lcs_len_ids(&a, &b), lcs_dp(&a, &b));
+        // A carry that must ripple through a whole all-ones block: A, 127 fillers absent from
+        // the text, B; text B A. LCS = 1 (dropping the carry would count 2).
+        let mut a: Vec<u32> = vec![0];
+        a.extend(10..137);
+        a.push(1);
+        // (`bit_parallel` directly: `lcs_len_ids` would take the shorter text as the pattern.)
+        assert_eq!(bit_parallel(&a, &[1, 0]), 1);
+        assert_eq!(bit_parallel(&a, &[0, 1]), 2);
         // Exactly 64 and 128 long, reversed: LCS of a permutation and its reverse is 1.
         for n in [64u32, 128] {
             let a: Vec<u32> = (0..n).collect();
@@ -233,8 +253,27 @@ mod tests {
                     std::mem::swap(&mut a, &mut b);
                 }
             }
-            assert_eq!(lcs_len_ids(&a, &b), lcs_dp(&a, &b), "case {case}: a={a:?} b={b:?}");
+            assert_eq!(
+                lcs_len_ids(&a, &b),
+                lcs_dp(&a, &b),
+                "case {case}: a={a:?} b={b:?}"
+            );
             assert_eq!(lcs_len_ids(&b, &a), lcs_dp(&a, &b), "case {case} swapped");
+        }
+    }
+
+    #[test]
+    fn long_sparse_patterns_equal_dynamic_programming() {
+        // Long patterns with rare matches leave whole blocks all ones, so carries must ripple
+        // through them; short texts drawn from the pattern's own symbols.
+        let mut rng = Rng(0xB10C);
+        for case in 0..200 {
+            let len = 64 + rng.below(600) as usize;
+            let a = rng.seq(len, 5_000);
+            let b: Vec<u32> = (0..1 + rng.below(40))
+                .map(|_| a[rng.below(a.len() as u64) as usize])
+                .collect();
+            assert_eq!(bit_parallel(&a, &b), lcs_dp(&a, &b), "case {case}");
         }
     }
 

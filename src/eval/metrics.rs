@@ -56,7 +56,11 @@ pub fn score(output: &str, gold: &str) -> PageScore {
 /// Scores already tokenized texts (see [`eval_tokens`]); lets a caller tokenize a gold text once
 /// for many outputs.
 pub fn score_tokens<'a, S: AsRef<str>>(output: &'a [S], gold: &'a [S]) -> PageScore {
-    let mut score = PageScore { out_tokens: output.len(), gold_tokens: gold.len(), ..PageScore::default() };
+    let mut score = PageScore {
+        out_tokens: output.len(),
+        gold_tokens: gold.len(),
+        ..PageScore::default()
+    };
     if output.is_empty() || gold.is_empty() {
         return score;
     }
@@ -182,7 +186,10 @@ mod tests {
         assert_eq!((s.out_tokens, s.gold_tokens, s.lcs), (6, 7, 4));
         assert!(close(s.lcs_p, 4.0 / 6.0));
         assert!(close(s.lcs_r, 4.0 / 7.0));
-        assert!(close(s.lcs_f1, 2.0 * (4.0 / 6.0) * (4.0 / 7.0) / (4.0 / 6.0 + 4.0 / 7.0)));
+        assert!(close(
+            s.lcs_f1,
+            2.0 * (4.0 / 6.0) * (4.0 / 7.0) / (4.0 / 6.0 + 4.0 / 7.0)
+        ));
         assert!(close(s.lcs_f1, 8.0 / 13.0));
         assert!(close(s.ce_score, 4.0 / 9.0));
         assert!(close(s.bow_f1, 8.0 / 13.0));

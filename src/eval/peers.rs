@@ -47,7 +47,12 @@ impl PeerTable {
 
     /// Datasets that have a value for any metric, sorted.
     pub fn datasets(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.scores.values().flat_map(|t| t.values()).flat_map(|d| d.keys().cloned()).collect();
+        let mut out: Vec<String> = self
+            .scores
+            .values()
+            .flat_map(|t| t.values())
+            .flat_map(|d| d.keys().cloned())
+            .collect();
         out.sort();
         out.dedup();
         out
@@ -63,7 +68,8 @@ pub fn parse(text: &str) -> Result<PeerTable, String> {
         let line = line.trim();
         if let Some(heading) = line.strip_prefix("## ") {
             let heading = heading.trim();
-            let is_metric = !heading.is_empty() && heading.chars().all(|c| c.is_alphanumeric() || c == '_');
+            let is_metric =
+                !heading.is_empty() && heading.chars().all(|c| c.is_alphanumeric() || c == '_');
             metric = is_metric.then(|| heading.to_string());
             header = None;
             continue;
@@ -75,30 +81,57 @@ pub fn parse(text: &str) -> Result<PeerTable, String> {
             }
             continue;
         }
-        let cells: Vec<String> = line.trim_matches('|').split('|').map(|c| c.trim().trim_matches('*').trim().to_string()).collect();
-        if cells.iter().all(|c| c.chars().all(|ch| ch == '-' || ch == ':')) {
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().trim_matches('*').trim().to_string())
+            .collect();
+        if cells
+            .iter()
+            .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+        {
             continue; // separator row
         }
         let Some(head) = &header else {
             if cells.first().map(String::as_str) != Some("tool") {
-                return Err(format!("line {}: table under `## {metric}` must start with a `tool` column", i + 1));
+                return Err(format!(
+                    "line {}: table under `## {metric}` must start with a `tool` column",
+                    i + 1
+                ));
             }
             header = Some(cells);
             continue;
         };
         if cells.len() != head.len() {
-            return Err(format!("line {}: {} cells, the header has {}", i + 1, cells.len(), head.len()));
+            return Err(format!(
+                "line {}: {} cells, the header has {}",
+                i + 1,
+                cells.len(),
+                head.len()
+            ));
         }
         let tool = cells[0].clone();
         if !table.tools.contains(&tool) {
             table.tools.push(tool.clone());
         }
         for (column, cell) in head.iter().zip(&cells).skip(1) {
-            let value: f64 = cell.parse().map_err(|_| format!("line {}: `{cell}` under `{column}` is not a number", i + 1))?;
+            let value: f64 = cell.parse().map_err(|_| {
+                format!("line {}: `{cell}` under `{column}` is not a number", i + 1)
+            })?;
             if column == "mean" {
-                table.means.entry(metric.clone()).or_default().insert(tool.clone(), value);
+                table
+                    .means
+                    .entry(metric.clone())
+                    .or_default()
+                    .insert(tool.clone(), value);
             } else {
-                table.scores.entry(metric.clone()).or_default().entry(tool.clone()).or_default().insert(column.clone(), value);
+                table
+                    .scores
+                    .entry(metric.clone())
+                    .or_default()
+                    .entry(tool.clone())
+                    .or_default()
+                    .insert(column.clone(), value);
             }
         }
     }
@@ -155,9 +188,15 @@ mod tests {
             return; // tests/eval_peers.rs insists on the bench; this unit test need not.
         }
         let t = PeerTable::load(&path).unwrap();
-        assert_eq!(t.datasets(), vec!["cleaneval", "l3s-gn1", "readability", "wcxb-dev"]);
+        assert_eq!(
+            t.datasets(),
+            vec!["cleaneval", "l3s-gn1", "readability", "wcxb-dev"]
+        );
         assert_eq!(t.scores.len(), 5);
         assert_eq!(t.get("lcs_f1", "trafilatura", "cleaneval"), Some(0.869));
-        assert_eq!(t.get("bow_f1", "boilerpy3-lenient", "wcxb-dev"), Some(0.688));
+        assert_eq!(
+            t.get("bow_f1", "boilerpy3-lenient", "wcxb-dev"),
+            Some(0.688)
+        );
     }
 }

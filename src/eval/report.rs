@@ -64,13 +64,21 @@ pub struct Summary {
 
 impl Summary {
     /// Summarizes the pages of one algorithm on one dataset; `seconds` is the time they took.
-    pub fn from_pages(algorithm: &str, dataset: &str, pages: &[PageResult], seconds: Option<f64>) -> Summary {
+    pub fn from_pages(
+        algorithm: &str,
+        dataset: &str,
+        pages: &[PageResult],
+        seconds: Option<f64>,
+    ) -> Summary {
         Summary {
             algorithm: algorithm.to_string(),
             dataset: dataset.to_string(),
             scores: MacroScores::from_pages(pages.iter().map(|p| &p.score)),
             failures: pages.iter().filter(|p| p.failure.is_some()).count(),
-            empty_outputs: pages.iter().filter(|p| p.failure.is_none() && p.score.is_scored() && p.score.is_empty_output()).count(),
+            empty_outputs: pages
+                .iter()
+                .filter(|p| p.failure.is_none() && p.score.is_scored() && p.score.is_empty_output())
+                .count(),
             pages_per_sec: seconds.filter(|s| *s > 0.0).map(|s| pages.len() as f64 / s),
         }
     }
@@ -88,7 +96,10 @@ pub struct Results {
 impl Results {
     /// Groups `pages` by algorithm × dataset and summarizes each group; `seconds` gives the
     /// time of a group, keyed by `(algorithm, dataset)`.
-    pub fn from_pages(pages: Vec<PageResult>, seconds: &BTreeMap<(String, String), f64>) -> Results {
+    pub fn from_pages(
+        pages: Vec<PageResult>,
+        seconds: &BTreeMap<(String, String), f64>,
+    ) -> Results {
         let mut groups: Vec<((String, String), Vec<PageResult>)> = Vec::new();
         for p in &pages {
             let key = (p.algorithm.clone(), p.dataset.clone());
@@ -99,7 +110,9 @@ impl Results {
         }
         let summaries = groups
             .iter()
-            .map(|((a, d), v)| Summary::from_pages(a, d, v, seconds.get(&(a.clone(), d.clone())).copied()))
+            .map(|((a, d), v)| {
+                Summary::from_pages(a, d, v, seconds.get(&(a.clone(), d.clone())).copied())
+            })
             .collect();
         Results { summaries, pages }
     }
@@ -112,7 +125,9 @@ impl Results {
 
     /// The summary of `algorithm` on `dataset`.
     pub fn summary(&self, algorithm: &str, dataset: &str) -> Option<&Summary> {
-        self.summaries.iter().find(|s| s.algorithm == algorithm && s.dataset == dataset)
+        self.summaries
+            .iter()
+            .find(|s| s.algorithm == algorithm && s.dataset == dataset)
     }
 
     /// Algorithms in order of first appearance.
@@ -128,7 +143,11 @@ impl Results {
 
     /// The `n` scored pages of `algorithm` with the lowest LCS F1 (ties by dataset, then id).
     pub fn worst_pages(&self, algorithm: &str, n: usize) -> Vec<&PageResult> {
-        let mut pages: Vec<&PageResult> = self.pages.iter().filter(|p| p.algorithm == algorithm && p.score.is_scored()).collect();
+        let mut pages: Vec<&PageResult> = self
+            .pages
+            .iter()
+            .filter(|p| p.algorithm == algorithm && p.score.is_scored())
+            .collect();
         pages.sort_by(|a, b| {
             a.score
                 .lcs_f1
@@ -229,12 +248,24 @@ fn count(v: Option<usize>) -> String {
 pub fn markdown(results: &Results, peers: Option<&PeerTable>) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Benchmark report\n");
-    let _ = writeln!(s, "{METRIC_NOTE}. Rows marked *(peer)* are the published numbers of PEERS.md.\n");
-    let _ = writeln!(s, "| algorithm | dataset | P | R | F1 | CE | BOW F1 | pages | failures | empty | pages/s |");
+    let _ = writeln!(
+        s,
+        "{METRIC_NOTE}. Rows marked *(peer)* are the published numbers of PEERS.md.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| algorithm | dataset | P | R | F1 | CE | BOW F1 | pages | failures | empty | pages/s |"
+    );
     let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows(results, peers) {
-        let name = if r.peer { format!("{} *(peer)*", r.algorithm) } else { r.algorithm.clone() };
-        let speed = r.pages_per_sec.map_or("–".to_string(), |v| format!("{v:.1}"));
+        let name = if r.peer {
+            format!("{} *(peer)*", r.algorithm)
+        } else {
+            r.algorithm.clone()
+        };
+        let speed = r
+            .pages_per_sec
+            .map_or("–".to_string(), |v| format!("{v:.1}"));
         let _ = writeln!(
             s,
             "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {speed} |",
@@ -294,12 +325,23 @@ pub fn json(results: &Results, peers: Option<&PeerTable>) -> String {
             let pages = results
                 .worst_pages(a, WORST_PAGES)
                 .into_iter()
-                .map(|p| Worst { dataset: &p.dataset, id: &p.id, lcs_f1: p.score.lcs_f1, lcs_p: p.score.lcs_p, lcs_r: p.score.lcs_r })
+                .map(|p| Worst {
+                    dataset: &p.dataset,
+                    id: &p.id,
+                    lcs_f1: p.score.lcs_f1,
+                    lcs_p: p.score.lcs_p,
+                    lcs_r: p.score.lcs_r,
+                })
                 .collect();
             (a, pages)
         })
         .collect();
-    let doc = Doc { metric: METRIC_NOTE, rows: rows(results, peers), worst, pages: &results.pages };
+    let doc = Doc {
+        metric: METRIC_NOTE,
+        rows: rows(results, peers),
+        worst,
+        pages: &results.pages,
+    };
     let mut out = serde_json::to_string_pretty(&doc).expect("report values serialize");
     out.push('\n');
     out
@@ -311,7 +353,13 @@ mod tests {
     use crate::eval::metrics::score;
     use crate::eval::peers;
 
-    fn page(algorithm: &str, dataset: &str, id: &str, output: Option<&str>, gold: &str) -> PageResult {
+    fn page(
+        algorithm: &str,
+        dataset: &str,
+        id: &str,
+        output: Option<&str>,
+        gold: &str,
+    ) -> PageResult {
         PageResult {
             algorithm: algorithm.into(),
             dataset: dataset.into(),
@@ -343,12 +391,24 @@ mod tests {
     fn summaries_count_failures_empties_and_speed() {
         let r = sample();
         let s = r.summary("dens", "cleaneval").unwrap();
-        assert_eq!((s.scores.pages, s.scores.skipped_empty_gold, s.failures, s.empty_outputs), (3, 1, 1, 1));
+        assert_eq!(
+            (
+                s.scores.pages,
+                s.scores.skipped_empty_gold,
+                s.failures,
+                s.empty_outputs
+            ),
+            (3, 1, 1, 1)
+        );
         assert!((s.scores.lcs_f1 - (2.0 / 3.0) / 3.0).abs() < 1e-12);
         assert_eq!(s.pages_per_sec, Some(2.0)); // 4 pages in 2 s
         assert_eq!(r.summary("dens", "l3s-gn1").unwrap().pages_per_sec, None);
         assert_eq!(r.algorithms(), vec!["dens", "vis"]);
-        let worst: Vec<&str> = r.worst_pages("dens", 10).iter().map(|p| p.id.as_str()).collect();
+        let worst: Vec<&str> = r
+            .worst_pages("dens", 10)
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect();
         assert_eq!(worst, vec!["c2", "c3", "c1", "n1"]);
     }
 

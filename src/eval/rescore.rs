@@ -22,7 +22,8 @@ pub fn rescore_dir(outputs: &Path, root: &Path) -> Result<Results, Error> {
     if algorithms.is_empty() {
         return Err(Error::Input {
             input: outputs.display().to_string(),
-            message: "no algorithm directories: expected DIR/<algorithm>/<dataset>/<id>.txt".to_string(),
+            message: "no algorithm directories: expected DIR/<algorithm>/<dataset>/<id>.txt"
+                .to_string(),
         });
     }
     let mut datasets: Vec<String> = Vec::new();
@@ -49,14 +50,22 @@ pub fn rescore_dir(outputs: &Path, root: &Path) -> Result<Results, Error> {
 
 /// Report order of datasets: the bench's own first, in [`DATASETS`] order, then others by name.
 pub fn dataset_rank(name: &str) -> (usize, String) {
-    (DATASETS.iter().position(|d| *d == name).unwrap_or(DATASETS.len()), name.to_string())
+    (
+        DATASETS
+            .iter()
+            .position(|d| *d == name)
+            .unwrap_or(DATASETS.len()),
+        name.to_string(),
+    )
 }
 
 /// Sorted names of the subdirectories of `dir`.
 fn subdirs(dir: &Path) -> Result<Vec<String>, Error> {
     let read = fs::read_dir(dir).map_err(|e| Error::Input {
         input: dir.display().to_string(),
-        message: format!("{e}: expected a directory laid out as DIR/<algorithm>/<dataset>/<id>.txt"),
+        message: format!(
+            "{e}: expected a directory laid out as DIR/<algorithm>/<dataset>/<id>.txt"
+        ),
     })?;
     let mut names: Vec<String> = read
         .flatten()
@@ -71,17 +80,29 @@ fn subdirs(dir: &Path) -> Result<Vec<String>, Error> {
 /// of `dataset`. The gold is read and tokenized once per page.
 pub fn score_dataset(dataset: &Dataset, outputs: &[(String, PathBuf)]) -> Result<Results, Error> {
     let ids: Vec<&str> = dataset.ids().collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
     let chunk = ids.len().div_ceil(threads).max(1);
     // Per page, one result per algorithm (in `outputs` order).
     let scored: Vec<Result<Vec<Vec<PageResult>>, Error>> = std::thread::scope(|scope| {
         let handles: Vec<_> = ids
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|id| score_page(dataset, outputs, id)).collect()))
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|id| score_page(dataset, outputs, id))
+                        .collect()
+                })
+            })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("scoring thread panicked")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("scoring thread panicked"))
+            .collect()
     });
-    let mut per_algorithm: Vec<Vec<PageResult>> = vec![Vec::with_capacity(ids.len()); outputs.len()];
+    let mut per_algorithm: Vec<Vec<PageResult>> =
+        vec![Vec::with_capacity(ids.len()); outputs.len()];
     for part in scored {
         for page in part? {
             for (slot, result) in per_algorithm.iter_mut().zip(page) {
@@ -91,14 +112,20 @@ pub fn score_dataset(dataset: &Dataset, outputs: &[(String, PathBuf)]) -> Result
     }
     let mut results = Results::default();
     for ((algorithm, _), pages) in outputs.iter().zip(per_algorithm) {
-        results.summaries.push(Summary::from_pages(algorithm, &dataset.name, &pages, None));
+        results
+            .summaries
+            .push(Summary::from_pages(algorithm, &dataset.name, &pages, None));
         results.pages.extend(pages);
     }
     Ok(results)
 }
 
 /// One page of `dataset` for every algorithm of `outputs`.
-fn score_page(dataset: &Dataset, outputs: &[(String, PathBuf)], id: &str) -> Result<Vec<PageResult>, Error> {
+fn score_page(
+    dataset: &Dataset,
+    outputs: &[(String, PathBuf)],
+    id: &str,
+) -> Result<Vec<PageResult>, Error> {
     let gold = eval_tokens(&dataset.gold(id)?);
     let mut out = Vec::with_capacity(outputs.len());
     for (algorithm, dir) in outputs {
@@ -123,12 +150,24 @@ fn score_page(dataset: &Dataset, outputs: &[(String, PathBuf)], id: &str) -> Res
 
 /// Scores one output text against one gold text (a convenience over
 /// [`super::metrics::score`] for callers holding [`PageResult`] fields).
-pub fn page_result(algorithm: &str, dataset: &str, id: &str, output: Result<&str, String>, gold: &str) -> PageResult {
+pub fn page_result(
+    algorithm: &str,
+    dataset: &str,
+    id: &str,
+    output: Result<&str, String>,
+    gold: &str,
+) -> PageResult {
     let (score, failure): (PageScore, Option<String>) = match output {
         Ok(text) => (super::metrics::score(text, gold), None),
         Err(e) => (super::metrics::score("", gold), Some(e)),
     };
-    PageResult { algorithm: algorithm.to_string(), dataset: dataset.to_string(), id: id.to_string(), score, failure }
+    PageResult {
+        algorithm: algorithm.to_string(),
+        dataset: dataset.to_string(),
+        id: id.to_string(),
+        score,
+        failure,
+    }
 }
 
 #[cfg(test)]
@@ -141,7 +180,11 @@ mod tests {
         let bench = root.path().join("bench");
         let d = bench.join("cleaneval");
         fs::create_dir_all(d.join("gold")).unwrap();
-        fs::write(d.join("manifest.jsonl"), "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n").unwrap();
+        fs::write(
+            d.join("manifest.jsonl"),
+            "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\"}\n",
+        )
+        .unwrap();
         fs::write(d.join("gold/a.txt"), "one two three four").unwrap();
         fs::write(d.join("gold/b.txt"), "five six").unwrap();
         fs::write(d.join("gold/c.txt"), " -- ").unwrap(); // no token: skipped
@@ -158,7 +201,10 @@ mod tests {
         assert_eq!(r.pages.len(), 6);
         let alpha = r.summary("alpha", "cleaneval").unwrap();
         // a: 1.0 ; b: empty output 0 ; c skipped -> mean 0.5 ; c has no file -> a failure.
-        assert_eq!((alpha.scores.pages, alpha.scores.skipped_empty_gold), (2, 1));
+        assert_eq!(
+            (alpha.scores.pages, alpha.scores.skipped_empty_gold),
+            (2, 1)
+        );
         assert_eq!((alpha.failures, alpha.empty_outputs), (1, 1));
         assert!((alpha.scores.lcs_f1 - 0.5).abs() < 1e-12);
         let beta = r.summary("beta", "cleaneval").unwrap();
@@ -176,6 +222,9 @@ mod tests {
     #[test]
     fn failed_page_scores_zero() {
         let p = page_result("x", "d", "1", Err("timeout".into()), "gold words");
-        assert_eq!((p.score.lcs_f1, p.score.gold_tokens, p.failure.as_deref()), (0.0, 2, Some("timeout")));
+        assert_eq!(
+            (p.score.lcs_f1, p.score.gold_tokens, p.failure.as_deref()),
+            (0.0, 2, Some("timeout"))
+        );
     }
 }
