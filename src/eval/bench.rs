@@ -199,10 +199,13 @@ pub fn parse_manifest(text: &str) -> Result<Vec<ManifestEntry>, (usize, String)>
 
 /// Decodes page bytes with a WHATWG encoding label (`windows-1252`, `gb2312`, `utf-8`, ...), as
 /// a browser does: a byte-order mark wins over the label, malformed bytes become U+FFFD.
-/// `input` names the page in the error.
+/// Python codec spellings with `_` (`iso8859_1`, `euc_kr`, found in the manifests) are read as
+/// their `-` labels. An unknown label is [`Error::Charset`] naming `input`.
 pub fn decode(bytes: &[u8], charset: &str, input: &str) -> Result<String, Error> {
-    let encoding =
-        Encoding::for_label(charset.trim().as_bytes()).ok_or_else(|| Error::Charset {
+    let label = charset.trim();
+    let encoding = Encoding::for_label(label.as_bytes())
+        .or_else(|| Encoding::for_label(label.replace('_', "-").as_bytes()))
+        .ok_or_else(|| Error::Charset {
             input: input.to_string(),
             charset: charset.to_string(),
         })?;
@@ -259,6 +262,8 @@ mod tests {
         assert_eq!(decode(b"\x93", "ISO-8859-1", "p").unwrap(), "“");
         assert_eq!(decode("中文".as_bytes(), "utf-8", "p").unwrap(), "中文");
         assert_eq!(decode(b"\xd6\xd0", "gb2312", "p").unwrap(), "中");
+        assert_eq!(decode(b"\xe9", "iso8859_1", "p").unwrap(), "é");
+        assert_eq!(decode(b"\xc7\xd1", "euc_kr", "p").unwrap(), "한");
         let e = decode(b"x", "klingon-8", "cleaneval/dev-1").unwrap_err();
         assert!(matches!(e, Error::Charset { .. }));
         let msg = e.to_string();

@@ -207,6 +207,14 @@ mod tests {
         let a: Vec<u32> = (0..200).map(|i| i % 7).collect();
         let b: Vec<u32> = (1..201).map(|i| i % 7).collect();
         assert_eq!(lcs_len_ids(&a, &b), lcs_dp(&a, &b));
+        // A carry that must ripple through a whole all-ones block: A, 127 fillers absent from
+        // the text, B; text B A. LCS = 1 (dropping the carry would count 2).
+        let mut a: Vec<u32> = vec![0];
+        a.extend(10..137);
+        a.push(1);
+        // (`bit_parallel` directly: `lcs_len_ids` would take the shorter text as the pattern.)
+        assert_eq!(bit_parallel(&a, &[1, 0]), 1);
+        assert_eq!(bit_parallel(&a, &[0, 1]), 2);
         // Exactly 64 and 128 long, reversed: LCS of a permutation and its reverse is 1.
         for n in [64u32, 128] {
             let a: Vec<u32> = (0..n).collect();
@@ -251,6 +259,21 @@ mod tests {
                 "case {case}: a={a:?} b={b:?}"
             );
             assert_eq!(lcs_len_ids(&b, &a), lcs_dp(&a, &b), "case {case} swapped");
+        }
+    }
+
+    #[test]
+    fn long_sparse_patterns_equal_dynamic_programming() {
+        // Long patterns with rare matches leave whole blocks all ones, so carries must ripple
+        // through them; short texts drawn from the pattern's own symbols.
+        let mut rng = Rng(0xB10C);
+        for case in 0..200 {
+            let len = 64 + rng.below(600) as usize;
+            let a = rng.seq(len, 5_000);
+            let b: Vec<u32> = (0..1 + rng.below(40))
+                .map(|_| a[rng.below(a.len() as u64) as usize])
+                .collect();
+            assert_eq!(bit_parallel(&a, &b), lcs_dp(&a, &b), "case {case}");
         }
     }
 
