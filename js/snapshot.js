@@ -16,6 +16,16 @@
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
+  // Accessors taken from the prototypes: a <form> with an <input name="id"> makes `form.id`
+  // an element (DOM clobbering), so nothing is read through the node's own properties.
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const tagNameOf = getter(Element.prototype, "tagName");
+  const childNodesOf = getter(Node.prototype, "childNodes");
+  const nodeTypeOf = getter(Node.prototype, "nodeType");
+  const attr = (el, name) => Element.prototype.getAttribute.call(el, name);
+  const hasAttr = (el, name) => Element.prototype.hasAttribute.call(el, name);
+  const rectOf = (el) => Element.prototype.getBoundingClientRect.call(el);
+  const resolve = (v) => { try { return new URL(v, document.baseURI).href; } catch (e) { return v; } };
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => Math.round(v * 10) / 10;
   const range = document.createRange();
@@ -34,7 +44,8 @@
   const stack = root ? [[root, -1, false, "visible"]] : [];
   while (stack.length) {
     const [node, parent, inLink, parentVis] = stack.pop();
-    if (node.nodeType === 3) {
+    const type = nodeTypeOf.call(node);
+    if (type === 3) {
       const text = node.data.replace(/\s+/g, " ");
       if (text.trim() === "") {
         // A blank text node still separates words ("<b>a</b> <i>b</i>"): keep it as a
@@ -50,22 +61,23 @@
       paints.push(parentVis === "visible" && onPage(r));
       continue;
     }
-    if (node.nodeType !== 1) continue;
-    const tagU = node.tagName.toUpperCase();
+    if (type !== 1) continue;
+    const tagU = String(tagNameOf.call(node)).toUpperCase();
     if (SKIP.has(tagU)) continue;
     const cs = getComputedStyle(node);
-    const r = node.getBoundingClientRect();
+    const r = rectOf(node);
     const link = inLink || LINKISH.has(tagU);
-    const o = { parent, tag: node.tagName.toLowerCase(),
+    const o = { parent, tag: tagU.toLowerCase(),
       box: [r1(r.left + sx), r1(r.top + sy), r1(r.width), r1(r.height)] };
-    if (node.id) o.id = node.id;
-    const cls = node.getAttribute("class");
+    const id = attr(node, "id");
+    if (id) o.id = id;
+    const cls = attr(node, "class");
     if (cls && cls.trim()) o.class = cls.trim().replace(/\s+/g, " ");
-    const role = node.getAttribute("role");
+    const role = attr(node, "role");
     if (role) o.role = role;
-    if (node.hasAttribute("href")) o.href = node.href && typeof node.href === "string" ? node.href : node.getAttribute("href");
-    if (node.hasAttribute("src")) o.src = typeof node.src === "string" && node.src ? node.src : node.getAttribute("src");
-    if (node.hasAttribute("alt")) o.alt = node.getAttribute("alt");
+    if (hasAttr(node, "href")) o.href = resolve(attr(node, "href"));
+    if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
+    if (hasAttr(node, "alt")) o.alt = attr(node, "alt");
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;
     if (cs.visibility !== "visible") o.visibility = cs.visibility;
@@ -79,7 +91,7 @@
     nodes.push(o);
     paints.push(cs.display !== "none" && cs.visibility === "visible" && onPage(r));
     if (cs.display === "none" || OPAQUE.has(tagU)) continue;
-    const kids = node.childNodes;
+    const kids = childNodesOf.call(node);
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], idx, link, cs.visibility]);
   }
   // rendered = paints itself, or holds something that does (a zero-height

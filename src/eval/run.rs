@@ -99,8 +99,11 @@ pub async fn run(
         let mut stream = futures::stream::iter(ids.iter())
             .map(|id| async move {
                 let entry = ds_ref.entry(id);
+                // A manifest label that is no WHATWG encoding (cleaneval has `iso-1252` and
+                // `0`) falls back to UTF-8, the decoding those pages' bytes are valid in.
                 let charset = entry
                     .and_then(|e| e.suggested_charset.clone())
+                    .filter(|c| encoding_rs::Encoding::for_label(c.trim().as_bytes()).is_some())
                     .unwrap_or_else(|| "utf-8".into());
                 let bytes = ds_ref.html_bytes(id);
                 let r = match bytes {
