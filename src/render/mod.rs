@@ -182,6 +182,30 @@ impl Renderer {
         self.relaunches.load(Ordering::SeqCst)
     }
 
+    /// After a failed page: is the browser still there? Pending calls can fail ("oneshot
+    /// canceled") a moment before the handler reports the closed connection, so a browser
+    /// that does not answer `Browser.getVersion` within 2 s is marked gone.
+    async fn probe_gone(&self, e: &Error) -> bool {
+        if matches!(
+            e,
+            Error::Input { .. } | Error::Charset { .. } | Error::TooLarge { .. }
+        ) {
+            return self.is_gone().await;
+        }
+        let h = match self.browser.lock().await.as_ref() {
+            Some(h) if !h.is_gone() => h.clone(),
+            _ => return true,
+        };
+        let alive = matches!(
+            tokio::time::timeout(Duration::from_secs(2), h.browser.version()).await,
+            Ok(Ok(_))
+        );
+        if !alive {
+            h.gone.store(true, Ordering::SeqCst);
+        }
+        !alive
+    }
+
     async fn is_gone(&self) -> bool {
         self.browser
             .lock()
@@ -224,11 +248,16 @@ impl Renderer {
     }
 
     async fn take_tab(&self) -> Result<(u64, Tab), Error> {
-        let cur = self.generation.load(Ordering::SeqCst);
         loop {
             let popped = self.tabs.lock().await.pop();
             match popped {
-                Some((gen, t)) if gen == cur && !self.is_gone().await => return Ok((gen, t)),
+                // The generation is read after `is_gone`, which waits out a relaunch in
+                // progress: a tab of the dead browser must not be handed out after it.
+                Some((gen, t))
+                    if !self.is_gone().await && gen == self.generation.load(Ordering::SeqCst) =>
+                {
+                    return Ok((gen, t))
+                }
                 Some(_) => continue,
                 None => break,
             }
@@ -269,8 +298,16 @@ impl Renderer {
         let _slot = self.slots.acquire().await.expect("semaphore open");
         let mut retries = 0;
         loop {
-            let r = self.render_once(input).await;
-            let gone = self.is_gone().await;
+            let (used, r) = self.render_once(input).await;
+            // The attempt's browser is gone if another page already replaced it, or if it
+            // does not answer now.
+            let gone = match &r {
+                Ok(_) => false,
+                Err(e) => {
+                    used.is_some_and(|g| g != self.generation.load(Ordering::SeqCst))
+                        || self.probe_gone(e).await
+                }
+            };
             match r {
                 Ok(mut r) => {
                     r.retries = retries;
@@ -296,7 +333,34 @@ impl Renderer {
         }
     }
 
-    async fn render_once(&self, input: &Input) -> Result<Rendered, Error> {
+    /// One attempt; returns the browser generation it ran in (None when it never got a tab).
+    async fn render_once(&self, input: &Input) -> (Option<u64>, Result<Rendered, Error>) {
+        match self.prepare(input) {
+            Err(e) => (None, Err(e)),
+            Ok((url, served)) => {
+                let r = self.take_tab().await;
+                let (gen, mut tab) = match r {
+                    Ok(t) => t,
+                    Err(e) => {
+                        if let Some(p) = served {
+                            self.server.remove(&p);
+                        }
+                        return (None, Err(e));
+                    }
+                };
+                let r = tab.render(&input.name(), &url, &self.opts).await;
+                if let Some(p) = served {
+                    self.server.remove(&p);
+                }
+                self.give_back(gen, tab).await;
+                (Some(gen), r)
+            }
+        }
+    }
+
+    /// The URL to load for an input (HTML bytes are put on the loopback server; the path to
+    /// remove afterwards is returned too).
+    fn prepare(&self, input: &Input) -> Result<(String, Option<String>), Error> {
         let name = input.name();
         let (url, served) = match input {
             Input::Url(u) => (u.clone(), None),
@@ -324,13 +388,7 @@ impl Renderer {
                 (url, Some(path))
             }
         };
-        let (gen, mut tab) = self.take_tab().await?;
-        let r = tab.render(&name, &url, &self.opts).await;
-        if let Some(p) = served {
-            self.server.remove(&p);
-        }
-        self.give_back(gen, tab).await;
-        r
+        Ok((url, served))
     }
 
     /// Close every tab and the browser, reap it and remove its profile.

@@ -358,6 +358,11 @@ impl Tab {
             Bounded::Done(Ok(_)) => {}
             Bounded::Done(Err(e)) => {
                 let msg = e.to_string();
+                if self.lost(&msg).await {
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
                 self.reset_after_error(opts).await;
                 return Err(Error::Navigation {
                     input: input.into(),
@@ -476,6 +481,11 @@ impl Tab {
             }
             Bounded::Done(Ok(r)) => r,
             Bounded::Done(Err(e)) => {
+                if self.lost(&e.to_string()).await {
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
                 self.reset_after_error(opts).await;
                 return Err(Error::Script {
                     input: input.into(),
@@ -578,6 +588,21 @@ impl Tab {
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
         })
+    }
+
+    /// Did this call fail because the tab's renderer is gone? chromiumoxide drops a pending
+    /// call ("oneshot canceled", "receiver is gone") when its target goes away, which can be
+    /// a moment before `Inspector.targetCrashed` arrives (file:// pages share a renderer
+    /// process, so one page's crash takes its neighbours' tabs with it).
+    async fn lost(&mut self, message: &str) -> bool {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let lost = self.crashed()
+            || message.contains("oneshot canceled")
+            || message.contains("receiver is gone");
+        if lost {
+            self.healthy = false;
+        }
+        lost
     }
 
     /// After a failed navigation: go to about:blank so the next page starts clean.
