@@ -195,6 +195,13 @@ pub struct EvalArgs {
     /// Re-score the texts already in --out without rendering.
     #[arg(long)]
     pub rescore: bool,
+    /// Save every page's snapshot as DIR/<dataset>/<id>.json (to re-score later without a
+    /// browser).
+    #[arg(long, value_name = "DIR")]
+    pub save_snapshots: Option<PathBuf>,
+    /// Score snapshots saved with --save-snapshots instead of rendering (no browser).
+    #[arg(long, value_name = "DIR", conflicts_with = "save_snapshots")]
+    pub from_snapshots: Option<PathBuf>,
     /// Check the results against a baseline of F1 floors (the CI quality gate).
     #[arg(long, value_name = "FILE")]
     pub gate: Option<PathBuf>,

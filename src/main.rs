@@ -106,9 +106,13 @@ mod eval_cmd {
                 None,
             )
         } else {
-            let mut opts = super::render_options(&a.render)?;
-            opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
-            let renderer = Renderer::new(opts).await?;
+            let renderer = if a.from_snapshots.is_some() {
+                None
+            } else {
+                let mut opts = super::render_options(&a.render)?;
+                opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
+                Some(Renderer::new(opts).await?)
+            };
             let cfg = EvalConfig {
                 root: a.bench.clone(),
                 datasets: a.datasets.clone(),
@@ -117,9 +121,11 @@ mod eval_cmd {
                 every: a.every,
                 out: a.out.clone(),
                 params,
+                save_snapshots: a.save_snapshots.clone(),
+                from_snapshots: a.from_snapshots.clone(),
             };
             let tty = std::io::stderr().is_terminal();
-            let r = run::run(&renderer, &cfg, |p| {
+            let r = run::run(renderer.as_ref(), &cfg, |p| {
                 if quiet || !(tty || p.done % 50 == 0 || p.done == p.total) {
                     return;
                 }
@@ -139,7 +145,9 @@ mod eval_cmd {
                 }
             })
             .await;
-            renderer.shutdown().await;
+            if let Some(r) = renderer {
+                r.shutdown().await;
+            }
             let (res, st) = r?;
             (res, Some(st))
         };

@@ -14,7 +14,7 @@ use super::report::{PageResult, Results};
 use super::rescore::page_result;
 use crate::extract::{extract_tree, Algorithm, Params};
 use crate::output::text;
-use crate::render::{Input, Renderer};
+use crate::render::{Input, Rendered, Renderer};
 use crate::{Error, Tree};
 
 /// What to run.
@@ -32,6 +32,11 @@ pub struct EvalConfig {
     /// Where texts go.
     pub out: PathBuf,
     pub params: Params,
+    /// Save each page's snapshot as `DIR/<dataset>/<id>.json`.
+    pub save_snapshots: Option<PathBuf>,
+    /// Score snapshots saved earlier in `DIR/<dataset>/<id>.json` instead of rendering (no
+    /// browser; a missing snapshot counts as a failed page).
+    pub from_snapshots: Option<PathBuf>,
 }
 
 /// Progress of a run, reported after each page.
@@ -71,7 +76,7 @@ pub fn select_ids(ds: &Dataset, every: usize, limit: Option<usize>) -> Vec<Strin
 /// Render, extract and score every selected page. Render failures are recorded as failed
 /// pages (scored as empty outputs); only a lost browser or unreadable data stops the run.
 pub async fn run(
-    renderer: &Renderer,
+    renderer: Option<&Renderer>,
     cfg: &EvalConfig,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<(Results, RunStats), Error> {
@@ -83,7 +88,7 @@ pub async fn run(
     let mut pages: Vec<PageResult> = Vec::new();
     let mut seconds: BTreeMap<(String, String), f64> = BTreeMap::new();
     let mut stats = RunStats::default();
-    let conc = renderer.options().concurrency.max(1);
+    let conc = renderer.map_or(1, |r| r.options().concurrency.max(1));
     for name in &names {
         let ds = Dataset::open(&cfg.root, name)?;
         let ids = select_ids(&ds, cfg.every, cfg.limit);
@@ -105,6 +110,21 @@ pub async fn run(
                     .and_then(|e| e.suggested_charset.clone())
                     .filter(|c| encoding_rs::Encoding::for_label(c.trim().as_bytes()).is_some())
                     .unwrap_or_else(|| "utf-8".into());
+                if let Some(dir) = &cfg.from_snapshots {
+                    let path = dir.join(&ds_ref.name).join(format!("{id}.json"));
+                    let t = Instant::now();
+                    let r = std::fs::read_to_string(&path)
+                        .map_err(|e| Error::Input { input: path.display().to_string(), message: e.to_string() })
+                        .and_then(|json| {
+                            let snapshot = crate::Snapshot::from_json(&json, &path.display().to_string())?;
+                            Ok(Rendered::from_snapshot(snapshot, json))
+                        });
+                    return (id.clone(), (r, t.elapsed().as_secs_f64()));
+                }
+                let Some(renderer) = renderer else {
+                    let e = Error::Input { input: id.clone(), message: "no renderer and no saved snapshot".into() };
+                    return (id.clone(), (Err(e), 0.0));
+                };
                 let bytes = ds_ref.html_bytes(id);
                 let r = match bytes {
                     Ok(bytes) => {
@@ -137,6 +157,14 @@ pub async fn run(
                     }
                     if rendered.load_timed_out {
                         stats.pages_load_timed_out += 1;
+                    }
+                    if let Some(dir) = &cfg.save_snapshots {
+                        let d = dir.join(name);
+                        std::fs::create_dir_all(&d)
+                            .map_err(|e| Error::Output { path: d.display().to_string(), message: e.to_string() })?;
+                        let p = d.join(format!("{id}.json"));
+                        std::fs::write(&p, &rendered.snapshot_json)
+                            .map_err(|e| Error::Output { path: p.display().to_string(), message: e.to_string() })?;
                     }
                     let tree = Tree::new(&rendered.snapshot);
                     for &a in &cfg.algorithms {

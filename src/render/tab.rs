@@ -92,6 +92,24 @@ enum Bounded<T> {
     Crashed,
 }
 
+impl Rendered {
+    /// A page known only from a saved snapshot (no timings, no screenshot).
+    pub fn from_snapshot(snapshot: Snapshot, snapshot_json: String) -> Rendered {
+        Rendered {
+            snapshot,
+            snapshot_json,
+            status: None,
+            screenshot: None,
+            timings: Timings::default(),
+            blocked_requests: 0,
+            blocked_navigations: 0,
+            load_timed_out: false,
+            retries: 0,
+            screenshot_truncated: false,
+        }
+    }
+}
+
 /// A reusable tab.
 pub struct Tab {
     pub page: Page,
