@@ -350,19 +350,20 @@ fn mark_density_sum(tree: &Tree, s: &Scored) -> Vec<bool> {
     kept
 }
 
-/// CECTD-S: descend from `<body>` through nodes whose smoothed density reaches the threshold;
-/// a node reached that has no element children is content with its subtree.
+/// CECTD-S: data smoothing instead of DensitySum. The paper (§3.5.1, §4.1.3) describes the
+/// comparator as labelling nodes "as content or noise just according to the threshold" after
+/// "weighted averaging with sibling nodes"; the reading here: every leaf-level node (a text
+/// node, or an element without element children) whose smoothed density reaches the
+/// threshold is content with its subtree. The threshold is the one of §3.5.2, so the variants
+/// differ only in how nodes are selected.
 fn mark_smoothed(tree: &Tree, s: &Scored) -> Vec<bool> {
     let n = tree.len();
     let mut kept = vec![false; n];
-    let mut stack = vec![0usize];
-    while let Some(i) = stack.pop() {
-        if !s.counts.active[i] || s.density[i] < s.threshold - f64::EPSILON {
+    for i in 0..n {
+        if !s.counts.active[i] || kept[i] || tree.children[i].iter().any(|&k| tree.node(k).is_element()) {
             continue;
         }
-        if tree.children[i].iter().any(|&k| tree.node(k).is_element()) {
-            stack.extend(tree.children[i].iter().rev());
-        } else {
+        if s.density[i] >= s.threshold - f64::EPSILON && s.counts.c[i] > 0.0 {
             for j in tree.subtree(i) {
                 kept[j] = s.counts.active[j];
             }
