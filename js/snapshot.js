@@ -25,18 +25,25 @@
   const attr = (el, name) => Element.prototype.getAttribute.call(el, name);
   const hasAttr = (el, name) => Element.prototype.hasAttribute.call(el, name);
   const rectOf = (el) => Element.prototype.getBoundingClientRect.call(el);
-  const resolve = (v) => { try { return new URL(v, document.baseURI).href; } catch (e) { return v; } };
+  // The document's own properties can be shadowed too (`<img name="title">` makes
+  // `document.title` an element), so they are read through Document.prototype as well.
+  const D = Document.prototype;
+  const doc = (name) => getter(D, name).call(document);
+  const docEl = doc("documentElement");
+  const baseURI = getter(Node.prototype, "baseURI").call(document);
+  const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => Math.round(v * 10) / 10;
-  const range = document.createRange();
-  const root = document.body || document.documentElement;
-  const docW = Math.max(document.documentElement.scrollWidth, root ? root.scrollWidth : 0);
-  const docH = Math.max(document.documentElement.scrollHeight, root ? root.scrollHeight : 0);
+  const range = D.createRange.call(document);
+  const root = doc("body") || docEl;
+  const scrollW = getter(Element.prototype, "scrollWidth"), scrollH = getter(Element.prototype, "scrollHeight");
+  const docW = Math.max(docEl ? scrollW.call(docEl) : 0, root ? scrollW.call(root) : 0);
+  const docH = Math.max(docEl ? scrollH.call(docEl) : 0, root ? scrollH.call(root) : 0);
   const nodes = [];
   const paints = []; // own box paints something (before the bottom-up pass)
   const meta = (name) => {
-    const m = document.querySelector(`meta[name="${name}" i]`);
-    return m ? (m.getAttribute("content") || "") : "";
+    const m = D.querySelector.call(document, `meta[name="${name}" i]`);
+    return m ? (attr(m, "content") || "") : "";
   };
   const onPage = (r) => r.width > 0 && r.height > 0 && r.right + sx > 0 && r.bottom + sy > 0;
 
@@ -103,11 +110,11 @@
   for (let i = 0; i < nodes.length; i++) nodes[i].rendered = rendered[i];
   return JSON.stringify({
     schema_version: 1,
-    url: location.href,
-    title: document.title || "",
+    url: String(location.href),
+    title: String(doc("title") || ""),
     description: meta("description"),
     keywords: meta("keywords"),
-    lang: document.documentElement.getAttribute("lang") || "",
+    lang: (docEl && attr(docEl, "lang")) || "",
     viewport: { width: window.innerWidth, height: window.innerHeight },
     document: { width: docW, height: docH },
     nodes,

@@ -114,15 +114,22 @@ pub async fn run(
                     let path = dir.join(&ds_ref.name).join(format!("{id}.json"));
                     let t = Instant::now();
                     let r = std::fs::read_to_string(&path)
-                        .map_err(|e| Error::Input { input: path.display().to_string(), message: e.to_string() })
+                        .map_err(|e| Error::Input {
+                            input: path.display().to_string(),
+                            message: e.to_string(),
+                        })
                         .and_then(|json| {
-                            let snapshot = crate::Snapshot::from_json(&json, &path.display().to_string())?;
+                            let snapshot =
+                                crate::Snapshot::from_json(&json, &path.display().to_string())?;
                             Ok(Rendered::from_snapshot(snapshot, json))
                         });
                     return (id.clone(), (r, t.elapsed().as_secs_f64()));
                 }
                 let Some(renderer) = renderer else {
-                    let e = Error::Input { input: id.clone(), message: "no renderer and no saved snapshot".into() };
+                    let e = Error::Input {
+                        input: id.clone(),
+                        message: "no renderer and no saved snapshot".into(),
+                    };
                     return (id.clone(), (Err(e), 0.0));
                 };
                 let bytes = ds_ref.html_bytes(id);
@@ -160,11 +167,15 @@ pub async fn run(
                     }
                     if let Some(dir) = &cfg.save_snapshots {
                         let d = dir.join(name);
-                        std::fs::create_dir_all(&d)
-                            .map_err(|e| Error::Output { path: d.display().to_string(), message: e.to_string() })?;
+                        std::fs::create_dir_all(&d).map_err(|e| Error::Output {
+                            path: d.display().to_string(),
+                            message: e.to_string(),
+                        })?;
                         let p = d.join(format!("{id}.json"));
-                        std::fs::write(&p, &rendered.snapshot_json)
-                            .map_err(|e| Error::Output { path: p.display().to_string(), message: e.to_string() })?;
+                        std::fs::write(&p, &rendered.snapshot_json).map_err(|e| Error::Output {
+                            path: p.display().to_string(),
+                            message: e.to_string(),
+                        })?;
                     }
                     let tree = Tree::new(&rendered.snapshot);
                     for &a in &cfg.algorithms {

@@ -360,7 +360,10 @@ fn mark_smoothed(tree: &Tree, s: &Scored) -> Vec<bool> {
     let n = tree.len();
     let mut kept = vec![false; n];
     for i in 0..n {
-        if !s.counts.active[i] || kept[i] || tree.children[i].iter().any(|&k| tree.node(k).is_element()) {
+        if !s.counts.active[i]
+            || kept[i]
+            || tree.children[i].iter().any(|&k| tree.node(k).is_element())
+        {
             continue;
         }
         if s.density[i] >= s.threshold - f64::EPSILON && s.counts.c[i] > 0.0 {

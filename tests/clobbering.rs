@@ -1,0 +1,40 @@
+//! Pages that shadow DOM properties with named elements (`<form name="title">`,
+//! `<input name="id">`, `<img name="body">`) must snapshot like any other page.
+
+use sightline::render::{Input, RenderOptions, Renderer};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_elements_do_not_break_the_snapshot() {
+    let html = r#"<html><head><title>Real title</title></head><body>
+      <form name="title" id="f"><input name="id"><input name="tagName"><input name="getAttribute"></form>
+      <img name="body" src="x.png"><img name="querySelector" src="y.png">
+      <p>Clobbered page text, with a comma, survives.</p></body></html>"#;
+    let r = Renderer::new(RenderOptions {
+        offline: true,
+        ..RenderOptions::default()
+    })
+    .await
+    .unwrap();
+    let page = r
+        .render(&Input::Html {
+            name: "clobbered".into(),
+            bytes: html.as_bytes().to_vec(),
+            charset: "utf-8".into(),
+        })
+        .await;
+    r.shutdown().await;
+    let page = page.expect("the snapshot of a clobbering page parses");
+    assert_eq!(page.snapshot.title, "Real title");
+    let form = page
+        .snapshot
+        .nodes
+        .iter()
+        .find(|n| n.tag == "form")
+        .unwrap();
+    assert_eq!(form.id.as_deref(), Some("f"));
+    assert!(page
+        .snapshot
+        .nodes
+        .iter()
+        .any(|n| n.text.as_deref().is_some_and(|t| t.contains("survives"))));
+}
