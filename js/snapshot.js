@@ -116,6 +116,7 @@
     keywords: meta("keywords"),
     lang: (docEl && attr(docEl, "lang")) || "",
     viewport: { width: window.innerWidth, height: window.innerHeight },
+    document_writes_blocked: window.__slBlockedWrites || 0,
     document: { width: docW, height: docH },
     nodes,
   });

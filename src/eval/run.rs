@@ -56,6 +56,11 @@ pub struct RunStats {
     pub pages_with_blocked_navigation: usize,
     /// Pages whose load event did not come before the deadline (captured as they were).
     pub pages_load_timed_out: usize,
+    /// Pages whose scripts called `document.write`/`open` after parsing (ignored; it would
+    /// have blanked them).
+    pub pages_with_blocked_document_writes: usize,
+    /// Pages rendered again after a repair of their HTML (an unclosed `<title>`).
+    pub pages_repaired: usize,
     /// Total render time and total scoring time per algorithm, in seconds.
     pub render_s: f64,
     pub score_s: BTreeMap<String, f64>,
@@ -164,6 +169,12 @@ pub async fn run(
                     }
                     if rendered.load_timed_out {
                         stats.pages_load_timed_out += 1;
+                    }
+                    if rendered.snapshot.document_writes_blocked > 0 {
+                        stats.pages_with_blocked_document_writes += 1;
+                    }
+                    if rendered.repaired.is_some() {
+                        stats.pages_repaired += 1;
                     }
                     if let Some(dir) = &cfg.save_snapshots {
                         let d = dir.join(name);

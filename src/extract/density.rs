@@ -31,11 +31,12 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// The tree's counts; with `drop_hidden`, non-rendered nodes and their subtrees count 0.
+    /// The tree's counts; with `drop_hidden` (`drop_fixed`), non-rendered (fixed-position)
+    /// nodes and their subtrees count 0.
     pub fn of(tree: &Tree, p: &DensityParams) -> Counts {
         let n = tree.len();
         let f = |v: &Vec<usize>| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
-        if !p.drop_hidden {
+        if !p.drop_hidden && !p.drop_fixed {
             return Counts {
                 c: f(&tree.chars),
                 t: f(&tree.tags),
@@ -47,7 +48,10 @@ impl Counts {
         let mut active = vec![true; n];
         for i in 0..n {
             let parent_active = tree.parent(i).is_none_or(|q| active[q]);
-            active[i] = parent_active && (i == 0 || tree.node(i).rendered);
+            let nd = tree.node(i);
+            let hidden = p.drop_hidden && !nd.rendered;
+            let fixed = p.drop_fixed && nd.position == "fixed";
+            active[i] = parent_active && (i == 0 || !(hidden || fixed));
         }
         let mut c = vec![0.0; n];
         let mut t = vec![0.0; n];

@@ -41,6 +41,11 @@ pub struct DensityParams {
     /// counting. Default `false`: the paper's text, so that `td`/`ctd` show the behaviour the
     /// paper measured and `htd` removes hidden text through VI = 0 as §3.4.1 intends.
     pub drop_hidden: bool,
+    /// Drop `position: fixed` subtrees before counting: cookie banners, sticky bars and chat
+    /// widgets are overlays on the viewport, never the page's content. Not in the paper (its
+    /// WebKit renderer gave it no computed position); a real-layout extension. Default
+    /// `false` (paper-faithful); its measured effect is in the README.
+    pub drop_fixed: bool,
     /// Count text nodes as children in DensitySum (eq. 5). The paper's DOM has text leaves;
     /// the reference code (`ComputeDensitySum`) adds each run of an element's own text as a
     /// pseudo-child. Default `true`: a text child contributes its own density (C/1 for TD; the
@@ -67,6 +72,7 @@ impl Default for DensityParams {
         DensityParams {
             zero_denominator: 1.0,
             drop_hidden: false,
+            drop_fixed: false,
             text_children_in_density_sum: true,
             clamp_negative: true,
             smoothing_weights: [1.0, 2.0, 1.0],

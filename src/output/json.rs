@@ -151,6 +151,9 @@ pub struct Record {
     /// Files written for this page with `-o DIR`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
+    /// A repair applied to the page's HTML (e.g. "unclosed <title>").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repaired: Option<String>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

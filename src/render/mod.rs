@@ -311,6 +311,14 @@ impl Renderer {
             match r {
                 Ok(mut r) => {
                     r.retries = retries;
+                    if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                        tracing::info!("{}: the page's <title> is never closed; rendering it with the title closed", input.name());
+                        let (_, again) = self.render_once(&fixed).await;
+                        if let Ok(mut again) = again {
+                            again.repaired = Some("unclosed <title>".into());
+                            return Ok(again);
+                        }
+                    }
                     return Ok(r);
                 }
                 Err(e) => {
@@ -402,5 +410,77 @@ impl Renderer {
     }
 }
 
+/// A page whose `<title>` is never closed is all title to an HTML parser (the body stays
+/// empty); lenient parsers end the title at the next tag. For HTML given as bytes whose
+/// render came out with no text and a title longer than 1,000 characters, the bytes with
+/// `</title>` inserted before the first tag after `<title>`.
+fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Option<Input> {
+    let Input::Html {
+        name,
+        bytes,
+        charset,
+    } = input
+    else {
+        return None;
+    };
+    if snap.title.chars().count() <= 1000 || snap.nodes.iter().any(|n| n.text.is_some()) {
+        return None;
+    }
+    let lower: Vec<u8> = bytes.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        hay[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|p| p + from)
+    };
+    let open = find(&lower, b"<title", 0)?;
+    let start = find(&lower, b">", open)? + 1;
+    if find(&lower, b"</title", start).is_some() {
+        return None;
+    }
+    let end = find(&lower, b"<", start).unwrap_or(bytes.len());
+    let mut fixed = bytes[..end].to_vec();
+    fixed.extend_from_slice(b"</title>");
+    fixed.extend_from_slice(&bytes[end..]);
+    Some(Input::Html {
+        name: name.clone(),
+        bytes: fixed,
+        charset: charset.clone(),
+    })
+}
+
 /// How long a browser may take to start.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::SnapshotBuilder;
+
+    #[test]
+    fn an_unclosed_title_is_closed_before_the_next_tag() {
+        let html = b"<html><head><TITLE>News story(Site)broken script text</head><body><p>Body</p></body></html>".to_vec();
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: html,
+            charset: "utf-8".into(),
+        };
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title(&"x".repeat(1200));
+        let snap = b.build();
+        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
+            panic!("repaired")
+        };
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "<html><head><TITLE>News story(Site)broken script text</title></head><body><p>Body</p></body></html>"
+        );
+        // A normal page, or a page with text, is left alone.
+        let short = SnapshotBuilder::new(1000.0).build();
+        assert!(repair_unclosed_title(&input, &short).is_none());
+        let mut with_text = SnapshotBuilder::new(1000.0);
+        with_text.title(&"x".repeat(1200));
+        with_text.text(0, "visible");
+        assert!(repair_unclosed_title(&input, &with_text.build()).is_none());
+    }
+}

@@ -46,6 +46,25 @@ const MUTATION_JS: &str = r#"(() => {
   if (document.documentElement) start(); else document.addEventListener("readystatechange", start, { once: true });
 })()"#;
 
+/// Installed before any page script in `--offline` mode: a saved page whose resources are
+/// blocked often calls `document.write` after parsing from a fallback path (ad scripts), which
+/// implicitly runs `document.open()` and blanks the whole document. After parsing, such calls
+/// are ignored and counted (`Snapshot::document_writes_blocked`); during parsing they work.
+const PRESERVE_JS: &str = r#"(() => {
+  window.__slBlockedWrites = 0;
+  const D = Document.prototype;
+  for (const name of ["write", "writeln", "open"]) {
+    const orig = D[name];
+    Object.defineProperty(D, name, { configurable: true, writable: true, value: function (...args) {
+      if (this === document && document.readyState !== "loading" && !(name === "open" && args.length > 2)) {
+        window.__slBlockedWrites++;
+        return name === "open" ? document : undefined;
+      }
+      return orig.apply(this, args);
+    } });
+  }
+})()"#;
+
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
 struct State {
@@ -83,6 +102,8 @@ pub struct Rendered {
     pub retries: u32,
     /// The screenshot was cut at the height limit (`document.height` is larger).
     pub screenshot_truncated: bool,
+    /// A repair applied to the page's HTML before the render that produced this snapshot.
+    pub repaired: Option<String>,
 }
 
 /// How a bounded wait ended.
@@ -106,6 +127,7 @@ impl Rendered {
             load_timed_out: false,
             retries: 0,
             screenshot_truncated: false,
+            repaired: None,
         }
     }
 }
@@ -214,6 +236,15 @@ impl Tab {
             page.event_listener::<EventTargetCrashed>(),
         )
         .await?;
+        if opts.offline {
+            cmd(
+                "tab",
+                "installing the document guard",
+                t,
+                page.execute(AddScriptToEvaluateOnNewDocumentParams::new(PRESERVE_JS)),
+            )
+            .await?;
+        }
         cmd(
             "tab",
             "installing the DOM recorder",
@@ -605,6 +636,7 @@ impl Tab {
             load_timed_out,
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
+            repaired: None,
         })
     }
 

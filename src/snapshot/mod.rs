@@ -37,6 +37,10 @@ pub struct Snapshot {
     pub lang: String,
     /// The layout viewport in CSS px.
     pub viewport: Size,
+    /// Calls to `document.write`/`open` after parsing that `--offline` ignored (they would
+    /// have blanked the page); 0 otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub document_writes_blocked: u32,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
@@ -86,6 +90,9 @@ impl Rect {
     }
 }
 
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -503,6 +510,7 @@ impl SnapshotBuilder {
                     width,
                     height: 900.0,
                 },
+                document_writes_blocked: 0,
                 document: Size {
                     width,
                     height: 1000.0,
