@@ -13,6 +13,7 @@
 pub mod blocks;
 pub mod crunch;
 pub mod density;
+pub mod ensemble;
 pub mod params;
 pub mod text;
 pub mod visual;
@@ -50,11 +51,13 @@ pub enum Algorithm {
     Crunch,
     /// Griazev & Ramanauskaite: content block tree.
     Blocks,
+    /// Majority vote of several algorithms per text node.
+    Ensemble,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--algorithm all` runs and reports them.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Td,
         Algorithm::Ctd,
         Algorithm::Htd,
@@ -64,6 +67,7 @@ impl Algorithm {
         Algorithm::VsseRecords,
         Algorithm::Crunch,
         Algorithm::Blocks,
+        Algorithm::Ensemble,
     ];
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -77,6 +81,7 @@ impl Algorithm {
             Algorithm::VsseRecords => "vsse-records",
             Algorithm::Crunch => "crunch",
             Algorithm::Blocks => "blocks",
+            Algorithm::Ensemble => "ensemble",
         }
     }
     /// The paper's name for the method.
@@ -91,6 +96,7 @@ impl Algorithm {
             Algorithm::VsseRecords => "VSSE structured records",
             Algorithm::Crunch => "Crunch (Gupta et al.)",
             Algorithm::Blocks => "Content blocks (Griazev & Ramanauskaite)",
+            Algorithm::Ensemble => "Majority vote of htd, ctd, vsse, crunch, blocks",
         }
     }
 }
@@ -188,5 +194,6 @@ pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extra
         Algorithm::VsseRecords => vsse::extract_records(tree, &params.vsse),
         Algorithm::Crunch => crunch::extract(tree, &params.crunch),
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
+        Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params),
     }
 }

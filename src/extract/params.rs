@@ -20,6 +20,30 @@ pub struct Params {
     pub crunch: CrunchParams,
     /// Griazev & Ramanauskaite: content blocks.
     pub blocks: BlocksParams,
+    /// The majority vote over several algorithms.
+    pub ensemble: EnsembleParams,
+}
+
+/// Parameters of `ensemble` (`src/extract/ensemble.rs`): which algorithms vote and how many
+/// must keep a text node. Not from a paper; the default voters and quorum were chosen on the
+/// benchmark (README, Quality) and are pinned by the quality gate.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EnsembleParams {
+    /// The voters (default: htd, ctd, vsse, crunch, blocks).
+    pub voters: Vec<super::Algorithm>,
+    /// Votes a text node needs to be kept (default 3 of 5: a majority).
+    pub min_votes: usize,
+}
+
+impl Default for EnsembleParams {
+    fn default() -> Self {
+        use super::Algorithm::*;
+        EnsembleParams {
+            voters: vec![Htd, Ctd, Vsse, Crunch, Blocks],
+            min_votes: 3,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
