@@ -65,6 +65,14 @@ const PRESERVE_JS: &str = r#"(() => {
   }
 })()"#;
 
+/// The settle probe: milliseconds since the last DOM change, and whether the document has
+/// finished loading. A reused tab's navigation can report done on a stale lifecycle event
+/// while the new document is still being parsed (head read, body not yet); waiting for
+/// `readyState == "complete"` (read through Document.prototype, which named elements cannot
+/// shadow) closes that gap. The page deadline still caps the wait.
+const SETTLE_PROBE_JS: &str = r#"[performance.now() - (window.__slLast || 0),
+  Object.getOwnPropertyDescriptor(Document.prototype, "readyState").get.call(document) === "complete"]"#;
+
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
 struct State {
@@ -473,7 +481,7 @@ impl Tab {
                         opts.command_timeout,
                         self.page.execute(
                             EvaluateParams::builder()
-                                .expression("performance.now() - (window.__slLast || 0)")
+                                .expression(SETTLE_PROBE_JS)
                                 .return_by_value(true)
                                 .build()
                                 .expect("valid params"),
@@ -482,14 +490,11 @@ impl Tab {
                     .await;
                     match q {
                         Ok(Ok(r)) => {
-                            let quiet_ms = r
-                                .result
-                                .result
-                                .value
-                                .as_ref()
-                                .and_then(|v| v.as_f64())
-                                .unwrap_or(f64::INFINITY);
-                            if quiet_ms >= opts.quiet.as_secs_f64() * 1000.0 {
+                            // [ms since the last DOM change, document complete?]
+                            let v = r.result.result.value.unwrap_or_default();
+                            let quiet_ms = v.get(0).and_then(|x| x.as_f64()).unwrap_or(0.0);
+                            let complete = v.get(1).and_then(|x| x.as_bool()).unwrap_or(false);
+                            if complete && quiet_ms >= opts.quiet.as_secs_f64() * 1000.0 {
                                 break;
                             }
                         }
