@@ -44,6 +44,22 @@ const MUTATION_JS: &str = r#"(() => {
       .observe(target, { childList: true, subtree: true, characterData: true });
   };
   if (document.documentElement) start(); else document.addEventListener("readystatechange", start, { once: true });
+  // Short one-shot timers (<= 1 s) scheduled outside a timer callback: content inserted
+  // "200 ms after load" must not be missed because the machine was slow to fire the timer.
+  // Timers scheduled from inside a timer (polling chains) are not counted.
+  const st = window.setTimeout, ct = window.clearTimeout, pending = new Set();
+  let inTimer = 0;
+  window.setTimeout = function (fn, delay, ...args) {
+    if (typeof fn !== "function" || inTimer > 0 || !((delay || 0) <= 1000)) return st.call(window, fn, delay, ...args);
+    const id = st.call(window, function () {
+      pending.delete(id); inTimer++;
+      try { return fn.apply(this, args); } finally { inTimer--; }
+    }, delay);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return ct.call(window, id); };
+  window.__slPendingTimers = () => pending.size;
 })()"#;
 
 /// Installed before any page script in `--offline` mode: a saved page whose resources are
@@ -65,13 +81,18 @@ const PRESERVE_JS: &str = r#"(() => {
   }
 })()"#;
 
-/// The settle probe: milliseconds since the last DOM change, and whether the document has
-/// finished loading. A reused tab's navigation can report done on a stale lifecycle event
+/// The settle probe: milliseconds since the last DOM change, whether the document has
+/// finished loading, and the pending short timers. A reused tab's navigation can report done on a stale lifecycle event
 /// while the new document is still being parsed (head read, body not yet); waiting for
 /// `readyState == "complete"` (read through Document.prototype, which named elements cannot
 /// shadow) closes that gap. The page deadline still caps the wait.
 const SETTLE_PROBE_JS: &str = r#"[performance.now() - (window.__slLast || 0),
-  Object.getOwnPropertyDescriptor(Document.prototype, "readyState").get.call(document) === "complete"]"#;
+  Object.getOwnPropertyDescriptor(Document.prototype, "readyState").get.call(document) === "complete",
+  window.__slPendingTimers ? window.__slPendingTimers() : 0]"#;
+
+/// How long after `load` settling waits for pending short timers (a page that keeps
+/// scheduling them, e.g. from animation frames, settles after this).
+const TIMER_WAIT: Duration = Duration::from_secs(2);
 
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
@@ -494,7 +515,12 @@ impl Tab {
                             let v = r.result.result.value.unwrap_or_default();
                             let quiet_ms = v.get(0).and_then(|x| x.as_f64()).unwrap_or(0.0);
                             let complete = v.get(1).and_then(|x| x.as_bool()).unwrap_or(false);
-                            if complete && quiet_ms >= opts.quiet.as_secs_f64() * 1000.0 {
+                            let timers = v.get(2).and_then(|x| x.as_u64()).unwrap_or(0);
+                            let timers_done = timers == 0 || settle_start.elapsed() >= TIMER_WAIT;
+                            if complete
+                                && timers_done
+                                && quiet_ms >= opts.quiet.as_secs_f64() * 1000.0
+                            {
                                 break;
                             }
                         }
