@@ -16,33 +16,40 @@
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
-  // Accessors taken from the prototypes: a <form> with an <input name="id"> makes `form.id`
-  // an element (DOM clobbering), so nothing is read through the node's own properties.
-  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  const tagNameOf = getter(Element.prototype, "tagName");
-  const childNodesOf = getter(Node.prototype, "childNodes");
-  const nodeTypeOf = getter(Node.prototype, "nodeType");
-  const attr = (el, name) => Element.prototype.getAttribute.call(el, name);
-  const hasAttr = (el, name) => Element.prototype.hasAttribute.call(el, name);
-  const rectOf = (el) => Element.prototype.getBoundingClientRect.call(el);
-  // The document's own properties can be shadowed too (`<img name="title">` makes
-  // `document.title` an element), so they are read through Document.prototype as well.
-  const D = Document.prototype;
-  const doc = (name) => getter(D, name).call(document);
-  const docEl = doc("documentElement");
-  const baseURI = getter(Node.prototype, "baseURI").call(document);
+  // Accessors found on the real prototype chains of `document` and its root element: a
+  // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
+  // elements shadow `document.title`, and old libraries replace the globals `Element` and
+  // `Document`; none of that reaches these.
+  const find = (obj, name) => {
+    for (let o = Object.getPrototypeOf(obj); o; o = Object.getPrototypeOf(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, name);
+      if (d) return d.get || d.value;
+    }
+    return undefined;
+  };
+  const docEl = find(document, "documentElement").call(document);
+  const onEl = (name) => find(docEl, name);
+  const tagNameOf = onEl("tagName");
+  const childNodesOf = onEl("childNodes");
+  const nodeTypeOf = onEl("nodeType");
+  const getAttr = onEl("getAttribute"), hasAttribute = onEl("hasAttribute"), bcr = onEl("getBoundingClientRect");
+  const attr = (el, name) => getAttr.call(el, name);
+  const hasAttr = (el, name) => hasAttribute.call(el, name);
+  const rectOf = (el) => bcr.call(el);
+  const doc = (name) => find(document, name).call(document);
+  const baseURI = doc("baseURI");
   const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => Math.round(v * 10) / 10;
-  const range = D.createRange.call(document);
+  const range = find(document, "createRange").call(document);
   const root = doc("body") || docEl;
-  const scrollW = getter(Element.prototype, "scrollWidth"), scrollH = getter(Element.prototype, "scrollHeight");
+  const scrollW = onEl("scrollWidth"), scrollH = onEl("scrollHeight");
   const docW = Math.max(docEl ? scrollW.call(docEl) : 0, root ? scrollW.call(root) : 0);
   const docH = Math.max(docEl ? scrollH.call(docEl) : 0, root ? scrollH.call(root) : 0);
   const nodes = [];
   const paints = []; // own box paints something (before the bottom-up pass)
   const meta = (name) => {
-    const m = D.querySelector.call(document, `meta[name="${name}" i]`);
+    const m = find(document, "querySelector").call(document, `meta[name="${name}" i]`);
     return m ? (attr(m, "content") || "") : "";
   };
   const onPage = (r) => r.width > 0 && r.height > 0 && r.right + sx > 0 && r.bottom + sy > 0;

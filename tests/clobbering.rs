@@ -1,5 +1,6 @@
 //! Pages that shadow DOM properties with named elements (`<form name="title">`,
-//! `<input name="id">`, `<img name="body">`) must snapshot like any other page.
+//! `<input name="id">`, `<img name="body">`) or replace the globals `Element`, `Document` and
+//! `Node` (as old libraries did) must snapshot like any other page.
 
 use sightline::render::{Input, RenderOptions, Renderer};
 
@@ -8,7 +9,8 @@ async fn named_elements_do_not_break_the_snapshot() {
     let html = r#"<html><head><title>Real title</title></head><body>
       <form name="title" id="f"><input name="id"><input name="tagName"><input name="getAttribute"></form>
       <img name="body" src="x.png"><img name="querySelector" src="y.png">
-      <p>Clobbered page text, with a comma, survives.</p></body></html>"#;
+      <p>Clobbered page text, with a comma, survives.</p>
+      <script>window.Element = {}; window.Document = 1; window.Node = null;</script></body></html>"#;
     let r = Renderer::new(RenderOptions {
         offline: true,
         ..RenderOptions::default()
