@@ -84,11 +84,15 @@ const PRESERVE_JS: &str = r#"(() => {
 /// The settle probe: milliseconds since the last DOM change, whether the document has
 /// finished loading, and the pending short timers. A reused tab's navigation can report done on a stale lifecycle event
 /// while the new document is still being parsed (head read, body not yet); waiting for
-/// `readyState == "complete"` (read through Document.prototype, which named elements cannot
-/// shadow) closes that gap. The page deadline still caps the wait.
-const SETTLE_PROBE_JS: &str = r#"[performance.now() - (window.__slLast || 0),
-  Object.getOwnPropertyDescriptor(Document.prototype, "readyState").get.call(document) === "complete",
-  window.__slPendingTimers ? window.__slPendingTimers() : 0]"#;
+/// `readyState == "complete"` (read from the document's real prototype chain, which named
+/// elements and replaced globals cannot reach) closes that gap. The page deadline still caps the wait.
+const SETTLE_PROBE_JS: &str = r#"(() => {
+  let o = Object.getPrototypeOf(document);
+  while (o && !Object.getOwnPropertyDescriptor(o, "readyState")) o = Object.getPrototypeOf(o);
+  const state = o ? Object.getOwnPropertyDescriptor(o, "readyState").get.call(document) : "complete";
+  return [performance.now() - (window.__slLast || 0), state === "complete",
+    window.__slPendingTimers ? window.__slPendingTimers() : 0];
+})()"#;
 
 /// How long after `load` settling waits for pending short timers (a page that keeps
 /// scheduling them, e.g. from animation frames, settles after this).
