@@ -4,6 +4,8 @@
 //! as Song et al. §2 summarise it) and of Gottron's CombinE; the voters here are the
 //! published algorithms themselves, unchanged.
 //!
+//! Default voters: htd, blocks and vsse, 2 of 3 (see `EnsembleParams`).
+//!
 //! Phases: run each voter → count, for every text node, the voters that kept it → keep the
 //! text nodes with at least `min_votes` → keep an element when every text node under it is
 //! kept (so HTML output has whole subtrees where the voters agree).

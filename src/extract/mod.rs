@@ -96,7 +96,7 @@ impl Algorithm {
             Algorithm::VsseRecords => "VSSE structured records",
             Algorithm::Crunch => "Crunch (Gupta et al.)",
             Algorithm::Blocks => "Content blocks (Griazev & Ramanauskaite)",
-            Algorithm::Ensemble => "Majority vote of htd, ctd, vsse, crunch, blocks",
+            Algorithm::Ensemble => "Majority vote of htd, blocks, vsse",
         }
     }
 }
