@@ -164,3 +164,50 @@ fn chromium_missing_names_the_fix() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("apt-get install -y chromium"), "{err}");
 }
+
+#[test]
+fn algorithm_all_renders_once_and_reports_every_algorithm() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    // A loopback server that counts the requests for the page.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let page = std::fs::read(fixture("layout-article")).unwrap();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h2 = hits.clone();
+    std::thread::spawn(move || {
+        for mut sock in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let n = sock.read(&mut buf).unwrap_or(0);
+            let req = String::from_utf8_lossy(&buf[..n]);
+            let body: &[u8] = if req.starts_with("GET /page.html") {
+                h2.fetch_add(1, Ordering::SeqCst);
+                &page
+            } else {
+                b""
+            };
+            let head = format!(
+                "HTTP/1.1 {}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                if body.is_empty() { "404 Not Found" } else { "200 OK" },
+                body.len()
+            );
+            let _ = sock.write_all(head.as_bytes());
+            let _ = sock.write_all(body);
+        }
+    });
+    let out = bin()
+        .args(["extract", "--offline", "-q", "-a", "all", "-f", "json"])
+        .arg(format!("http://127.0.0.1:{port}/page.html"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "one navigation for every algorithm");
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let algos = rec["algorithms"].as_object().unwrap();
+    assert_eq!(algos.len(), sightline::Algorithm::ALL.len());
+    for (name, r) in algos {
+        assert!(r["score_ms"].is_number(), "{name} reports its scoring time");
+    }
+    assert!(algos["htd"]["text"].as_str().unwrap().contains("Water is an odd liquid"));
+}
