@@ -201,13 +201,24 @@ fn algorithm_all_renders_once_and_reports_every_algorithm() {
         .arg(format!("http://127.0.0.1:{port}/page.html"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(hits.load(Ordering::SeqCst), 1, "one navigation for every algorithm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1,
+        "one navigation for every algorithm"
+    );
     let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let algos = rec["algorithms"].as_object().unwrap();
     assert_eq!(algos.len(), sightline::Algorithm::ALL.len());
     for (name, r) in algos {
         assert!(r["score_ms"].is_number(), "{name} reports its scoring time");
     }
-    assert!(algos["htd"]["text"].as_str().unwrap().contains("Water is an odd liquid"));
+    assert!(algos["htd"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Water is an odd liquid"));
 }

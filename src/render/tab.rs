@@ -106,6 +106,7 @@ struct State {
     allow_file: bool,
     offline: bool,
     documents_seen: usize,
+    main_frame: Option<String>,
     blocked: usize,
     blocked_navigations: usize,
     inflight: HashSet<String>,
@@ -311,6 +312,10 @@ impl Tab {
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
                             let first_doc = is_doc && s.documents_seen == 0;
+                            if first_doc { s.main_frame = Some(ev.frame_id.inner().to_string()); }
+                            // Subframe documents are Document requests too: only a second
+                            // document of the main frame is a navigation away.
+                            let main_doc = is_doc && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
                             if is_doc { s.documents_seen += 1; }
                             let allow = if !s.offline || url.starts_with("data:") || url.starts_with("blob:") || first_doc {
                                 true
@@ -323,7 +328,7 @@ impl Tab {
                             // A second main-frame document is a navigation away from the page
                             // being measured (scripts of saved pages do this once their
                             // resources fail): block it in offline mode.
-                            let blocked_nav = s.offline && is_doc && !first_doc && ev.redirected_request_id.is_none();
+                            let blocked_nav = s.offline && main_doc && !first_doc && ev.redirected_request_id.is_none();
                             let allow = allow && !blocked_nav;
                             if !allow { s.blocked += 1; }
                             if blocked_nav { s.blocked_navigations += 1; }
