@@ -52,7 +52,7 @@ fn main() {
         let r = match cli.command {
             Command::Extract(a) => run_extract(a, cli.quiet).await,
             Command::Snapshot(a) => run_snapshot(a).await,
-            Command::Eval(a) => sightline_eval(a, cli.quiet).await,
+            Command::Eval(a) => eval_cmd::run(a, cli.quiet).await,
         };
         match r {
             Ok(code) => code,
@@ -64,10 +64,6 @@ fn main() {
     });
     rt.shutdown_timeout(Duration::from_secs(2));
     std::process::exit(code);
-}
-
-async fn sightline_eval(a: cli::EvalArgs, quiet: bool) -> Result<i32> {
-    eval_cmd::run(a, quiet).await
 }
 
 mod eval_cmd {

@@ -3,31 +3,11 @@
 //! they must fail with a typed error naming the page and the charset, and nothing else may
 //! fail. Needs `../shared/bench` (or `$SIGHTLINE_BENCH`); `SIGHTLINE_SKIP_BENCH=1` skips.
 
-use std::path::PathBuf;
+mod common;
+use common::bench_root;
 
 use sightline::eval::bench::{list_datasets, Dataset, DATASETS};
 use sightline::Error;
-
-fn bench_root() -> Option<PathBuf> {
-    let root = std::env::var_os("SIGHTLINE_BENCH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench"));
-    if root.join("PEERS.md").is_file() {
-        return Some(root);
-    }
-    if std::env::var("SIGHTLINE_SKIP_BENCH").as_deref() == Ok("1") {
-        eprintln!(
-            "skipping: no benchmark at {} (SIGHTLINE_SKIP_BENCH=1)",
-            root.display()
-        );
-        return None;
-    }
-    panic!(
-        "benchmark data not found at {}: put shared/bench beside the project, set SIGHTLINE_BENCH=DIR, \
-         or set SIGHTLINE_SKIP_BENCH=1 to skip this test",
-        root.display()
-    );
-}
 
 #[test]
 fn every_page_loads_or_names_its_bad_charset() {

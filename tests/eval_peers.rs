@@ -6,33 +6,13 @@
 //! The bench lives beside the project (`../shared/bench`, or `$SIGHTLINE_BENCH`). If it is
 //! missing the test fails, unless `SIGHTLINE_SKIP_BENCH=1`.
 
-use std::path::PathBuf;
+mod common;
+use common::bench_root;
 use std::time::Instant;
 
 use sightline::eval::bench::DATASETS;
 use sightline::eval::metrics::METRICS;
 use sightline::eval::peers::{score_peer, PeerTable};
-
-fn bench_root() -> Option<PathBuf> {
-    let root = std::env::var_os("SIGHTLINE_BENCH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench"));
-    if root.join("PEERS.md").is_file() {
-        return Some(root);
-    }
-    if std::env::var("SIGHTLINE_SKIP_BENCH").as_deref() == Ok("1") {
-        eprintln!(
-            "skipping: no benchmark at {} (SIGHTLINE_SKIP_BENCH=1)",
-            root.display()
-        );
-        return None;
-    }
-    panic!(
-        "benchmark data not found at {}: put shared/bench beside the project, set SIGHTLINE_BENCH=DIR, \
-         or set SIGHTLINE_SKIP_BENCH=1 to skip this test",
-        root.display()
-    );
-}
 
 /// Pages with gold holding at least one token, per dataset.
 const SCORED_PAGES: [(&str, usize); 4] = [
