@@ -1,8 +1,15 @@
-//! Command-line arguments (clap derive). Thin: parsing only; `main.rs` calls the library.
+//! Command-line arguments (clap derive) and their conversion to library options. Parsing
+//! only; `main.rs` calls the library.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
+use sightline::batch::inputs;
+use sightline::extract::{Algorithm, Params};
+use sightline::render::{BrowserSource, RenderOptions};
 
 /// Exit codes, documented in `--help`.
 pub mod exit {
@@ -61,6 +68,62 @@ pub enum Command {
     /// scores it (Song et al. eq. 6-9) and writes OUT/<algorithm>/<dataset>/<id>.txt and a
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
+    /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, /healthz,
+    /// /metrics.
+    ///
+    /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
+    ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
+    ///
+    /// Targets that resolve to loopback, private, link-local or unique-local addresses, and
+    /// schemes other than http(s), are refused (403) when the request arrives and for every
+    /// redirect and subresource the browser requests; --allow-private lifts that. At most
+    /// -j pages render at once and --max-queue more wait; beyond that requests get 503 with
+    /// Retry-After. On SIGTERM or Ctrl-C the service stops accepting, finishes the pages in
+    /// flight (at most --drain-timeout) and exits 0.
+    #[command(after_help = AFTER_HELP)]
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    pub listen: String,
+    /// Requests admitted beyond the -j rendering ones; more get 503 with Retry-After.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub max_queue: usize,
+    /// Deadline of one request in seconds, waiting in the queue included (504 after it).
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub request_timeout: f64,
+    /// After SIGTERM, how long the pages in flight may take before the service exits.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub drain_timeout: f64,
+    /// Require `Authorization: Bearer TOKEN` on /extract and /metrics.
+    #[arg(
+        long,
+        env = "SIGHTLINE_TOKEN",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
+    pub token: Option<String>,
+    /// Allow loopback, private, link-local and unique-local targets and file:// URLs (a
+    /// service reachable by others should not).
+    #[arg(long)]
+    pub allow_private: bool,
+    /// Allow one private host (`host` or `host:port`) while refusing the rest (repeatable).
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
+    /// Default algorithm (requests may name another).
+    #[arg(long, short, default_value = "htd", value_name = "A")]
+    pub algorithm: String,
+    /// Algorithm parameters as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// Fail pages whose visible text is larger than this many bytes.
+    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
+    pub max_text_bytes: usize,
+    #[command(flatten)]
+    pub render: RenderArgs,
 }
 
 /// Options of the browser and of page loading, shared by every rendering subcommand.
@@ -70,8 +133,13 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PATH")]
     pub chrome: Option<PathBuf>,
     /// Use an already running Chromium (its DevTools WebSocket URL) instead of launching one.
+    /// Repeat it to spread the tabs over several browsers (-j tabs each); a browser whose
+    /// connection is lost is taken out and its pages retried on the others.
     #[arg(long, value_name = "ws://...")]
-    pub browser_ws: Option<String>,
+    pub browser_ws: Vec<String>,
+    /// Read more --browser-ws endpoints from FILE, one per line (# comments skipped).
+    #[arg(long, value_name = "FILE")]
+    pub browser_ws_file: Option<PathBuf>,
     /// Abort every request except the page's own document and same-origin loopback
     /// resources: nothing leaves the machine (tests and benchmarks use this).
     #[arg(long)]
@@ -132,6 +200,13 @@ pub struct ExtractArgs {
     /// per input). Several inputs in a non-JSON format always go to a directory.
     #[arg(long, short, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
+    /// Keep only shard K of N of the inputs (K from 0): the inputs whose stable hash modulo
+    /// N is K. N machines given the same list (a Kubernetes Indexed Job with
+    /// --shard $JOB_COMPLETION_INDEX/N, a Slurm array) split it with no coordinator; their
+    /// outputs together hold exactly one record per input (`index` is the position in the
+    /// full list).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<sightline::batch::Shard>,
     /// Skip inputs that already have a record in the output (DIR/index.jsonl or the JSON
     /// Lines FILE), appending the rest: an interrupted run continues where it stopped.
     #[arg(long, requires = "output")]
@@ -216,4 +291,107 @@ pub struct EvalArgs {
     pub params: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
+}
+
+/// Render options from the shared flags.
+pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
+    let (w, h) = r
+        .viewport
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+        .with_context(|| {
+            format!(
+                "--viewport {}: expected WIDTHxHEIGHT such as 1366x900",
+                r.viewport
+            )
+        })?;
+    if r.timeout.is_nan() || r.timeout <= 0.0 {
+        bail!(
+            "--timeout {}: must be a positive number of seconds",
+            r.timeout
+        );
+    }
+    Ok(RenderOptions {
+        browser: match browser_endpoints(r)?.first() {
+            Some(ws) => BrowserSource::Connect(ws.clone()),
+            None => BrowserSource::Launch(r.chrome.clone()),
+        },
+        viewport: (w, h),
+        timeout: Duration::from_secs_f64(r.timeout),
+        quiet: Duration::from_millis(r.quiet_ms),
+        offline: r.offline,
+        max_nodes: r.max_nodes,
+        concurrency: r
+            .concurrency
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(8)
+            })
+            .max(1),
+        chrome_args: r.chrome_args.clone(),
+        ..RenderOptions::default()
+    })
+}
+
+/// Every `--browser-ws` endpoint, from the flags and `--browser-ws-file`.
+pub fn browser_endpoints(r: &RenderArgs) -> Result<Vec<String>> {
+    let mut eps = r.browser_ws.clone();
+    if let Some(f) = &r.browser_ws_file {
+        let text = std::fs::read_to_string(f)
+            .with_context(|| format!("cannot read --browser-ws-file {}", f.display()))?;
+        eps.extend(inputs::parse_list(&text));
+    }
+    for e in &eps {
+        if !(e.starts_with("ws://") || e.starts_with("wss://")) {
+            bail!("--browser-ws {e}: expected a DevTools WebSocket URL such as ws://host:9222/devtools/browser/<id>");
+        }
+    }
+    Ok(eps)
+}
+
+/// Load `--params FILE` (any subset of `Params` as JSON).
+pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
+    match p {
+        None => Ok(Params::default()),
+        Some(path) => {
+            let s = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read --params {}", path.display()))?;
+            serde_json::from_str(&s)
+                .with_context(|| format!("--params {}: not valid parameters JSON", path.display()))
+        }
+    }
+}
+
+pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
+    if s == "all" {
+        return Ok(Algorithm::ALL.to_vec());
+    }
+    s.split(',')
+        .map(|a| a.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
+        .collect()
+}
+
+/// Inputs from the arguments and `--input FILE|-`.
+pub fn collect_inputs(a: &ExtractArgs) -> Result<Vec<String>> {
+    let mut inputs = a.inputs.clone();
+    if let Some(list) = &a.input_list {
+        let text = if list.as_os_str() == "-" {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read the input list from stdin")?;
+            s
+        } else {
+            std::fs::read_to_string(list)
+                .with_context(|| format!("cannot read --input {}", list.display()))?
+        };
+        inputs.extend(inputs::parse_list(&text));
+    }
+    if inputs.iter().filter(|i| *i == "-").count() > 1
+        || (inputs.iter().any(|i| i == "-") && a.input_list.as_deref() == Some(Path::new("-")))
+    {
+        bail!("stdin can be read once: use - for one HTML page or --input - for a list, not both");
+    }
+    Ok(inputs)
 }

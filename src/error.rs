@@ -23,6 +23,9 @@ pub enum Error {
     /// The page did not load.
     #[error("{input}: navigation failed: {message}")]
     Navigation { input: String, message: String },
+    /// The target (or a redirect of it) is refused by the service's network policy.
+    #[error("{input}: refused: {message}")]
+    Forbidden { input: String, message: String },
     /// The page did not finish in time.
     #[error("{input}: timed out after {seconds:.1}s while {phase} (raise --timeout, or the page's script may loop forever)")]
     Timeout {
@@ -62,7 +65,7 @@ pub enum Error {
 
 impl Error {
     /// A short machine-readable kind for output records: timeout, navigation, crashed, script,
-    /// charset, too-large, input, browser, snapshot, output.
+    /// charset, too-large, input, browser, snapshot, output, forbidden.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::ChromeNotFound { .. }
@@ -71,6 +74,7 @@ impl Error {
             | Error::BrowserGone { .. } => "browser",
             Error::Input { .. } => "input",
             Error::Navigation { .. } => "navigation",
+            Error::Forbidden { .. } => "forbidden",
             Error::Timeout { .. } => "timeout",
             Error::Crashed { .. } => "crashed",
             Error::Script { .. } => "script",

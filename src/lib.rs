@@ -12,16 +12,22 @@
 //!   [`extract::params`].
 //! - [`output`]: pure writers from an extraction to text, HTML, markdown and JSON.
 //! - [`eval`]: the metrics of Song et al. eq. 6-9 and the benchmark runner.
+//! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`): inputs
+//!   through the renderer and the algorithms to records, with cancellation, resume and
+//!   sharding.
+//! - [`serve`]: the pipeline as an HTTP service (axum), with a target policy against SSRF.
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
 #![forbid(unsafe_code)]
 
+pub mod batch;
 pub mod error;
 pub mod eval;
 pub mod extract;
 pub mod output;
 pub mod render;
+pub mod serve;
 pub mod snapshot;
 
 pub use error::Error;

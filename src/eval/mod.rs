@@ -9,7 +9,9 @@
 //! - [`peers`]: PEERS.md's tables ([`peers::PeerTable`]) and scoring of peers' saved outputs.
 //! - [`rescore`]: scores `DIR/<algorithm>/<dataset>/<id>.txt` against the gold
 //!   ([`rescore::rescore_dir`], behind `sightline eval --rescore`).
-//! - [`report`]: [`report::Results`] and the pure [`report::markdown`] / [`report::json`] writers.
+//! - [`results`]: [`results::Results`], the per-page and per-dataset values everything above
+//!   shares (a leaf: no module here depends on another through it).
+//! - [`report`]: the pure [`report::markdown`] / [`report::json`] writers.
 //! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
 //!   algorithm on its snapshot and scores the outputs.
 //! - [`gate`]: the CI quality gate (F1 floors in a baseline file).
@@ -21,8 +23,9 @@ pub mod metrics;
 pub mod peers;
 pub mod report;
 pub mod rescore;
+pub mod results;
 pub mod run;
 
 pub use metrics::{score, MacroScores, PageScore};
-pub use report::{PageResult, Results, Summary};
 pub use rescore::rescore_dir;
+pub use results::{PageResult, Results, Summary};

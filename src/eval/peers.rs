@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::bench::{read_utf8, Dataset};
-use super::report::Results;
 use super::rescore::score_dataset;
+use super::results::Results;
 use crate::Error;
 
 /// metric → tool → dataset → value.

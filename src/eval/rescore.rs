@@ -8,9 +8,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::bench::{read_optional_utf8, Dataset, DATASETS};
+use super::bench::{read_optional_utf8, Dataset};
 use super::metrics::{score_tokens, PageScore};
-use super::report::{PageResult, Results, Summary};
+use super::results::{PageResult, Results, Summary};
 use crate::extract::text::eval_tokens;
 use crate::Error;
 
@@ -48,16 +48,7 @@ pub fn rescore_dir(outputs: &Path, root: &Path) -> Result<Results, Error> {
     Ok(results)
 }
 
-/// Report order of datasets: the bench's own first, in [`DATASETS`] order, then others by name.
-pub fn dataset_rank(name: &str) -> (usize, String) {
-    (
-        DATASETS
-            .iter()
-            .position(|d| *d == name)
-            .unwrap_or(DATASETS.len()),
-        name.to_string(),
-    )
-}
+pub use super::results::dataset_rank;
 
 /// Sorted names of the subdirectories of `dir`.
 fn subdirs(dir: &Path) -> Result<Vec<String>, Error> {

@@ -106,8 +106,12 @@ pub async fn run(
         }
         let t0 = Instant::now();
         let ds_ref = &ds;
-        let mut stream = futures::stream::iter(ids.iter())
-            .map(|id| async move {
+        let never = crate::batch::Cancel::new();
+        let stream = crate::batch::pipeline(
+            ids.iter().collect(),
+            conc,
+            &never,
+            |id: &String| async move {
                 let entry = ds_ref.entry(id);
                 // A manifest label that is no WHATWG encoding (cleaneval has `iso-1252` and
                 // `0`) falls back to UTF-8, the decoding those pages' bytes are valid in.
@@ -153,8 +157,9 @@ pub async fn run(
                     Err(e) => (Err(e), 0.0),
                 };
                 (id.clone(), r)
-            })
-            .buffer_unordered(conc);
+            },
+        );
+        futures::pin_mut!(stream);
         let mut done = 0;
         let mut failures = 0;
         while let Some((id, (r, render_s))) = stream.next().await {

@@ -23,122 +23,15 @@
 //! `filterNode` (a removed container's inner containers are not tested); the empty-table
 //! remover is bottom-up as §4.2 describes (inner tables first). Settings: [`CrunchParams`].
 
-use std::collections::HashSet;
-use std::net::IpAddr;
-
 use serde_json::{json, Value};
 
+pub use super::hosts::{parse_ad_hosts, url_host, AdHosts, DEFAULT_AD_HOSTS};
 use super::params::{CrunchParams, LinkListScope, TagFilter};
 use super::{Algorithm, Extraction};
 use crate::snapshot::{is_link_tag, NodeId, Tree};
 
-/// The ad-server list shipped with the crate (`src/extract/ad_hosts.txt`).
-pub const DEFAULT_AD_HOSTS: &str = include_str!("ad_hosts.txt");
-
 /// At most this many removed node paths are listed per filter in `details`.
 pub const MAX_REPORTED_PATHS: usize = 50;
-
-/// Host names that are never ad servers although hosts files list them.
-const LOCAL_NAMES: [&str; 6] = [
-    "localhost",
-    "localhost.localdomain",
-    "local",
-    "broadcasthost",
-    "ip6-localhost",
-    "ip6-loopback",
-];
-
-/// Parse an ad-server list: one host per line, or hosts-file lines (`0.0.0.0 ads.example.com
-/// ads2.example.com`); `#` starts a comment; `*.` or `.` before a host is dropped (a host
-/// always covers its subdomains); IP addresses and local names are skipped. Lower-cased,
-/// duplicates dropped, in file order.
-pub fn parse_ad_hosts(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = HashSet::new();
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("");
-        for tok in line.split_whitespace() {
-            let h = normalize_host(tok.trim_start_matches("*.").trim_start_matches('.'));
-            if h.is_empty() || h.parse::<IpAddr>().is_ok() || LOCAL_NAMES.contains(&h.as_str()) {
-                continue;
-            }
-            if seen.insert(h.clone()) {
-                out.push(h);
-            }
-        }
-    }
-    out
-}
-
-fn normalize_host(h: &str) -> String {
-    h.trim_end_matches('.').to_ascii_lowercase()
-}
-
-/// The host of an absolute (`scheme://host/...`) or protocol-relative (`//host/...`) URL,
-/// lower-cased, without user info, port or trailing dot. None for relative URLs, `data:`,
-/// `javascript:` and the like.
-pub fn url_host(url: &str) -> Option<String> {
-    let url = url.trim();
-    let rest = match url.strip_prefix("//") {
-        Some(r) => r,
-        None => {
-            let (scheme, r) = url.split_once("://")?;
-            let scheme_ok = !scheme.is_empty()
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-            if !scheme_ok {
-                return None;
-            }
-            r
-        }
-    };
-    let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or("");
-    let hostport = authority.rsplit('@').next().unwrap_or("");
-    let host = match hostport.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => hostport.split(':').next().unwrap_or(""),
-    };
-    let host = normalize_host(host);
-    (!host.is_empty()).then_some(host)
-}
-
-/// A set of ad-server hosts; a host matches when it or one of its parent domains is listed
-/// (label boundaries only: `ad.doubleclick.net` matches `doubleclick.net`,
-/// `notdoubleclick.net` does not).
-#[derive(Debug, Clone, Default)]
-pub struct AdHosts {
-    hosts: HashSet<String>,
-}
-
-impl AdHosts {
-    /// The set of `hosts` (normalized as [`parse_ad_hosts`] does).
-    pub fn new(hosts: &[String]) -> AdHosts {
-        AdHosts {
-            hosts: hosts
-                .iter()
-                .map(|h| normalize_host(h.trim_start_matches("*.").trim_start_matches('.')))
-                .collect(),
-        }
-    }
-    /// Is `host` an ad server or a subdomain of one?
-    pub fn matches_host(&self, host: &str) -> bool {
-        let mut h = host;
-        loop {
-            if self.hosts.contains(h) {
-                return true;
-            }
-            match h.find('.') {
-                Some(k) => h = &h[k + 1..],
-                None => return false,
-            }
-        }
-    }
-    /// Does `url` point to an ad server?
-    pub fn matches_url(&self, url: &str) -> bool {
-        url_host(url).is_some_and(|h| self.matches_host(&h))
-    }
-}
 
 /// The filters, in pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,6 +14,7 @@ pub mod blocks;
 pub mod crunch;
 pub mod density;
 pub mod ensemble;
+pub mod hosts;
 pub mod params;
 pub mod text;
 pub mod visual;
@@ -54,6 +55,9 @@ pub enum Algorithm {
     /// Majority vote of several algorithms per text node.
     Ensemble,
 }
+
+/// The algorithm `extract` uses when none is named (and the one the quality gate pins).
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Htd;
 
 impl Algorithm {
     /// Every algorithm, in the order `--algorithm all` runs and reports them.

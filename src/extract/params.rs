@@ -465,7 +465,7 @@ impl Default for CrunchParams {
             remove_hidden: true,
             hidden_exempt_tags: v(&["br", "wbr"]),
             remove_ads: true,
-            ad_hosts: super::crunch::parse_ad_hosts(super::crunch::DEFAULT_AD_HOSTS),
+            ad_hosts: super::hosts::parse_ad_hosts(super::hosts::DEFAULT_AD_HOSTS),
             remove_link_lists: true,
             link_list_scope: LinkListScope::Blocks,
             table_cell_tags: v(&["td", "th"]),
@@ -489,9 +489,9 @@ impl Default for CrunchParams {
 impl CrunchParams {
     /// Replace the ad-server list with the hosts in `text`: one host per line, or hosts-file
     /// lines (`0.0.0.0 ads.example.com`); `#` starts a comment. See
-    /// [`super::crunch::parse_ad_hosts`].
+    /// [`super::hosts::parse_ad_hosts`].
     pub fn load_ad_hosts(&mut self, text: &str) {
-        self.ad_hosts = super::crunch::parse_ad_hosts(text);
+        self.ad_hosts = super::hosts::parse_ad_hosts(text);
     }
 }
 

@@ -227,6 +227,16 @@ fn escape_text(out: &mut String, t: &str, prev: Option<char>, line_start: bool) 
     }
 }
 
+/// A markdown list item linking `text` to `href`, escaped like every other link this writer
+/// produces (used for Crunch's retained links after the content).
+pub fn link_item(text: &str, href: &str) -> String {
+    let mut t = String::new();
+    if !text.is_empty() {
+        escape_text(&mut t, text, None, false);
+    }
+    format!("- [{t}]({})\n", destination(href))
+}
+
 /// Does the text after an `&` read as an HTML entity (`amp;`, `#38;`, `#x26;`)?
 fn is_entity(rest: &[char]) -> bool {
     let body = rest

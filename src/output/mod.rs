@@ -14,6 +14,8 @@ pub mod text;
 
 use std::str::FromStr;
 
+use crate::Extraction;
+
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -48,5 +50,63 @@ impl FromStr for Format {
                 "unknown format `{s}`: expected text, html, markdown or json (jsonl)"
             )),
         }
+    }
+}
+
+/// Crunch's removed-link retainer: the links it removed, listed after the content (empty for
+/// JSON, where they are in `details.retained_links`, and when there are none).
+pub fn retained_links(ex: &Extraction, format: Format) -> String {
+    let Some(links) = ex.details.get("retained_links").and_then(|l| l.as_array()) else {
+        return String::new();
+    };
+    if links.is_empty() || format == Format::Json {
+        return String::new();
+    }
+    let mut out = String::from(match format {
+        Format::Html => "<hr>\n<ul class=\"retained-links\">\n",
+        Format::Markdown => "\nLinks:\n\n",
+        _ => "\nLinks:\n",
+    });
+    for l in links {
+        let t = l.get("text").and_then(|v| v.as_str()).unwrap_or("");
+        let h = l.get("href").and_then(|v| v.as_str()).unwrap_or("");
+        out.push_str(&match format {
+            Format::Html => format!(
+                "<li><a href=\"{}\">{}</a></li>\n",
+                html::escape(h),
+                html::escape(t)
+            ),
+            Format::Markdown => markdown::link_item(t, h),
+            _ => format!("{t} <{h}>\n"),
+        });
+    }
+    if format == Format::Html {
+        out.push_str("</ul>\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Algorithm;
+
+    #[test]
+    fn retained_links_are_escaped_per_format() {
+        let mut ex = Extraction::empty(Algorithm::Crunch, 0);
+        ex.details = serde_json::json!({"retained_links": [
+            {"text": "*Top* [10]", "href": "https://example.com/a b(c)"}
+        ]});
+        assert_eq!(
+            retained_links(&ex, Format::Markdown),
+            "\nLinks:\n\n- [\\*Top\\* \\[10\\]](https://example.com/a%20b\\(c\\))\n"
+        );
+        assert_eq!(
+            retained_links(&ex, Format::Text),
+            "\nLinks:\n*Top* [10] <https://example.com/a b(c)>\n"
+        );
+        assert!(retained_links(&ex, Format::Html)
+            .contains("<a href=\"https://example.com/a b(c)\">*Top* [10]</a>"));
+        assert_eq!(retained_links(&ex, Format::Json), "");
     }
 }

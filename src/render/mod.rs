@@ -7,6 +7,8 @@
 //! crate's own request timeout does not fire on an otherwise idle connection.
 
 pub mod browser;
+pub mod guard;
+pub mod pool;
 pub mod serve;
 pub mod tab;
 
@@ -19,6 +21,7 @@ use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use tokio::sync::{Mutex, Semaphore};
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
+pub use pool::BrowserPool;
 pub use tab::{Rendered, Tab};
 
 use crate::Error;
@@ -49,6 +52,15 @@ pub struct RenderOptions {
     pub concurrency: usize,
     /// Extra Chromium flags, without leading dashes (`js-flags=--max-old-space-size=128`).
     pub chrome_args: Vec<String>,
+    /// Close a tab and open a fresh one after it rendered this many pages (0: never), so a
+    /// long run does not keep growing one renderer's memory (default 100).
+    pub recycle_tab_after: usize,
+    /// Targets the page may reach, checked by the browser for every request (redirects and
+    /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
+    pub policy: Option<guard::NetPolicy>,
+    /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
+    /// HTML a caller sent (set per page by the renderer).
+    pub exempt_origin: Option<String>,
 }
 
 impl Default for RenderOptions {
@@ -65,6 +77,9 @@ impl Default for RenderOptions {
             max_nodes: 200_000,
             concurrency: 1,
             chrome_args: Vec::new(),
+            recycle_tab_after: 100,
+            policy: None,
+            exempt_origin: None,
         }
     }
 }
@@ -177,6 +192,11 @@ impl Renderer {
         &self.opts
     }
 
+    /// Tabs rendering a page now.
+    pub fn busy(&self) -> usize {
+        self.opts.concurrency.max(1) - self.slots.available_permits()
+    }
+
     /// How many times the browser was relaunched after dying.
     pub fn relaunches(&self) -> usize {
         self.relaunches.load(Ordering::SeqCst)
@@ -282,7 +302,12 @@ impl Renderer {
     }
 
     async fn give_back(&self, gen: u64, tab: Tab) {
-        if tab.healthy && gen == self.generation.load(Ordering::SeqCst) && !self.is_gone().await {
+        let worn = self.opts.recycle_tab_after > 0 && tab.uses >= self.opts.recycle_tab_after;
+        if tab.healthy
+            && !worn
+            && gen == self.generation.load(Ordering::SeqCst)
+            && !self.is_gone().await
+        {
             self.tabs.lock().await.push((gen, tab));
         } else {
             let page = tab.page.clone();
@@ -295,10 +320,19 @@ impl Renderer {
     /// A crashed renderer or a lost browser gets one retry (on a fresh tab, in a relaunched
     /// browser); `Rendered::retries` says when that happened.
     pub async fn render(&self, input: &Input) -> Result<Rendered, Error> {
+        self.render_with(input, self.opts.screenshot).await
+    }
+
+    /// [`Renderer::render`] with the screenshot asked for per page (the service decides per
+    /// request). Dropping the returned future (a client that went away) closes its tab.
+    pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
         let _slot = self.slots.acquire().await.expect("semaphore open");
+        let mut opts = self.opts.clone();
+        opts.screenshot = screenshot;
+        let opts = &opts;
         let mut retries = 0;
         loop {
-            let (used, r) = self.render_once(input).await;
+            let (used, r) = self.render_once(input, opts).await;
             // The attempt's browser is gone if another page already replaced it, or if it
             // does not answer now.
             let gone = match &r {
@@ -313,7 +347,7 @@ impl Renderer {
                     r.retries = retries;
                     if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
                         tracing::info!("{}: the page's <title> is never closed; rendering it with the title closed", input.name());
-                        let (_, again) = self.render_once(&fixed).await;
+                        let (_, again) = self.render_once(&fixed, opts).await;
                         if let Ok(mut again) = again {
                             again.repaired = Some("unclosed <title>".into());
                             return Ok(again);
@@ -342,28 +376,39 @@ impl Renderer {
     }
 
     /// One attempt; returns the browser generation it ran in (None when it never got a tab).
-    async fn render_once(&self, input: &Input) -> (Option<u64>, Result<Rendered, Error>) {
-        match self.prepare(input) {
-            Err(e) => (None, Err(e)),
-            Ok((url, served)) => {
-                let r = self.take_tab().await;
-                let (gen, mut tab) = match r {
-                    Ok(t) => t,
-                    Err(e) => {
-                        if let Some(p) = served {
-                            self.server.remove(&p);
-                        }
-                        return (None, Err(e));
-                    }
-                };
-                let r = tab.render(&input.name(), &url, &self.opts).await;
-                if let Some(p) = served {
-                    self.server.remove(&p);
-                }
-                self.give_back(gen, tab).await;
-                (Some(gen), r)
-            }
-        }
+    /// If the future is dropped mid-page, the guard closes the tab and unpublishes the page.
+    async fn render_once(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+    ) -> (Option<u64>, Result<Rendered, Error>) {
+        let (url, served) = match self.prepare(input) {
+            Err(e) => return (None, Err(e)),
+            Ok(x) => x,
+        };
+        let mut guard = InFlight {
+            server: &self.server,
+            served,
+            page: None,
+        };
+        let (gen, mut tab) = match self.take_tab().await {
+            Ok(t) => t,
+            Err(e) => return (None, Err(e)),
+        };
+        guard.page = Some(tab.page.clone());
+        let mut page_opts;
+        let opts = if guard.served.is_some() && opts.policy.is_some() {
+            page_opts = opts.clone();
+            page_opts.exempt_origin = Some(self.server.url(""));
+            &page_opts
+        } else {
+            opts
+        };
+        let r = tab.render(&input.name(), &url, opts).await;
+        guard.page = None;
+        drop(guard);
+        self.give_back(gen, tab).await;
+        (Some(gen), r)
     }
 
     /// The URL to load for an input (HTML bytes are put on the loopback server; the path to
@@ -405,6 +450,30 @@ impl Renderer {
         if let Some(h) = self.browser.lock().await.take() {
             if let Ok(h) = Arc::try_unwrap(h) {
                 h.shutdown().await;
+            }
+        }
+    }
+}
+
+/// A page being rendered: on drop (finished, or its future dropped because the caller went
+/// away) the page's HTML is unpublished, and a tab not handed back is closed in the
+/// background so Chromium does not keep it.
+struct InFlight<'a> {
+    server: &'a serve::Server,
+    served: Option<String>,
+    page: Option<chromiumoxide::Page>,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Some(p) = self.served.take() {
+            self.server.remove(&p);
+        }
+        if let Some(page) = self.page.take() {
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(async move {
+                    let _ = tokio::time::timeout(Duration::from_secs(2), page.close()).await;
+                });
             }
         }
     }

@@ -114,6 +114,13 @@ struct State {
     last_net: Option<Instant>,
     status: Option<i64>,
     crashed: bool,
+    /// Target policy of `serve` (None: every target allowed).
+    policy: Option<super::guard::NetPolicy>,
+    exempt_origin: Option<String>,
+    /// The main document (or a redirect of it) was refused by the policy: why.
+    refused_main: Option<String>,
+    /// Requests refused by the policy.
+    refused: usize,
 }
 
 /// The result of rendering one page.
@@ -173,6 +180,8 @@ pub struct Tab {
     events: tokio::task::JoinHandle<()>,
     /// False once the tab hung, crashed or failed in a way that makes reuse unsafe.
     pub healthy: bool,
+    /// Pages this tab has rendered (tabs are recycled after `RenderOptions::recycle_tab_after`).
+    pub uses: usize,
 }
 
 impl Drop for Tab {
@@ -181,24 +190,27 @@ impl Drop for Tab {
     }
 }
 
+/// `scheme://host:port` of a URL (the `url` crate's ASCII serialisation), for same-origin
+/// decisions; None for opaque origins (data:, file:) and non-URLs.
 fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    Some(format!("{scheme}://{host}"))
+    let u = url::Url::parse(url).ok()?;
+    match u.origin() {
+        o @ url::Origin::Tuple(..) => Some(o.ascii_serialization()),
+        url::Origin::Opaque(_) => None,
+    }
 }
 
+/// Is the origin's host `localhost` or a loopback address?
 fn is_loopback_origin(origin: &str) -> bool {
-    let host = origin.split_once("://").map(|x| x.1).unwrap_or("");
-    let host = host.rsplit_once('@').map(|x| x.1).unwrap_or(host);
-    let host = if host.starts_with('[') {
-        host.split(']').next().unwrap_or("").trim_start_matches('[')
-    } else {
-        host.split(':').next().unwrap_or("")
+    let Ok(u) = url::Url::parse(origin) else {
+        return false;
     };
-    host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    match u.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 async fn cmd<T, F: std::future::Future<Output = Result<T, chromiumoxide::error::CdpError>>>(
@@ -335,10 +347,49 @@ impl Tab {
                             allow
                         };
                         let id = ev.request_id.clone();
-                        if allow {
-                            let _ = pg.execute(ContinueRequestParams::new(id)).await;
-                        } else {
-                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                        let (policy, exempt) = {
+                            let s = st.lock().expect("tab state");
+                            (s.policy.clone(), s.exempt_origin.clone())
+                        };
+                        let url = ev.request.url.clone();
+                        let exempt = exempt.is_some() && origin_of(&url) == exempt;
+                        match policy.filter(|_| !exempt) {
+                            // `serve`: every request the page makes is checked first (a
+                            // refused target is `forbidden` whatever else would block it;
+                            // DNS may take a moment, so off the event loop).
+                            Some(policy) => {
+                                let pg = pg.clone();
+                                let st = st.clone();
+                                let main_doc = ev.resource_type == ResourceType::Document
+                                    && st.lock().expect("tab state").main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
+                                tokio::spawn(async move {
+                                    match policy.check(&url).await {
+                                        Ok(()) if allow => {
+                                            let _ = pg.execute(ContinueRequestParams::new(id)).await;
+                                        }
+                                        Ok(()) => {
+                                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                                        }
+                                        Err(why) => {
+                                            {
+                                                let mut s = st.lock().expect("tab state");
+                                                s.refused += 1;
+                                                if main_doc && s.refused_main.is_none() {
+                                                    s.refused_main = Some(format!("{url}: {why}"));
+                                                }
+                                            }
+                                            tracing::info!("refused {url}: {why}");
+                                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::AccessDenied)).await;
+                                        }
+                                    }
+                                });
+                            }
+                            None if allow => {
+                                let _ = pg.execute(ContinueRequestParams::new(id)).await;
+                            }
+                            None => {
+                                let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                            }
                         }
                     }
                     Some(ev) = sent.next() => {
@@ -377,6 +428,7 @@ impl Tab {
             state,
             events,
             healthy: true,
+            uses: 0,
         })
     }
 
@@ -419,12 +471,15 @@ impl Tab {
     ) -> Result<Rendered, Error> {
         let start = Instant::now();
         let deadline = start + opts.timeout;
+        self.uses += 1;
         {
             let mut s = self.state.lock().expect("tab state");
             *s = State {
                 allow_origin: origin_of(url),
                 allow_file: url.starts_with("file:"),
                 offline: opts.offline,
+                policy: opts.policy.clone(),
+                exempt_origin: opts.exempt_origin.clone(),
                 ..State::default()
             };
         }
@@ -442,7 +497,16 @@ impl Tab {
                     input: input.into(),
                 });
             }
-            Bounded::Done(Ok(_)) => {}
+            Bounded::Done(Ok(_)) => {
+                let refused = self.state.lock().expect("tab state").refused_main.take();
+                if let Some(why) = refused {
+                    self.reset_after_error(opts).await;
+                    return Err(Error::Forbidden {
+                        input: input.into(),
+                        message: why,
+                    });
+                }
+            }
             Bounded::Done(Err(e)) => {
                 let msg = e.to_string();
                 if self.lost(&msg).await {
@@ -451,6 +515,13 @@ impl Tab {
                     });
                 }
                 self.reset_after_error(opts).await;
+                let refused = self.state.lock().expect("tab state").refused_main.take();
+                if let Some(why) = refused {
+                    return Err(Error::Forbidden {
+                        input: input.into(),
+                        message: why,
+                    });
+                }
                 return Err(Error::Navigation {
                     input: input.into(),
                     message: msg,
@@ -653,10 +724,15 @@ impl Tab {
                 self.page.execute(params),
             )
             .await?;
-            let bytes = base64_decode(r.result.data.as_ref()).map_err(|m| Error::Script {
-                input: input.into(),
-                message: format!("screenshot data: {m}"),
-            })?;
+            let bytes = {
+                use base64::Engine;
+                base64::engine::general_purpose::STANDARD
+                    .decode(AsRef::<str>::as_ref(&r.result.data))
+                    .map_err(|m| Error::Script {
+                        input: input.into(),
+                        message: format!("screenshot data: {m}"),
+                    })?
+            };
             timings.screenshot = Some(ms(shot_start.elapsed()));
             Some(bytes)
         } else {
@@ -723,32 +799,6 @@ fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// Decode standard base64 (the CDP screenshot payload).
-fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut buf = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' | b'\n' | b'\r' => continue,
-            _ => return Err(format!("invalid base64 byte {c}")),
-        } as u32;
-        buf = (buf << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buf >> bits) as u8);
-            buf &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -759,16 +809,17 @@ mod tests {
             origin_of("http://127.0.0.1:8080/a/b?x").as_deref(),
             Some("http://127.0.0.1:8080")
         );
+        // Default ports and case are normalised; opaque origins have none.
+        assert_eq!(
+            origin_of("HTTP://Example.COM:80/x").as_deref(),
+            Some("http://example.com")
+        );
+        assert_eq!(origin_of("data:text/html,x"), None);
+        assert!(!is_loopback_origin("http://user@127.0.0.1.evil.com"));
         assert!(is_loopback_origin("http://127.0.0.1:8080"));
         assert!(is_loopback_origin("http://localhost"));
         assert!(is_loopback_origin("http://[::1]:3000"));
         assert!(!is_loopback_origin("https://example.com"));
         assert!(!is_loopback_origin("http://127.0.0.1.evil.com"));
-    }
-
-    #[test]
-    fn base64_roundtrip() {
-        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
-        assert_eq!(base64_decode("iVBORw==").unwrap(), [0x89, b'P', b'N', b'G']);
     }
 }

@@ -1,0 +1,443 @@
+//! The one batch runner behind every front end: `extract` (one input or thousands),
+//! `eval` (the benchmark) and `serve` (one page per request).
+//!
+//! Phases of a page ([`process`]): the input argument becomes an [`Input`] (stdin and
+//! `--charset` files read here) → the [`PageRenderer`] renders it (the [`Renderer`] owns
+//! retries of crashed tabs and relaunches of a dead browser) → [`page::finish`] applies the
+//! size limits and runs every algorithm into a record. [`run`] drives a list of inputs
+//! through that with bounded concurrency and writes each page to a [`sink::Sink`] as it
+//! completes, so every input gets exactly one record, in completion order, carrying its
+//! `index`. [`Cancel`] stops it taking new inputs (the pages in flight still finish and are
+//! recorded); resuming skips inputs already recorded; [`inputs::Shard`] splits a list over
+//! machines.
+//!
+//! The renderer is a trait so the runner is tested without a browser (see the tests below).
+
+pub mod inputs;
+pub mod page;
+pub mod sink;
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::{Stream, StreamExt};
+
+pub use inputs::Shard;
+pub use page::{PageConfig, PageOut};
+pub use sink::{Dest, PngTarget, Sink, SinkOptions};
+
+use crate::render::{Input, Rendered, Renderer};
+use crate::Error;
+
+/// Something that renders pages: the real [`Renderer`], or a fake in tests.
+pub trait PageRenderer: Send + Sync {
+    /// Render one input.
+    fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>>;
+    /// Pages rendered at once.
+    fn concurrency(&self) -> usize;
+    /// Milliseconds the browser took to start (reported on the first record).
+    fn launch_ms(&self) -> f64 {
+        0.0
+    }
+}
+
+impl PageRenderer for Renderer {
+    fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>> {
+        Box::pin(Renderer::render(self, input))
+    }
+    fn concurrency(&self) -> usize {
+        self.options().concurrency.max(1)
+    }
+    fn launch_ms(&self) -> f64 {
+        self.launch_ms
+    }
+}
+
+/// Stops a run from taking new inputs; the pages in flight finish and are recorded.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    /// Stop taking new inputs.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One input of a batch: its position in the full input list and the argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    pub index: usize,
+    pub input: String,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Records written.
+    pub recorded: usize,
+    /// Records that are errors.
+    pub failed: usize,
+    /// Pages that rendered but produced no content.
+    pub empty: usize,
+    /// The run was cancelled before every job started.
+    pub interrupted: bool,
+}
+
+/// The runner's core: `f` applied to each item with at most `concurrency` in flight,
+/// results in completion order; no new item starts once `cancel` is set. `eval` and
+/// [`run`] both use it.
+pub fn pipeline<'a, T, O, Fut>(
+    items: Vec<T>,
+    concurrency: usize,
+    cancel: &'a Cancel,
+    f: impl FnMut(T) -> Fut + 'a,
+) -> impl Stream<Item = O> + 'a
+where
+    T: 'a,
+    Fut: Future<Output = O> + 'a,
+{
+    futures::stream::iter(items)
+        .take_while(move |_| futures::future::ready(!cancel.is_cancelled()))
+        .map(f)
+        .buffer_unordered(concurrency.max(1))
+}
+
+/// One page through the pipeline, never failing: errors become error records.
+pub async fn process<R: PageRenderer + ?Sized>(
+    renderer: &R,
+    job: &Job,
+    cfg: &PageConfig,
+) -> PageOut {
+    let mut out = match page::to_input(&job.input, &cfg.charset) {
+        Err(e) => PageOut::error(&job.input, &e),
+        Ok(input) => match renderer.render(&input).await {
+            Ok(r) => {
+                let launch = (job.index == 0).then(|| renderer.launch_ms());
+                page::finish(&job.input, r, cfg, launch)
+            }
+            Err(e) => PageOut::error(&job.input, &e),
+        },
+    };
+    out.record.index = Some(job.index);
+    out
+}
+
+/// Run every job and write each page to `sink` as it completes. `on_page` sees each page
+/// after it is written (progress bars, logging). Only a failure to write output stops the
+/// run early; page failures are records.
+pub async fn run<R: PageRenderer + ?Sized>(
+    renderer: &R,
+    jobs: Vec<Job>,
+    cfg: &PageConfig,
+    cancel: &Cancel,
+    sink: &mut Sink,
+    mut on_page: impl FnMut(&PageOut, &Summary),
+) -> Result<Summary, Error> {
+    let total = jobs.len();
+    let mut summary = Summary::default();
+    let pages = pipeline(jobs, renderer.concurrency(), cancel, |job| async move {
+        process(renderer, &job, cfg).await
+    });
+    futures::pin_mut!(pages);
+    while let Some(mut out) = pages.next().await {
+        if out.failed() {
+            summary.failed += 1;
+        } else if out.empty {
+            summary.empty += 1;
+        }
+        sink.write(&mut out)?;
+        summary.recorded += 1;
+        on_page(&out, &summary);
+    }
+    summary.interrupted = summary.recorded < total && cancel.is_cancelled();
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Format;
+    use crate::snapshot::{rect, SnapshotBuilder};
+    use std::io::Write;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// A renderer without a browser: `ok-N` renders a page with text after N ms, `empty`
+    /// a page without text, `crash` fails as a crashed renderer.
+    struct Fake {
+        conc: usize,
+        rendered: Mutex<Vec<String>>,
+        cancel_after: Option<(usize, Cancel)>,
+    }
+
+    impl Fake {
+        fn new(conc: usize) -> Fake {
+            Fake {
+                conc,
+                rendered: Mutex::new(Vec::new()),
+                cancel_after: None,
+            }
+        }
+    }
+
+    impl PageRenderer for Fake {
+        fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>> {
+            Box::pin(async move {
+                let name = input.name();
+                let n = {
+                    let mut r = self.rendered.lock().unwrap();
+                    r.push(name.clone());
+                    r.len()
+                };
+                if let Some((k, c)) = &self.cancel_after {
+                    if n >= *k {
+                        c.cancel();
+                    }
+                }
+                let tail = name.rsplit('/').next().unwrap_or("").to_string();
+                if tail == "crash" {
+                    return Err(Error::Crashed { input: name });
+                }
+                let delay: u64 = tail
+                    .strip_prefix("ok-")
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0);
+                tokio::time::sleep(Duration::from_millis(delay)).await;
+                let mut b = SnapshotBuilder::new(1000.0);
+                b.title(&name);
+                if tail != "empty" {
+                    let p = b.el(0, "p", rect(0.0, 0.0, 800.0, 40.0));
+                    b.text(
+                        p,
+                        &format!("Body text of {name}, a sentence long enough to keep."),
+                    );
+                }
+                let snap = b.build();
+                let json = snap.to_json();
+                Ok(Rendered::from_snapshot(snap, json))
+            })
+        }
+        fn concurrency(&self) -> usize {
+            self.conc
+        }
+    }
+
+    /// A `Write` the test can read back.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn jobs(names: &[&str]) -> Vec<Job> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(index, n)| Job {
+                index,
+                input: format!("https://t.example/{n}"),
+            })
+            .collect()
+    }
+
+    fn json_cfg() -> PageConfig {
+        PageConfig {
+            format: Format::Json,
+            ..PageConfig::default()
+        }
+    }
+
+    fn records(buf: &Buf) -> Vec<serde_json::Value> {
+        String::from_utf8(buf.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    fn stdout_sink(buf: &Buf) -> Sink {
+        let opts = SinkOptions {
+            dest: Dest::Stdout,
+            format: Format::Json,
+            many: true,
+            screenshot: None,
+            annotate: None,
+            resume: false,
+        };
+        Sink::open(opts, Box::new(buf.clone())).unwrap().0
+    }
+
+    #[tokio::test]
+    async fn one_record_per_input_in_completion_order_with_its_index() {
+        let fake = Fake::new(3);
+        let buf = Buf::default();
+        let mut sink = stdout_sink(&buf);
+        let names = ["ok-120", "ok-10", "crash", "empty", "ok-60", "ok-0"];
+        let s = run(
+            &fake,
+            jobs(&names),
+            &json_cfg(),
+            &Cancel::new(),
+            &mut sink,
+            |_, _| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            s,
+            Summary {
+                recorded: 6,
+                failed: 1,
+                empty: 1,
+                interrupted: false
+            }
+        );
+        let recs = records(&buf);
+        let mut idx: Vec<u64> = recs.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+        // Completion order: the 120 ms page is not first although it is input 0.
+        assert_ne!(idx[0], 0);
+        idx.sort();
+        assert_eq!(idx, vec![0, 1, 2, 3, 4, 5]);
+        let crash = recs.iter().find(|r| r["index"] == 2).unwrap();
+        assert_eq!(crash["error"]["kind"], "crashed");
+        let first = recs.iter().find(|r| r["index"] == 0).unwrap();
+        assert!(first["text"].as_str().unwrap().contains("Body text of"));
+    }
+
+    #[tokio::test]
+    async fn cancel_stops_new_pages_and_records_those_in_flight() {
+        let cancel = Cancel::new();
+        let mut fake = Fake::new(2);
+        fake.cancel_after = Some((3, cancel.clone()));
+        let buf = Buf::default();
+        let mut sink = stdout_sink(&buf);
+        let names: Vec<String> = (0..20).map(|_| "ok-20".to_string()).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = run(
+            &fake,
+            jobs(&names),
+            &json_cfg(),
+            &cancel,
+            &mut sink,
+            |_, _| {},
+        )
+        .await
+        .unwrap();
+        assert!(s.interrupted);
+        let started = fake.rendered.lock().unwrap().len();
+        // Every page that started was recorded, and no page started after the cancel
+        // beyond the ones already being taken (concurrency 2).
+        assert_eq!(s.recorded, started);
+        assert!(started <= 4, "{started} pages started");
+        assert_eq!(records(&buf).len(), started);
+    }
+
+    #[tokio::test]
+    async fn resume_skips_recorded_inputs_and_appends() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let opts = |resume| SinkOptions {
+            dest: Dest::Dir(out.clone()),
+            format: Format::Text,
+            many: true,
+            screenshot: None,
+            annotate: None,
+            resume,
+        };
+        let all = jobs(&["ok-0", "ok-1", "ok-2", "ok-3"]);
+        // First run: interrupted after two inputs.
+        let fake = Fake::new(1);
+        let (mut sink, skip) = Sink::open(opts(false), Box::new(std::io::sink())).unwrap();
+        assert!(skip.is_empty());
+        let cfg = PageConfig::default();
+        run(
+            &fake,
+            all[..2].to_vec(),
+            &cfg,
+            &Cancel::new(),
+            &mut sink,
+            |_, _| {},
+        )
+        .await
+        .unwrap();
+        drop(sink);
+        // Resume: only the other two render, and the index holds all four once.
+        let (mut sink, skip) = Sink::open(opts(true), Box::new(std::io::sink())).unwrap();
+        let todo: Vec<Job> = all
+            .iter()
+            .filter(|j| !skip.contains(&j.input))
+            .cloned()
+            .collect();
+        assert_eq!(todo.len(), 2);
+        let fake2 = Fake::new(2);
+        run(&fake2, todo, &cfg, &Cancel::new(), &mut sink, |_, _| {})
+            .await
+            .unwrap();
+        assert_eq!(fake2.rendered.lock().unwrap().len(), 2);
+        let index = std::fs::read_to_string(out.join("index.jsonl")).unwrap();
+        let mut seen: Vec<u64> = index
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        seen.sort();
+        assert_eq!(seen, vec![0, 1, 2, 3]);
+        // Each page has its text file; the index holds no bodies.
+        let txt = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "txt")
+            })
+            .count();
+        assert_eq!(txt, 4);
+        assert!(!index.contains("Body text"));
+    }
+
+    #[tokio::test]
+    async fn bad_inputs_are_records_not_failures_of_the_run() {
+        let fake = Fake::new(2);
+        let buf = Buf::default();
+        let mut sink = stdout_sink(&buf);
+        let j = vec![
+            Job {
+                index: 0,
+                input: "/no/such/file.html".into(),
+            },
+            Job {
+                index: 1,
+                input: "https://t.example/ok-0".into(),
+            },
+        ];
+        let s = run(&fake, j, &json_cfg(), &Cancel::new(), &mut sink, |_, _| {})
+            .await
+            .unwrap();
+        assert_eq!((s.recorded, s.failed), (2, 1));
+        let recs = records(&buf);
+        let bad = recs.iter().find(|r| r["index"] == 0).unwrap();
+        assert_eq!(bad["error"]["kind"], "input");
+        // The fake never saw the bad input.
+        assert_eq!(fake.rendered.lock().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,226 @@
+//! One page through the pipeline: input argument → [`Input`] → render → size limits →
+//! every requested algorithm → a [`Record`] and the formatted body. Shared by `extract`,
+//! `serve` and the tests; pure apart from the render call.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::time::Instant;
+
+use crate::extract::{extract_tree, Algorithm, Params};
+use crate::output::json::{AlgorithmResult, ErrorInfo, Record, Timings};
+use crate::output::{annotate, html, markdown, text, Format};
+use crate::render::{Input, Rendered};
+use crate::{Error, Extraction, Snapshot, Tree};
+
+/// What to do with each page besides rendering it.
+#[derive(Debug, Clone)]
+pub struct PageConfig {
+    /// Algorithms to run on the one snapshot (several: the record holds each).
+    pub algorithms: Vec<Algorithm>,
+    pub params: Params,
+    pub format: Format,
+    /// Draw the extraction on the screenshot (needs a screenshot).
+    pub annotate: bool,
+    /// Pages whose snapshot holds more text than this fail with a `too-large` record.
+    pub max_text_bytes: usize,
+    /// Charset of file and stdin inputs served as bytes (`--charset`).
+    pub charset: Option<String>,
+}
+
+impl Default for PageConfig {
+    fn default() -> Self {
+        PageConfig {
+            algorithms: vec![crate::extract::DEFAULT_ALGORITHM],
+            params: Params::default(),
+            format: Format::Text,
+            annotate: false,
+            max_text_bytes: 20_000_000,
+            charset: None,
+        }
+    }
+}
+
+/// One page's outcome, ready to write.
+#[derive(Debug, Clone)]
+pub struct PageOut {
+    /// The JSON record (errors are records too).
+    pub record: Record,
+    /// The formatted content (empty for JSON and for errors).
+    pub body: String,
+    pub screenshot: Option<Vec<u8>>,
+    pub annotated: Option<Vec<u8>>,
+    /// No algorithm kept any text (or the page failed).
+    pub empty: bool,
+}
+
+impl PageOut {
+    /// The record of a page that failed.
+    pub fn error(input: &str, e: &Error) -> PageOut {
+        PageOut {
+            record: Record {
+                input: input.to_string(),
+                error: Some(ErrorInfo {
+                    kind: e.kind().to_string(),
+                    message: e.to_string(),
+                }),
+                ..Record::default()
+            },
+            body: String::new(),
+            screenshot: None,
+            annotated: None,
+            empty: true,
+        }
+    }
+
+    /// Did the page fail?
+    pub fn failed(&self) -> bool {
+        self.record.error.is_some()
+    }
+}
+
+/// Turn an input argument into a render input: `-` reads HTML from stdin; a file with
+/// `charset` set is read and served as bytes with that charset.
+pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
+    if arg == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::Input {
+                input: "-".into(),
+                message: e.to_string(),
+            })?;
+        return Ok(Input::Html {
+            name: "-".into(),
+            bytes,
+            charset: charset.clone().unwrap_or_else(|| "utf-8".into()),
+        });
+    }
+    match (Input::parse(arg)?, charset) {
+        (Input::File(p), Some(cs)) => {
+            let bytes = std::fs::read(&p).map_err(|e| Error::Input {
+                input: arg.into(),
+                message: e.to_string(),
+            })?;
+            Ok(Input::Html {
+                name: arg.into(),
+                bytes,
+                charset: cs.clone(),
+            })
+        }
+        (i, _) => Ok(i),
+    }
+}
+
+/// The page's rendered outcome as a [`PageOut`]: the size limit, every algorithm, and the
+/// render facts (status, retries, repairs) copied into the record.
+pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>) -> PageOut {
+    let text_bytes: usize = r
+        .snapshot
+        .nodes
+        .iter()
+        .filter_map(|n| n.text.as_ref())
+        .map(|t| t.len())
+        .sum();
+    if text_bytes > cfg.max_text_bytes {
+        let e = Error::TooLarge {
+            input: input.to_string(),
+            message: format!(
+                "{text_bytes} bytes of text, more than --max-text-bytes {}",
+                cfg.max_text_bytes
+            ),
+        };
+        return PageOut::error(input, &e);
+    }
+    let mut t = r.timings.clone();
+    if let Some(ms) = launch_ms {
+        t.launch = Some((ms * 1000.0).round() / 1000.0);
+    }
+    let mut out = score_snapshot(input, &r.snapshot, cfg, t, r.screenshot.as_deref());
+    out.record.status = r.status;
+    out.record.retries = (r.retries > 0).then_some(r.retries);
+    out.record.screenshot_truncated = r.screenshot_truncated;
+    out.record.repaired = r.repaired.clone();
+    out.screenshot = r.screenshot;
+    out
+}
+
+/// Score a snapshot with each algorithm and build the record and the formatted body.
+pub fn score_snapshot(
+    input: &str,
+    snap: &Snapshot,
+    cfg: &PageConfig,
+    mut timings: Timings,
+    png: Option<&[u8]>,
+) -> PageOut {
+    let tree = Tree::new(snap);
+    let mut results = BTreeMap::new();
+    let mut bodies = Vec::new();
+    let mut total = 0.0;
+    let mut empty = true;
+    let mut annotated = None;
+    let many = cfg.algorithms.len() > 1;
+    for &a in &cfg.algorithms {
+        let t = Instant::now();
+        let ex = extract_tree(&tree, a, &cfg.params);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        total += ms;
+        empty &= !ex.has_text(&tree);
+        let body = render_body(&tree, &ex, cfg.format);
+        if many && cfg.format != Format::Json {
+            bodies.push(format!("==> {} <==\n{body}", a.name()));
+        } else {
+            bodies.push(body);
+        }
+        if let (true, None, Some(png)) = (cfg.annotate, &annotated, png) {
+            annotated =
+                match annotate::annotate(png, &tree, &ex, &annotate::AnnotateOptions::default()) {
+                    Ok(b) => Some(b),
+                    Err(e) => {
+                        tracing::warn!("{input}: cannot annotate the screenshot: {e}");
+                        None
+                    }
+                };
+        }
+        results.insert(
+            a.name().to_string(),
+            AlgorithmResult::new(&tree, &ex, Some(ms)),
+        );
+    }
+    timings.score = Some((total * 1000.0).round() / 1000.0);
+    let mut record = Record {
+        input: input.to_string(),
+        url: Some(snap.url.clone()),
+        title: Some(snap.title.clone()),
+        timings_ms: Some(timings),
+        ..Record::default()
+    };
+    if many {
+        record.algorithms = Some(results);
+    } else {
+        record.result = results.into_values().next();
+    }
+    let body = if cfg.format == Format::Json {
+        String::new()
+    } else {
+        bodies.concat()
+    };
+    PageOut {
+        record,
+        body,
+        screenshot: None,
+        annotated,
+        empty,
+    }
+}
+
+/// The content of one extraction in a non-JSON format, with Crunch's retained links after it.
+pub fn render_body(tree: &Tree, ex: &Extraction, format: Format) -> String {
+    let mut body = match format {
+        Format::Text => text::render(tree, ex),
+        Format::Html => html::render(tree, ex),
+        Format::Markdown => markdown::render(tree, ex),
+        Format::Json => return String::new(),
+    };
+    body.push_str(&crate::output::retained_links(ex, format));
+    body
+}

@@ -1,0 +1,166 @@
+//! `sightline eval`: render the benchmark offline, score, report, gate.
+use std::io::{IsTerminal, Write};
+
+use anyhow::{bail, Context, Result};
+use sightline::eval::gate::{self, Baseline};
+use sightline::eval::peers::PeerTable;
+use sightline::eval::report;
+use sightline::eval::run::{self, EvalConfig};
+use sightline::extract::Algorithm;
+use sightline::render::Renderer;
+
+use crate::cli::{exit, EvalArgs};
+
+pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
+    let algorithms: Vec<Algorithm> =
+        if a.algorithms.is_empty() || a.algorithms.iter().any(|x| x == "all") {
+            Algorithm::ALL
+                .iter()
+                .copied()
+                .filter(|x| *x != Algorithm::VsseRecords)
+                .collect()
+        } else {
+            a.algorithms
+                .iter()
+                .flat_map(|s| s.split(','))
+                .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
+                .collect::<Result<_>>()?
+        };
+    let params = crate::cli::load_params(&a.params)?;
+    let (results, stats) = if a.rescore {
+        (
+            sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?,
+            None,
+        )
+    } else {
+        let renderer = if a.from_snapshots.is_some() {
+            None
+        } else {
+            let mut opts = crate::cli::render_options(&a.render)?;
+            opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
+            Some(Renderer::new(opts).await?)
+        };
+        let cfg = EvalConfig {
+            root: a.bench.clone(),
+            datasets: a.datasets.clone(),
+            algorithms: algorithms.clone(),
+            limit: a.limit,
+            every: a.every,
+            out: a.out.clone(),
+            params,
+            save_snapshots: a.save_snapshots.clone(),
+            from_snapshots: a.from_snapshots.clone(),
+        };
+        // One bar per dataset on a terminal; a line every 50 pages in logs.
+        let tty = std::io::stderr().is_terminal();
+        let mut bar: Option<(String, indicatif::ProgressBar)> = None;
+        let r = run::run(renderer.as_ref(), &cfg, |p| {
+            if quiet {
+                return;
+            }
+            if !tty {
+                if p.done % 50 == 0 || p.done == p.total {
+                    eprintln!(
+                        "{}: {}/{} pages, {:.2} pages/s, {} failed",
+                        p.dataset,
+                        p.done,
+                        p.total,
+                        p.done as f64 / p.elapsed_s.max(1e-9),
+                        p.failures
+                    );
+                }
+                return;
+            }
+            if bar.as_ref().is_none_or(|(d, _)| d != p.dataset) {
+                if let Some((_, b)) = bar.take() {
+                    b.finish();
+                }
+                let b = crate::ui::progress_bar(p.total as u64, quiet);
+                b.set_prefix(p.dataset.to_string());
+                bar = Some((p.dataset.to_string(), b));
+            }
+            if let Some((_, b)) = &bar {
+                b.set_position(p.done as u64);
+                b.set_message(format!("{} failed", p.failures));
+            }
+        })
+        .await;
+        if let Some((_, b)) = bar.take() {
+            b.finish();
+        }
+        if let Some(r) = renderer {
+            r.shutdown().await;
+        }
+        let (res, st) = r?;
+        (res, Some(st))
+    };
+    let peers = PeerTable::load(&a.bench.join("PEERS.md")).ok();
+    let mut md = report::markdown(&results, peers.as_ref());
+    if let Some(st) = &stats {
+        md.push_str(&format!(
+            "\nRun: {} pages rendered offline; {:.1} s of rendering; pages whose scripts tried to navigate away (blocked): {}; pages whose scripts would have blanked them with document.write after load (blocked): {}; pages re-rendered with an unclosed <title> closed: {}; pages captured without a load event: {}.\nScoring time per algorithm (s): {}\n",
+            st.pages,
+            st.render_s,
+            st.pages_with_blocked_navigation,
+            st.pages_with_blocked_document_writes,
+            st.pages_repaired,
+            st.pages_load_timed_out,
+            st.score_s.iter().map(|(k, v)| format!("{k} {v:.3}")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("cannot create {}", a.out.display()))?;
+    std::fs::write(a.out.join("report.md"), &md)
+        .with_context(|| format!("cannot write {}/report.md", a.out.display()))?;
+    let mut json: serde_json::Value =
+        serde_json::from_str(&report::json(&results, peers.as_ref()))?;
+    if let Some(st) = &stats {
+        json["run"] = serde_json::to_value(st)?;
+    }
+    std::fs::write(
+        a.out.join("report.json"),
+        serde_json::to_string_pretty(&json)?,
+    )?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(md.as_bytes())?;
+    out.flush()?;
+    if !quiet {
+        eprintln!("report: {}/report.md and report.json", a.out.display());
+    }
+
+    let Some(gate_path) = &a.gate else {
+        return Ok(exit::OK);
+    };
+    let base: Baseline = serde_json::from_str(
+        &std::fs::read_to_string(gate_path)
+            .with_context(|| format!("cannot read baseline {}", gate_path.display()))?,
+    )
+    .with_context(|| format!("baseline {} is not valid JSON", gate_path.display()))?;
+    if a.update {
+        match gate::update(&results, &base, a.allow_regression) {
+            Ok(next) => {
+                std::fs::write(gate_path, serde_json::to_string_pretty(&next)? + "\n")?;
+                eprintln!("gate: floors written to {}", gate_path.display());
+                Ok(exit::OK)
+            }
+            Err(lowered) => bail!(
+                "refusing to lower quality floors (pass --allow-regression to accept):\n  {}",
+                lowered.join("\n  ")
+            ),
+        }
+    } else {
+        let missed = gate::check(&results, &base);
+        for (alg, ds, floor, got) in &missed {
+            eprintln!("gate: {alg} on {ds}: LCS F1 {got:.3} is below the floor {floor:.3}");
+        }
+        if missed.is_empty() {
+            eprintln!(
+                "gate: every floor met ({} checked)",
+                base.floors.values().map(|m| m.len()).sum::<usize>()
+            );
+            Ok(exit::OK)
+        } else {
+            Ok(exit::ERROR)
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! `sightline serve`: the extraction pipeline as an HTTP service (axum on tokio).
+//!
+//! Endpoints:
+//! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true`
+//! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
+//!   of `url`
+//! - `GET /healthz`
+//! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
+//!   queue depth, refusals)
+//!
+//! Every page goes through [`batch::process`](crate::batch::process), the pipeline `extract`
+//! uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
+//! `{"error": {"kind", "message"}}` with a fitting status (400 bad request, 401 token, 403
+//! refused target, 413 too large, 502 the page failed, 503 queue full with `Retry-After`,
+//! 504 deadline).
+//!
+//! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
+//! the browser for every request the page makes (see [`crate::render::guard`]). Backpressure:
+//! at most `concurrency + max_queue` requests are admitted; the rest get 503 at once. Each
+//! request has a deadline; a client that disconnects drops its request, which closes its tab.
+//! Shutdown: stop accepting, let the pages in flight finish within a bound.
+
+mod metrics;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use base64::Engine;
+use serde::Deserialize;
+use tokio::sync::Semaphore;
+
+use crate::batch::{self, Job, PageConfig, PageOut};
+use crate::extract::Algorithm;
+use crate::output::Format;
+use crate::render::guard::NetPolicy;
+use crate::render::{BrowserPool, Input};
+use crate::Error;
+
+pub use metrics::Metrics;
+
+/// How the service runs.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// Requests admitted beyond the ones rendering (the rest get 503).
+    pub max_queue: usize,
+    /// Deadline of one request, queueing included.
+    pub request_timeout: Duration,
+    /// Bearer token required on `/extract` and `/metrics` (not on `/healthz`).
+    pub token: Option<String>,
+    /// Which targets may be rendered.
+    pub policy: NetPolicy,
+    /// Defaults of each page (algorithm, params, limits); requests override format,
+    /// algorithm and screenshot.
+    pub page: PageConfig,
+}
+
+/// What a request asks for (query string or JSON body).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractRequest {
+    pub url: Option<String>,
+    /// HTML to render instead of a URL (POST only).
+    pub html: Option<String>,
+    /// Charset label of `html` (default utf-8).
+    pub charset: Option<String>,
+    pub format: Option<String>,
+    pub algorithm: Option<String>,
+    #[serde(default)]
+    pub screenshot: bool,
+}
+
+struct AppState {
+    renderer: Arc<BrowserPool>,
+    cfg: ServeConfig,
+    admitted: Arc<Semaphore>,
+    metrics: Metrics,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+/// The service's routes over a running renderer.
+pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
+    let admitted = Arc::new(Semaphore::new(renderer.capacity() + cfg.max_queue));
+    let state = Arc::new(AppState {
+        renderer,
+        cfg,
+        admitted,
+        metrics: Metrics::new(),
+        next: Default::default(),
+    });
+    Router::new()
+        .route("/extract", get(extract_get).post(extract_post))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics_text))
+        .with_state(state)
+}
+
+/// Serve on `listener` until `shutdown` resolves; then stop accepting and wait for the
+/// requests in flight, at most `drain`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    drain: Duration,
+) -> std::io::Result<()> {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        let _ = tx.send(());
+    };
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal);
+    let mut server = std::pin::pin!(std::future::IntoFuture::into_future(server));
+    tokio::select! {
+        r = &mut server => r,
+        _ = async { let _ = rx.await; tokio::time::sleep(drain).await; } => {
+            tracing::warn!("shutdown: requests still running after {drain:?}; exiting");
+            Ok(())
+        }
+    }
+}
+
+/// A JSON error response.
+fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {
+    let body = serde_json::json!({"error": {"kind": kind, "message": message}});
+    (status, Json(body)).into_response()
+}
+
+/// The HTTP status for a failed page.
+fn status_of(kind: &str) -> StatusCode {
+    match kind {
+        "input" | "charset" => StatusCode::BAD_REQUEST,
+        "forbidden" => StatusCode::FORBIDDEN,
+        "too-large" => StatusCode::PAYLOAD_TOO_LARGE,
+        "timeout" => StatusCode::GATEWAY_TIMEOUT,
+        "browser" => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::BAD_GATEWAY, // navigation, http, content-type, crashed, script
+    }
+}
+
+fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(token) = &state.cfg.token else {
+        return true;
+    };
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| constant_time_eq(t.trim().as_bytes(), token.as_bytes()))
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn extract_get(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(req): Query<ExtractRequest>,
+) -> Response {
+    if req.html.is_some() {
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            "input",
+            "html is accepted in a POST body only",
+        );
+    }
+    handle(state, headers, req).await
+}
+
+async fn extract_post(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    match serde_json::from_slice::<ExtractRequest>(&body) {
+        Ok(req) => handle(state, headers, req).await,
+        Err(e) => error_response(
+            StatusCode::BAD_REQUEST,
+            "input",
+            &format!("the body is not a valid extract request ({e}); send JSON such as {{\"url\": \"https://example.com/\", \"format\": \"json\"}}"),
+        ),
+    }
+}
+
+async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -> Response {
+    let started = Instant::now();
+    if !authorized(&state, &headers) {
+        state.metrics.refused("unauthorized");
+        return error_response(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
+        );
+    }
+    let (input, cfg) = match request_to_page(&state, req).await {
+        Ok(x) => x,
+        Err(resp) => return resp,
+    };
+    let Ok(permit) = state.admitted.clone().try_acquire_owned() else {
+        state.metrics.refused("queue-full");
+        let mut r = error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "the queue is full (--max-queue); retry later",
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return r;
+    };
+    state.metrics.queued(1);
+    let index = state
+        .next
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let job = Job {
+        index,
+        input: input.name(),
+    };
+    let renderer = state.renderer.clone();
+    let work = async {
+        let r = renderer.render_with(&input, cfg.screenshot_wanted()).await;
+        let launch = None;
+        match r {
+            Ok(r) => batch::page::finish(&job.input, r, &cfg.page, launch),
+            Err(e) => PageOut::error(&job.input, &e),
+        }
+    };
+    let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
+    state.metrics.queued(-1);
+    drop(permit);
+    let secs = started.elapsed().as_secs_f64();
+    let out = match out {
+        Ok(o) => o,
+        Err(_) => {
+            let e = Error::Timeout {
+                input: job.input.clone(),
+                phase: "serving the request".into(),
+                seconds: state.cfg.request_timeout.as_secs_f64(),
+            };
+            PageOut::error(&job.input, &e)
+        }
+    };
+    state
+        .metrics
+        .page(out.record.error.as_ref().map(|e| e.kind.as_str()), secs);
+    respond(out, &cfg)
+}
+
+/// One request's page configuration.
+struct RequestPage {
+    page: PageConfig,
+    screenshot: bool,
+}
+
+impl RequestPage {
+    fn screenshot_wanted(&self) -> bool {
+        self.screenshot
+    }
+}
+
+async fn request_to_page(
+    state: &AppState,
+    req: ExtractRequest,
+) -> Result<(Input, RequestPage), Response> {
+    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &m);
+    let mut page = state.cfg.page.clone();
+    if let Some(f) = &req.format {
+        page.format = f.parse::<Format>().map_err(bad)?;
+    }
+    if let Some(a) = &req.algorithm {
+        page.algorithms = vec![a.parse::<Algorithm>().map_err(bad)?];
+    }
+    if req.screenshot && page.format != Format::Json {
+        return Err(bad(
+            "screenshot=true needs format=json (the PNG comes back base64 in the record's `screenshot`)".into(),
+        ));
+    }
+    let input = match (req.url, req.html) {
+        (Some(_), Some(_)) => return Err(bad("give url or html, not both".into())),
+        (None, None) => {
+            return Err(bad(
+                "missing url: GET /extract?url=https://example.com/ (or POST {\"html\": …})".into(),
+            ))
+        }
+        (Some(url), None) => {
+            if let Err(r) = state.cfg.policy.check(&url).await {
+                state.metrics.refused("forbidden");
+                return Err(error_response(
+                    StatusCode::FORBIDDEN,
+                    "forbidden",
+                    &format!("{url}: {r}"),
+                ));
+            }
+            Input::Url(url)
+        }
+        (None, Some(html)) => Input::Html {
+            name: "request".into(),
+            bytes: html.into_bytes(),
+            charset: req.charset.unwrap_or_else(|| "utf-8".into()),
+        },
+    };
+    Ok((
+        input,
+        RequestPage {
+            page,
+            screenshot: req.screenshot,
+        },
+    ))
+}
+
+fn respond(mut out: PageOut, cfg: &RequestPage) -> Response {
+    if let Some(e) = &out.record.error {
+        return error_response(status_of(&e.kind), &e.kind, &e.message);
+    }
+    if cfg.page.format == Format::Json {
+        if let Some(png) = out.screenshot.take() {
+            out.record.screenshot = Some(format!(
+                "data:image/png;base64,{}",
+                base64::engine::general_purpose::STANDARD.encode(png)
+            ));
+        }
+        return Json(out.record).into_response();
+    }
+    let ct = match cfg.page.format {
+        Format::Html => "text/html; charset=utf-8",
+        Format::Markdown => "text/markdown; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    ([(header::CONTENT_TYPE, ct)], out.body).into_response()
+}
+
+async fn healthz(State(state): State<Arc<AppState>>) -> Response {
+    Json(serde_json::json!({
+        "status": "ok",
+        "tabs": state.renderer.capacity(),
+        "browsers": state.renderer.alive(),
+        "busy_tabs": state.renderer.busy(),
+        "relaunches": state.renderer.relaunches(),
+    }))
+    .into_response()
+}
+
+async fn metrics_text(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    if !authorized(&state, &headers) {
+        return error_response(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "missing or wrong bearer token",
+        );
+    }
+    let body = state.metrics.encode(state.renderer.busy());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
+}

@@ -1,0 +1,102 @@
+//! `sightline serve`: start the browser, bind, serve until SIGTERM or Ctrl-C, drain.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use sightline::batch::PageConfig;
+use sightline::output::Format;
+use sightline::render::guard::NetPolicy;
+use sightline::render::BrowserPool;
+use sightline::serve::{self, ServeConfig};
+
+use crate::cli::{
+    browser_endpoints, exit, load_params, parse_algorithms, render_options, ServeArgs,
+};
+
+pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
+    for (v, name) in [
+        (a.request_timeout, "--request-timeout"),
+        (a.drain_timeout, "--drain-timeout"),
+    ] {
+        if v.is_nan() || v <= 0.0 {
+            bail!("{name} {v}: must be a positive number of seconds");
+        }
+    }
+    let policy = NetPolicy {
+        allow_private: a.allow_private,
+        allow_hosts: a.allow_hosts.clone(),
+    };
+    let mut opts = render_options(&a.render)?;
+    opts.policy = Some(policy.clone());
+    let page = PageConfig {
+        algorithms: parse_algorithms(&a.algorithm)?,
+        params: load_params(&a.params)?,
+        format: Format::Text,
+        annotate: false,
+        max_text_bytes: a.max_text_bytes,
+        charset: None,
+    };
+    let listener = tokio::net::TcpListener::bind(&a.listen)
+        .await
+        .with_context(|| format!("cannot listen on {} (--listen)", a.listen))?;
+    let addr = listener.local_addr()?;
+    let renderer = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
+    let cfg = ServeConfig {
+        max_queue: a.max_queue,
+        request_timeout: Duration::from_secs_f64(a.request_timeout),
+        token: a.token.clone().filter(|t| !t.is_empty()),
+        policy,
+        page,
+    };
+    let app = serve::router(renderer.clone(), cfg);
+    if !quiet {
+        eprintln!(
+            "sightline serve: listening on http://{addr} ({} tabs, queue {}{}{})",
+            renderer.capacity(),
+            a.max_queue,
+            if a.allow_private {
+                ", private targets allowed"
+            } else {
+                ""
+            },
+            if a.token.is_some() {
+                ", token required"
+            } else {
+                ""
+            },
+        );
+    }
+    let shutdown = async {
+        let term = async {
+            #[cfg(unix)]
+            {
+                match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                    Ok(mut s) => {
+                        s.recv().await;
+                    }
+                    Err(_) => std::future::pending::<()>().await,
+                }
+            }
+            #[cfg(not(unix))]
+            std::future::pending::<()>().await
+        };
+        tokio::select! {
+            _ = term => {},
+            _ = tokio::signal::ctrl_c() => {},
+        }
+        eprintln!("sightline serve: shutting down, finishing the pages in flight");
+    };
+    serve::serve(
+        listener,
+        app,
+        shutdown,
+        Duration::from_secs_f64(a.drain_timeout),
+    )
+    .await
+    .context("the HTTP server failed")?;
+    if let Ok(r) = Arc::try_unwrap(renderer) {
+        r.shutdown().await;
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,390 @@
+//! `sightline serve` end to end in real Chromium: extraction over HTTP, the target policy
+//! (loopback, IPv6 loopback, file:// and a redirect to loopback refused; `--allow-private`
+//! lifts it), the token, backpressure under 100 concurrent requests, and SIGTERM draining
+//! the pages in flight. Everything stays on 127.0.0.1: private, link-local and unique-local
+//! addresses are unit tests of `render::guard`, never traffic.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::response::{Html, IntoResponse, Redirect};
+use axum::routing::get;
+
+const ARTICLE: &str = "<html><head><title>Served article</title></head><body>\
+<nav><a href='/a'>Home</a> <a href='/b'>News</a></nav><article><h1>Served article</h1>\
+<p>The river rose through the night, and by morning the old bridge stood alone in brown water. \
+Engineers said the piers would hold, though nobody wanted to test that claim in person.</p>\
+<p>Residents gathered on the hill to watch, trading stories about the last great flood, \
+which had come forty years earlier and taken the mill with it.</p></article></body></html>";
+
+/// A loopback site for the tests: `/article`, `/slow` (an article whose data arrives after
+/// 1.5 s), `/to-loopback?port=P` (302 to 127.0.0.1:P/article).
+async fn site() -> SocketAddr {
+    let app = axum::Router::new()
+        .route("/article", get(|| async { Html(ARTICLE) }))
+        .route(
+            "/slow",
+            get(|| async {
+                Html(
+                    "<html><body><article id=a><p>Loading…</p></article><script>\
+                     fetch('/slow-data').then(r => r.text()).then(t => {\
+                     document.getElementById('a').innerHTML = t; });</script></body></html>",
+                )
+            }),
+        )
+        .route(
+            "/slow-data",
+            get(|| async {
+                tokio::time::sleep(Duration::from_millis(1500)).await;
+                "<p>The late paragraph arrived after a long wait, which the drained service still delivered in full to its client.</p>"
+            }),
+        )
+        .route(
+            "/to-loopback",
+            get(|q: axum::extract::Query<std::collections::HashMap<String, String>>| async move {
+                Redirect::temporary(&format!(
+                    "http://127.0.0.1:{}/article",
+                    q.get("port").cloned().unwrap_or_default()
+                ))
+                .into_response()
+            }),
+        );
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+    addr
+}
+
+struct Service {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Start `sightline serve` on an ephemeral port and wait for its "listening on" line.
+fn start(args: &[&str]) -> Service {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--offline"])
+        .args(args)
+        .env_remove("SIGHTLINE_TOKEN")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let t = Instant::now();
+    loop {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "serve exited before listening"
+        );
+        if let Some(rest) = line.split("listening on ").nth(1) {
+            let base = rest.split_whitespace().next().unwrap().to_string();
+            // Keep draining stderr so the child never blocks on a full pipe.
+            std::thread::spawn(move || for _ in err.lines() {});
+            return Service { child, base };
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "serve did not start");
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+async fn get_json(url: &str) -> (u16, serde_json::Value) {
+    let r = client().get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(serde_json::Value::Null))
+}
+
+fn q(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn extracts_loopback_pages_when_private_targets_are_allowed() {
+    let site = site().await;
+    let svc = start(&["--allow-private", "-j", "2"]);
+    let page = format!("http://{site}/article");
+    let (st, rec) = get_json(&format!(
+        "{}/extract?url={}&format=json",
+        svc.base,
+        q(&page)
+    ))
+    .await;
+    assert_eq!(st, 200, "{rec}");
+    assert_eq!(rec["title"], "Served article");
+    assert!(
+        rec["text"]
+            .as_str()
+            .unwrap()
+            .contains("old bridge stood alone"),
+        "{rec}"
+    );
+    assert!(rec["timings_ms"]["navigate"].as_f64().is_some());
+    // Plain text and markdown bodies.
+    let r = client()
+        .get(format!(
+            "{}/extract?url={}&format=markdown",
+            svc.base,
+            q(&page)
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/markdown"));
+    assert!(r.text().await.unwrap().contains("forty years earlier"));
+    // POST with HTML instead of a URL, and a screenshot in the JSON record.
+    let r = client()
+        .post(format!("{}/extract", svc.base))
+        .json(&serde_json::json!({"html": ARTICLE, "format": "json", "screenshot": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let rec: serde_json::Value = r.json().await.unwrap();
+    assert!(rec["text"].as_str().unwrap().contains("Engineers said"));
+    assert!(rec["screenshot"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:image/png;base64,iVBOR"));
+    // Bad requests say what is wrong.
+    let (st, e) = get_json(&format!(
+        "{}/extract?url={}&algorithm=nope",
+        svc.base,
+        q(&page)
+    ))
+    .await;
+    assert_eq!(st, 400);
+    assert!(e["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown algorithm"));
+    let (st, e) = get_json(&format!("{}/extract", svc.base)).await;
+    assert_eq!((st, e["error"]["kind"].as_str()), (400, Some("input")));
+    let (st, h) = get_json(&format!("{}/healthz", svc.base)).await;
+    assert_eq!((st, h["status"].as_str()), (200, Some("ok")));
+    let m = client()
+        .get(format!("{}/metrics", svc.base))
+        .send()
+        .await
+        .unwrap();
+    let m = m.text().await.unwrap();
+    assert!(m.contains("sightline_pages_total 3"), "{m}");
+    assert!(
+        m.contains("sightline_request_duration_seconds_bucket"),
+        "{m}"
+    );
+    assert!(m.contains("sightline_busy_tabs"), "{m}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn refuses_loopback_file_and_redirects_to_loopback() {
+    let site = site().await;
+    // The redirect host alone is allowed (standing in for a public name).
+    let allow = format!("127.0.0.1:{}", site.port());
+    let redirector = start(&["--allow-host", &allow, "-j", "1"]);
+    let plain = start(&["-j", "1"]);
+    for target in [
+        format!("http://{site}/article"),
+        format!("http://[::1]:{}/article", site.port()),
+        "http://localhost/".to_string(),
+        "file:///etc/passwd".to_string(),
+    ] {
+        let (st, e) = get_json(&format!("{}/extract?url={}", plain.base, q(&target))).await;
+        assert_eq!(st, 403, "{target}: {e}");
+        assert_eq!(e["error"]["kind"], "forbidden");
+        let msg = e["error"]["message"].as_str().unwrap();
+        assert!(msg.contains("--allow-private"), "{target}: {msg}");
+    }
+    // Allowed on arrival, but the redirect leads to another loopback port: the browser
+    // refuses that hop.
+    let other = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let other_port = other.local_addr().unwrap().port();
+    let via = format!("http://{site}/to-loopback?port={other_port}");
+    let t = Instant::now();
+    let (st, e) = get_json(&format!("{}/extract?url={}", redirector.base, q(&via))).await;
+    assert_eq!(st, 403, "{e}");
+    assert_eq!(e["error"]["kind"], "forbidden", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("127.0.0.1:{other_port}")),
+        "{e}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(10));
+    // Nothing ever connected to the refused target.
+    let accepted = tokio::time::timeout(Duration::from_millis(200), other.accept()).await;
+    assert!(accepted.is_err(), "the refused target was contacted");
+    // The allowed host itself renders.
+    let (st, _) = get_json(&format!(
+        "{}/extract?url={}",
+        redirector.base,
+        q(&format!("http://{site}/article"))
+    ))
+    .await;
+    assert_eq!(st, 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn token_is_required_when_set() {
+    let svc = start(&["--allow-private", "--token", "s3cret", "-j", "1"]);
+    let body = serde_json::json!({"html": ARTICLE});
+    let r = client()
+        .post(format!("{}/extract", svc.base))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let r = client()
+        .post(format!("{}/extract", svc.base))
+        .bearer_auth("wrong")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let r = client()
+        .post(format!("{}/extract", svc.base))
+        .bearer_auth("s3cret")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let (st, _) = get_json(&format!("{}/healthz", svc.base)).await;
+    assert_eq!(st, 200, "health checks need no token");
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hundred_concurrent_requests_are_all_answered() {
+    let svc = start(&[
+        "--allow-private",
+        "-j",
+        "2",
+        "--max-queue",
+        "6",
+        "--request-timeout",
+        "30",
+    ]);
+    let body = serde_json::json!({"html": ARTICLE, "format": "json"});
+    let c = client();
+    // Warm up, then measure the service's own memory across two rounds.
+    let r = c
+        .post(format!("{}/extract", svc.base))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let mut rss = Vec::new();
+    for _round in 0..2 {
+        let t = Instant::now();
+        let reqs = (0..100).map(|_| {
+            let c = c.clone();
+            let url = format!("{}/extract", svc.base);
+            let body = body.clone();
+            tokio::spawn(async move {
+                let r = c.post(url).json(&body).send().await.unwrap();
+                let st = r.status().as_u16();
+                let retry = r.headers().get("retry-after").is_some();
+                (st, retry)
+            })
+        });
+        let answers = futures::future::join_all(reqs).await;
+        let (mut ok, mut busy) = (0, 0);
+        for a in answers {
+            match a.unwrap() {
+                (200, _) => ok += 1,
+                (503, true) => busy += 1,
+                other => panic!("unexpected answer {other:?}"),
+            }
+        }
+        assert_eq!(ok + busy, 100);
+        assert!(
+            ok >= 8,
+            "the admitted requests render ({ok} ok, {busy} busy)"
+        );
+        assert!(busy > 0, "the queue bound is enforced");
+        assert!(
+            t.elapsed() < Duration::from_secs(40),
+            "no request hangs past its deadline"
+        );
+        rss.push(rss_kib(svc.child.id()));
+    }
+    // The service process does not grow between rounds (the browser is a separate process).
+    assert!(
+        rss[1] < rss[0] + 64 * 1024,
+        "RSS grew from {} to {} KiB",
+        rss[0],
+        rss[1]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_drains_the_pages_in_flight() {
+    let site = site().await;
+    let mut svc = start(&["--allow-private", "-j", "1", "--drain-timeout", "20"]);
+    let url = format!(
+        "{}/extract?url={}&format=json",
+        svc.base,
+        q(&format!("http://{site}/slow"))
+    );
+    let pending = tokio::spawn(async move { get_json(&url).await });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let pid = svc.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let (st, rec) = pending.await.unwrap();
+    assert_eq!(st, 200, "{rec}");
+    assert!(
+        rec["text"]
+            .as_str()
+            .unwrap()
+            .contains("late paragraph arrived"),
+        "{rec}"
+    );
+    let t = Instant::now();
+    let code = loop {
+        if let Some(s) = svc.child.try_wait().unwrap() {
+            break s.code();
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(15),
+            "serve did not exit after draining"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(code, Some(0));
+}
