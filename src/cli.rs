@@ -168,6 +168,10 @@ pub struct RenderArgs {
     /// Fail pages whose snapshot has more nodes than this.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub max_nodes: usize,
+    /// Close a tab and open a fresh one after it rendered N pages (0: never), so long runs
+    /// do not grow one renderer's memory.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub recycle_tab_after: usize,
 }
 
 #[derive(Debug, Args)]
@@ -330,6 +334,7 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             })
             .max(1),
         chrome_args: r.chrome_args.clone(),
+        recycle_tab_after: r.recycle_tab_after,
         ..RenderOptions::default()
     })
 }

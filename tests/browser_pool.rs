@@ -43,19 +43,21 @@ fn chrome() -> Chrome {
         .spawn()
         .unwrap();
     let mut err = BufReader::new(child.stderr.take().unwrap());
+    // Owned by the guard from here on: a failed start kills and reaps the child.
+    let mut c = Chrome {
+        child,
+        ws: String::new(),
+        _profile: profile,
+    };
     let t = Instant::now();
     let mut line = String::new();
     loop {
         line.clear();
         assert!(err.read_line(&mut line).unwrap() > 0, "chromium exited");
         if let Some(ws) = line.trim().strip_prefix("DevTools listening on ") {
-            let ws = ws.to_string();
+            c.ws = ws.to_string();
             std::thread::spawn(move || for _ in err.lines() {});
-            return Chrome {
-                child,
-                ws,
-                _profile: profile,
-            };
+            return c;
         }
         assert!(
             t.elapsed() < Duration::from_secs(30),

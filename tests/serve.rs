@@ -42,6 +42,23 @@ async fn site() -> SocketAddr {
             }),
         )
         .route(
+            "/slower",
+            get(|| async {
+                Html(
+                    "<html><body><article id=a><p>Loading…</p></article><script>\
+                     fetch('/slower-data').then(r => r.text()).then(t => {\
+                     document.getElementById('a').innerHTML = t; });</script></body></html>",
+                )
+            }),
+        )
+        .route(
+            "/slower-data",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(6)).await;
+                "<p>Too late.</p>"
+            }),
+        )
+        .route(
             "/to-loopback",
             get(|q: axum::extract::Query<std::collections::HashMap<String, String>>| async move {
                 Redirect::temporary(&format!(
@@ -80,6 +97,11 @@ fn start(args: &[&str]) -> Service {
         .spawn()
         .unwrap();
     let mut err = BufReader::new(child.stderr.take().unwrap());
+    // Owned by the guard from here on: a failed start kills and reaps the child.
+    let mut svc = Service {
+        child,
+        base: String::new(),
+    };
     let mut line = String::new();
     let t = Instant::now();
     loop {
@@ -89,10 +111,10 @@ fn start(args: &[&str]) -> Service {
             "serve exited before listening"
         );
         if let Some(rest) = line.split("listening on ").nth(1) {
-            let base = rest.split_whitespace().next().unwrap().to_string();
+            svc.base = rest.split_whitespace().next().unwrap().to_string();
             // Keep draining stderr so the child never blocks on a full pipe.
             std::thread::spawn(move || for _ in err.lines() {});
-            return Service { child, base };
+            return svc;
         }
         assert!(t.elapsed() < Duration::from_secs(30), "serve did not start");
     }
@@ -387,4 +409,38 @@ async fn sigterm_drains_the_pages_in_flight() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(code, Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_that_disconnects_frees_its_tab() {
+    let site = site().await;
+    let svc = start(&["--allow-private", "-j", "1"]);
+    // The only tab starts a page that waits 6 s for its data; the client gives up at 0.5 s.
+    let slow = format!(
+        "{}/extract?url={}",
+        svc.base,
+        q(&format!("http://{site}/slower"))
+    );
+    let gave_up = reqwest::Client::builder()
+        .timeout(Duration::from_millis(500))
+        .build()
+        .unwrap()
+        .get(&slow)
+        .send()
+        .await;
+    assert!(gave_up.is_err(), "the client timed out");
+    // The next request gets the tab at once instead of waiting out the abandoned page.
+    let t = Instant::now();
+    let (st, rec) = get_json(&format!(
+        "{}/extract?url={}&format=json",
+        svc.base,
+        q(&format!("http://{site}/article"))
+    ))
+    .await;
+    assert_eq!(st, 200, "{rec}");
+    assert!(
+        t.elapsed() < Duration::from_secs(4),
+        "waited {:?}: the abandoned page kept the tab",
+        t.elapsed()
+    );
 }
