@@ -12,7 +12,10 @@
 //! - [`report`]: [`report::Results`] and the pure [`report::markdown`] / [`report::json`] writers.
 //! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
 //!   algorithm on its snapshot and scores the outputs.
-//! - [`gate`]: the CI quality gate (F1 floors in a baseline file).
+//! - [`sample`]: the stratified, seeded page sample behind `sightline eval --sample`.
+//! - [`gate`]: the CI quality gate (floors per algorithm × dataset in a baseline file; every
+//!   bound for the default algorithm).
+//! - [`table`]: the README's quality table from a run's `report.json`.
 
 pub mod bench;
 pub mod gate;
@@ -22,6 +25,8 @@ pub mod peers;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod sample;
+pub mod table;
 
 pub use metrics::{score, MacroScores, PageScore};
 pub use report::{PageResult, Results, Summary};
