@@ -191,7 +191,7 @@ fn compare(slug: &str, algorithm: &str, file: &str, want: &str, got: &str) -> Op
         }
         return Some(format!(
             "\nfixture {slug}: {file}: beyond tolerance (boxes ±{BOX_TOLERANCE_PX} px, text scores \
-             relative {TEXT_SCORE_REL}, layout scores relative {LAYOUT_SCORE_REL}):\n  {}{}",
+             relative {TEXT_SCORE_REL:e}, layout scores relative {LAYOUT_SCORE_REL:e}):\n  {}{}",
             mism.join("\n  "),
             framed_diff(slug, file, want, got)
         ));
