@@ -10,12 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use sightline::extract::{extract_tree, Algorithm, Params};
 use sightline::output::json::AlgorithmResult;
 use sightline::output::{html, text};
 use sightline::render::serve::Server;
 use sightline::render::{Input, RenderOptions, Renderer};
-use serde_json::Value;
 use sightline::Tree;
 
 #[derive(serde::Deserialize)]
@@ -67,9 +67,7 @@ enum Tol {
 }
 
 fn tolerance(algorithm: &str, path: &[String]) -> Tol {
-    let in_box = path
-        .iter()
-        .any(|k| matches!(k.as_str(), "box" | "min_box"));
+    let in_box = path.iter().any(|k| matches!(k.as_str(), "box" | "min_box"));
     let key = path.last().map(String::as_str).unwrap_or("");
     if in_box || key == "page_width" {
         return Tol::Px;
@@ -130,7 +128,10 @@ fn json_mismatches(algorithm: &str, want: &Value, got: &Value) -> Vec<String> {
                 ga.len()
             )),
             (Value::Number(wn), Value::Number(gn)) if wn.is_f64() || gn.is_f64() => {
-                let (wf, gf) = (wn.as_f64().unwrap_or(f64::NAN), gn.as_f64().unwrap_or(f64::NAN));
+                let (wf, gf) = (
+                    wn.as_f64().unwrap_or(f64::NAN),
+                    gn.as_f64().unwrap_or(f64::NAN),
+                );
                 // Keys are object names; array indices are skipped when choosing the tolerance.
                 let keys: Vec<String> = path
                     .iter()

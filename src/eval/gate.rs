@@ -118,8 +118,12 @@ impl fmt::Display for Miss {
 /// bounds (see [`Floor::is_full`]) on every dataset it was measured on, else the error says
 /// which are missing and to run `--update`. Returns the bounds missed (empty: the gate passes).
 pub fn check(results: &Results, base: &Baseline, default: &str) -> Result<Vec<Miss>, String> {
-    let has_full =
-        |d: &str| base.floors.get(default).and_then(|m| m.get(d)).is_some_and(Floor::is_full);
+    let has_full = |d: &str| {
+        base.floors
+            .get(default)
+            .and_then(|m| m.get(d))
+            .is_some_and(Floor::is_full)
+    };
     let lacking: Vec<&str> = measured_datasets(results, default)
         .into_iter()
         .filter(|d| !has_full(d))
@@ -237,7 +241,11 @@ fn loosened(old: &Floor, new: &Floor) -> Vec<String> {
     }
     let highs = [
         ("failures", old.max_failures, new.max_failures),
-        ("empty outputs", old.max_empty_outputs, new.max_empty_outputs),
+        (
+            "empty outputs",
+            old.max_empty_outputs,
+            new.max_empty_outputs,
+        ),
     ];
     for (what, o, n) in highs {
         if let (Some(o), Some(n)) = (o, n) {
@@ -413,7 +421,10 @@ mod tests {
         ]);
         let miss = check(&r, &b, "htd").unwrap();
         assert_eq!(miss.len(), 2, "{miss:?}");
-        assert_eq!((miss[0].algorithm.as_str(), miss[0].what), ("ctd", "LCS F1"));
+        assert_eq!(
+            (miss[0].algorithm.as_str(), miss[0].what),
+            ("ctd", "LCS F1")
+        );
         assert!(miss[1].measured.is_nan() && miss[1].dataset == "wcxb-dev");
         assert!(miss[1].to_string().contains("not measured"));
     }
@@ -453,13 +464,22 @@ mod tests {
         let b = base(&[("htd", "cleaneval", loose)]);
         let up = update(&results("a b c d"), &b, "htd", false).unwrap();
         let f = up.floors["htd"]["cleaneval"];
-        assert_eq!((f.f1, f.precision, f.recall), (0.98, Some(0.98), Some(0.98)));
-        assert_eq!((f.max_failures, f.max_empty_outputs, f.pages), (Some(1), Some(1), Some(1)));
+        assert_eq!(
+            (f.f1, f.precision, f.recall),
+            (0.98, Some(0.98), Some(0.98))
+        );
+        assert_eq!(
+            (f.max_failures, f.max_empty_outputs, f.pages),
+            (Some(1), Some(1), Some(1))
+        );
 
         // `a b`: F1 2/3 − 0.02 = 0.6466… → 0.646 (rounded down), recall 0.48: both lower.
         let err = update(&results("a b"), &up, "htd", false).unwrap_err();
         assert_eq!(err.len(), 2, "{err:?}");
-        assert!(err[0].contains("F1 floor 0.980 would drop to 0.646"), "{err:?}");
+        assert!(
+            err[0].contains("F1 floor 0.980 would drop to 0.646"),
+            "{err:?}"
+        );
         assert!(err[1].contains("recall"), "{err:?}");
         let low = update(&results("a b"), &up, "htd", true).unwrap();
         assert_eq!(low.floors["htd"]["cleaneval"].f1, 0.646);
@@ -468,7 +488,11 @@ mod tests {
         let failed = results_of(&[("htd", "cleaneval", Err("timeout".into()))]);
         let b0 = base(&[("htd", "cleaneval", full(0.0, 0.0, 0.0))]);
         let err = update(&failed, &b0, "htd", false).unwrap_err();
-        assert!(err.iter().any(|e| e.contains("failures ceiling 0 would rise to 2")), "{err:?}");
+        assert!(
+            err.iter()
+                .any(|e| e.contains("failures ceiling 0 would rise to 2")),
+            "{err:?}"
+        );
 
         // A non-default algorithm new to the baseline gets an F1 floor only.
         let r = results_of(&[
@@ -492,8 +516,13 @@ mod tests {
             )
         });
         for d in crate::eval::bench::DATASETS {
-            let f = per.get(d).unwrap_or_else(|| panic!("{default} on {d}: no floors"));
-            assert!(f.is_full(), "{default} on {d}: not every bound: {f:?}; run --update");
+            let f = per
+                .get(d)
+                .unwrap_or_else(|| panic!("{default} on {d}: no floors"));
+            assert!(
+                f.is_full(),
+                "{default} on {d}: not every bound: {f:?}; run --update"
+            );
         }
     }
 }

@@ -201,7 +201,14 @@ mod tests {
         // A dataset without page types is one stratum.
         let plain: Vec<ManifestEntry> = (0..5).map(|i| entry(&format!("p{i}"), None, 1)).collect();
         assert_eq!(
-            sample_ids(&plain, Sample { per_dataset: 30, seed: 1 }).len(),
+            sample_ids(
+                &plain,
+                Sample {
+                    per_dataset: 30,
+                    seed: 1
+                }
+            )
+            .len(),
             5
         );
     }

@@ -2,8 +2,8 @@
 //! schema), so the published numbers are regenerated rather than copied by hand
 //! (`scripts/quality-table`, behind `sightline eval --table`).
 //!
-//! One row per measured algorithm (by mean F1, best first), then PEERS.md's rows in their
-//! order. A cell is the LCS F1 with (precision/recall); an F1 above the best peer's on that
+//! One row per measured algorithm, then one per PEERS.md tool, each group by mean F1, best
+//! first. A cell is the LCS F1 with (precision/recall); an F1 above the best peer's on that
 //! dataset is **bold**; the last column is the mean F1 over the datasets (a row missing a
 //! dataset has no mean). Below the table: failures and empty outputs of the default algorithm
 //! per dataset, pages scored, the run's counters when the report has them, and the default
@@ -134,7 +134,13 @@ pub fn readme_table(
             .total_cmp(&mean(a).unwrap_or(f64::NEG_INFINITY))
             .then(a.0.cmp(b.0))
     });
-    let peers: Vec<(&str, bool)> = order.iter().copied().filter(|k| k.1).collect();
+    let mut peers: Vec<(&str, bool)> = order.iter().copied().filter(|k| k.1).collect();
+    // Stable: peers without a mean keep PEERS.md's order, after the others.
+    peers.sort_by(|a, b| {
+        mean(b)
+            .unwrap_or(f64::NEG_INFINITY)
+            .total_cmp(&mean(a).unwrap_or(f64::NEG_INFINITY))
+    });
 
     let mut s = String::new();
     let _ = writeln!(s, "| extractor | {} | mean F1 |", datasets.join(" | "));
@@ -221,9 +227,11 @@ pub fn readme_table(
             .filter_map(|e| Some((e.id.as_str(), e.page_type.as_deref()?)))
             .collect();
         let mut by_type: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
-        for p in report.pages.iter().filter(|p| {
-            p.algorithm == default && p.dataset == DATASETS[3] && p.gold_tokens > 0
-        }) {
+        for p in report
+            .pages
+            .iter()
+            .filter(|p| p.algorithm == default && p.dataset == DATASETS[3] && p.gold_tokens > 0)
+        {
             if let Some(t) = types.get(p.id.as_str()) {
                 let e = by_type.entry(t).or_default();
                 e.0 += p.lcs_f1;

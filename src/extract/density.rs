@@ -501,24 +501,80 @@ mod tests {
         };
         // node, CTD, HTD, DensitySum of CTD, DensitySum of HTD
         let want = [
-            (0, 34.984_878_726_562_58, 14.685_816_771_951_348, 40.231_102_919_902_746, 16.436_694_165_455_254),
-            (main, 40.231_102_919_902_746, 16.436_694_165_455_254, 47.625_098_589_354_3, 18.614_186_701_010_368),
-            (article, 47.625_098_589_354_3, 18.614_186_701_010_368, 140.308_049_424_935_23, 63.221_641_827_189_71),
-            (header, 105.190_779_213_544_66, 57.857_106_434_575_535, 105.190_779_213_544_66, 57.857_106_434_575_535),
-            (body, 35.117_270_211_390_57, 5.364_535_392_614_174, 130.138_582_305_141_2, 94.066_227_965_166_08),
-            (body + 1, 130.138_582_305_141_2, 94.066_227_965_166_08, 130.138_582_305_141_2, 94.066_227_965_166_08),
+            (
+                0,
+                34.984_878_726_562_58,
+                14.685_816_771_951_348,
+                40.231_102_919_902_746,
+                16.436_694_165_455_254,
+            ),
+            (
+                main,
+                40.231_102_919_902_746,
+                16.436_694_165_455_254,
+                47.625_098_589_354_3,
+                18.614_186_701_010_368,
+            ),
+            (
+                article,
+                47.625_098_589_354_3,
+                18.614_186_701_010_368,
+                140.308_049_424_935_23,
+                63.221_641_827_189_71,
+            ),
+            (
+                header,
+                105.190_779_213_544_66,
+                57.857_106_434_575_535,
+                105.190_779_213_544_66,
+                57.857_106_434_575_535,
+            ),
+            (
+                body,
+                35.117_270_211_390_57,
+                5.364_535_392_614_174,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+            ),
+            (
+                body + 1,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+            ),
             (a, 0.0, 0.0, 0.0, 0.0),
         ];
         let ctd = score(&t, Algorithm::Ctd, &p);
         let htd = score(&t, Algorithm::Htd, &p);
-        close("VI header text", htd.scores.vi[header + 1], 0.451_493_764_499_852_85);
-        close("VI story-body text", htd.scores.vi[body + 1], 0.682_689_492_137_085_9);
-        close("VI link text", htd.scores.vi[a + 1], 0.382_924_922_548_026_24);
+        close(
+            "VI header text",
+            htd.scores.vi[header + 1],
+            0.451_493_764_499_852_85,
+        );
+        close(
+            "VI story-body text",
+            htd.scores.vi[body + 1],
+            0.682_689_492_137_085_9,
+        );
+        close(
+            "VI link text",
+            htd.scores.vi[a + 1],
+            0.382_924_922_548_026_24,
+        );
         for (id, c, h, cs, hs) in want {
             close(&format!("CTD of node {id}"), ctd.scores.ctd[id], c);
             close(&format!("HTD of node {id}"), htd.scores.htd[id], h);
-            close(&format!("CTD DensitySum of node {id}"), ctd.scores.density_sum[id], cs);
-            close(&format!("HTD DensitySum of node {id}"), htd.scores.density_sum[id], hs);
+            close(
+                &format!("CTD DensitySum of node {id}"),
+                ctd.scores.density_sum[id],
+                cs,
+            );
+            close(
+                &format!("HTD DensitySum of node {id}"),
+                htd.scores.density_sum[id],
+                hs,
+            );
         }
         // CTD: the article has the largest DensitySum; the threshold is the least CTD on the
         // path article → main → body: min(47.625, 40.231, 34.985).
