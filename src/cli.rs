@@ -114,7 +114,7 @@ pub struct ServeArgs {
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     pub allow_hosts: Vec<String>,
     /// Default algorithm (requests may name another).
-    #[arg(long, short, default_value = "htd", value_name = "A")]
+    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
     /// Algorithm parameters as JSON.
     #[arg(long, value_name = "FILE")]
@@ -193,7 +193,7 @@ pub struct ExtractArgs {
     pub snapshot: Option<PathBuf>,
     /// td, ctd, htd, ctd-smooth, wang, vsse, vsse-records, crunch, blocks, or all (one
     /// render, every algorithm).
-    #[arg(long, short, default_value = "htd", value_name = "A")]
+    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
     /// text (one paragraph per line), html (cleaned content subtrees), markdown, or json /
     /// jsonl (everything: scores, content nodes, timings; exactly one object per input per
@@ -268,6 +268,13 @@ pub struct EvalArgs {
     /// Take every K-th page (with --limit: a spread sample instead of the first pages).
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub every: usize,
+    /// A stratified sample of N pages per dataset instead (strata: wcxb-dev's page types),
+    /// chosen by a seeded hash of the page ids: the same pages on every machine.
+    #[arg(long, value_name = "N", conflicts_with_all = ["limit", "every"])]
+    pub sample: Option<usize>,
+    /// The seed of --sample.
+    #[arg(long, default_value_t = 7, value_name = "SEED", requires = "sample")]
+    pub seed: u64,
     /// Output directory for texts and reports.
     #[arg(long, default_value = "out/eval", value_name = "DIR")]
     pub out: PathBuf,
@@ -281,10 +288,11 @@ pub struct EvalArgs {
     /// Score snapshots saved with --save-snapshots instead of rendering (no browser).
     #[arg(long, value_name = "DIR", conflicts_with = "save_snapshots")]
     pub from_snapshots: Option<PathBuf>,
-    /// Check the results against a baseline of F1 floors (the CI quality gate).
+    /// Check the results against a baseline of floors (the CI quality gate): F1 for every
+    /// algorithm; F1, precision, recall, failures and empty outputs for the default one.
     #[arg(long, value_name = "FILE")]
     pub gate: Option<PathBuf>,
-    /// With --gate: write the measured F1 (minus the tolerance) as the new floors.
+    /// With --gate: write the measured scores (minus the tolerance) as the new floors.
     #[arg(long, requires = "gate")]
     pub update: bool,
     /// With --update: allow a floor to go down.
@@ -293,6 +301,10 @@ pub struct EvalArgs {
     /// Algorithm parameters as JSON.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Print the README's quality table on stdout instead of the report: of this run, or,
+    /// given a saved report.json, of that run without rendering anything.
+    #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
+    pub table: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
 }

@@ -6,12 +6,19 @@ use sightline::eval::gate::{self, Baseline};
 use sightline::eval::peers::PeerTable;
 use sightline::eval::report;
 use sightline::eval::run::{self, EvalConfig};
+use sightline::eval::sample::Sample;
+use sightline::eval::table;
 use sightline::extract::Algorithm;
 use sightline::render::Renderer;
 
 use crate::cli::{exit, EvalArgs};
 
 pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
+    let default = sightline::extract::DEFAULT_ALGORITHM.name();
+    if let Some(report) = a.table.as_ref().filter(|p| !p.as_os_str().is_empty()) {
+        print!("{}", table::table_from_file(report, &a.bench, default)?);
+        return Ok(exit::OK);
+    }
     let algorithms: Vec<Algorithm> =
         if a.algorithms.is_empty() || a.algorithms.iter().any(|x| x == "all") {
             Algorithm::ALL
@@ -46,6 +53,10 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
             algorithms: algorithms.clone(),
             limit: a.limit,
             every: a.every,
+            sample: a.sample.map(|per_dataset| Sample {
+                per_dataset,
+                seed: a.seed,
+            }),
             out: a.out.clone(),
             params,
             save_snapshots: a.save_snapshots.clone(),
@@ -122,7 +133,12 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         serde_json::to_string_pretty(&json)?,
     )?;
     let mut out = std::io::stdout().lock();
-    out.write_all(md.as_bytes())?;
+    if a.table.is_some() {
+        let json = serde_json::to_string(&json)?;
+        out.write_all(table::table_from_json(&json, "report", &a.bench, default)?.as_bytes())?;
+    } else {
+        out.write_all(md.as_bytes())?;
+    }
     out.flush()?;
     if !quiet {
         eprintln!("report: {}/report.md and report.json", a.out.display());
@@ -137,25 +153,27 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
     )
     .with_context(|| format!("baseline {} is not valid JSON", gate_path.display()))?;
     if a.update {
-        match gate::update(&results, &base, a.allow_regression) {
+        match gate::update(&results, &base, default, a.allow_regression) {
             Ok(next) => {
                 std::fs::write(gate_path, serde_json::to_string_pretty(&next)? + "\n")?;
                 eprintln!("gate: floors written to {}", gate_path.display());
                 Ok(exit::OK)
             }
             Err(lowered) => bail!(
-                "refusing to lower quality floors (pass --allow-regression to accept):\n  {}",
+                "refusing to loosen quality bounds (pass --allow-regression to accept):\n  {}",
                 lowered.join("\n  ")
             ),
         }
     } else {
-        let missed = gate::check(&results, &base);
-        for (alg, ds, floor, got) in &missed {
-            eprintln!("gate: {alg} on {ds}: LCS F1 {got:.3} is below the floor {floor:.3}");
+        let missed = gate::check(&results, &base, default)
+            .map_err(|e| anyhow::anyhow!("gate: {}: {e}", gate_path.display()))?;
+        for m in &missed {
+            eprintln!("gate: {m}");
         }
         if missed.is_empty() {
             eprintln!(
-                "gate: every floor met ({} checked)",
+                "gate: every bound met ({} algorithm × dataset entries; `{default}` on \
+                 F1, precision, recall, failures and empty outputs)",
                 base.floors.values().map(|m| m.len()).sum::<usize>()
             );
             Ok(exit::OK)

@@ -1,8 +1,8 @@
 //! The `crunch-portal` fixture as a hand-made snapshot: a navigation bar, a layout table with a
 //! section link list, the article, and a right column with an ad link, an ad iframe and a
 //! headline list; a spacer table, a hidden notice and a link footer. Checks the fixture's
-//! `expect.json` on the mirror and each filter's exact removals. Uses `snapshot.json` too when
-//! it was generated.
+//! `expect.json` on the mirror and each filter's exact removals. Checks the committed Chromium
+//! `snapshot.json` too (a missing one fails).
 
 use std::path::Path;
 
@@ -280,13 +280,17 @@ fn retainer_lists_the_removed_text_links() {
     assert_eq!(d["retained_links"].as_array().unwrap().len(), 21);
 }
 
-/// The same page rendered by Chromium (`sightline snapshot ... -o snapshot.json`), when present.
+/// The same page rendered by Chromium (`sightline snapshot ... -o snapshot.json`, committed).
+/// A missing or unreadable snapshot fails the test: it must not pass by checking nothing.
 #[test]
 fn rendered_snapshot_passes_expect_json() {
     let path = dir().join("snapshot.json");
-    let Ok(json) = std::fs::read_to_string(&path) else {
-        return;
-    };
+    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; regenerate it with `sightline snapshot fixtures/crunch-portal/page.html --offline -o fixtures/crunch-portal/snapshot.json`",
+            path.display()
+        )
+    });
     let snap = Snapshot::from_json(&json, &path.display().to_string()).unwrap();
     let (_, d) = check_expect(&snap, &Params::default());
     assert_eq!(filter(&d, "advertisements")["removed"], 2);

@@ -1,11 +1,16 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings, and the text, HTML and JSON outputs must equal the golden files in
+//! the listed strings, and the text and HTML outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
+//! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
+//! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
+//! [`tolerance`]), so a pixel of Chromium layout drift does not fail the suite while a changed
+//! score or text does.
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use sightline::extract::{extract_tree, Algorithm, Params};
 use sightline::output::json::AlgorithmResult;
 use sightline::output::{html, text};
@@ -26,45 +31,220 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-/// The JSON output with what varies between runs removed (timings, loopback port) and floats
-/// rounded, so it can be compared with a golden file.
+/// The JSON output with what varies between runs removed (timings). Floats keep their full
+/// precision: [`json_mismatches`] compares them with a tolerance instead.
 fn normalized_json(r: &AlgorithmResult) -> String {
-    fn round(v: &mut serde_json::Value) {
+    fn strip(v: &mut serde_json::Value) {
         match v {
-            serde_json::Value::Number(n) if n.is_f64() => {
-                let x = n.as_f64().unwrap_or(0.0);
-                *v = serde_json::json!((x * 100.0).round() / 100.0);
-            }
-            serde_json::Value::Array(a) => a.iter_mut().for_each(round),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
             serde_json::Value::Object(o) => {
                 o.remove("score_ms");
-                o.values_mut().for_each(round)
+                o.values_mut().for_each(strip)
             }
             _ => {}
         }
     }
     let mut v = serde_json::to_value(r).expect("serializes");
-    round(&mut v);
+    strip(&mut v);
     serde_json::to_string_pretty(&v).expect("serializes") + "\n"
 }
 
-fn framed_diff(slug: &str, file: &str, want: &str, got: &str) -> String {
-    let mut out = format!("\n==== fixture {slug}: {file} differs (- golden, + now) ====\n");
-    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
-    for i in 0..w.len().max(g.len()) {
-        match (w.get(i), g.get(i)) {
-            (Some(a), Some(b)) if a == b => {}
-            (a, b) => {
-                if let Some(a) = a {
-                    out.push_str(&format!("- {a}\n"));
+/// Geometry (CSS px): a Chromium or font update may move a box by a pixel or two.
+const BOX_TOLERANCE_PX: f64 = 2.0;
+/// Scores computed from text and tag counts alone: identical up to float summation order.
+const TEXT_SCORE_REL: f64 = 1e-6;
+/// Scores computed from boxes (VI, HTD and its DensitySum and threshold, Wang's WidthAttr and
+/// weight; VSSE's vvtc and path weights count text and are text scores): a 2 px move of a box of 200 px or more changes them by at most
+/// about 1%; a small value may instead move by 0.01 absolute.
+const LAYOUT_SCORE_REL: f64 = 1e-2;
+const LAYOUT_SCORE_ABS: f64 = 1e-2;
+
+/// How closely a float of `algorithm`'s JSON must match, from the object keys on its path.
+enum Tol {
+    Px,
+    Text,
+    Layout,
+}
+
+fn tolerance(algorithm: &str, path: &[String]) -> Tol {
+    let in_box = path.iter().any(|k| matches!(k.as_str(), "box" | "min_box"));
+    let key = path.last().map(String::as_str).unwrap_or("");
+    if in_box || key == "page_width" {
+        return Tol::Px;
+    }
+    let layout_key = matches!(key, "vi" | "htd" | "width_attr" | "weight");
+    // The chosen density's DensitySum and threshold depend on boxes only for HTD.
+    let density_key = matches!(key, "density_sum" | "max_density_sum" | "threshold");
+    if layout_key || (density_key && algorithm == "htd") {
+        Tol::Layout
+    } else {
+        Tol::Text
+    }
+}
+
+fn floats_match(tol: Tol, want: f64, got: f64) -> bool {
+    let d = (want - got).abs();
+    let scale = want.abs().max(got.abs());
+    match tol {
+        Tol::Px => d <= BOX_TOLERANCE_PX,
+        Tol::Text => d <= TEXT_SCORE_REL * scale.max(1.0),
+        Tol::Layout => d <= LAYOUT_SCORE_REL * scale || d <= LAYOUT_SCORE_ABS,
+    }
+}
+
+/// Where `got` differs from the golden `want` beyond the tolerances above: strings, integers,
+/// booleans, keys and array lengths must be equal; floats within [`tolerance`]. Each entry
+/// names the JSON path.
+fn json_mismatches(algorithm: &str, want: &Value, got: &Value) -> Vec<String> {
+    fn walk(alg: &str, path: &mut Vec<String>, w: &Value, g: &Value, out: &mut Vec<String>) {
+        let at = |path: &[String]| format!("/{}", path.join("/"));
+        match (w, g) {
+            (Value::Object(wo), Value::Object(go)) => {
+                for k in wo.keys().filter(|k| !go.contains_key(*k)) {
+                    out.push(format!("{}/{k}: missing now", at(path)));
                 }
-                if let Some(b) = b {
-                    out.push_str(&format!("+ {b}\n"));
+                for k in go.keys().filter(|k| !wo.contains_key(*k)) {
+                    out.push(format!("{}/{k}: new key", at(path)));
+                }
+                for (k, wv) in wo {
+                    if let Some(gv) = go.get(k) {
+                        path.push(k.clone());
+                        walk(alg, path, wv, gv, out);
+                        path.pop();
+                    }
                 }
             }
+            (Value::Array(wa), Value::Array(ga)) if wa.len() == ga.len() => {
+                for (i, (wv, gv)) in wa.iter().zip(ga).enumerate() {
+                    path.push(i.to_string());
+                    walk(alg, path, wv, gv, out);
+                    path.pop();
+                }
+            }
+            (Value::Array(wa), Value::Array(ga)) => out.push(format!(
+                "{}: {} elements in the golden file, {} now",
+                at(path),
+                wa.len(),
+                ga.len()
+            )),
+            (Value::Number(wn), Value::Number(gn)) if wn.is_f64() || gn.is_f64() => {
+                let (wf, gf) = (
+                    wn.as_f64().unwrap_or(f64::NAN),
+                    gn.as_f64().unwrap_or(f64::NAN),
+                );
+                // Keys are object names; array indices are skipped when choosing the tolerance.
+                let keys: Vec<String> = path
+                    .iter()
+                    .filter(|k| k.parse::<usize>().is_err())
+                    .cloned()
+                    .collect();
+                if !floats_match(tolerance(alg, &keys), wf, gf) {
+                    out.push(format!("{}: {wf} in the golden file, {gf} now", at(path)));
+                }
+            }
+            (w, g) if w == g => {}
+            (w, g) => out.push(format!("{}: {w} in the golden file, {g} now", at(path))),
         }
     }
+    let mut out = Vec::new();
+    walk(algorithm, &mut Vec::new(), want, got, &mut out);
+    out
+}
+
+/// A line diff of the golden file against the new output (Myers, the `similar` crate), so an
+/// inserted line shows as one insertion rather than a shifted tail.
+fn framed_diff(slug: &str, file: &str, want: &str, got: &str) -> String {
+    let mut out = format!("\n==== fixture {slug}: {file} differs (- golden, + now) ====\n");
+    let diff = similar::TextDiff::from_lines(want, got);
+    for group in diff.grouped_ops(2) {
+        for op in group {
+            for change in diff.iter_changes(&op) {
+                let sign = match change.tag() {
+                    similar::ChangeTag::Delete => "- ",
+                    similar::ChangeTag::Insert => "+ ",
+                    similar::ChangeTag::Equal => "  ",
+                };
+                out.push_str(sign);
+                out.push_str(change.value().trim_end_matches('\n'));
+                out.push('\n');
+            }
+        }
+        out.push_str("  ...\n");
+    }
     out + "==== regenerate with scripts/bless-fixtures if the change is intended ====\n"
+}
+
+/// Compares one output with its golden file: `.json` outputs structurally with tolerances
+/// (listing the paths that differ, then the line diff), the text and HTML outputs exactly.
+fn compare(slug: &str, algorithm: &str, file: &str, want: &str, got: &str) -> Option<String> {
+    if file.ends_with(".json") {
+        let parse = |s: &str, what: &str| -> Result<Value, String> {
+            serde_json::from_str(s)
+                .map_err(|e| format!("fixture {slug}: {what} {file} is not JSON: {e}"))
+        };
+        let (w, g) = match (parse(want, "golden"), parse(got, "new")) {
+            (Ok(w), Ok(g)) => (w, g),
+            (Err(e), _) | (_, Err(e)) => return Some(e),
+        };
+        let mism = json_mismatches(algorithm, &w, &g);
+        if mism.is_empty() {
+            return None;
+        }
+        return Some(format!(
+            "\nfixture {slug}: {file}: beyond tolerance (boxes ±{BOX_TOLERANCE_PX} px, text scores \
+             relative {TEXT_SCORE_REL:e}, layout scores relative {LAYOUT_SCORE_REL:e}):\n  {}{}",
+            mism.join("\n  "),
+            framed_diff(slug, file, want, got)
+        ));
+    }
+    (want != got).then(|| framed_diff(slug, file, want, got))
+}
+
+#[test]
+fn framed_diff_shows_an_inserted_line_as_one_insertion() {
+    let d = framed_diff("s", "f.txt", "a\nb\nc\n", "a\nnew\nb\nc\n");
+    let changed: Vec<&str> = d
+        .lines()
+        .filter(|l| l.starts_with("+ ") || l.starts_with("- "))
+        .collect();
+    assert_eq!(changed, vec!["+ new"], "{d}");
+}
+
+#[test]
+fn golden_json_tolerates_pixel_moves_but_not_score_or_text_changes() {
+    let want = serde_json::json!({
+        "algorithm": "ctd",
+        "content": [{"box": [393.0, 42.6, 600.0, 449.3], "chars": 763,
+                     "scores": {"ctd": 651.5312, "vi": 0.34}}],
+        "text": "a b c"
+    });
+    let moved = serde_json::json!({
+        "algorithm": "ctd",
+        "content": [{"box": [394.5, 41.0, 600.0, 450.0], "chars": 763,
+                     "scores": {"ctd": 651.531_200_1, "vi": 0.341}}],
+        "text": "a b c"
+    });
+    assert!(json_mismatches("ctd", &want, &moved).is_empty());
+    let mut far = moved.clone();
+    far["content"][0]["box"][0] = serde_json::json!(396.0);
+    assert_eq!(json_mismatches("ctd", &want, &far).len(), 1);
+    let mut score = moved.clone();
+    score["content"][0]["scores"]["ctd"] = serde_json::json!(651.54);
+    let m = json_mismatches("ctd", &want, &score);
+    assert_eq!(m.len(), 1);
+    assert!(m[0].starts_with("/content/0/scores/ctd"), "{m:?}");
+    let mut count = moved.clone();
+    count["content"][0]["chars"] = serde_json::json!(764);
+    assert_eq!(json_mismatches("ctd", &want, &count).len(), 1);
+    let mut text = moved.clone();
+    text["text"] = serde_json::json!("a b");
+    assert_eq!(json_mismatches("ctd", &want, &text).len(), 1);
+    let mut more = moved;
+    more["content"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({}));
+    assert_eq!(json_mismatches("ctd", &want, &more).len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -148,8 +328,7 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                     continue;
                 }
                 match std::fs::read_to_string(&path) {
-                    Ok(want) if want == got => {}
-                    Ok(want) => failures.push(framed_diff(&slug, &file, &want, &got)),
+                    Ok(want) => failures.extend(compare(&slug, a.name(), &file, &want, &got)),
                     Err(_) => failures.push(format!("fixture {slug}: golden file expected/{file} is missing: run scripts/bless-fixtures")),
                 }
             }

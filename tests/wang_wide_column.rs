@@ -2,7 +2,7 @@
 //! a 1280 px viewport: the article column (60%) beats the denser sidebar (20%) only because of
 //! its rendered width. Checks the fixture's `expect.json` on the mirror, and the numbers:
 //! article leaves 6, 50, 55, 45 words (mean NodeImp 39, weight 0.6 × 39 = 23.4), sidebar one
-//! leaf of 70 words (weight 0.2 × 70 = 14). Uses `snapshot.json` too when it was generated.
+//! leaf of 70 words (weight 0.2 × 70 = 14). Checks the committed Chromium `snapshot.json` too.
 
 use std::path::Path;
 
@@ -129,13 +129,17 @@ fn wide_column_wins_by_width() {
     );
 }
 
-/// The same page rendered by Chromium (`sightline snapshot ... -o snapshot.json`), when present.
+/// The same page rendered by Chromium (`sightline snapshot ... -o snapshot.json`, committed).
+/// A missing or unreadable snapshot fails the test: it must not pass by checking nothing.
 #[test]
 fn rendered_snapshot_passes_expect_json() {
     let path = dir().join("snapshot.json");
-    let Ok(json) = std::fs::read_to_string(&path) else {
-        return;
-    };
+    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; regenerate it with `sightline snapshot fixtures/wang-wide-column/page.html --offline -o fixtures/wang-wide-column/snapshot.json`",
+            path.display()
+        )
+    });
     let snap = Snapshot::from_json(&json, &path.display().to_string()).unwrap();
     let d = check_expect(&snap);
     assert_eq!(d["chosen"]["root"], "body > div:nth-of-type(1) > div");

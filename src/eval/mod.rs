@@ -14,7 +14,10 @@
 //! - [`report`]: the pure [`report::markdown`] / [`report::json`] writers.
 //! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
 //!   algorithm on its snapshot and scores the outputs.
-//! - [`gate`]: the CI quality gate (F1 floors in a baseline file).
+//! - [`sample`]: the stratified, seeded page sample behind `sightline eval --sample`.
+//! - [`gate`]: the CI quality gate (floors per algorithm × dataset in a baseline file; every
+//!   bound for the default algorithm).
+//! - [`table`]: the README's quality table from a run's `report.json`.
 
 pub mod bench;
 pub mod gate;
@@ -25,6 +28,8 @@ pub mod report;
 pub mod rescore;
 pub mod results;
 pub mod run;
+pub mod sample;
+pub mod table;
 
 pub use metrics::{score, MacroScores, PageScore};
 pub use rescore::rescore_dir;

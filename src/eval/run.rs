@@ -12,6 +12,7 @@ use futures::StreamExt;
 use super::bench::Dataset;
 use super::report::{PageResult, Results};
 use super::rescore::page_result;
+use super::sample::{sample_ids, Sample};
 use crate::extract::{extract_tree, Algorithm, Params};
 use crate::output::text;
 use crate::render::{Input, Rendered, Renderer};
@@ -29,6 +30,9 @@ pub struct EvalConfig {
     pub limit: Option<usize>,
     /// Take every K-th page of a dataset's sorted ids.
     pub every: usize,
+    /// A stratified, seeded sample per dataset instead of `every`/`limit` (see
+    /// [`super::sample`]).
+    pub sample: Option<Sample>,
     /// Where texts go.
     pub out: PathBuf,
     pub params: Params,
@@ -67,8 +71,17 @@ pub struct RunStats {
     pub pages: usize,
 }
 
-/// The page ids a config selects from a dataset: sorted, every K-th, at most `limit`.
-pub fn select_ids(ds: &Dataset, every: usize, limit: Option<usize>) -> Vec<String> {
+/// The page ids a config selects from a dataset: the stratified sample when one is given,
+/// else sorted, every K-th, at most `limit`.
+pub fn select_ids(
+    ds: &Dataset,
+    every: usize,
+    limit: Option<usize>,
+    sample: Option<Sample>,
+) -> Vec<String> {
+    if let Some(s) = sample {
+        return sample_ids(&ds.entries, s);
+    }
     let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
     ids.sort();
     let ids: Vec<String> = ids.into_iter().step_by(every.max(1)).collect();
@@ -96,7 +109,7 @@ pub async fn run(
     let conc = renderer.map_or(1, |r| r.options().concurrency.max(1));
     for name in &names {
         let ds = Dataset::open(&cfg.root, name)?;
-        let ids = select_ids(&ds, cfg.every, cfg.limit);
+        let ids = select_ids(&ds, cfg.every, cfg.limit, cfg.sample);
         for a in &cfg.algorithms {
             let dir = cfg.out.join(a.name()).join(name);
             std::fs::create_dir_all(&dir).map_err(|e| Error::Output {

@@ -434,34 +434,166 @@ mod tests {
     }
 
     #[test]
-    fn ctd_matches_the_formula_by_hand() {
-        // story-body of Example 3.1: C=63, T=1, LC=28, LT=1; body ratio LC_b/C_b = 28/91.
+    fn ctd_matches_numbers_worked_by_hand() {
+        // story-body of Example 3.1: C = 63, T = 1, LC = 28, LT = 1, ¬LC = 35; <body> has
+        // C_b = 91, LC_b = 28. By hand (eq. 2, every step rounded to 6 digits):
+        //   base      = (63/35)·28 + (28/91)·63 + e = 50.4 + 19.384615 + 2.718282 = 72.502897
+        //   ln(base)  = 4.283627,  ln ln(base) = 1.454800
+        //   log arg   = (63/28)·(1/1) = 2.25,  ln 2.25 = 0.810930
+        //   CTD       = (63/1) · 0.810930 / 1.454800 = 35.1173
+        // Full precision (Python: 63*log(2.25)/log(log(63/35*28 + 28/91*63 + e))):
+        // 35.11727021139057.
         let p = DensityParams::default();
-        let r: f64 = 28.0 / 91.0;
-        let base: f64 = (63.0 / 35.0) * 28.0 + r * 63.0 + std::f64::consts::E;
-        let want = 63.0 * ((63.0f64 / 28.0) * 1.0).ln() / base.ln().ln();
-        let got = composite_density(63.0, 1.0, 28.0, 1.0, r, &p);
-        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        let got = composite_density(63.0, 1.0, 28.0, 1.0, 28.0 / 91.0, &p);
+        assert!((got - 35.117_270_211_390_57).abs() < 1e-9, "{got}");
+        // story-header: C = 28, T = 0 (→ 1), no link: base = (28/91)·28 + e = 11.333666,
+        // ln ln = 0.886976, log arg = 28·1 → ln 28 = 3.332205; CTD = 28 · 3.332205 / 0.886976
+        // = 105.1908 (Python: 105.19077921354466).
+        let got = composite_density(28.0, 0.0, 0.0, 0.0, 28.0 / 91.0, &p);
+        assert!((got - 105.190_779_213_544_66).abs() < 1e-9, "{got}");
     }
 
     #[test]
     fn ctd_on_a_page_without_links_is_finite() {
+        // No link anywhere: base = 0 + 0 + e, ln ln e = 0 → set to 1 (a zero denominator);
+        // CTD = (100/1) · ln(100/1 · 1/1) = 100 · 4.605170 = 460.517 (Python: 460.51701859880916).
         let p = DensityParams::default();
         let v = composite_density(100.0, 0.0, 0.0, 0.0, 0.0, &p);
-        assert!(v.is_finite() && (v - 100.0 * 100f64.ln()).abs() < 1e-9);
+        assert!((v - 460.517_018_598_809_16).abs() < 1e-9, "{v}");
+    }
+
+    /// Example 3.1 with boxes on a 1000 px page: main (Node_L) spans [0, 1000], so μ = 500 and
+    /// σ = 500; story-header spans [200, 800], story-body [0, 1000], the link [250, 750].
+    fn example_3_1_with_boxes() -> (Snapshot, [NodeId; 5]) {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let full = rect(0.0, 0.0, 1000.0, 100.0);
+        let main = b.el(0, "div", full);
+        let article = b.el(main, "div", full);
+        let header = b.el(article, "div", rect(200.0, 0.0, 600.0, 20.0));
+        b.text(header, "\n      Lunch with the FT: Biz Stone");
+        let body = b.el(article, "div", full);
+        b.text(body, "\n      Though the value of the company was\n      ");
+        let a = b.el(body, "a", rect(250.0, 20.0, 500.0, 20.0));
+        b.text(a, "recently estimated at $3.7bn");
+        (b.build(), [main, article, header, body, a])
+    }
+
+    /// Every score of Example 3.1 against an independent implementation of eq. 1-5
+    /// (`tests/reference/song_density.py`: Python over the same tree, `math.erf` for Φ, no code
+    /// shared with this crate; its printed values are pasted here):
+    /// - VI (eq. 3) of the text leaves, from their tag's box: header Φ(0.6) − Φ(−0.6) =
+    ///   0.451494, story-body Φ(1) − Φ(−1) = 0.682689, link Φ(0.5) − Φ(−0.5) = 0.382925;
+    /// - HC = VI·C: header 28 · 0.451494 = 12.641825, story-body 35 · 0.682689 + 28 · 0.382925
+    ///   = 23.894132 + 10.721898 = 34.616030, <body> 47.257855;
+    /// - CTD (eq. 2) and HTD (eq. 4) with zero denominators set to 1, T = 0 → HC/C for HTD,
+    ///   a negative HTD clamped to 0 (none is here), and 0 for an all-link node;
+    /// - DensitySum (eq. 5): the sum over element and text children.
+    #[test]
+    fn example_3_1_scores_match_an_independent_implementation() {
+        let (s, [main, article, header, body, a]) = example_3_1_with_boxes();
+        let t = Tree::new(&s);
+        let p = DensityParams::default();
+        let close = |what: &str, got: f64, want: f64| {
+            assert!(
+                (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                "{what}: {got} != {want}"
+            );
+        };
+        // node, CTD, HTD, DensitySum of CTD, DensitySum of HTD
+        let want = [
+            (
+                0,
+                34.984_878_726_562_58,
+                14.685_816_771_951_348,
+                40.231_102_919_902_746,
+                16.436_694_165_455_254,
+            ),
+            (
+                main,
+                40.231_102_919_902_746,
+                16.436_694_165_455_254,
+                47.625_098_589_354_3,
+                18.614_186_701_010_368,
+            ),
+            (
+                article,
+                47.625_098_589_354_3,
+                18.614_186_701_010_368,
+                140.308_049_424_935_23,
+                63.221_641_827_189_71,
+            ),
+            (
+                header,
+                105.190_779_213_544_66,
+                57.857_106_434_575_535,
+                105.190_779_213_544_66,
+                57.857_106_434_575_535,
+            ),
+            (
+                body,
+                35.117_270_211_390_57,
+                5.364_535_392_614_174,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+            ),
+            (
+                body + 1,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+                130.138_582_305_141_2,
+                94.066_227_965_166_08,
+            ),
+            (a, 0.0, 0.0, 0.0, 0.0),
+        ];
+        let ctd = score(&t, Algorithm::Ctd, &p);
+        let htd = score(&t, Algorithm::Htd, &p);
+        close(
+            "VI header text",
+            htd.scores.vi[header + 1],
+            0.451_493_764_499_852_85,
+        );
+        close(
+            "VI story-body text",
+            htd.scores.vi[body + 1],
+            0.682_689_492_137_085_9,
+        );
+        close(
+            "VI link text",
+            htd.scores.vi[a + 1],
+            0.382_924_922_548_026_24,
+        );
+        for (id, c, h, cs, hs) in want {
+            close(&format!("CTD of node {id}"), ctd.scores.ctd[id], c);
+            close(&format!("HTD of node {id}"), htd.scores.htd[id], h);
+            close(
+                &format!("CTD DensitySum of node {id}"),
+                ctd.scores.density_sum[id],
+                cs,
+            );
+            close(
+                &format!("HTD DensitySum of node {id}"),
+                htd.scores.density_sum[id],
+                hs,
+            );
+        }
+        // CTD: the article has the largest DensitySum; the threshold is the least CTD on the
+        // path article → main → body: min(47.625, 40.231, 34.985).
+        assert_eq!(ctd.max_node, article);
+        close("CTD threshold", ctd.threshold, 34.984_878_726_562_58);
+        // HTD: the story-body wins (94.07 > 63.22); threshold min(5.365, 18.61, 16.44, 14.69).
+        assert_eq!(htd.max_node, body);
+        close("HTD threshold", htd.threshold, 5.364_535_392_614_174);
     }
 
     #[test]
     fn htd_adaptation_sets_t_to_hc_over_c() {
         let p = DensityParams::default();
-        // A centred leaf: C = 100, VI = 0.5, HC = 50, T = 0 -> T' = 0.5, HC/T' = C.
-        let (c, hc) = (100.0, 50.0);
-        let base = (hc / c) * 0.0 + 0.0 * hc + std::f64::consts::E;
-        let want = (hc / 0.5) * ((hc / 1.0) * (0.5 / 1.0_f64)).ln() / nz(base.ln().ln(), &p);
-        let got = hybrid_density(c, hc, 0.0, 0.0, 0.0, 0.0, &p);
-        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
-        assert!((got - 100.0 * 25f64.ln()).abs() < 1e-9);
-        // A leaf far off-centre (HC² < C) would go negative; the clamp keeps 0.
+        // A centred leaf without links: C = 100, HC = 50, T = 0 → T' = HC/C = 0.5. The base is
+        // e (no links), ln ln e = 0 → 1. HTD = (50/0.5) · ln(50/1 · 0.5/1) = 100 · ln 25
+        // = 100 · 3.218876 = 321.8876 (Python: 321.88758248682007).
+        let got = hybrid_density(100.0, 50.0, 0.0, 0.0, 0.0, 0.0, &p);
+        assert!((got - 321.887_582_486_820_07).abs() < 1e-9, "{got}");
+        // A leaf far off-centre: HC = 5 → T' = 0.05, ln(5 · 0.05) = ln 0.25 < 0; the clamp keeps 0.
         assert_eq!(hybrid_density(100.0, 5.0, 0.0, 0.0, 0.0, 0.0, &p), 0.0);
     }
 

@@ -56,7 +56,9 @@ pub enum Algorithm {
     Ensemble,
 }
 
-/// The algorithm `extract` uses when none is named (and the one the quality gate pins).
+/// The algorithm `sightline extract` runs when none is named, and the one the quality gate
+/// holds to every bound (F1, precision, recall, failures, empty outputs; see
+/// [`crate::eval::gate`]). Changing it needs new floors: `scripts/quality-gate --update`.
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Htd;
 
 impl Algorithm {
