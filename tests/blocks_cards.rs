@@ -362,7 +362,7 @@ fn details_hold_css_paths_boxes_and_the_main_block() {
     let snap = cards_page();
     let tree = Tree::new(&snap);
     let ex = sightline::extract(&snap, Algorithm::Blocks, &Default::default());
-    let d = &ex.details;
+    let d = &ex.details.to_json();
     let blocks = d["blocks"].as_array().expect("blocks array");
     assert_eq!(blocks.len(), 66);
     let main = blocks
@@ -374,10 +374,7 @@ fn details_hold_css_paths_boxes_and_the_main_block() {
         main["range"],
         serde_json::json!(["body > main", "body > main > div"])
     );
-    assert_eq!(
-        main["box"],
-        serde_json::json!({"x": 160.0, "y": 80.0, "w": 960.0, "h": 1790.0})
-    );
+    assert_eq!(main["box"], serde_json::json!([160.0, 80.0, 960.0, 1790.0]));
     let logo = blocks
         .iter()
         .find(|b| b["max"] == "body > header > div")
@@ -385,7 +382,7 @@ fn details_hold_css_paths_boxes_and_the_main_block() {
     assert_eq!(logo["min"], "body > header > div > a > img");
     assert_eq!(
         logo["min_box"],
-        serde_json::json!({"x": 40.0, "y": 20.0, "w": 120.0, "h": 40.0})
+        serde_json::json!([40.0, 20.0, 120.0, 40.0])
     );
     assert_eq!(logo["images"], 1);
     let card3 = blocks
@@ -395,7 +392,7 @@ fn details_hold_css_paths_boxes_and_the_main_block() {
     assert_eq!(card3["variation_group"], 1);
     assert_eq!(
         card3["box"],
-        serde_json::json!({"x": 816.0, "y": 148.0, "w": 304.0, "h": 369.0})
+        serde_json::json!([816.0, 148.0, 304.0, 369.0])
     );
     assert_eq!(card3["children"].as_array().map(Vec::len), Some(5));
     // Majority descent: body -> main (the article and cards hold most non-link text) ->

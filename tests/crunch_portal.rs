@@ -201,7 +201,7 @@ fn check_expect(snap: &Snapshot, params: &Params) -> (String, serde_json::Value)
     for s in &expect.excludes {
         assert!(!txt.contains(s.as_str()), "text contains {s:?}:\n{txt}");
     }
-    (txt, ex.details)
+    (txt, ex.details.to_json())
 }
 
 fn filter<'a>(d: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {

@@ -216,11 +216,15 @@ fn vsse_article_fixture() {
     // alone, so min_seeds adds the next best, the third (117 · 2 marks: 2/3 of it; the first
     // paragraph's leaves are split by <b>, its longest holds 95 · 2), and the area is the
     // article.
-    let seeds = ex.details["seeds"].as_array().unwrap();
+    let dj_seeds = ex.details.to_json();
+    let seeds = &dj_seeds["seeds"].as_array().unwrap();
     assert_eq!(seeds.len(), 2);
     assert_eq!(seeds[0]["ratio"], 1.0);
     assert!((seeds[1]["ratio"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-12);
-    assert_eq!(ex.details["area"]["path"], "body > main > article");
+    assert_eq!(
+        ex.details.to_json()["area"]["path"],
+        "body > main > article"
+    );
     // The bold words are part of the first paragraph's block, which carries punctuation.
     assert!(text::render(&tree, &ex).contains("in the old town of Dresden."));
 }
@@ -232,10 +236,11 @@ fn vsse_product_fixture() {
     let tree = Tree::new(&s);
     let ex = extract_tree(&tree, Algorithm::VsseRecords, &Params::default());
     assert_eq!(
-        ex.details["area"],
+        ex.details.to_json()["area"],
         "body > div:nth-of-type(2) > div:nth-of-type(2) > table > tbody"
     );
-    let attrs: Vec<&str> = ex.details["records"]
+    let dj_attrs = ex.details.to_json();
+    let attrs: Vec<&str> = dj_attrs["records"]
         .as_array()
         .unwrap()
         .iter()

@@ -80,7 +80,7 @@ fn check_expect(snap: &Snapshot) -> serde_json::Value {
     for s in &expect.excludes {
         assert!(!txt.contains(s.as_str()), "text contains {s:?}:\n{txt}");
     }
-    ex.details
+    ex.details.to_json()
 }
 
 #[test]

@@ -23,11 +23,12 @@
 //! `filterNode` (a removed container's inner containers are not tested); the empty-table
 //! remover is bottom-up as §4.2 describes (inner tables first). Settings: [`CrunchParams`].
 
-use serde_json::{json, Value};
-
+use super::details::{
+    CrunchDetails, FilterReport, LinkListReport, RetainedLink, ScopeReport, WouldRemove,
+};
 pub use super::hosts::{parse_ad_hosts, url_host, AdHosts, DEFAULT_AD_HOSTS};
 use super::params::{CrunchParams, LinkListScope, TagFilter};
-use super::{Algorithm, Extraction};
+use super::{Algorithm, Details, Extraction};
 use crate::snapshot::{is_link_tag, NodeId, Tree};
 
 /// At most this many removed node paths are listed per filter in `details`.
@@ -179,35 +180,41 @@ pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
             .map(|&i| tree.css_path(i))
             .collect()
     };
-    let filters: Vec<Value> = Filter::ALL
+    let filters: Vec<FilterReport> = Filter::ALL
         .iter()
         .map(|&f| {
             let roots = &pl.roots[f as usize];
-            json!({
-                "name": f.name(),
-                "pass": f.pass(),
-                "enabled": f.enabled(p),
-                "removed": roots.len(),
-                "paths": paths(roots),
-            })
+            FilterReport {
+                name: f.name(),
+                pass: f.pass(),
+                enabled: f.enabled(p),
+                removed: roots.len(),
+                paths: paths(roots),
+            }
         })
         .collect();
-    let scope = |ids: &[NodeId]| json!({ "count": ids.len(), "paths": paths(ids) });
-    let details = json!({
-        "filters": filters,
-        "link_lists": {
-            "scope": p.link_list_scope,
-            "link_text_ratio": p.link_text_ratio,
-            "chars_per_word": p.chars_per_word,
-            "would_remove": { "table-cells": scope(&cells), "blocks": scope(&blocks) },
+    let scope = |ids: &[NodeId]| ScopeReport {
+        count: ids.len(),
+        paths: paths(ids),
+    };
+    let details = Details::Crunch(CrunchDetails {
+        filters,
+        link_lists: LinkListReport {
+            scope: p.link_list_scope,
+            link_text_ratio: p.link_text_ratio,
+            chars_per_word: p.chars_per_word,
+            would_remove: WouldRemove {
+                table_cells: scope(&cells),
+                blocks: scope(&blocks),
+            },
         },
-        "retainer_enabled": p.retain_removed_links,
-        "retained_links": retained
-            .iter()
-            .map(|(text, href)| json!({ "text": text, "href": href }))
-            .collect::<Vec<Value>>(),
-        "removed_nodes": kept.iter().filter(|&&k| !k).count(),
-        "kept_nodes": kept.iter().filter(|&&k| k).count(),
+        retainer_enabled: p.retain_removed_links,
+        retained_links: retained
+            .into_iter()
+            .map(|(text, href)| RetainedLink { text, href })
+            .collect(),
+        removed_nodes: kept.iter().filter(|&&k| !k).count(),
+        kept_nodes: kept.iter().filter(|&&k| k).count(),
     });
     Extraction {
         algorithm: Algorithm::Crunch,
@@ -406,6 +413,7 @@ pub fn retained_links(tree: &Tree, p: &CrunchParams, pl: &Pipeline) -> Vec<(Stri
 mod tests {
     use super::*;
     use crate::snapshot::{rect, Rect, Snapshot, SnapshotBuilder};
+    use serde_json::json;
 
     fn r() -> Rect {
         rect(0.0, 0.0, 100.0, 20.0)
@@ -455,7 +463,8 @@ mod tests {
     }
 
     fn removed_roots(ex: &Extraction, f: Filter) -> Vec<String> {
-        let v = &ex.details["filters"][f as usize];
+        let dj_v = ex.details.to_json();
+        let v = &dj_v["filters"][f as usize];
         assert_eq!(v["name"], f.name());
         v["paths"]
             .as_array()
@@ -566,7 +575,8 @@ mod tests {
             56
         );
         let ex = extract(&tree, &p);
-        let ll = &ex.details["link_lists"]["would_remove"];
+        let dj_ll = ex.details.to_json();
+        let ll = &dj_ll["link_lists"]["would_remove"];
         assert_eq!(
             ll["table-cells"]["paths"],
             json!(["body > table > tr > td:nth-of-type(1)"])
@@ -696,7 +706,8 @@ mod tests {
         let mut p = only(Filter::LinkLists);
         p.retain_removed_links = true;
         let ex = extract(&tree, &p);
-        let hrefs: Vec<&str> = ex.details["retained_links"]
+        let dj_hrefs = ex.details.to_json();
+        let hrefs: Vec<&str> = dj_hrefs["retained_links"]
             .as_array()
             .unwrap()
             .iter()
@@ -713,8 +724,11 @@ mod tests {
                 "https://example.com/b"
             ]
         );
-        assert_eq!(ex.details["retained_links"][0]["text"], "Item 0");
+        assert_eq!(ex.details.to_json()["retained_links"][0]["text"], "Item 0");
         p.retain_removed_links = false;
-        assert_eq!(extract(&tree, &p).details["retained_links"], json!([]));
+        assert_eq!(
+            extract(&tree, &p).details.to_json()["retained_links"],
+            json!([])
+        );
     }
 }

@@ -304,9 +304,9 @@ pub fn extract(tree: &Tree, algorithm: Algorithm, p: &DensityParams) -> Extracti
     } else {
         mark_density_sum(tree, &s)
     };
-    let details = serde_json::json!({
-        "max_density_sum_node": tree.css_path(s.max_node),
-        "max_density_sum": s.scores.density_sum[s.max_node],
+    let details = super::Details::Density(super::details::DensityDetails {
+        max_density_sum_node: tree.css_path(s.max_node),
+        max_density_sum: s.scores.density_sum[s.max_node],
     });
     Extraction {
         algorithm,

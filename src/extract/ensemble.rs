@@ -54,9 +54,9 @@ pub fn extract(tree: &Tree, p: &EnsembleParams, params: &Params) -> Extraction {
         kept,
         threshold: Some(p.min_votes as f64),
         scores: None,
-        details: serde_json::json!({
-            "voters": voters.iter().map(|a| a.name()).collect::<Vec<_>>(),
-            "min_votes": p.min_votes,
+        details: super::Details::Ensemble(super::details::EnsembleDetails {
+            voters: voters.iter().map(|a| a.name()).collect(),
+            min_votes: p.min_votes,
         }),
     }
 }

@@ -13,6 +13,7 @@
 pub mod blocks;
 pub mod crunch;
 pub mod density;
+pub mod details;
 pub mod ensemble;
 pub mod hosts;
 pub mod params;
@@ -26,6 +27,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub use details::Details;
 pub use params::Params;
 
 use crate::snapshot::{NodeId, Snapshot, Tree};
@@ -155,8 +157,8 @@ pub struct Extraction {
     pub threshold: Option<f64>,
     /// Per-node density scores (density algorithms only).
     pub scores: Option<DensityScores>,
-    /// Algorithm-specific report (weights, records, block tree, filter counts), as JSON.
-    pub details: serde_json::Value,
+    /// Algorithm-specific report (weights, records, block tree, filter counts), typed.
+    pub details: Details,
 }
 
 impl Extraction {
@@ -167,7 +169,7 @@ impl Extraction {
             kept: vec![false; n],
             threshold: None,
             scores: None,
-            details: serde_json::Value::Null,
+            details: Details::None,
         }
     }
     /// The kept nodes whose parent is not kept: the roots of the content subtrees, in

@@ -16,11 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Value};
-
+use super::details::{WangChosen, WangDetails, WangLeaf, WangSubtree};
 use super::params::WangParams;
 use super::text::word_count;
-use super::{Algorithm, Extraction};
+use super::{Algorithm, Details, Extraction};
 use crate::snapshot::{is_link_tag, NodeId, Tree};
 
 /// What preprocessing (§3.3 step 3) made of a node.
@@ -101,38 +100,36 @@ pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
             }
         }
     }
-    let summary = |s: &Subtree| {
-        json!({
-            "root": tree.css_path(s.root),
-            "width_attr": s.width_attr,
-            "mean_node_imp": s.mean_node_imp,
-            "weight": s.weight,
-            "leaves": s.leaves.len(),
-        })
+    let summary = |s: &Subtree| WangSubtree {
+        root: tree.css_path(s.root),
+        width_attr: s.width_attr,
+        mean_node_imp: s.mean_node_imp,
+        weight: s.weight,
+        leaves: s.leaves.len(),
     };
-    let chosen_json = chosen.map(|c| &subtrees[c]).map_or(Value::Null, |s| {
-        let mut v = summary(s);
-        v["leaves"] = s
+    let chosen = chosen.map(|c| &subtrees[c]).map(|s| WangChosen {
+        root: tree.css_path(s.root),
+        width_attr: s.width_attr,
+        mean_node_imp: s.mean_node_imp,
+        weight: s.weight,
+        leaves: s
             .leaves
             .iter()
-            .map(|l| {
-                json!({
-                    "path": tree.css_path(l.id),
-                    "word_num": l.word_num,
-                    "link_num": l.link_num,
-                    "tag_num": l.tag_num,
-                    "node_imp": l.node_imp,
-                })
+            .map(|l| WangLeaf {
+                path: tree.css_path(l.id),
+                word_num: l.word_num,
+                link_num: l.link_num,
+                tag_num: l.tag_num,
+                node_imp: l.node_imp,
             })
-            .collect();
-        v
+            .collect(),
     });
-    let details = json!({
-        "title": title,
-        "meta_keywords": keywords,
-        "page_width": page_width(tree),
-        "subtrees": subtrees.iter().map(summary).collect::<Vec<Value>>(),
-        "chosen": chosen_json,
+    let details = Details::Wang(WangDetails {
+        title,
+        meta_keywords: keywords,
+        page_width: page_width(tree),
+        subtrees: subtrees.iter().map(summary).collect(),
+        chosen,
     });
     Extraction {
         algorithm: Algorithm::Wang,
@@ -388,12 +385,15 @@ mod tests {
             "the subtree root itself is not content, its leaves are"
         );
         assert_eq!(
-            ex.details["chosen"]["weight"]
+            ex.details.to_json()["chosen"]["weight"]
                 .as_f64()
                 .map(|w| (w * 1e9).round() / 1e9),
             Some(77.0)
         );
-        assert_eq!(ex.details["subtrees"].as_array().map(Vec::len), Some(3));
+        assert_eq!(
+            ex.details.to_json()["subtrees"].as_array().map(Vec::len),
+            Some(3)
+        );
     }
 
     #[test]
@@ -471,7 +471,8 @@ mod tests {
         let snap = b.build();
         let tree = Tree::new(&snap);
         let ex = extract(&tree, &WangParams::default());
-        let subs = ex.details["subtrees"].as_array().unwrap().clone();
+        let dj_subs = ex.details.to_json();
+        let subs = &dj_subs["subtrees"].as_array().unwrap().clone();
         let find = |path: &str| subs.iter().find(|s| s["root"] == path).unwrap().clone();
         let m = find("body > div:nth-of-type(1)");
         let s = find("body > aside");
@@ -480,7 +481,10 @@ mod tests {
         assert!((m["weight"].as_f64().unwrap() - 23.4).abs() < 1e-9);
         assert!((s["mean_node_imp"].as_f64().unwrap() - 70.0).abs() < 1e-9);
         assert!((s["weight"].as_f64().unwrap() - 14.0).abs() < 1e-9);
-        assert_eq!(ex.details["chosen"]["root"], "body > div:nth-of-type(1)");
+        assert_eq!(
+            ex.details.to_json()["chosen"]["root"],
+            "body > div:nth-of-type(1)"
+        );
         assert!(ex.kept[h1] && !ex.kept[sp]);
         // The nav list is a subtree of three link-only leaves: NodeImp 0.
         assert_eq!(find("body > ul")["weight"].as_f64(), Some(0.0));

@@ -29,9 +29,8 @@
 use std::io::Cursor;
 
 use image::{DynamicImage, ImageFormat, RgbaImage};
-use serde_json::Value;
 
-use crate::extract::{Algorithm, Extraction};
+use crate::extract::{Algorithm, Details, Extraction};
 use crate::snapshot::{NodeId, Rect, Tree};
 use crate::Error;
 
@@ -282,28 +281,23 @@ fn draw_heat(canvas: &mut Canvas, tree: &Tree, ex: &Extraction) -> bool {
     true
 }
 
-/// Outline the block tree of the `blocks` algorithm from its `details` (`blocks[]` with
-/// `box` {x, y, w, h}, `parent` and `variation_group`), parents before children. False when
-/// the details hold no block list.
-fn draw_blocks(canvas: &mut Canvas, details: &Value) -> bool {
-    let Some(blocks) = details.get("blocks").and_then(Value::as_array) else {
+/// Outline the block tree of the `blocks` algorithm from its typed details (each block's
+/// box, parent and variation group), parents before children. False for other algorithms.
+fn draw_blocks(canvas: &mut Canvas, details: &Details) -> bool {
+    let Details::Blocks(d) = details else {
         return false;
     };
-    let mut depth = vec![0usize; blocks.len()];
-    for (i, b) in blocks.iter().enumerate() {
+    let mut depth = vec![0usize; d.blocks.len()];
+    for (i, b) in d.blocks.iter().enumerate() {
         // Blocks are in pre-order, so a parent's depth is known before its children's.
-        if let Some(p) = b.get("parent").and_then(Value::as_u64) {
-            let p = p as usize;
-            if p < i {
-                depth[i] = depth[p] + 1;
-            }
+        if let Some(p) = b.parent.filter(|&p| p < i) {
+            depth[i] = depth[p] + 1;
         }
-        let Some(r) = b.get("box").and_then(rect_of) else {
-            continue;
-        };
-        match b.get("variation_group").and_then(Value::as_u64) {
+        let [x, y, w, h] = b.bbox;
+        let r = Rect { x, y, w, h };
+        match b.variation_group {
             Some(g) => {
-                let rgb = GROUP_COLOURS[g as usize % GROUP_COLOURS.len()];
+                let rgb = GROUP_COLOURS[g % GROUP_COLOURS.len()];
                 canvas.fill(
                     r,
                     Paint {
@@ -317,17 +311,6 @@ fn draw_blocks(canvas: &mut Canvas, details: &Value) -> bool {
         }
     }
     true
-}
-
-/// A `{x, y, w, h}` JSON object as a rect (a missing or null number is NaN, and skipped).
-fn rect_of(v: &Value) -> Option<Rect> {
-    let f = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    v.is_object().then(|| Rect {
-        x: f("x"),
-        y: f("y"),
-        w: f("w"),
-        h: f("h"),
-    })
 }
 
 fn paint_of(rgb: [u8; 3]) -> Paint {
@@ -994,24 +977,26 @@ mod tests {
             outline_content: false,
         };
         let out = decode(&annotate(&png, &tree, &ex, &blocks_only).unwrap());
-        let list = ex.details["blocks"].as_array().unwrap();
+        let Details::Blocks(d) = &ex.details else {
+            panic!("blocks details")
+        };
         let mut grouped = 0;
-        for blk in list {
-            let r = rect_of(&blk["box"]).unwrap();
-            let (x, mid) = (r.x as u32, (r.y + r.h / 2.0) as u32);
-            if let Some(g) = blk["variation_group"].as_u64() {
+        for blk in &d.blocks {
+            let [bx, by, _, bh] = blk.bbox;
+            let (x, mid) = (bx as u32, (by + bh / 2.0) as u32);
+            if let Some(g) = blk.variation_group {
                 grouped += 1;
-                assert_eq!(rgb_at(&out, x, mid), GROUP_COLOURS[g as usize], "{blk}");
-                assert_eq!(rgb_at(&out, x + 1, mid), GROUP_COLOURS[g as usize]);
+                assert_eq!(rgb_at(&out, x, mid), GROUP_COLOURS[g], "{blk:?}");
+                assert_eq!(rgb_at(&out, x + 1, mid), GROUP_COLOURS[g]);
                 // Inside: the faint group fill, 0.12 of the colour over BG.
-                let c = GROUP_COLOURS[g as usize];
+                let c = GROUP_COLOURS[g];
                 let fill = over([BG[0], BG[1], BG[2], 255], paint(c[0], c[1], c[2], 0.12));
                 assert_eq!(rgb_at(&out, x + 5, mid), [fill[0], fill[1], fill[2]]);
             }
         }
         // The three menu items and the three paragraphs are two variation groups.
         assert_eq!(grouped, 6);
-        assert_eq!(ex.details["groups"].as_array().unwrap().len(), 2);
+        assert_eq!(d.groups.len(), 2);
         // <main> is an ungrouped block at depth 1: a 1 px top edge in BLOCK_DEPTH[1].
         assert_eq!(rgb_at(&out, 400, 100), BLOCK_DEPTH[1]);
         assert_eq!(rgb_at(&out, 400, 101), BG);

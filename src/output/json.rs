@@ -14,7 +14,7 @@
 //!     { "path": CSS selector from body, "tag": string, "box": [x, y, w, h] (CSS px),
 //!       "chars": int, "scores": { "td", "ctd", "vi", "htd", "density_sum" } (density only) }
 //!   ],
-//!   "details":   object   algorithm-specific report (e.g. the maximum-DensitySum node)
+//!   "details":   object   algorithm-specific report, typed per algorithm ([`crate::extract::Details`]; boxes are [x, y, w, h])
 //!   "timings_ms": { "launch", "navigate", "settle", "snapshot", "score", "screenshot" }
 //!   "screenshot": string? path of the PNG written
 //!   "index": int, "status": int?, "retries": int?, "screenshot_truncated": bool?, "files": [..]?
@@ -76,7 +76,7 @@ pub struct AlgorithmResult {
     pub text: String,
     pub html: String,
     pub content: Vec<ContentNode>,
-    pub details: serde_json::Value,
+    pub details: crate::extract::Details,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_ms: Option<f64>,
 }

@@ -56,9 +56,10 @@ impl FromStr for Format {
 /// Crunch's removed-link retainer: the links it removed, listed after the content (empty for
 /// JSON, where they are in `details.retained_links`, and when there are none).
 pub fn retained_links(ex: &Extraction, format: Format) -> String {
-    let Some(links) = ex.details.get("retained_links").and_then(|l| l.as_array()) else {
+    let crate::extract::Details::Crunch(d) = &ex.details else {
         return String::new();
     };
+    let links = &d.retained_links;
     if links.is_empty() || format == Format::Json {
         return String::new();
     }
@@ -68,8 +69,7 @@ pub fn retained_links(ex: &Extraction, format: Format) -> String {
         _ => "\nLinks:\n",
     });
     for l in links {
-        let t = l.get("text").and_then(|v| v.as_str()).unwrap_or("");
-        let h = l.get("href").and_then(|v| v.as_str()).unwrap_or("");
+        let (t, h) = (l.text.as_str(), l.href.as_str());
         out.push_str(&match format {
             Format::Html => format!(
                 "<li><a href=\"{}\">{}</a></li>\n",
@@ -89,14 +89,36 @@ pub fn retained_links(ex: &Extraction, format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::Algorithm;
+    use crate::extract::{Algorithm, Details};
 
     #[test]
     fn retained_links_are_escaped_per_format() {
         let mut ex = Extraction::empty(Algorithm::Crunch, 0);
-        ex.details = serde_json::json!({"retained_links": [
-            {"text": "*Top* [10]", "href": "https://example.com/a b(c)"}
-        ]});
+        ex.details = Details::Crunch(crate::extract::details::CrunchDetails {
+            filters: Vec::new(),
+            link_lists: crate::extract::details::LinkListReport {
+                scope: crate::extract::params::LinkListScope::Blocks,
+                link_text_ratio: 0.5,
+                chars_per_word: 5.0,
+                would_remove: crate::extract::details::WouldRemove {
+                    table_cells: crate::extract::details::ScopeReport {
+                        count: 0,
+                        paths: Vec::new(),
+                    },
+                    blocks: crate::extract::details::ScopeReport {
+                        count: 0,
+                        paths: Vec::new(),
+                    },
+                },
+            },
+            retainer_enabled: true,
+            retained_links: vec![crate::extract::details::RetainedLink {
+                text: "*Top* [10]".into(),
+                href: "https://example.com/a b(c)".into(),
+            }],
+            removed_nodes: 1,
+            kept_nodes: 0,
+        });
         assert_eq!(
             retained_links(&ex, Format::Markdown),
             "\nLinks:\n\n- [\\*Top\\* \\[10\\]](https://example.com/a%20b\\(c\\))\n"

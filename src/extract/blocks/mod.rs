@@ -27,15 +27,14 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Value};
-
 mod difflib;
 
 pub use difflib::{matching_blocks, quick_ratio, ratio, real_quick_ratio, Match};
 use difflib::{quick_ratio_indexed, ratio_indexed, Indexed, Scratch};
 
+use super::details::{Bbox, BlockReport, BlocksDetails, GroupReport};
 use super::params::BlocksParams;
-use super::{Algorithm, Extraction};
+use super::{Algorithm, Details, Extraction};
 use crate::snapshot::{collapse_ws, NodeId, Tree};
 
 // ---------------------------------------------------------------------------------------------
@@ -591,59 +590,59 @@ impl<'t, 'a> CssPaths<'t, 'a> {
     }
 }
 
-fn rect_json(tree: &Tree, id: NodeId) -> Value {
+fn bbox(tree: &Tree, id: NodeId) -> Bbox {
     let r = tree.node(id).rect;
-    json!({ "x": r.x, "y": r.y, "w": r.w, "h": r.h })
+    [r.x, r.y, r.w, r.h]
 }
 
-/// The block tree as the `details` JSON.
+/// The block tree as the typed `details`.
 fn report(
     c: &Content,
     seg: &Segmentation,
     main: &[usize],
     headlines: &[usize],
     dropped: &[usize],
-) -> Value {
+) -> BlocksDetails {
     let tree = c.tree;
     let css = CssPaths::new(tree);
-    let blocks: Vec<Value> = seg
+    let blocks = seg
         .blocks
         .iter()
         .enumerate()
-        .map(|(i, b)| {
-            json!({
-                "id": i,
-                "max": css.path(b.max),
-                "min": css.path(b.min),
-                "max_node": b.max,
-                "min_node": b.min,
-                "range": b.range.iter().map(|&n| css.path(n)).collect::<Vec<_>>(),
-                "box": rect_json(tree, b.max),
-                "min_box": rect_json(tree, b.min),
-                "parent": b.parent,
-                "children": b.children,
-                "variation_group": b.group,
-                "chars": c.chars[b.max],
-                "link_chars": c.link_chars[b.max],
-                "images": c.images[b.max],
-            })
+        .map(|(i, b)| BlockReport {
+            id: i,
+            max: css.path(b.max),
+            min: css.path(b.min),
+            max_node: b.max,
+            min_node: b.min,
+            range: b.range.iter().map(|&n| css.path(n)).collect(),
+            bbox: bbox(tree, b.max),
+            min_box: bbox(tree, b.min),
+            parent: b.parent,
+            children: b.children.clone(),
+            variation_group: b.group,
+            chars: c.chars[b.max],
+            link_chars: c.link_chars[b.max],
+            images: c.images[b.max],
         })
         .collect();
-    let groups: Vec<Value> = seg
+    let groups = seg
         .groups
         .iter()
         .enumerate()
-        .map(|(g, members)| {
-            json!({ "id": g, "parent": seg.blocks[members[0]].parent, "blocks": members })
+        .map(|(g, members)| GroupReport {
+            id: g,
+            parent: seg.blocks[members[0]].parent,
+            blocks: members.clone(),
         })
         .collect();
-    json!({
-        "blocks": blocks,
-        "groups": groups,
-        "main_blocks": main,
-        "headline_blocks": headlines,
-        "dropped_blocks": dropped,
-    })
+    BlocksDetails {
+        blocks,
+        groups,
+        main_blocks: main.to_vec(),
+        headline_blocks: headlines.to_vec(),
+        dropped_blocks: dropped.to_vec(),
+    }
 }
 
 /// Content blocks (Griazev & Ramanauskaitė 2023). Phases:
@@ -671,7 +670,7 @@ pub fn extract(tree: &Tree, p: &BlocksParams) -> Extraction {
         kept,
         threshold: Some(p.main_share),
         scores: None,
-        details,
+        details: Details::Blocks(details),
     }
 }
 
@@ -679,6 +678,7 @@ pub fn extract(tree: &Tree, p: &BlocksParams) -> Extraction {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, Rect, Snapshot, SnapshotBuilder};
+    use serde_json::json;
 
     const R: Rect = Rect {
         x: 0.0,
@@ -968,7 +968,7 @@ mod tests {
         let ex = extract(&Tree::new(&s), &BlocksParams::default());
         assert!(ex.kept[art] && ex.kept[t1] && ex.kept[t2]);
         assert!(!ex.kept[ul] && !ex.kept[ta] && !ex.kept[nav] && !ex.kept[0]);
-        assert_eq!(ex.details["main_blocks"], json!([4]));
+        assert_eq!(ex.details.to_json()["main_blocks"], json!([4]));
     }
 
     #[test]
@@ -999,8 +999,8 @@ mod tests {
         let ex = extract(&Tree::new(&s), &BlocksParams::default());
         assert!(ex.kept[th] && ex.kept[art] && !ex.kept[tb] && !ex.kept[nav]);
         // Blocks: body 0, nav 1, links 2-3, main 4, h1 5, byline 6, article 7.
-        assert_eq!(ex.details["main_blocks"], json!([7]));
-        assert_eq!(ex.details["headline_blocks"], json!([5]));
+        assert_eq!(ex.details.to_json()["main_blocks"], json!([7]));
+        assert_eq!(ex.details.to_json()["headline_blocks"], json!([5]));
         // Without the rule the headline goes.
         let p = BlocksParams {
             headline_tags: Vec::new(),
@@ -1026,6 +1026,6 @@ mod tests {
         let s = SnapshotBuilder::new(800.0).build();
         let ex = extract(&Tree::new(&s), &BlocksParams::default());
         assert_eq!(ex.kept, vec![false]);
-        assert_eq!(ex.details["blocks"], json!([]));
+        assert_eq!(ex.details.to_json()["blocks"], json!([]));
     }
 }

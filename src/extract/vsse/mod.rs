@@ -26,11 +26,10 @@
 mod records;
 pub mod simhash;
 
-use serde_json::json;
-
+use super::details::{VsseArea, VsseDetails, VsseParagraph, VsseSeed};
 use super::params::VsseParams;
 use super::text::punct_count;
-use super::{Algorithm, Extraction};
+use super::{Algorithm, Details, Extraction};
 use crate::snapshot::{collapse_ws, NodeId, Tree};
 
 pub use records::{extract_records, record_weights, RecordWeights};
@@ -253,13 +252,23 @@ pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
     let seeds = leaves.seeds(p);
     let mut ex = Extraction::empty(Algorithm::Vsse, tree.len());
     ex.threshold = Some(p.t1 * max);
-    let seed_json: Vec<_> = seeds
+    let seed_list: Vec<VsseSeed> = seeds
         .iter()
-        .map(|&s| json!({ "path": tree.css_path(s), "vvtc": leaves.vvtc[s], "ratio": leaves.vvtc[s] / max }))
+        .map(|&s| VsseSeed {
+            path: tree.css_path(s),
+            vvtc: leaves.vvtc[s],
+            ratio: leaves.vvtc[s] / max,
+        })
         .collect();
     let Some(area_path) = aggregate(tree, &seeds) else {
-        ex.details = json!({ "leaves": leaves.count, "max_vvtc": max, "seeds": seed_json, "area": null,
-            "title_simhash": null, "paragraphs": [] });
+        ex.details = Details::Vsse(VsseDetails {
+            leaves: leaves.count,
+            max_vvtc: max,
+            seeds: seed_list,
+            area: None,
+            title_simhash: None,
+            paragraphs: Vec::new(),
+        });
         return ex;
     };
     let area = *area_path.last().expect("an aggregated path holds <body>");
@@ -286,15 +295,26 @@ pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
         .iter()
         .map(|&i| tree.node(i).tag.as_str())
         .collect();
-    ex.details = json!({
-        "leaves": leaves.count,
-        "max_vvtc": max,
-        "seeds": seed_json,
-        "area": { "path": tree.css_path(area), "tag_path": tags.join("/"), "prefix_len": area_path.len() },
-        "title_simhash": title_fp.map(|f| format!("{f:016x}")),
-        "paragraphs": paras.iter().zip(&decisions).map(|(para, d)| json!({
-            "path": tree.css_path(para.block), "punctuated": d.punctuated, "hamming": d.hamming, "kept": d.kept,
-        })).collect::<Vec<_>>(),
+    ex.details = Details::Vsse(VsseDetails {
+        leaves: leaves.count,
+        max_vvtc: max,
+        seeds: seed_list,
+        area: Some(VsseArea {
+            path: tree.css_path(area),
+            tag_path: tags.join("/"),
+            prefix_len: area_path.len(),
+        }),
+        title_simhash: title_fp.map(|f| format!("{f:016x}")),
+        paragraphs: paras
+            .iter()
+            .zip(&decisions)
+            .map(|(para, d)| VsseParagraph {
+                path: tree.css_path(para.block),
+                punctuated: d.punctuated,
+                hamming: d.hamming,
+                kept: d.kept,
+            })
+            .collect(),
     });
     ex
 }

@@ -15,11 +15,10 @@
 //!   δ_m(ψ(m)) ≥ δ_{m+1}(ψ(m+1)). The area is ψ(m); the reported path is its Viterbi
 //!   backtrack (its ancestors).
 
-use serde_json::json;
-
+use super::super::details::{HmmStep, RecordsDetails, VsseRecord};
 use super::super::params::VsseParams;
 use super::super::text::is_punct;
-use super::super::{Algorithm, Extraction};
+use super::super::{Algorithm, Details, Extraction};
 use super::Leaves;
 use crate::snapshot::{collapse_ws, NodeId, Tree};
 
@@ -137,7 +136,7 @@ fn viterbi(tree: &Tree, w: &RecordWeights, p: &VsseParams) -> (Vec<f64>, NodeId)
 
 /// One record: a child of the area, split into attribute and value at its first delimiter,
 /// or else into its first text leaf and the rest.
-fn record(tree: &Tree, w: &RecordWeights, id: NodeId, p: &VsseParams) -> Option<serde_json::Value> {
+fn record(tree: &Tree, w: &RecordWeights, id: NodeId, p: &VsseParams) -> Option<VsseRecord> {
     let text = tree.text(id);
     if text.is_empty() {
         return None;
@@ -162,7 +161,12 @@ fn record(tree: &Tree, w: &RecordWeights, id: NodeId, p: &VsseParams) -> Option<
             }
         }
     };
-    Some(json!({ "path": tree.css_path(id), "text": text, "attribute": attribute, "value": value }))
+    Some(VsseRecord {
+        path: tree.css_path(id),
+        text,
+        attribute,
+        value,
+    })
 }
 
 /// Run VSSE structured-record extraction.
@@ -189,8 +193,11 @@ pub fn extract_records(tree: &Tree, p: &VsseParams) -> Extraction {
         chain.reverse();
         path = chain
             .iter()
-            .map(|&i| {
-                json!({ "path": tree.css_path(i), "tag": tree.node(i).tag, "wvc": w.wvc[i], "log_delta": log_delta[i] })
+            .map(|&i| HmmStep {
+                path: tree.css_path(i),
+                tag: tree.node(i).tag.clone(),
+                wvc: w.wvc[i],
+                log_delta: log_delta[i],
             })
             .collect();
         records = tree.children[*area]
@@ -199,13 +206,13 @@ pub fn extract_records(tree: &Tree, p: &VsseParams) -> Extraction {
             .filter_map(|&c| record(tree, &w, c, p))
             .collect();
     }
-    ex.details = json!({
-        "leaves": w.leaves.count,
-        "characteristics": CHARACTERISTICS,
-        "characteristic_leaves": w.n[0],
-        "area": found.map(|(_, a)| tree.css_path(a)),
-        "path": path,
-        "records": records,
+    ex.details = Details::VsseRecords(RecordsDetails {
+        leaves: w.leaves.count,
+        characteristics: CHARACTERISTICS,
+        characteristic_leaves: w.n[0],
+        area: found.map(|(_, a)| tree.css_path(a)),
+        path,
+        records,
     });
     ex
 }

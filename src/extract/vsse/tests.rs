@@ -139,8 +139,8 @@ fn fig3_extracts_the_three_paragraphs() {
         assert_eq!(ex.kept[i], k < 3, "node ({})", k + 1);
     }
     assert!((ex.threshold.unwrap() - 0.8 * 1.59).abs() < 1e-12);
-    assert_eq!(ex.details["area"]["tag_path"], "body/div");
-    assert_eq!(ex.details["seeds"].as_array().unwrap().len(), 2);
+    assert_eq!(ex.details.to_json()["area"]["tag_path"], "body/div");
+    assert_eq!(ex.details.to_json()["seeds"].as_array().unwrap().len(), 2);
 }
 
 /// An article whose headline equals the title, with an image caption and a related-links
@@ -190,7 +190,7 @@ fn simhash_keeps_the_headline_and_drops_the_caption() {
     let (s, [headline, caption, first, link, nav_text]) = article();
     let t = Tree::new(&s);
     let ex = extract(&t, &VsseParams::default());
-    assert_eq!(ex.details["area"]["tag_path"], "body/article");
+    assert_eq!(ex.details.to_json()["area"]["tag_path"], "body/article");
     assert!(
         ex.kept[first] && ex.kept[first + 2] && ex.kept[first + 4],
         "the paragraphs"
@@ -201,7 +201,8 @@ fn simhash_keeps_the_headline_and_drops_the_caption() {
         "punctuation-free noise inside the area"
     );
     assert!(!ex.kept[nav_text], "outside the area");
-    let paras = ex.details["paragraphs"].as_array().unwrap();
+    let dj_paras = ex.details.to_json();
+    let paras = &dj_paras["paragraphs"].as_array().unwrap();
     let h = paras
         .iter()
         .find(|p| p["path"] == "body > article > h1")
@@ -234,7 +235,7 @@ fn no_punctuation_no_content() {
     let s = b.build();
     let ex = extract(&Tree::new(&s), &VsseParams::default());
     assert!(ex.kept.iter().all(|&k| !k));
-    assert_eq!(ex.details["area"], serde_json::Value::Null);
+    assert_eq!(ex.details.to_json()["area"], serde_json::Value::Null);
 }
 
 /// A product page: navigation, a headline, a gallery, a six-row specification table (each
@@ -310,14 +311,16 @@ fn hmm_descends_to_the_specification_table() {
     let (s, main, tbody) = product();
     let t = Tree::new(&s);
     let ex = extract_records(&t, &VsseParams::default());
-    assert_eq!(ex.details["area"], t.css_path(tbody));
+    assert_eq!(ex.details.to_json()["area"], t.css_path(tbody));
     // δ_1(main) = 1 · (1/3) · 17.125/ln 25; the path is body, main, specs, table, tbody.
-    let path = ex.details["path"].as_array().unwrap();
+    let dj_path = ex.details.to_json();
+    let path = &dj_path["path"].as_array().unwrap();
     assert_eq!(path.len(), 5);
     let d1 = (1.0f64 / 3.0 * (12.0 * (25.0f64 / 6.0).ln()) / 25f64.ln()).ln();
     assert!((path[1]["log_delta"].as_f64().unwrap() - d1).abs() < 1e-12);
     assert_eq!(path[1]["path"], t.css_path(main));
-    let records = ex.details["records"].as_array().unwrap();
+    let dj_records = ex.details.to_json();
+    let records = &dj_records["records"].as_array().unwrap();
     assert_eq!(records.len(), 6);
     assert_eq!(records[0]["attribute"], "Brand");
     assert_eq!(records[0]["value"], "Acme");
@@ -341,7 +344,7 @@ fn raw_emission_walks_into_one_record() {
             ..VsseParams::default()
         },
     );
-    assert_eq!(ex.details["area"], t.css_path(tbody + 2));
+    assert_eq!(ex.details.to_json()["area"], t.css_path(tbody + 2));
     assert_eq!(t.node(tbody + 2).tag, "th");
 }
 
@@ -351,7 +354,7 @@ fn records_need_a_characteristic() {
     let ex = extract_records(&Tree::new(&s), &VsseParams::default());
     assert!(ex.kept.iter().all(|&k| !k));
     assert_eq!(
-        ex.details["characteristic_leaves"],
+        ex.details.to_json()["characteristic_leaves"],
         serde_json::json!([0, 0])
     );
 }
