@@ -100,6 +100,10 @@ pub struct RenderArgs {
     /// Fail pages whose snapshot has more nodes than this.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub max_nodes: usize,
+    /// Extract pages whose main document has an HTTP error status (>= 400) instead of
+    /// failing them with an `http` error.
+    #[arg(long)]
+    pub accept_http_errors: bool,
 }
 
 #[derive(Debug, Args)]

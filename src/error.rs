@@ -23,6 +23,12 @@ pub enum Error {
     /// The page did not load.
     #[error("{input}: navigation failed: {message}")]
     Navigation { input: String, message: String },
+    /// The main document answered with an HTTP error status (>= 400).
+    #[error("{input}: HTTP status {status} for the main document (pass --accept-http-errors to extract such pages anyway)")]
+    Http { input: String, status: i64 },
+    /// The main document is not HTML (a PDF, an image, a binary body, a download).
+    #[error("{input}: not an HTML page: {message} (sightline extracts HTML documents only)")]
+    ContentType { input: String, message: String },
     /// The page did not finish in time.
     #[error("{input}: timed out after {seconds:.1}s while {phase} (raise --timeout, or the page's script may loop forever)")]
     Timeout {
@@ -61,8 +67,8 @@ pub enum Error {
 }
 
 impl Error {
-    /// A short machine-readable kind for output records: timeout, navigation, crashed, script,
-    /// charset, too-large, input, browser, snapshot, output.
+    /// A short machine-readable kind for output records: timeout, navigation, http,
+    /// content-type, crashed, script, charset, too-large, input, browser, snapshot, output.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::ChromeNotFound { .. }
@@ -71,6 +77,8 @@ impl Error {
             | Error::BrowserGone { .. } => "browser",
             Error::Input { .. } => "input",
             Error::Navigation { .. } => "navigation",
+            Error::Http { .. } => "http",
+            Error::ContentType { .. } => "content-type",
             Error::Timeout { .. } => "timeout",
             Error::Crashed { .. } => "crashed",
             Error::Script { .. } => "script",

@@ -9,9 +9,10 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
-    RequestPattern,
+    GetResponseBodyParams, RequestPattern, RequestStage,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
@@ -20,13 +21,13 @@ use chromiumoxide::cdp::browser_protocol::network::{
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    NavigateParams, Viewport,
+    EventJavascriptDialogOpening, NavigateParams, Viewport,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
 use chromiumoxide::Page;
 use futures::StreamExt;
 
-use super::RenderOptions;
+use super::{checks, dialogs, RenderOptions};
 use crate::output::json::Timings;
 use crate::snapshot::Snapshot;
 use crate::Error;
@@ -114,6 +115,55 @@ struct State {
     last_net: Option<Instant>,
     status: Option<i64>,
     crashed: bool,
+    /// Extract main documents with an HTTP error status (`--accept-http-errors`).
+    accept_http_errors: bool,
+    /// Network request id of the page's main document.
+    main_request: Option<String>,
+    /// The main document's final (non-redirect) response was checked.
+    main_checked: bool,
+    /// Why the main document cannot be extracted (the first reason found wins).
+    fault: Option<Fault>,
+    /// JavaScript dialogs answered.
+    dialogs: usize,
+    /// The main document's body and the charset of its Content-Type.
+    html: Option<(Vec<u8>, Option<String>)>,
+}
+
+/// A main document that cannot be extracted, found by the event task.
+#[derive(Debug, Clone)]
+enum Fault {
+    /// HTTP status >= 400.
+    Http(i64),
+    /// Not HTML (from the headers or the first bytes).
+    ContentType(String),
+    /// The document did not load (connection refused or reset, DNS, ...).
+    Navigation(String),
+}
+
+impl Fault {
+    fn error(&self, input: &str) -> Error {
+        match self {
+            Fault::Http(status) => Error::Http {
+                input: input.into(),
+                status: *status,
+            },
+            Fault::ContentType(message) => Error::ContentType {
+                input: input.into(),
+                message: message.clone(),
+            },
+            Fault::Navigation(message) => Error::Navigation {
+                input: input.into(),
+                message: message.clone(),
+            },
+        }
+    }
+}
+
+fn set_fault(st: &Mutex<State>, f: Fault) {
+    let mut s = st.lock().expect("tab state");
+    if s.fault.is_none() {
+        s.fault = Some(f);
+    }
 }
 
 /// The result of rendering one page.
@@ -138,6 +188,14 @@ pub struct Rendered {
     pub screenshot_truncated: bool,
     /// A repair applied to the page's HTML before the render that produced this snapshot.
     pub repaired: Option<String>,
+    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
+    pub dialogs: usize,
+    /// Non-whitespace characters of text in the HTML the page loaded (tags stripped), when
+    /// the HTML was seen.
+    pub html_text_chars: Option<usize>,
+    /// `Some("disabled-fallback")` when this snapshot comes from a second render with
+    /// JavaScript disabled (the first one showed far less text than the HTML holds).
+    pub javascript: Option<String>,
 }
 
 /// How a bounded wait ended.
@@ -162,6 +220,9 @@ impl Rendered {
             retries: 0,
             screenshot_truncated: false,
             repaired: None,
+            dialogs: 0,
+            html_text_chars: None,
+            javascript: None,
         }
     }
 }
@@ -173,6 +234,8 @@ pub struct Tab {
     events: tokio::task::JoinHandle<()>,
     /// False once the tab hung, crashed or failed in a way that makes reuse unsafe.
     pub healthy: bool,
+    /// Script execution is disabled in this tab (the JavaScript-disabled fallback render).
+    js_disabled: bool,
 }
 
 impl Drop for Tab {
@@ -270,6 +333,13 @@ impl Tab {
             page.event_listener::<EventTargetCrashed>(),
         )
         .await?;
+        let mut dialog = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventJavascriptDialogOpening>(),
+        )
+        .await?;
         if opts.offline {
             cmd(
                 "tab",
@@ -291,28 +361,58 @@ impl Tab {
             resource_type: None,
             request_stage: None,
         };
+        // Documents are paused again when their response headers arrive: the main
+        // document's status, Content-Type and first bytes decide whether it is a page.
+        let documents = RequestPattern {
+            url_pattern: Some("*".into()),
+            resource_type: Some(ResourceType::Document),
+            request_stage: Some(RequestStage::Response),
+        };
         cmd(
             "tab",
             "enabling request blocking",
             t,
             page.execute(FetchEnable {
-                patterns: Some(vec![pattern]),
+                patterns: Some(vec![pattern, documents]),
                 handle_auth_requests: None,
             }),
         )
         .await?;
         let st = state.clone();
         let pg = page.clone();
+        let body_limit = opts.timeout;
         let events = tokio::spawn(async move {
             loop {
                 tokio::select! {
                     Some(ev) = paused.next() => {
+                        if ev.response_status_code.is_some() || ev.response_error_reason.is_some() {
+                            // Response stage (documents only).
+                            let main = {
+                                let mut s = st.lock().expect("tab state");
+                                let main = !s.main_checked
+                                    && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
+                                let redirect = ev.response_status_code.is_some_and(|c| (300..400).contains(&c));
+                                if main && !redirect { s.main_checked = true; }
+                                main && !redirect
+                            };
+                            if main {
+                                tokio::spawn(check_main_response(pg.clone(), st.clone(), ev, body_limit));
+                            } else if let Some(reason) = ev.response_error_reason.clone() {
+                                let _ = pg.execute(FailRequestParams::new(ev.request_id.clone(), reason)).await;
+                            } else {
+                                let _ = pg.execute(ContinueRequestParams::new(ev.request_id.clone())).await;
+                            }
+                            continue;
+                        }
                         let allow = {
                             let mut s = st.lock().expect("tab state");
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
                             let first_doc = is_doc && s.documents_seen == 0;
-                            if first_doc { s.main_frame = Some(ev.frame_id.inner().to_string()); }
+                            if first_doc {
+                                s.main_frame = Some(ev.frame_id.inner().to_string());
+                                s.main_request = ev.network_id.as_ref().map(|n| n.inner().to_string());
+                            }
                             // Subframe documents are Document requests too: only a second
                             // document of the main frame is a navigation away.
                             let main_doc = is_doc && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
@@ -338,7 +438,15 @@ impl Tab {
                         if allow {
                             let _ = pg.execute(ContinueRequestParams::new(id)).await;
                         } else {
-                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                            // A refused document (a navigation away, a frame) fails as
+                            // aborted: Chromium then keeps the loaded document instead of
+                            // replacing it with its "blocked" error page.
+                            let reason = if ev.resource_type == ResourceType::Document {
+                                ErrorReason::Aborted
+                            } else {
+                                ErrorReason::BlockedByClient
+                            };
+                            let _ = pg.execute(FailRequestParams::new(id, reason)).await;
                         }
                     }
                     Some(ev) = sent.next() => {
@@ -356,6 +464,14 @@ impl Tab {
                     Some(ev) = failed.next() => {
                         let mut s = st.lock().expect("tab state");
                         let id = ev.request_id.inner().to_string();
+                        // The main document failed to load (refused, reset, DNS): say so
+                        // now instead of waiting for Chromium's error page to load.
+                        if s.main_request.as_deref() == Some(id.as_str())
+                            && s.fault.is_none()
+                            && ev.error_text != "net::ERR_ABORTED"
+                        {
+                            s.fault = Some(Fault::Navigation(ev.error_text.clone()));
+                        }
                         if !s.inflight.remove(&id) { s.finished.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
@@ -368,6 +484,11 @@ impl Tab {
                     Some(_) = crashed.next() => {
                         st.lock().expect("tab state").crashed = true;
                     }
+                    Some(ev) = dialog.next() => {
+                        st.lock().expect("tab state").dialogs += 1;
+                        tracing::debug!("answering a {} dialog: {:?}", ev.r#type.as_ref(), ev.message);
+                        let _ = pg.execute(dialogs::answer(&ev.r#type)).await;
+                    }
                     else => break,
                 }
             }
@@ -377,7 +498,12 @@ impl Tab {
             state,
             events,
             healthy: true,
+            js_disabled: false,
         })
+    }
+
+    fn fault(&self) -> Option<Fault> {
+        self.state.lock().expect("tab state").fault.clone()
     }
 
     fn crashed(&self) -> bool {
@@ -425,62 +551,14 @@ impl Tab {
                 allow_origin: origin_of(url),
                 allow_file: url.starts_with("file:"),
                 offline: opts.offline,
+                accept_http_errors: opts.accept_http_errors,
                 ..State::default()
             };
         }
         let mut timings = Timings::default();
 
         // navigate
-        let nav = self
-            .bounded(opts.timeout, self.page.goto(NavigateParams::new(url)))
-            .await;
-        let mut load_timed_out = false;
-        match nav {
-            Bounded::Crashed => {
-                self.healthy = false;
-                return Err(Error::Crashed {
-                    input: input.into(),
-                });
-            }
-            Bounded::Done(Ok(_)) => {}
-            Bounded::Done(Err(e)) => {
-                let msg = e.to_string();
-                if self.lost(&msg).await {
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                self.reset_after_error(opts).await;
-                return Err(Error::Navigation {
-                    input: input.into(),
-                    message: msg,
-                });
-            }
-            Bounded::TimedOut => {
-                // No load event before the deadline. A page stuck in a script cannot be
-                // snapshot; a page waiting on a slow resource can be captured as it is.
-                if self.crashed() {
-                    self.healthy = false;
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                let alive = tokio::time::timeout(
-                    opts.command_timeout.min(Duration::from_secs(2)),
-                    self.page.execute(EvaluateParams::new("1")),
-                )
-                .await;
-                if !matches!(alive, Ok(Ok(_))) {
-                    self.recover_hung(opts).await;
-                    return Err(Error::Timeout {
-                        input: input.into(),
-                        phase: "loading the page".into(),
-                        seconds: opts.timeout.as_secs_f64(),
-                    });
-                }
-                load_timed_out = true;
-            }
-        }
+        let load_timed_out = self.navigate(input, url, opts).await?;
         timings.navigate = Some(ms(start.elapsed()));
 
         // settle
@@ -665,6 +743,10 @@ impl Tab {
 
         let snapshot_h = snapshot.document.height;
         let s = self.state.lock().expect("tab state");
+        let html_text_chars = s
+            .html
+            .as_ref()
+            .map(|(b, cs)| checks::html_text_chars(&checks::decode(b, cs.as_deref())));
         Ok(Rendered {
             snapshot,
             snapshot_json: json,
@@ -677,7 +759,113 @@ impl Tab {
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
             repaired: None,
+            dialogs: s.dialogs,
+            html_text_chars,
+            javascript: None,
         })
+    }
+
+    /// The navigate phase: switch script execution as `opts.javascript` asks, go to `url`
+    /// and wait for `load`. Ends early with the main document's fault (HTTP error status,
+    /// not HTML, connection refused or reset) as soon as the event task finds one. Returns
+    /// whether the deadline passed before `load` (the page is then captured as it is).
+    async fn navigate(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<bool, Error> {
+        if self.js_disabled == opts.javascript {
+            let r = cmd(
+                input,
+                "switching JavaScript",
+                opts.command_timeout,
+                self.page
+                    .execute(SetScriptExecutionDisabledParams::new(!opts.javascript)),
+            )
+            .await;
+            if r.is_err() {
+                self.healthy = false;
+            }
+            r?;
+            self.js_disabled = !opts.javascript;
+        }
+        let state = self.state.clone();
+        let fault = async move {
+            loop {
+                if let Some(f) = state.lock().expect("tab state").fault.clone() {
+                    return f;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        let nav = tokio::select! {
+            r = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url))) => Ok(r),
+            f = fault => Err(f),
+        };
+        let nav = match nav {
+            Ok(nav) => nav,
+            Err(f) => {
+                self.reset_after_error(opts).await;
+                return Err(f.error(input));
+            }
+        };
+        match nav {
+            Bounded::Crashed => {
+                self.healthy = false;
+                Err(Error::Crashed {
+                    input: input.into(),
+                })
+            }
+            Bounded::Done(Ok(_)) => match self.fault() {
+                Some(f) => {
+                    self.reset_after_error(opts).await;
+                    Err(f.error(input))
+                }
+                None => Ok(false),
+            },
+            Bounded::Done(Err(e)) => {
+                let msg = e.to_string();
+                if let Some(f) = self.fault() {
+                    self.reset_after_error(opts).await;
+                    return Err(f.error(input));
+                }
+                if self.lost(&msg).await {
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                self.reset_after_error(opts).await;
+                Err(Error::Navigation {
+                    input: input.into(),
+                    message: msg,
+                })
+            }
+            Bounded::TimedOut => {
+                // No load event before the deadline. A page stuck in a script cannot be
+                // snapshot; a page waiting on a slow resource can be captured as it is.
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                let alive = tokio::time::timeout(
+                    opts.command_timeout.min(Duration::from_secs(2)),
+                    self.page.execute(EvaluateParams::new("1")),
+                )
+                .await;
+                if !matches!(alive, Ok(Ok(_))) {
+                    self.recover_hung(opts).await;
+                    return Err(Error::Timeout {
+                        input: input.into(),
+                        phase: "loading the page".into(),
+                        seconds: opts.timeout.as_secs_f64(),
+                    });
+                }
+                Ok(true)
+            }
+        }
     }
 
     /// Did this call fail because the tab's renderer is gone? chromiumoxide drops a pending
@@ -717,6 +905,59 @@ impl Tab {
         }
         self.reset_after_error(opts).await;
     }
+}
+
+/// The main document's response (paused at the response stage): an HTTP error status, a
+/// non-HTML Content-Type or download, or a binary body is a fault and the document is not
+/// loaded (failed as aborted); otherwise its body is kept for the text comparison and the
+/// response goes on to the page.
+async fn check_main_response(
+    pg: Page,
+    st: Arc<Mutex<State>>,
+    ev: EventRequestPaused,
+    limit: Duration,
+) {
+    let id = ev.request_id.clone();
+    if let Some(reason) = ev.response_error_reason {
+        // Network.loadingFailed reports it with Chromium's own error text.
+        let _ = pg.execute(FailRequestParams::new(id, reason)).await;
+        return;
+    }
+    let abort = |f: Fault| {
+        set_fault(&st, f);
+        pg.execute(FailRequestParams::new(id.clone(), ErrorReason::Aborted))
+    };
+    let status = ev.response_status_code.unwrap_or(200);
+    let accept_errors = st.lock().expect("tab state").accept_http_errors;
+    if status >= 400 && !accept_errors {
+        let _ = abort(Fault::Http(status)).await;
+        return;
+    }
+    let headers: Vec<(String, String)> = ev
+        .response_headers
+        .iter()
+        .flatten()
+        .map(|h| (h.name.clone(), h.value.clone()))
+        .collect();
+    let pairs = || headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+    if let Some(problem) = checks::header_problem(pairs()) {
+        let _ = abort(Fault::ContentType(problem)).await;
+        return;
+    }
+    let body = tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
+    if let Ok(Ok(r)) = body {
+        let bytes = if r.result.base64_encoded {
+            base64_decode(&r.result.body).unwrap_or_default()
+        } else {
+            r.result.body.clone().into_bytes()
+        };
+        if let Some(problem) = checks::sniff_binary(&bytes) {
+            let _ = abort(Fault::ContentType(problem)).await;
+            return;
+        }
+        st.lock().expect("tab state").html = Some((bytes, checks::header_charset(pairs())));
+    }
+    let _ = pg.execute(ContinueRequestParams::new(id)).await;
 }
 
 fn ms(d: Duration) -> f64 {
