@@ -74,13 +74,19 @@ fn route(path: &str) -> Option<(u16, Vec<(&'static str, String)>, Vec<u8>)> {
         ),
         "/attachment" => {
             let mut h = html("utf-8");
-            h.push(("Content-Disposition", "attachment; filename=\"report.html\"".into()));
+            h.push((
+                "Content-Disposition",
+                "attachment; filename=\"report.html\"".into(),
+            ));
             (200, h, page("Report", "A report offered as a download."))
         }
         "/ok" => (
             200,
             html("utf-8"),
-            page("Tide tables", "High water at the harbour is at six in the morning."),
+            page(
+                "Tide tables",
+                "High water at the harbour is at six in the morning.",
+            ),
         ),
         p if p.starts_with("/fixture/") => (200, html("utf-8"), fixture_bytes(&p[9..])),
         _ => (404, html("utf-8"), page("Not found", "No such route.")),
@@ -223,13 +229,20 @@ fn a_reset_connection_is_a_navigation_error_at_once() {
 #[test]
 fn http_errors_fail_with_their_status_unless_accepted() {
     let base = server();
-    let urls = vec![format!("{base}/404"), format!("{base}/500"), format!("{base}/ok")];
+    let urls = vec![
+        format!("{base}/404"),
+        format!("{base}/500"),
+        format!("{base}/ok"),
+    ];
     let (out, recs) = extract(&[], &urls);
     assert_eq!(out.status.code(), Some(2), "an HTTP error is a failure");
     for (r, status) in recs.iter().zip(["404", "500"]) {
         assert_eq!(r["error"]["kind"], "http", "{r}");
         let msg = r["error"]["message"].as_str().unwrap();
-        assert!(msg.contains(status) && msg.contains("--accept-http-errors"), "{msg}");
+        assert!(
+            msg.contains(status) && msg.contains("--accept-http-errors"),
+            "{msg}"
+        );
     }
     assert!(text(&recs[2]).contains("High water"));
     assert_eq!(recs[2]["status"], 200);
@@ -238,7 +251,11 @@ fn http_errors_fail_with_their_status_unless_accepted() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&recs[0]).contains("not on this server"), "{}", recs[0]);
     assert_eq!(recs[0]["status"], 404);
-    assert!(text(&recs[1]).contains("broke on the server"), "{}", recs[1]);
+    assert!(
+        text(&recs[1]).contains("broke on the server"),
+        "{}",
+        recs[1]
+    );
     assert_eq!(recs[1]["status"], 500);
 }
 
@@ -283,7 +300,10 @@ fn a_refused_navigation_keeps_the_loaded_document() {
     assert_eq!(out.status.code(), Some(0), "{}", recs[0]);
     let t = text(&recs[0]);
     assert!(t.contains("lighthouse keeper kept a log"), "{t}");
-    assert!(!t.contains("ERR_BLOCKED_BY_CLIENT") && !t.contains("is blocked"), "{t}");
+    assert!(
+        !t.contains("ERR_BLOCKED_BY_CLIENT") && !t.contains("is blocked"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -301,6 +321,12 @@ fn pages_whose_scripts_lost_the_article_are_rendered_without_javascript() {
         assert!(text(r).contains("lighthouse keeper kept a log"), "{r}");
         assert!(!text(r).contains("Ad blocker detected"), "{r}");
     }
-    assert!(recs[2]["javascript"].is_null(), "a normal page keeps JavaScript");
-    assert_eq!(recs[2]["dialogs"], 1, "scripts run again after a fallback render");
+    assert!(
+        recs[2]["javascript"].is_null(),
+        "a normal page keeps JavaScript"
+    );
+    assert_eq!(
+        recs[2]["dialogs"], 1,
+        "scripts run again after a fallback render"
+    );
 }

@@ -158,7 +158,9 @@ pub fn html_text_chars(html: &str) -> usize {
     while i < b.len() {
         if b[i] == b'<' {
             if lower[i..].starts_with("<!--") {
-                i = lower[i + 4..].find("-->").map_or(b.len(), |p| i + 4 + p + 3);
+                i = lower[i + 4..]
+                    .find("-->")
+                    .map_or(b.len(), |p| i + 4 + p + 3);
                 continue;
             }
             let name: String = lower[i + 1..]
@@ -222,14 +224,23 @@ mod tests {
         assert!(check_url("about:blank").is_ok());
         assert!(check_url("file:///tmp/x.html").is_ok());
         let e = check_url("ftp://x").unwrap_err();
-        assert!(e.contains("`ftp:`") && e.contains("http, https, file, data, about"), "{e}");
+        assert!(
+            e.contains("`ftp:`") && e.contains("http, https, file, data, about"),
+            "{e}"
+        );
         assert!(check_url("http://").is_err());
     }
 
     #[test]
     fn headers() {
-        assert_eq!(header_problem([("Content-Type", "text/html; charset=utf-8")]), None);
-        assert_eq!(header_problem([("content-type", "application/xhtml+xml")]), None);
+        assert_eq!(
+            header_problem([("Content-Type", "text/html; charset=utf-8")]),
+            None
+        );
+        assert_eq!(
+            header_problem([("content-type", "application/xhtml+xml")]),
+            None
+        );
         assert_eq!(header_problem([("x", "y")]), None);
         assert_eq!(
             header_problem([("Content-Type", "application/pdf")]).as_deref(),
@@ -251,7 +262,9 @@ mod tests {
     #[test]
     fn sniffing() {
         assert!(sniff_binary(b"%PDF-1.4\n...").unwrap().contains("PDF"));
-        assert!(sniff_binary(b"\x89PNG\r\n\x1a\n\0\0").unwrap().contains("PNG"));
+        assert!(sniff_binary(b"\x89PNG\r\n\x1a\n\0\0")
+            .unwrap()
+            .contains("PNG"));
         assert_eq!(sniff_binary(b"<!doctype html><p>caf\xe9</p>"), None);
         assert_eq!(sniff_binary("<p>日本語</p>".as_bytes()), None);
         assert_eq!(sniff_binary(b"\xff\xfe<\0h\0t\0m\0l\0>\0"), None);

@@ -382,7 +382,12 @@ impl Renderer {
         opts.javascript = false;
         let (_, again) = self.render_once(input, &opts).await;
         match again {
-            Ok(mut again) if checks::fallback_is_better(shown, checks::snapshot_text_chars(&again.snapshot)) => {
+            Ok(mut again)
+                if checks::fallback_is_better(
+                    shown,
+                    checks::snapshot_text_chars(&again.snapshot),
+                ) =>
+            {
                 tracing::info!(
                     "{}: the render showed {shown} of the HTML's {html} characters of text; using the render with JavaScript disabled",
                     input.name()
@@ -397,7 +402,10 @@ impl Renderer {
             }
             Ok(_) => r,
             Err(e) => {
-                tracing::debug!("{}: the JavaScript-disabled render failed: {e}", input.name());
+                tracing::debug!(
+                    "{}: the JavaScript-disabled render failed: {e}",
+                    input.name()
+                );
                 r
             }
         }

@@ -99,6 +99,24 @@ const SETTLE_PROBE_JS: &str = r#"(() => {
 /// scheduling them, e.g. from animation frames, settles after this).
 const TIMER_WAIT: Duration = Duration::from_secs(2);
 
+/// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
+/// the parser then built as elements) becomes a `<div data-sightline-noscript>` holding them,
+/// so the snapshot, which skips `noscript`, sees what the browser shows.
+const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
+  let n = 0;
+  for (const ns of Array.from(document.querySelectorAll("noscript"))) {
+    const d = document.createElement("div");
+    d.setAttribute("data-sightline-noscript", "");
+    while (ns.firstChild) d.appendChild(ns.firstChild);
+    ns.replaceWith(d);
+    n++;
+  }
+  return n;
+})()"#;
+
+/// After the main document's fault, how long navigation may take to report its end.
+const FAULT_SETTLE: Duration = Duration::from_secs(1);
+
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
 struct State {
@@ -799,9 +817,19 @@ impl Tab {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         };
-        let nav = tokio::select! {
-            r = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url))) => Ok(r),
-            f = fault => Err(f),
+        let nav = {
+            let goto = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url)));
+            tokio::pin!(goto);
+            tokio::select! {
+                r = &mut goto => Ok(r),
+                f = fault => {
+                    // The document was failed (or failed by itself): Page.navigate answers
+                    // soon after. Dropping it unanswered would leave chromiumoxide waiting on
+                    // that navigation, and the tab's next one behind it.
+                    let _ = tokio::time::timeout(FAULT_SETTLE, &mut goto).await;
+                    Err(f)
+                }
+            }
         };
         let nav = match nav {
             Ok(nav) => nav,
@@ -822,7 +850,20 @@ impl Tab {
                     self.reset_after_error(opts).await;
                     Err(f.error(input))
                 }
-                None => Ok(false),
+                None => {
+                    if !opts.javascript {
+                        // The snapshot skips <noscript> (with scripts on, it never shows);
+                        // with scripts off its content is the page's: unwrap it.
+                        cmd(
+                            input,
+                            "showing <noscript> content",
+                            opts.command_timeout,
+                            self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
+                        )
+                        .await?;
+                    }
+                    Ok(false)
+                }
             },
             Bounded::Done(Err(e)) => {
                 let msg = e.to_string();
@@ -909,23 +950,25 @@ impl Tab {
 
 /// The main document's response (paused at the response stage): an HTTP error status, a
 /// non-HTML Content-Type or download, or a binary body is a fault and the document is not
-/// loaded (failed as aborted); otherwise its body is kept for the text comparison and the
+/// loaded; otherwise its body is kept for the text comparison and the
 /// response goes on to the page.
 async fn check_main_response(
     pg: Page,
     st: Arc<Mutex<State>>,
-    ev: EventRequestPaused,
+    ev: Arc<EventRequestPaused>,
     limit: Duration,
 ) {
     let id = ev.request_id.clone();
-    if let Some(reason) = ev.response_error_reason {
+    if let Some(reason) = ev.response_error_reason.clone() {
         // Network.loadingFailed reports it with Chromium's own error text.
         let _ = pg.execute(FailRequestParams::new(id, reason)).await;
         return;
     }
+    // Failed, not aborted: Chromium then commits its error page and Page.navigate ends; an
+    // aborted navigation never ends for chromiumoxide, and the tab's next one waits on it.
     let abort = |f: Fault| {
         set_fault(&st, f);
-        pg.execute(FailRequestParams::new(id.clone(), ErrorReason::Aborted))
+        pg.execute(FailRequestParams::new(id.clone(), ErrorReason::Failed))
     };
     let status = ev.response_status_code.unwrap_or(200);
     let accept_errors = st.lock().expect("tab state").accept_http_errors;
@@ -944,7 +987,8 @@ async fn check_main_response(
         let _ = abort(Fault::ContentType(problem)).await;
         return;
     }
-    let body = tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
+    let body =
+        tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
     if let Ok(Ok(r)) = body {
         let bytes = if r.result.base64_encoded {
             base64_decode(&r.result.body).unwrap_or_default()
