@@ -381,6 +381,13 @@ impl Renderer {
         let mut opts = self.opts.clone();
         opts.javascript = false;
         let (_, again) = self.render_once(input, &opts).await;
+        if let Ok(a) = &again {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
+                input.name(),
+                checks::snapshot_text_chars(&a.snapshot)
+            );
+        }
         match again {
             Ok(mut again)
                 if checks::fallback_is_better(

@@ -2,8 +2,11 @@
 //! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
 //!
 //! A tab owns one background task that drains its CDP events: Fetch.requestPaused (allow or
-//! abort each request), Network.* (requests in flight, document status) and
-//! Inspector.targetCrashed.
+//! abort each request; at the response stage, check the main document's status, headers and
+//! first bytes, see [`super::checks`]), Network.* (requests in flight, document status, the
+//! main document failing to load), Page.javascriptDialogOpening (answered at once, see
+//! [`super::dialogs`]) and Inspector.targetCrashed. A fault of the main document (HTTP error
+//! status, not HTML, connection refused or reset) ends the navigation at once with its error.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -104,7 +107,8 @@ const TIMER_WAIT: Duration = Duration::from_secs(2);
 /// so the snapshot, which skips `noscript`, sees what the browser shows.
 const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
   let n = 0;
-  for (const ns of Array.from(document.querySelectorAll("noscript"))) {
+  if (!document.body) return 0;
+  for (const ns of Array.from(document.body.querySelectorAll("noscript"))) {
     const d = document.createElement("div");
     d.setAttribute("data-sightline-noscript", "");
     while (ns.firstChild) d.appendChild(ns.firstChild);
