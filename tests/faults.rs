@@ -38,9 +38,11 @@ fn noise() -> Vec<u8> {
         .collect()
 }
 
-/// What the test server answers for a path: status, headers and body; `None` resets the
-/// connection.
-fn route(path: &str) -> Option<(u16, Vec<(&'static str, String)>, Vec<u8>)> {
+/// An HTTP answer: status, headers and body.
+type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
+
+/// What the test server answers for a path; `None` resets the connection.
+fn route(path: &str) -> Option<Answer> {
     let html = |s: &str| vec![("Content-Type", format!("text/html; charset={s}"))];
     let page = |title: &str, text: &str| {
         format!(

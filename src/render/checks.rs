@@ -4,7 +4,7 @@
 //! again with JavaScript disabled.
 //!
 //! All functions here are pure; `tab.rs` feeds them the main document's headers and body
-//! (Fetch interception at the response stage) and `mod.rs` the HTML of file and byte inputs.
+//! (Network.responseReceived and Network.getResponseBody) and `mod.rs` the HTML of file and byte inputs.
 
 use crate::snapshot::Snapshot;
 

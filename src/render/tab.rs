@@ -2,9 +2,8 @@
 //! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
 //!
 //! A tab owns one background task that drains its CDP events: Fetch.requestPaused (allow or
-//! abort each request; at the response stage, check the main document's status, headers and
-//! first bytes, see [`super::checks`]), Network.* (requests in flight, document status, the
-//! main document failing to load), Page.javascriptDialogOpening (answered at once, see
+//! abort each request), Network.* (requests in flight; the main document's status and headers,
+//! checked by [`super::checks`]; the main document failing to load), Page.javascriptDialogOpening (answered at once, see
 //! [`super::dialogs`]) and Inspector.targetCrashed. A fault of the main document (HTTP error
 //! status, not HTML, connection refused or reset) ends the navigation at once with its error.
 
@@ -15,12 +14,12 @@ use std::time::{Duration, Instant};
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
-    GetResponseBodyParams, RequestPattern, RequestStage,
+    RequestPattern,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
-    EventResponseReceived, ResourceType,
+    EventResponseReceived, GetResponseBodyParams, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
@@ -143,6 +142,8 @@ struct State {
     main_request: Option<String>,
     /// The main document's final (non-redirect) response was checked.
     main_checked: bool,
+    /// The charset of the main document's Content-Type.
+    main_charset: Option<String>,
     /// Why the main document cannot be extracted (the first reason found wins).
     fault: Option<Fault>,
     /// JavaScript dialogs answered.
@@ -178,13 +179,6 @@ impl Fault {
                 message: message.clone(),
             },
         }
-    }
-}
-
-fn set_fault(st: &Mutex<State>, f: Fault) {
-    let mut s = st.lock().expect("tab state");
-    if s.fault.is_none() {
-        s.fault = Some(f);
     }
 }
 
@@ -383,50 +377,23 @@ impl Tab {
             resource_type: None,
             request_stage: None,
         };
-        // Documents are paused again when their response headers arrive: the main
-        // document's status, Content-Type and first bytes decide whether it is a page.
-        let documents = RequestPattern {
-            url_pattern: Some("*".into()),
-            resource_type: Some(ResourceType::Document),
-            request_stage: Some(RequestStage::Response),
-        };
         cmd(
             "tab",
             "enabling request blocking",
             t,
             page.execute(FetchEnable {
-                patterns: Some(vec![pattern, documents]),
+                patterns: Some(vec![pattern]),
                 handle_auth_requests: None,
             }),
         )
         .await?;
         let st = state.clone();
         let pg = page.clone();
-        let body_limit = opts.timeout;
         let events = tokio::spawn(async move {
             loop {
                 tokio::select! {
                     Some(ev) = paused.next() => {
-                        if ev.response_status_code.is_some() || ev.response_error_reason.is_some() {
-                            // Response stage (documents only).
-                            let main = {
-                                let mut s = st.lock().expect("tab state");
-                                let main = !s.main_checked
-                                    && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
-                                let redirect = ev.response_status_code.is_some_and(|c| (300..400).contains(&c));
-                                if main && !redirect { s.main_checked = true; }
-                                main && !redirect
-                            };
-                            if main {
-                                tokio::spawn(check_main_response(pg.clone(), st.clone(), ev, body_limit));
-                            } else if let Some(reason) = ev.response_error_reason.clone() {
-                                let _ = pg.execute(FailRequestParams::new(ev.request_id.clone(), reason)).await;
-                            } else {
-                                let _ = pg.execute(ContinueRequestParams::new(ev.request_id.clone())).await;
-                            }
-                            continue;
-                        }
-                        let allow = {
+                        let (allow, blocked_main) = {
                             let mut s = st.lock().expect("tab state");
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
@@ -454,16 +421,18 @@ impl Tab {
                             let allow = allow && !blocked_nav;
                             if !allow { s.blocked += 1; }
                             if blocked_nav { s.blocked_navigations += 1; }
-                            allow
+                            (allow, blocked_nav)
                         };
                         let id = ev.request_id.clone();
                         if allow {
                             let _ = pg.execute(ContinueRequestParams::new(id)).await;
                         } else {
-                            // A refused document (a navigation away, a frame) fails as
-                            // aborted: Chromium then keeps the loaded document instead of
-                            // replacing it with its "blocked" error page.
-                            let reason = if ev.resource_type == ResourceType::Document {
+                            // A refused navigation of the main frame fails as aborted: Chromium
+                            // then keeps the loaded document instead of replacing it with its
+                            // "blocked" error page. (Frames keep BlockedByClient: an aborted
+                            // frame navigation never ends for chromiumoxide, whose next
+                            // navigation in the tab would wait for it.)
+                            let reason = if blocked_main {
                                 ErrorReason::Aborted
                             } else {
                                 ErrorReason::BlockedByClient
@@ -501,6 +470,12 @@ impl Tab {
                         if ev.r#type == ResourceType::Document {
                             let mut s = st.lock().expect("tab state");
                             if s.status.is_none() { s.status = Some(ev.response.status); }
+                            if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
+                                s.main_checked = true;
+                                s.main_charset = response_charset(&ev.response);
+                                let fault = main_response_fault(&ev.response, s.accept_http_errors);
+                                if s.fault.is_none() { s.fault = fault; }
+                            }
                         }
                     }
                     Some(_) = crashed.next() => {
@@ -827,18 +802,22 @@ impl Tab {
             tokio::select! {
                 r = &mut goto => Ok(r),
                 f = fault => {
-                    // The document was failed (or failed by itself): Page.navigate answers
-                    // soon after. Dropping it unanswered would leave chromiumoxide waiting on
-                    // that navigation, and the tab's next one behind it.
-                    let _ = tokio::time::timeout(FAULT_SETTLE, &mut goto).await;
-                    Err(f)
+                    // Page.navigate usually answers soon after. Dropped unanswered, it would
+                    // leave chromiumoxide waiting on that navigation and the tab's next one
+                    // behind it: such a tab is replaced instead of reused.
+                    let ended = tokio::time::timeout(FAULT_SETTLE, &mut goto).await.is_ok();
+                    Err((f, ended))
                 }
             }
         };
         let nav = match nav {
             Ok(nav) => nav,
-            Err(f) => {
-                self.reset_after_error(opts).await;
+            Err((f, ended)) => {
+                if ended {
+                    self.reset_after_error(opts).await;
+                } else {
+                    self.healthy = false;
+                }
                 return Err(f.error(input));
             }
         };
@@ -855,6 +834,10 @@ impl Tab {
                     Err(f.error(input))
                 }
                 None => {
+                    if let Err(e) = self.read_main_body(input, opts).await {
+                        self.reset_after_error(opts).await;
+                        return Err(e);
+                    }
                     if !opts.javascript {
                         // The snapshot skips <noscript> (with scripts on, it never shows);
                         // with scripts off its content is the page's: unwrap it.
@@ -913,6 +896,36 @@ impl Tab {
         }
     }
 
+    /// After a successful navigation: read the main document's body (Network.getResponseBody)
+    /// to sniff binary bodies served as HTML ([`checks::sniff_binary`], a content-type
+    /// error) and to keep the HTML's text size for the JavaScript-disabled fallback.
+    async fn read_main_body(&mut self, input: &str, opts: &RenderOptions) -> Result<(), Error> {
+        let id = self.state.lock().expect("tab state").main_request.clone();
+        let Some(id) = id else { return Ok(()) };
+        let r = tokio::time::timeout(
+            opts.command_timeout,
+            self.page.execute(GetResponseBodyParams::new(id)),
+        )
+        .await;
+        let Ok(Ok(r)) = r else { return Ok(()) };
+        let bytes = if r.result.base64_encoded {
+            base64_decode(&r.result.body).unwrap_or_default()
+        } else {
+            r.result.body.clone().into_bytes()
+        };
+        if let Some(problem) = checks::sniff_binary(&bytes) {
+            return Err(Fault::ContentType(problem).error(input));
+        }
+        let mut s = self.state.lock().expect("tab state");
+        let charset = if r.result.base64_encoded {
+            s.main_charset.clone()
+        } else {
+            Some("utf-8".into())
+        };
+        s.html = Some((bytes, charset));
+        Ok(())
+    }
+
     /// Did this call fail because the tab's renderer is gone? chromiumoxide drops a pending
     /// call ("oneshot canceled", "receiver is gone") when its target goes away, which can be
     /// a moment before `Inspector.targetCrashed` arrives (file:// pages share a renderer
@@ -952,60 +965,37 @@ impl Tab {
     }
 }
 
-/// The main document's response (paused at the response stage): an HTTP error status, a
-/// non-HTML Content-Type or download, or a binary body is a fault and the document is not
-/// loaded; otherwise its body is kept for the text comparison and the
-/// response goes on to the page.
-async fn check_main_response(
-    pg: Page,
-    st: Arc<Mutex<State>>,
-    ev: Arc<EventRequestPaused>,
-    limit: Duration,
-) {
-    let id = ev.request_id.clone();
-    if let Some(reason) = ev.response_error_reason.clone() {
-        // Network.loadingFailed reports it with Chromium's own error text.
-        let _ = pg.execute(FailRequestParams::new(id, reason)).await;
-        return;
+/// The main document's response: an HTTP error status (unless accepted) or a non-HTML
+/// Content-Type or download ([`checks::header_problem`]) is a fault.
+fn main_response_fault(
+    r: &chromiumoxide::cdp::browser_protocol::network::Response,
+    accept_http_errors: bool,
+) -> Option<Fault> {
+    if r.status >= 400 && !accept_http_errors {
+        return Some(Fault::Http(r.status));
     }
-    // Failed, not aborted: Chromium then commits its error page and Page.navigate ends; an
-    // aborted navigation never ends for chromiumoxide, and the tab's next one waits on it.
-    let abort = |f: Fault| {
-        set_fault(&st, f);
-        pg.execute(FailRequestParams::new(id.clone(), ErrorReason::Failed))
-    };
-    let status = ev.response_status_code.unwrap_or(200);
-    let accept_errors = st.lock().expect("tab state").accept_http_errors;
-    if status >= 400 && !accept_errors {
-        let _ = abort(Fault::Http(status)).await;
-        return;
-    }
-    let headers: Vec<(String, String)> = ev
-        .response_headers
+    let headers: Vec<(String, String)> = r
+        .headers
+        .inner()
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let problem = checks::header_problem(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    problem.map(Fault::ContentType)
+}
+
+/// The charset of a response's Content-Type.
+fn response_charset(r: &chromiumoxide::cdp::browser_protocol::network::Response) -> Option<String> {
+    let o = r.headers.inner().as_object()?;
+    let headers: Vec<(&str, &str)> = o
         .iter()
-        .flatten()
-        .map(|h| (h.name.clone(), h.value.clone()))
+        .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
         .collect();
-    let pairs = || headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-    if let Some(problem) = checks::header_problem(pairs()) {
-        let _ = abort(Fault::ContentType(problem)).await;
-        return;
-    }
-    let body =
-        tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
-    if let Ok(Ok(r)) = body {
-        let bytes = if r.result.base64_encoded {
-            base64_decode(&r.result.body).unwrap_or_default()
-        } else {
-            r.result.body.clone().into_bytes()
-        };
-        if let Some(problem) = checks::sniff_binary(&bytes) {
-            let _ = abort(Fault::ContentType(problem)).await;
-            return;
-        }
-        st.lock().expect("tab state").html = Some((bytes, checks::header_charset(pairs())));
-    }
-    let _ = pg.execute(ContinueRequestParams::new(id)).await;
+    checks::header_charset(headers)
 }
 
 fn ms(d: Duration) -> f64 {
