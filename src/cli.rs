@@ -172,6 +172,10 @@ pub struct RenderArgs {
     /// do not grow one renderer's memory.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub recycle_tab_after: usize,
+    /// Extract pages whose main document has an HTTP error status (>= 400) instead of
+    /// failing them with an `http` error.
+    #[arg(long)]
+    pub accept_http_errors: bool,
 }
 
 #[derive(Debug, Args)]
@@ -347,6 +351,7 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             .max(1),
         chrome_args: r.chrome_args.clone(),
         recycle_tab_after: r.recycle_tab_after,
+        accept_http_errors: r.accept_http_errors,
         ..RenderOptions::default()
     })
 }

@@ -26,6 +26,12 @@ pub enum Error {
     /// The target (or a redirect of it) is refused by the service's network policy.
     #[error("{input}: refused: {message}")]
     Forbidden { input: String, message: String },
+    /// The main document answered with an HTTP error status (>= 400).
+    #[error("{input}: HTTP status {status} for the main document (pass --accept-http-errors to extract such pages anyway)")]
+    Http { input: String, status: i64 },
+    /// The main document is not HTML (a PDF, an image, a binary body, a download).
+    #[error("{input}: not an HTML page: {message} (sightline extracts HTML documents only)")]
+    ContentType { input: String, message: String },
     /// The page did not finish in time.
     #[error("{input}: timed out after {seconds:.1}s while {phase} (raise --timeout, or the page's script may loop forever)")]
     Timeout {
@@ -64,8 +70,9 @@ pub enum Error {
 }
 
 impl Error {
-    /// A short machine-readable kind for output records: timeout, navigation, crashed, script,
-    /// charset, too-large, input, browser, snapshot, output, forbidden.
+    /// A short machine-readable kind for output records: timeout, navigation, http,
+    /// content-type, forbidden, crashed, script, charset, too-large, input, browser, snapshot,
+    /// output.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::ChromeNotFound { .. }
@@ -75,6 +82,8 @@ impl Error {
             Error::Input { .. } => "input",
             Error::Navigation { .. } => "navigation",
             Error::Forbidden { .. } => "forbidden",
+            Error::Http { .. } => "http",
+            Error::ContentType { .. } => "content-type",
             Error::Timeout { .. } => "timeout",
             Error::Crashed { .. } => "crashed",
             Error::Script { .. } => "script",

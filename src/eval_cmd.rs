@@ -109,12 +109,13 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
     let mut md = report::markdown(&results, peers.as_ref());
     if let Some(st) = &stats {
         md.push_str(&format!(
-            "\nRun: {} pages rendered offline; {:.1} s of rendering; pages whose scripts tried to navigate away (blocked): {}; pages whose scripts would have blanked them with document.write after load (blocked): {}; pages re-rendered with an unclosed <title> closed: {}; pages captured without a load event: {}.\nScoring time per algorithm (s): {}\n",
+            "\nRun: {} pages rendered offline; {:.1} s of rendering; pages whose scripts tried to navigate away (blocked): {}; pages whose scripts would have blanked them with document.write after load (blocked): {}; pages re-rendered with an unclosed <title> closed: {}; pages rendered again with JavaScript disabled (the scripted render lost the HTML's text): {}; pages captured without a load event: {}.\nScoring time per algorithm (s): {}\n",
             st.pages,
             st.render_s,
             st.pages_with_blocked_navigation,
             st.pages_with_blocked_document_writes,
             st.pages_repaired,
+            st.pages_js_fallback,
             st.pages_load_timed_out,
             st.score_s.iter().map(|(k, v)| format!("{k} {v:.3}")).collect::<Vec<_>>().join(", ")
         ));

@@ -140,6 +140,8 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
     out.record.retries = (r.retries > 0).then_some(r.retries);
     out.record.screenshot_truncated = r.screenshot_truncated;
     out.record.repaired = r.repaired.clone();
+    out.record.dialogs = (r.dialogs > 0).then_some(r.dialogs);
+    out.record.javascript = r.javascript.clone();
     out.screenshot = r.screenshot;
     out
 }

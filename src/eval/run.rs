@@ -65,6 +65,9 @@ pub struct RunStats {
     pub pages_with_blocked_document_writes: usize,
     /// Pages rendered again after a repair of their HTML (an unclosed `<title>`).
     pub pages_repaired: usize,
+    /// Pages whose scripted render showed far less text than their HTML holds and whose
+    /// render with JavaScript disabled was kept (`Rendered::javascript`).
+    pub pages_js_fallback: usize,
     /// Total render time and total scoring time per algorithm, in seconds.
     pub render_s: f64,
     pub score_s: BTreeMap<String, f64>,
@@ -193,6 +196,9 @@ pub async fn run(
                     }
                     if rendered.repaired.is_some() {
                         stats.pages_repaired += 1;
+                    }
+                    if rendered.javascript.is_some() {
+                        stats.pages_js_fallback += 1;
                     }
                     if let Some(dir) = &cfg.save_snapshots {
                         let d = dir.join(name);

@@ -18,11 +18,16 @@
 //!   "timings_ms": { "launch", "navigate", "settle", "snapshot", "score", "screenshot" }
 //!   "screenshot": string? path of the PNG written
 //!   "index": int, "status": int?, "retries": int?, "screenshot_truncated": bool?, "files": [..]?
+//!   "dialogs": int?      JavaScript dialogs answered automatically (absent when none)
+//!   "javascript": string? "disabled-fallback" when the snapshot comes from a render with
+//!                        JavaScript disabled (the scripted render lost the HTML's text)
 //! }
 //! ```
 //! With `--algorithm all` the record holds `"algorithms": { name: {algorithm, threshold, text,
 //! html, content, details, score_ms} }` instead of the per-algorithm fields.
-//! Errors are records too: `{ "input", "error": { "kind", "message" } }`.
+//! Errors are records too: `{ "input", "error": { "kind", "message" } }`. Kinds: input,
+//! navigation, http (status >= 400; `--accept-http-errors` extracts such pages), content-type
+//! (not HTML), timeout, crashed, script, too-large, charset, browser, snapshot, output.
 
 use serde::Serialize;
 
@@ -154,6 +159,12 @@ pub struct Record {
     /// A repair applied to the page's HTML (e.g. "unclosed <title>").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repaired: Option<String>,
+    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialogs: Option<usize>,
+    /// "disabled-fallback" when the snapshot was rendered with JavaScript disabled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub javascript: Option<String>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

@@ -7,6 +7,8 @@
 //! crate's own request timeout does not fire on an otherwise idle connection.
 
 pub mod browser;
+pub mod checks;
+pub mod dialogs;
 pub mod guard;
 pub mod pool;
 pub mod serve;
@@ -61,6 +63,12 @@ pub struct RenderOptions {
     /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
     /// HTML a caller sent (set per page by the renderer).
     pub exempt_origin: Option<String>,
+    /// Extract main documents answered with an HTTP error status (>= 400) instead of
+    /// failing them with an `http` error.
+    pub accept_http_errors: bool,
+    /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
+    /// off for one page.
+    pub javascript: bool,
 }
 
 impl Default for RenderOptions {
@@ -80,6 +88,8 @@ impl Default for RenderOptions {
             recycle_tab_after: 100,
             policy: None,
             exempt_origin: None,
+            accept_http_errors: false,
+            javascript: true,
         }
     }
 }
@@ -102,9 +112,15 @@ pub enum Input {
 
 impl Input {
     /// Interpret a command-line argument: `-` is stdin (read by the caller), an existing path
-    /// is a file, anything with a scheme is a URL.
+    /// is a file, anything with a scheme is a URL. A URL whose scheme sightline does not
+    /// render (ftp:, ws:, ...) is an input error naming the schemes it does
+    /// ([`checks::SUPPORTED_SCHEMES`]).
     pub fn parse(arg: &str) -> Result<Input, Error> {
         if arg.contains("://") || arg.starts_with("about:") || arg.starts_with("data:") {
+            checks::check_url(arg).map_err(|message| Error::Input {
+                input: arg.into(),
+                message,
+            })?;
             return Ok(Input::Url(arg.to_string()));
         }
         let p = PathBuf::from(arg);
@@ -208,7 +224,11 @@ impl Renderer {
     async fn probe_gone(&self, e: &Error) -> bool {
         if matches!(
             e,
-            Error::Input { .. } | Error::Charset { .. } | Error::TooLarge { .. }
+            Error::Input { .. }
+                | Error::Charset { .. }
+                | Error::TooLarge { .. }
+                | Error::Http { .. }
+                | Error::ContentType { .. }
         ) {
             return self.is_gone().await;
         }
@@ -353,7 +373,7 @@ impl Renderer {
                             return Ok(again);
                         }
                     }
-                    return Ok(r);
+                    return Ok(self.javascript_fallback(input, r, opts).await);
                 }
                 Err(e) => {
                     let retryable =
@@ -371,6 +391,68 @@ impl Renderer {
                         e
                     });
                 }
+            }
+        }
+    }
+
+    /// When the render shows far less text than the page's HTML holds (a script-built wall
+    /// replaced the article, or the script that inserts it never ran and only `<noscript>`
+    /// or a template holds it), render the page once more with JavaScript disabled and keep
+    /// that snapshot if it shows much more text ([`checks::needs_js_fallback`],
+    /// [`checks::fallback_is_better`]); `Rendered::javascript` then says
+    /// `"disabled-fallback"`.
+    async fn javascript_fallback(
+        &self,
+        input: &Input,
+        mut r: Rendered,
+        opts: &RenderOptions,
+    ) -> Rendered {
+        if r.html_text_chars.is_none() {
+            r.html_text_chars = local_html_text_chars(input);
+        }
+        let Some(html) = r.html_text_chars else {
+            return r;
+        };
+        let shown = checks::snapshot_text_chars(&r.snapshot);
+        if !checks::needs_js_fallback(shown, html) {
+            return r;
+        }
+        let mut opts = opts.clone();
+        opts.javascript = false;
+        let (_, again) = self.render_once(input, &opts).await;
+        if let Ok(a) = &again {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
+                input.name(),
+                checks::snapshot_text_chars(&a.snapshot)
+            );
+        }
+        match again {
+            Ok(mut again)
+                if checks::fallback_is_better(
+                    shown,
+                    checks::snapshot_text_chars(&again.snapshot),
+                ) =>
+            {
+                tracing::info!(
+                    "{}: the render showed {shown} of the HTML's {html} characters of text; using the render with JavaScript disabled",
+                    input.name()
+                );
+                again.javascript = Some("disabled-fallback".into());
+                again.retries = r.retries;
+                again.repaired = r.repaired.take();
+                again.dialogs += r.dialogs;
+                again.blocked_requests += r.blocked_requests;
+                again.blocked_navigations += r.blocked_navigations;
+                again
+            }
+            Ok(_) => r,
+            Err(e) => {
+                tracing::debug!(
+                    "{}: the JavaScript-disabled render failed: {e}",
+                    input.name()
+                );
+                r
             }
         }
     }
@@ -477,6 +559,17 @@ impl Drop for InFlight<'_> {
             }
         }
     }
+}
+
+/// Text characters of the HTML of a file or byte input (URL inputs get theirs from the
+/// main document's response).
+fn local_html_text_chars(input: &Input) -> Option<usize> {
+    let (bytes, charset) = match input {
+        Input::Url(_) => return None,
+        Input::File(p) => (std::fs::read(p).ok()?, None),
+        Input::Html { bytes, charset, .. } => (bytes.clone(), Some(charset.as_str())),
+    };
+    Some(checks::html_text_chars(&checks::decode(&bytes, charset)))
 }
 
 /// A page whose `<title>` is never closed is all title to an HTML parser (the body stays

@@ -2,13 +2,16 @@
 //! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
 //!
 //! A tab owns one background task that drains its CDP events: Fetch.requestPaused (allow or
-//! abort each request), Network.* (requests in flight, document status) and
-//! Inspector.targetCrashed.
+//! abort each request), Network.* (requests in flight; the main document's status and headers,
+//! checked by [`super::checks`]; the main document failing to load), Page.javascriptDialogOpening (answered at once, see
+//! [`super::dialogs`]) and Inspector.targetCrashed. A fault of the main document (HTTP error
+//! status, not HTML, connection refused or reset) ends the navigation at once with its error.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
     RequestPattern,
@@ -16,17 +19,17 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
-    EventResponseReceived, ResourceType,
+    EventResponseReceived, GetResponseBodyParams, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    NavigateParams, Viewport,
+    EventJavascriptDialogOpening, NavigateParams, Viewport,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
 use chromiumoxide::Page;
 use futures::StreamExt;
 
-use super::RenderOptions;
+use super::{checks, dialogs, RenderOptions};
 use crate::output::json::Timings;
 use crate::snapshot::Snapshot;
 use crate::Error;
@@ -98,6 +101,25 @@ const SETTLE_PROBE_JS: &str = r#"(() => {
 /// scheduling them, e.g. from animation frames, settles after this).
 const TIMER_WAIT: Duration = Duration::from_secs(2);
 
+/// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
+/// the parser then built as elements) becomes a `<div data-sightline-noscript>` holding them,
+/// so the snapshot, which skips `noscript`, sees what the browser shows.
+const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
+  let n = 0;
+  if (!document.body) return 0;
+  for (const ns of Array.from(document.body.querySelectorAll("noscript"))) {
+    const d = document.createElement("div");
+    d.setAttribute("data-sightline-noscript", "");
+    while (ns.firstChild) d.appendChild(ns.firstChild);
+    ns.replaceWith(d);
+    n++;
+  }
+  return n;
+})()"#;
+
+/// After the main document's fault, how long navigation may take to report its end.
+const FAULT_SETTLE: Duration = Duration::from_secs(1);
+
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
 struct State {
@@ -117,10 +139,58 @@ struct State {
     /// Target policy of `serve` (None: every target allowed).
     policy: Option<super::guard::NetPolicy>,
     exempt_origin: Option<String>,
-    /// The main document (or a redirect of it) was refused by the policy: why.
-    refused_main: Option<String>,
     /// Requests refused by the policy.
     refused: usize,
+    /// Extract main documents with an HTTP error status (`--accept-http-errors`).
+    accept_http_errors: bool,
+    /// Network request id of the page's main document.
+    main_request: Option<String>,
+    /// The main document's final (non-redirect) response was checked.
+    main_checked: bool,
+    /// The charset of the main document's Content-Type.
+    main_charset: Option<String>,
+    /// Why the main document cannot be extracted (the first reason found wins).
+    fault: Option<Fault>,
+    /// JavaScript dialogs answered.
+    dialogs: usize,
+    /// The main document's body and the charset of its Content-Type.
+    html: Option<(Vec<u8>, Option<String>)>,
+}
+
+/// A main document that cannot be extracted, found by the event task.
+#[derive(Debug, Clone)]
+enum Fault {
+    /// HTTP status >= 400.
+    Http(i64),
+    /// Not HTML (from the headers or the first bytes).
+    ContentType(String),
+    /// The document did not load (connection refused or reset, DNS, ...).
+    Navigation(String),
+    /// The document (or a redirect of it) is refused by the service's target policy.
+    Forbidden(String),
+}
+
+impl Fault {
+    fn error(&self, input: &str) -> Error {
+        match self {
+            Fault::Http(status) => Error::Http {
+                input: input.into(),
+                status: *status,
+            },
+            Fault::ContentType(message) => Error::ContentType {
+                input: input.into(),
+                message: message.clone(),
+            },
+            Fault::Navigation(message) => Error::Navigation {
+                input: input.into(),
+                message: message.clone(),
+            },
+            Fault::Forbidden(message) => Error::Forbidden {
+                input: input.into(),
+                message: message.clone(),
+            },
+        }
+    }
 }
 
 /// The result of rendering one page.
@@ -145,6 +215,14 @@ pub struct Rendered {
     pub screenshot_truncated: bool,
     /// A repair applied to the page's HTML before the render that produced this snapshot.
     pub repaired: Option<String>,
+    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
+    pub dialogs: usize,
+    /// Non-whitespace characters of text in the HTML the page loaded (tags stripped), when
+    /// the HTML was seen.
+    pub html_text_chars: Option<usize>,
+    /// `Some("disabled-fallback")` when this snapshot comes from a second render with
+    /// JavaScript disabled (the first one showed far less text than the HTML holds).
+    pub javascript: Option<String>,
 }
 
 /// How a bounded wait ended.
@@ -169,6 +247,9 @@ impl Rendered {
             retries: 0,
             screenshot_truncated: false,
             repaired: None,
+            dialogs: 0,
+            html_text_chars: None,
+            javascript: None,
         }
     }
 }
@@ -182,6 +263,8 @@ pub struct Tab {
     pub healthy: bool,
     /// Pages this tab has rendered (tabs are recycled after `RenderOptions::recycle_tab_after`).
     pub uses: usize,
+    /// Script execution is disabled in this tab (the JavaScript-disabled fallback render).
+    js_disabled: bool,
 }
 
 impl Drop for Tab {
@@ -282,6 +365,13 @@ impl Tab {
             page.event_listener::<EventTargetCrashed>(),
         )
         .await?;
+        let mut dialog = cmd(
+            "tab",
+            "listening",
+            t,
+            page.event_listener::<EventJavascriptDialogOpening>(),
+        )
+        .await?;
         if opts.offline {
             cmd(
                 "tab",
@@ -319,12 +409,15 @@ impl Tab {
             loop {
                 tokio::select! {
                     Some(ev) = paused.next() => {
-                        let allow = {
+                        let (allow, blocked_main) = {
                             let mut s = st.lock().expect("tab state");
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
                             let first_doc = is_doc && s.documents_seen == 0;
-                            if first_doc { s.main_frame = Some(ev.frame_id.inner().to_string()); }
+                            if first_doc {
+                                s.main_frame = Some(ev.frame_id.inner().to_string());
+                                s.main_request = ev.network_id.as_ref().map(|n| n.inner().to_string());
+                            }
                             // Subframe documents are Document requests too: only a second
                             // document of the main frame is a navigation away.
                             let main_doc = is_doc && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
@@ -344,9 +437,19 @@ impl Tab {
                             let allow = allow && !blocked_nav;
                             if !allow { s.blocked += 1; }
                             if blocked_nav { s.blocked_navigations += 1; }
-                            allow
+                            (allow, blocked_nav)
                         };
                         let id = ev.request_id.clone();
+                        // A refused navigation of the main frame fails as aborted: Chromium
+                        // then keeps the loaded document instead of replacing it with its
+                        // "blocked" error page. (Frames keep BlockedByClient: an aborted
+                        // frame navigation never ends for chromiumoxide, whose next
+                        // navigation in the tab would wait for it.)
+                        let refusal = if blocked_main {
+                            ErrorReason::Aborted
+                        } else {
+                            ErrorReason::BlockedByClient
+                        };
                         let (policy, exempt) = {
                             let s = st.lock().expect("tab state");
                             (s.policy.clone(), s.exempt_origin.clone())
@@ -368,14 +471,14 @@ impl Tab {
                                             let _ = pg.execute(ContinueRequestParams::new(id)).await;
                                         }
                                         Ok(()) => {
-                                            let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                                            let _ = pg.execute(FailRequestParams::new(id, refusal)).await;
                                         }
                                         Err(why) => {
                                             {
                                                 let mut s = st.lock().expect("tab state");
                                                 s.refused += 1;
-                                                if main_doc && s.refused_main.is_none() {
-                                                    s.refused_main = Some(format!("{url}: {why}"));
+                                                if main_doc && s.fault.is_none() {
+                                                    s.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
                                                 }
                                             }
                                             tracing::info!("refused {url}: {why}");
@@ -388,7 +491,7 @@ impl Tab {
                                 let _ = pg.execute(ContinueRequestParams::new(id)).await;
                             }
                             None => {
-                                let _ = pg.execute(FailRequestParams::new(id, ErrorReason::BlockedByClient)).await;
+                                let _ = pg.execute(FailRequestParams::new(id, refusal)).await;
                             }
                         }
                     }
@@ -407,6 +510,14 @@ impl Tab {
                     Some(ev) = failed.next() => {
                         let mut s = st.lock().expect("tab state");
                         let id = ev.request_id.inner().to_string();
+                        // The main document failed to load (refused, reset, DNS): say so
+                        // now instead of waiting for Chromium's error page to load.
+                        if s.main_request.as_deref() == Some(id.as_str())
+                            && s.fault.is_none()
+                            && ev.error_text != "net::ERR_ABORTED"
+                        {
+                            s.fault = Some(Fault::Navigation(ev.error_text.clone()));
+                        }
                         if !s.inflight.remove(&id) { s.finished.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
@@ -414,10 +525,21 @@ impl Tab {
                         if ev.r#type == ResourceType::Document {
                             let mut s = st.lock().expect("tab state");
                             if s.status.is_none() { s.status = Some(ev.response.status); }
+                            if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
+                                s.main_checked = true;
+                                s.main_charset = response_charset(&ev.response);
+                                let fault = main_response_fault(&ev.response, s.accept_http_errors);
+                                if s.fault.is_none() { s.fault = fault; }
+                            }
                         }
                     }
                     Some(_) = crashed.next() => {
                         st.lock().expect("tab state").crashed = true;
+                    }
+                    Some(ev) = dialog.next() => {
+                        st.lock().expect("tab state").dialogs += 1;
+                        tracing::debug!("answering a {} dialog: {:?}", ev.r#type.as_ref(), ev.message);
+                        let _ = pg.execute(dialogs::answer(&ev.r#type)).await;
                     }
                     else => break,
                 }
@@ -429,7 +551,12 @@ impl Tab {
             events,
             healthy: true,
             uses: 0,
+            js_disabled: false,
         })
+    }
+
+    fn fault(&self) -> Option<Fault> {
+        self.state.lock().expect("tab state").fault.clone()
     }
 
     fn crashed(&self) -> bool {
@@ -480,78 +607,14 @@ impl Tab {
                 offline: opts.offline,
                 policy: opts.policy.clone(),
                 exempt_origin: opts.exempt_origin.clone(),
+                accept_http_errors: opts.accept_http_errors,
                 ..State::default()
             };
         }
         let mut timings = Timings::default();
 
         // navigate
-        let nav = self
-            .bounded(opts.timeout, self.page.goto(NavigateParams::new(url)))
-            .await;
-        let mut load_timed_out = false;
-        match nav {
-            Bounded::Crashed => {
-                self.healthy = false;
-                return Err(Error::Crashed {
-                    input: input.into(),
-                });
-            }
-            Bounded::Done(Ok(_)) => {
-                let refused = self.state.lock().expect("tab state").refused_main.take();
-                if let Some(why) = refused {
-                    self.reset_after_error(opts).await;
-                    return Err(Error::Forbidden {
-                        input: input.into(),
-                        message: why,
-                    });
-                }
-            }
-            Bounded::Done(Err(e)) => {
-                let msg = e.to_string();
-                if self.lost(&msg).await {
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                self.reset_after_error(opts).await;
-                let refused = self.state.lock().expect("tab state").refused_main.take();
-                if let Some(why) = refused {
-                    return Err(Error::Forbidden {
-                        input: input.into(),
-                        message: why,
-                    });
-                }
-                return Err(Error::Navigation {
-                    input: input.into(),
-                    message: msg,
-                });
-            }
-            Bounded::TimedOut => {
-                // No load event before the deadline. A page stuck in a script cannot be
-                // snapshot; a page waiting on a slow resource can be captured as it is.
-                if self.crashed() {
-                    self.healthy = false;
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                let alive = tokio::time::timeout(
-                    opts.command_timeout.min(Duration::from_secs(2)),
-                    self.page.execute(EvaluateParams::new("1")),
-                )
-                .await;
-                if !matches!(alive, Ok(Ok(_))) {
-                    self.recover_hung(opts).await;
-                    return Err(Error::Timeout {
-                        input: input.into(),
-                        phase: "loading the page".into(),
-                        seconds: opts.timeout.as_secs_f64(),
-                    });
-                }
-                load_timed_out = true;
-            }
-        }
+        let load_timed_out = self.navigate(input, url, opts).await?;
         timings.navigate = Some(ms(start.elapsed()));
 
         // settle
@@ -741,6 +804,10 @@ impl Tab {
 
         let snapshot_h = snapshot.document.height;
         let s = self.state.lock().expect("tab state");
+        let html_text_chars = s
+            .html
+            .as_ref()
+            .map(|(b, cs)| checks::html_text_chars(&checks::decode(b, cs.as_deref())));
         Ok(Rendered {
             snapshot,
             snapshot_json: json,
@@ -753,7 +820,179 @@ impl Tab {
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
             repaired: None,
+            dialogs: s.dialogs,
+            html_text_chars,
+            javascript: None,
         })
+    }
+
+    /// The navigate phase: switch script execution as `opts.javascript` asks, go to `url`
+    /// and wait for `load`. Ends early with the main document's fault (HTTP error status,
+    /// not HTML, connection refused or reset) as soon as the event task finds one. Returns
+    /// whether the deadline passed before `load` (the page is then captured as it is).
+    async fn navigate(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<bool, Error> {
+        if self.js_disabled == opts.javascript {
+            let r = cmd(
+                input,
+                "switching JavaScript",
+                opts.command_timeout,
+                self.page
+                    .execute(SetScriptExecutionDisabledParams::new(!opts.javascript)),
+            )
+            .await;
+            if r.is_err() {
+                self.healthy = false;
+            }
+            r?;
+            self.js_disabled = !opts.javascript;
+        }
+        let state = self.state.clone();
+        let fault = async move {
+            loop {
+                if let Some(f) = state.lock().expect("tab state").fault.clone() {
+                    return f;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        let nav = {
+            let goto = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url)));
+            tokio::pin!(goto);
+            tokio::select! {
+                r = &mut goto => Ok(r),
+                f = fault => {
+                    // Page.navigate usually answers soon after. Dropped unanswered, it would
+                    // leave chromiumoxide waiting on that navigation and the tab's next one
+                    // behind it: such a tab is replaced instead of reused.
+                    let ended = tokio::time::timeout(FAULT_SETTLE, &mut goto).await.is_ok();
+                    Err((f, ended))
+                }
+            }
+        };
+        let nav = match nav {
+            Ok(nav) => nav,
+            Err((f, ended)) => {
+                if ended {
+                    self.reset_after_error(opts).await;
+                } else {
+                    self.healthy = false;
+                }
+                return Err(f.error(input));
+            }
+        };
+        match nav {
+            Bounded::Crashed => {
+                self.healthy = false;
+                Err(Error::Crashed {
+                    input: input.into(),
+                })
+            }
+            Bounded::Done(Ok(_)) => match self.fault() {
+                Some(f) => {
+                    self.reset_after_error(opts).await;
+                    Err(f.error(input))
+                }
+                None => {
+                    if let Err(e) = self.read_main_body(input, opts).await {
+                        self.reset_after_error(opts).await;
+                        return Err(e);
+                    }
+                    if !opts.javascript {
+                        // The snapshot skips <noscript> (with scripts on, it never shows);
+                        // with scripts off its content is the page's: unwrap it.
+                        cmd(
+                            input,
+                            "showing <noscript> content",
+                            opts.command_timeout,
+                            self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
+                        )
+                        .await?;
+                    }
+                    Ok(false)
+                }
+            },
+            Bounded::Done(Err(e)) => {
+                let msg = e.to_string();
+                if let Some(f) = self.fault() {
+                    self.reset_after_error(opts).await;
+                    return Err(f.error(input));
+                }
+                if self.lost(&msg).await {
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                self.reset_after_error(opts).await;
+                Err(Error::Navigation {
+                    input: input.into(),
+                    message: msg,
+                })
+            }
+            Bounded::TimedOut => {
+                // No load event before the deadline. A page stuck in a script cannot be
+                // snapshot; a page waiting on a slow resource can be captured as it is.
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
+                }
+                let alive = tokio::time::timeout(
+                    opts.command_timeout.min(Duration::from_secs(2)),
+                    self.page.execute(EvaluateParams::new("1")),
+                )
+                .await;
+                if !matches!(alive, Ok(Ok(_))) {
+                    self.recover_hung(opts).await;
+                    return Err(Error::Timeout {
+                        input: input.into(),
+                        phase: "loading the page".into(),
+                        seconds: opts.timeout.as_secs_f64(),
+                    });
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// After a successful navigation: read the main document's body (Network.getResponseBody)
+    /// to sniff binary bodies served as HTML ([`checks::sniff_binary`], a content-type
+    /// error) and to keep the HTML's text size for the JavaScript-disabled fallback.
+    async fn read_main_body(&mut self, input: &str, opts: &RenderOptions) -> Result<(), Error> {
+        let id = self.state.lock().expect("tab state").main_request.clone();
+        let Some(id) = id else { return Ok(()) };
+        let r = tokio::time::timeout(
+            opts.command_timeout,
+            self.page.execute(GetResponseBodyParams::new(id)),
+        )
+        .await;
+        let Ok(Ok(r)) = r else { return Ok(()) };
+        let bytes = if r.result.base64_encoded {
+            {
+                use base64::Engine;
+                base64::engine::general_purpose::STANDARD
+                    .decode(r.result.body.as_bytes())
+                    .unwrap_or_default()
+            }
+        } else {
+            r.result.body.clone().into_bytes()
+        };
+        if let Some(problem) = checks::sniff_binary(&bytes) {
+            return Err(Fault::ContentType(problem).error(input));
+        }
+        let mut s = self.state.lock().expect("tab state");
+        let charset = if r.result.base64_encoded {
+            s.main_charset.clone()
+        } else {
+            Some("utf-8".into())
+        };
+        s.html = Some((bytes, charset));
+        Ok(())
     }
 
     /// Did this call fail because the tab's renderer is gone? chromiumoxide drops a pending
@@ -793,6 +1032,39 @@ impl Tab {
         }
         self.reset_after_error(opts).await;
     }
+}
+
+/// The main document's response: an HTTP error status (unless accepted) or a non-HTML
+/// Content-Type or download ([`checks::header_problem`]) is a fault.
+fn main_response_fault(
+    r: &chromiumoxide::cdp::browser_protocol::network::Response,
+    accept_http_errors: bool,
+) -> Option<Fault> {
+    if r.status >= 400 && !accept_http_errors {
+        return Some(Fault::Http(r.status));
+    }
+    let headers: Vec<(String, String)> = r
+        .headers
+        .inner()
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let problem = checks::header_problem(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    problem.map(Fault::ContentType)
+}
+
+/// The charset of a response's Content-Type.
+fn response_charset(r: &chromiumoxide::cdp::browser_protocol::network::Response) -> Option<String> {
+    let o = r.headers.inner().as_object()?;
+    let headers: Vec<(&str, &str)> = o
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
+        .collect();
+    checks::header_charset(headers)
 }
 
 fn ms(d: Duration) -> f64 {

@@ -1,0 +1,334 @@
+//! Hostile and broken pages in real Chromium, through the binary: JavaScript dialogs are
+//! answered and the page extracted; a reset connection, HTTP errors, binary bodies, PDFs,
+//! downloads and unsupported schemes fail at once with the right error kind; and a render
+//! never loses what the HTML had (a refused navigation keeps the document; a page whose
+//! scripts hid or never inserted its article is rendered again with JavaScript disabled).
+//!
+//! Every server here is a tokio listener on 127.0.0.1 started by the test; `--offline` keeps
+//! every other request on the machine.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sightline"))
+}
+
+fn fixture_bytes(slug: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(slug)
+        .join("page.html");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// 200 kB of pseudo-random bytes (xorshift), the same on every run.
+fn noise() -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    (0..200_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// An HTTP answer: status, headers and body.
+type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
+
+/// What the test server answers for a path; `None` resets the connection.
+fn route(path: &str) -> Option<Answer> {
+    let html = |s: &str| vec![("Content-Type", format!("text/html; charset={s}"))];
+    let page = |title: &str, text: &str| {
+        format!(
+            "<!doctype html><html><head><title>{title}</title></head><body><h1>{title}</h1><p>{text}</p></body></html>"
+        )
+        .into_bytes()
+    };
+    Some(match path {
+        "/reset" => return None,
+        "/404" => (
+            404,
+            html("utf-8"),
+            page("Not found", "The page you asked for is not on this server."),
+        ),
+        "/500" => (
+            500,
+            html("utf-8"),
+            page("Server error", "Something broke on the server side."),
+        ),
+        "/binary" => (200, html("utf-8"), noise()),
+        "/pdf" => (
+            200,
+            vec![("Content-Type", "application/pdf".into())],
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+                .to_vec(),
+        ),
+        "/pdf-as-html" => (
+            200,
+            html("utf-8"),
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n".to_vec(),
+        ),
+        "/attachment" => {
+            let mut h = html("utf-8");
+            h.push((
+                "Content-Disposition",
+                "attachment; filename=\"report.html\"".into(),
+            ));
+            (200, h, page("Report", "A report offered as a download."))
+        }
+        "/ok" => (
+            200,
+            html("utf-8"),
+            page(
+                "Tide tables",
+                "High water at the harbour is at six in the morning.",
+            ),
+        ),
+        p if p.starts_with("/fixture/") => (200, html("utf-8"), fixture_bytes(&p[9..])),
+        _ => (404, html("utf-8"), page("Not found", "No such route.")),
+    })
+}
+
+/// Start the test server on 127.0.0.1 in its own thread; returns its base URL.
+fn server() -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(l.local_addr().unwrap().port()).unwrap();
+            loop {
+                let Ok((mut s, _)) = l.accept().await else {
+                    continue;
+                };
+                tokio::spawn(async move {
+                    let mut buf = Vec::new();
+                    let mut chunk = [0u8; 4096];
+                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match s.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    let req = String::from_utf8_lossy(&buf);
+                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    match route(&path) {
+                        None => {
+                            // RST instead of FIN: the connection is reset.
+                            let _ = s.set_zero_linger();
+                            drop(s);
+                        }
+                        Some((status, headers, body)) => {
+                            let mut head = format!(
+                                "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
+                                body.len()
+                            );
+                            for (k, v) in headers {
+                                head.push_str(&format!("{k}: {v}\r\n"));
+                            }
+                            head.push_str("\r\n");
+                            let _ = s.write_all(head.as_bytes()).await;
+                            let _ = s.write_all(&body).await;
+                            let _ = s.shutdown().await;
+                        }
+                    }
+                });
+            }
+        });
+    });
+    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    format!("http://127.0.0.1:{port}")
+}
+
+/// Run `extract -f json --offline -j 1` on `urls`; the records sorted by input position.
+fn extract(extra: &[&str], urls: &[String]) -> (Output, Vec<serde_json::Value>) {
+    let out = bin()
+        .args(["extract", "--offline", "-f", "json", "-q", "-j", "1"])
+        .args(extra)
+        .args(urls)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut recs: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    recs.sort_by_key(|r| r["index"].as_u64().unwrap_or(0));
+    assert_eq!(recs.len(), urls.len(), "one record per input:\n{stdout}");
+    (out, recs)
+}
+
+fn text(r: &serde_json::Value) -> &str {
+    r["text"].as_str().unwrap_or_else(|| panic!("no text: {r}"))
+}
+
+#[test]
+fn dialogs_are_answered_and_the_page_extracted() {
+    let base = server();
+    let urls: Vec<String> = [
+        "dialog-alert",
+        "dialog-confirm",
+        "dialog-prompt",
+        "dialog-beforeunload",
+        "dialog-alert",
+    ]
+    .iter()
+    .map(|s| format!("{base}/fixture/{s}"))
+    .collect();
+    let t = Instant::now();
+    let (out, recs) = extract(&["--timeout", "15"], &urls);
+    let took = t.elapsed();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{recs:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for r in &recs {
+        assert!(r["error"].is_null(), "{r}");
+        assert!(text(r).contains("lighthouse keeper kept a log"), "{r}");
+    }
+    assert_eq!(recs[0]["dialogs"], 1, "alert counted: {}", recs[0]);
+    assert_eq!(recs[1]["dialogs"], 1, "{}", recs[1]);
+    assert!(text(&recs[1]).contains("The reader declined the cookies."));
+    assert_eq!(recs[2]["dialogs"], 1, "{}", recs[2]);
+    assert!(text(&recs[2]).contains("The reader gave no name."));
+    // The page after the beforeunload page loads in the same tab.
+    assert!(recs[3]["dialogs"].is_null() || recs[3]["dialogs"] == 0);
+    assert_eq!(recs[4]["dialogs"], 1, "{}", recs[4]);
+    assert!(
+        took < Duration::from_secs(12),
+        "no page waits for its deadline: {took:?}"
+    );
+}
+
+#[test]
+fn a_reset_connection_is_a_navigation_error_at_once() {
+    let base = server();
+    let t = Instant::now();
+    let (out, recs) = extract(&["--timeout", "15"], &[format!("{base}/reset")]);
+    let took = t.elapsed();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(recs[0]["error"]["kind"], "navigation", "{}", recs[0]);
+    let msg = recs[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("ERR_CONNECTION_RESET") || msg.contains("ERR_EMPTY_RESPONSE"),
+        "{msg}"
+    );
+    // Browser launch included; the page itself fails within 2 s.
+    assert!(took < Duration::from_secs(7), "{took:?}");
+}
+
+#[test]
+fn http_errors_fail_with_their_status_unless_accepted() {
+    let base = server();
+    let urls = vec![
+        format!("{base}/404"),
+        format!("{base}/500"),
+        format!("{base}/ok"),
+    ];
+    let (out, recs) = extract(&[], &urls);
+    assert_eq!(out.status.code(), Some(2), "an HTTP error is a failure");
+    for (r, status) in recs.iter().zip(["404", "500"]) {
+        assert_eq!(r["error"]["kind"], "http", "{r}");
+        let msg = r["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains(status) && msg.contains("--accept-http-errors"),
+            "{msg}"
+        );
+    }
+    assert!(text(&recs[2]).contains("High water"));
+    assert_eq!(recs[2]["status"], 200);
+
+    let (out, recs) = extract(&["--accept-http-errors"], &urls[..2]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&recs[0]).contains("not on this server"), "{}", recs[0]);
+    assert_eq!(recs[0]["status"], 404);
+    assert!(
+        text(&recs[1]).contains("broke on the server"),
+        "{}",
+        recs[1]
+    );
+    assert_eq!(recs[1]["status"], 500);
+}
+
+#[test]
+fn non_html_documents_are_content_type_errors() {
+    let base = server();
+    let urls: Vec<String> = ["binary", "pdf", "pdf-as-html", "attachment", "ok"]
+        .iter()
+        .map(|p| format!("{base}/{p}"))
+        .collect();
+    let t = Instant::now();
+    let (out, recs) = extract(&["--timeout", "15"], &urls);
+    assert_eq!(out.status.code(), Some(2));
+    for r in &recs[..4] {
+        assert_eq!(r["error"]["kind"], "content-type", "{r}");
+    }
+    let msg = |i: usize| recs[i]["error"]["message"].as_str().unwrap().to_string();
+    assert!(msg(0).contains("binary"), "{}", msg(0));
+    assert!(msg(1).contains("application/pdf"), "{}", msg(1));
+    assert!(msg(2).contains("PDF"), "{}", msg(2));
+    assert!(msg(3).contains("attachment"), "{}", msg(3));
+    assert!(text(&recs[4]).contains("High water"));
+    assert!(t.elapsed() < Duration::from_secs(12), "{:?}", t.elapsed());
+}
+
+#[test]
+fn an_unsupported_scheme_names_the_supported_ones() {
+    let (out, recs) = extract(&[], &["ftp://x".to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(recs[0]["error"]["kind"], "input", "{}", recs[0]);
+    let msg = recs[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("ftp") && msg.contains("http, https, file, data, about"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_refused_navigation_keeps_the_loaded_document() {
+    let base = server();
+    let (out, recs) = extract(&[], &[format!("{base}/fixture/offline-navigate-away")]);
+    assert_eq!(out.status.code(), Some(0), "{}", recs[0]);
+    let t = text(&recs[0]);
+    assert!(t.contains("lighthouse keeper kept a log"), "{t}");
+    assert!(
+        !t.contains("ERR_BLOCKED_BY_CLIENT") && !t.contains("is blocked"),
+        "{t}"
+    );
+}
+
+#[test]
+fn pages_whose_scripts_lost_the_article_are_rendered_without_javascript() {
+    let base = server();
+    let urls = vec![
+        format!("{base}/fixture/noscript-template"),
+        format!("{base}/fixture/adblock-wall"),
+        format!("{base}/fixture/dialog-alert"),
+    ];
+    let (out, recs) = extract(&[], &urls);
+    assert_eq!(out.status.code(), Some(0), "{recs:?}");
+    for r in &recs[..2] {
+        assert_eq!(r["javascript"], "disabled-fallback", "{r}");
+        assert!(text(r).contains("lighthouse keeper kept a log"), "{r}");
+        assert!(!text(r).contains("Ad blocker detected"), "{r}");
+    }
+    assert!(
+        recs[2]["javascript"].is_null(),
+        "a normal page keeps JavaScript"
+    );
+    assert_eq!(
+        recs[2]["dialogs"], 1,
+        "scripts run again after a fallback render"
+    );
+}
