@@ -245,6 +245,13 @@ fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         viewport: (w, h),
         timeout: Duration::from_secs_f64(r.timeout),
         quiet: Duration::from_millis(r.quiet_ms),
+        scroll: sightline::render::ScrollOptions {
+            enabled: !r.no_scroll,
+            max_px: r.max_scroll_px,
+            max_steps: r.max_scroll_steps,
+            budget: Duration::from_millis(r.max_scroll_ms),
+            always: r.always_scroll,
+        },
         offline: r.offline,
         max_nodes: r.max_nodes,
         concurrency: r
@@ -707,6 +714,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
                         out.record.retries = (r.retries > 0).then_some(r.retries);
                         out.record.screenshot_truncated = r.screenshot_truncated;
                         out.record.repaired = r.repaired.clone();
+                        out.record.scroll = Some(r.scroll.clone());
                         out.screenshot = r.screenshot;
                         out
                     }
