@@ -217,7 +217,6 @@ pub async fn scroll(
         height = after.height;
         if m.y <= y {
             // The page did not move (scrolling blocked, or already at the end).
-            y = m.y;
             break "bottom";
         }
         y = m.y;

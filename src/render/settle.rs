@@ -222,13 +222,7 @@ mod tests {
             },
             0
         ));
-        assert!(wait(
-            Probe {
-                rafs: 1,
-                ..idle()
-            },
-            0
-        ));
+        assert!(wait(Probe { rafs: 1, ..idle() }, 0));
         assert!(wait(
             Probe {
                 dom_quiet: 20.0,
