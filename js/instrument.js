@@ -7,8 +7,8 @@
 //   timers      pending one-shot setTimeout callbacks: id -> due time (nested ones too)
 //   rafs        pending requestAnimationFrame callbacks requested outside a frame callback
 //   requests    fetch / XMLHttpRequest calls not yet settled; lastRequest: when one settled
-//   hints       signs that content loads on scroll: IntersectionObserver.observe calls and
-//               scroll / wheel listeners
+//   observed    IntersectionObserver.observe calls (the sign that content loads on scroll);
+//   scrollListeners  scroll / wheel listeners added (reported, not used to decide)
 // Closed shadow roots are kept reachable for the snapshot in a WeakMap under
 // Symbol.for("sightline.closedShadowRoots") (open roots are reachable anyway).
 (() => {

@@ -90,13 +90,13 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub quiet_ms: u64,
     /// Do not scroll before the snapshot. By default, a page taller than the viewport that
-    /// shows a sign of loading on scroll (an IntersectionObserver, a scroll listener,
-    /// loading=lazy) is scrolled down one viewport at a time, each step settling briefly
-    /// (at most 1 s), until the bottom or a bound, then back to the top; the JSON record's
-    /// `scroll` says how far and why it stopped.
+    /// registered an IntersectionObserver is scrolled down one viewport at a time, each step
+    /// settling briefly (at most 600 ms), until the bottom or a bound, then back to the top;
+    /// the JSON record's `scroll` says how far and why it stopped.
     #[arg(long)]
     pub no_scroll: bool,
-    /// Scroll even pages that show no sign of loading on scroll.
+    /// Scroll every page taller than the viewport, also those without an IntersectionObserver
+    /// (lazy loaders driven by scroll listeners).
     #[arg(long, conflicts_with = "no_scroll")]
     pub always_scroll: bool,
     /// Scroll no further down than this many CSS px.

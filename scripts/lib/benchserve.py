@@ -3,6 +3,7 @@
 Pages are read from ../shared/bench at run time and kept in memory or a temp dir; nothing from
 the benchmark is written into the repository.
 """
+import gzip
 import http.server
 import json
 import os
@@ -24,8 +25,13 @@ def load_pages(bench, per_dataset, every=7, no_scripts=False):
             rows = [r for r in rows if r.get("script_src", 0) == 0]
         for r in rows[:per_dataset]:
             p = os.path.join(bench, ds, "html", r["id"] + ".html")
-            if os.path.isfile(p):
-                out.append((ds, r["id"], open(p, "rb").read(), r.get("suggested_charset") or "utf-8"))
+            if os.path.isfile(p + ".gz"):
+                body = gzip.open(p + ".gz").read()
+            elif os.path.isfile(p):
+                body = open(p, "rb").read()
+            else:
+                continue
+            out.append((ds, r["id"], body, r.get("suggested_charset") or "utf-8"))
     return out
 
 

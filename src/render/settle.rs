@@ -5,7 +5,10 @@
 //! # The rule
 //! After `load`, the page is settled as soon as all of these hold:
 //! 1. `document.readyState` is `complete` (a reused tab can report a stale `load`);
-//! 2. no request is in flight (every resource type, from the Network events);
+//! 2. no request is in flight (every resource type, from the Network events), unless the
+//!    network has been silent for [`NET_IDLE`]: a request with no event for that long is
+//!    taken as hung (a long poll) or as a stale entry of the tab's previous page, and no longer
+//!    waited for (the page's own fetch/XHR are still counted by condition 3);
 //! 3. no `fetch`/XHR made by a script is pending, and none settled in the last
 //!    [`REQUEST_QUIET`] (its handler inserts the content after reading the body); likewise no
 //!    network event of a request started after `load` (a script or image a script inserted)
@@ -35,6 +38,9 @@ pub const TIMER_HORIZON: Duration = Duration::from_millis(1500);
 
 /// After a script's fetch/XHR settles, the page gets this long to read the body and insert it.
 pub const REQUEST_QUIET: Duration = Duration::from_millis(50);
+
+/// Requests in flight with no network event for this long are not waited for.
+pub const NET_IDLE: Duration = Duration::from_millis(300);
 
 /// One-shot animation frames are waited for at most this long after `load`.
 pub const RAF_WAIT: Duration = Duration::from_millis(200);
@@ -121,6 +127,8 @@ pub struct Net {
     pub inflight: usize,
     /// Time since the last network event, when one happened after `load`.
     pub since_event_after_load: Option<Duration>,
+    /// Time since the last network event of any time (None: none seen).
+    pub since_event: Option<Duration>,
 }
 
 /// Apply the rule to one probe; `quiet` is the DOM quiet window.
@@ -129,7 +137,7 @@ pub fn decide(p: &Probe, net: Net, quiet: Duration) -> Verdict {
     if !p.complete {
         return Verdict::Wait(POLL, "document loading");
     }
-    if inflight > 0 {
+    if inflight > 0 && net.since_event.is_none_or(|d| d < NET_IDLE) {
         return Verdict::Wait(POLL, "requests in flight");
     }
     if p.requests > 0 {
@@ -185,14 +193,23 @@ mod tests {
             let net = Net {
                 inflight,
                 since_event_after_load: None,
+                since_event: Some(Duration::from_millis(20)),
             };
             matches!(decide(&p, net, Q), Verdict::Wait(..))
         };
         let late = Net {
             inflight: 0,
             since_event_after_load: Some(Duration::from_millis(10)),
+            since_event: Some(Duration::from_millis(10)),
         };
         assert!(matches!(decide(&idle(), late, Q), Verdict::Wait(..)));
+        // A request with no network event for NET_IDLE is not waited for.
+        let hung = Net {
+            inflight: 1,
+            since_event_after_load: None,
+            since_event: Some(NET_IDLE),
+        };
+        assert_eq!(decide(&idle(), hung, Q), Verdict::Settled);
         assert!(wait(
             Probe {
                 complete: false,

@@ -463,6 +463,7 @@ impl Tab {
                             .last_net
                             .filter(|t| *t > settle_start)
                             .map(|t| t.elapsed()),
+                        since_event: s.last_net.map(|t| t.elapsed()),
                     }
                 };
                 let q = tokio::time::timeout(
@@ -530,6 +531,7 @@ impl Tab {
                 settle::Net {
                     inflight: s.inflight.len(),
                     since_event_after_load: s.last_net.map(|t| t.elapsed()),
+                    since_event: s.last_net.map(|t| t.elapsed()),
                 }
             };
             match scroll::scroll(
