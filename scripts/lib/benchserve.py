@@ -60,7 +60,12 @@ class Server:
             def log_message(self, *a):
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        class S(http.server.ThreadingHTTPServer):
+            # The default listen backlog (5) overflows when several tabs request a page's
+            # dozens of same-origin resources at once: refused SYNs are retried after 1 s, 3 s...
+            request_queue_size = 512
+
+        self.httpd = S(("127.0.0.1", 0), H)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

@@ -19,11 +19,8 @@ use futures::StreamExt;
 use crate::Error;
 
 /// Chromium flags, without leading dashes. Without the background-networking flags a closed
-/// network makes Chromium retry connections constantly. Without the three backgrounding flags
-/// every tab but one is a background tab (timers throttled, renderer deprioritized): at 4 tabs
-/// a bench page then never reached `load` before the 15 s deadline (wcxb-dev/dev-0149), and a
-/// 40-page run took 25 s instead of 13 s.
-pub const CHROME_FLAGS: [&str; 12] = [
+/// network makes Chromium retry connections constantly.
+pub const CHROME_FLAGS: [&str; 9] = [
     "disable-gpu",
     "disable-quic",
     "no-first-run",
@@ -32,9 +29,6 @@ pub const CHROME_FLAGS: [&str; 12] = [
     "disable-sync",
     "disable-domain-reliability",
     "no-default-browser-check",
-    "disable-background-timer-throttling",
-    "disable-renderer-backgrounding",
-    "disable-backgrounding-occluded-windows",
     "disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
 ];
 
