@@ -13,6 +13,7 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
     RequestPattern,
 };
+use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
@@ -239,6 +240,16 @@ impl Tab {
             )
             .await?;
         }
+        // Every pooled tab behaves as the focused, visible one: a background tab renders no
+        // frames, so IntersectionObserver callbacks and animation frames never run in it
+        // (Playwright does the same for each page).
+        cmd(
+            "tab",
+            "emulating focus",
+            t,
+            page.execute(SetFocusEmulationEnabledParams::new(true)),
+        )
+        .await?;
         cmd(
             "tab",
             "installing the page recorder",
