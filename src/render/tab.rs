@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
     RequestPattern,
 };
-use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
