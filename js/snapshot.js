@@ -7,10 +7,18 @@
 //                href?, src?, alt?, link?, box: [x, y, w, h] (CSS px, document
 //                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
-// Nodes are in document (pre-)order; nodes[0] is <body> (or the root element
-// for a frameset page) and every parent index is smaller than its child's.
+// Nodes are in flattened-tree (pre-)order; nodes[0] is <body> (or the root
+// element for a frameset page) and every parent index is smaller than its child's.
 // script, style, noscript, template and comments are never emitted; neither
 // are whitespace-only text nodes or the inside of <svg>/<math>.
+// Shadow DOM: a host's children are its shadow root's children (open roots, and
+// closed roots recorded by the before-page script `js/instrument.js`); a <slot>
+// is not emitted: the light-DOM nodes assigned to it (flattened) take its place,
+// or its fallback content when nothing is assigned.
+// Same-origin iframes: the frame document's <body> is emitted as the iframe
+// node's child, boxes offset by the iframe's content box (document coordinates
+// of the top page). Cross-origin frames stay opaque (their document is not
+// readable from the page).
 (() => {
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
     "LINK", "TITLE", "BASE", "#comment"]);
@@ -32,6 +40,12 @@
   const tagNameOf = onEl("tagName");
   const childNodesOf = onEl("childNodes");
   const nodeTypeOf = onEl("nodeType");
+  const shadowRootOf = onEl("shadowRoot");
+  const closedRoots = window[Symbol.for("sightline.closedShadowRoots")];
+  const hostRoot = (el) => shadowRootOf.call(el) || (closedRoots ? closedRoots.get(el) : null) || null;
+  const createEl = find(document, "createElement");
+  const assignedNodesOf = find(createEl.call(document, "slot"), "assignedNodes");
+  const frameDocOf = find(createEl.call(document, "iframe"), "contentDocument");
   const getAttr = onEl("getAttribute"), hasAttribute = onEl("hasAttribute"), bcr = onEl("getBoundingClientRect");
   const attr = (el, name) => getAttr.call(el, name);
   const hasAttr = (el, name) => hasAttribute.call(el, name);
@@ -40,24 +54,53 @@
   const baseURI = doc("baseURI");
   const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };
   const sx = window.scrollX, sy = window.scrollY;
-  const r1 = (v) => Math.round(v * 10) / 10;
-  const range = find(document, "createRange").call(document);
+  const r1 = (v) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : 0);
+  // Per document: the offset from its viewport to top-page document coordinates, and a Range
+  // for measuring its text nodes.
+  const topCtx = { ox: sx, oy: sy, range: find(document, "createRange").call(document) };
   const root = doc("body") || docEl;
   const scrollW = onEl("scrollWidth"), scrollH = onEl("scrollHeight");
   const docW = Math.max(docEl ? scrollW.call(docEl) : 0, root ? scrollW.call(root) : 0);
   const docH = Math.max(docEl ? scrollH.call(docEl) : 0, root ? scrollH.call(root) : 0);
   const nodes = [];
+  let shadowRoots = 0, frames = 0;
   const paints = []; // own box paints something (before the bottom-up pass)
   const meta = (name) => {
     const m = find(document, "querySelector").call(document, `meta[name="${name}" i]`);
     return m ? (attr(m, "content") || "") : "";
   };
-  const onPage = (r) => r.width > 0 && r.height > 0 && r.right + sx > 0 && r.bottom + sy > 0;
+  const onPage = (r, c) => r.width > 0 && r.height > 0 && r.right + c.ox > 0 && r.bottom + c.oy > 0;
+  // The nodes rendered in place of an element's children (flattened tree).
+  const kidsOf = (el, tagU) => {
+    const sr = hostRoot(el);
+    if (sr) return childNodesOf.call(sr);
+    if (tagU === "SLOT") {
+      const assigned = assignedNodesOf.call(el, { flatten: true });
+      if (assigned.length) return assigned;
+    }
+    return childNodesOf.call(el);
+  };
+  // A same-origin iframe's body and its context, or null.
+  const frameOf = (el, r, cs, pc) => {
+    let d = null;
+    try { d = frameDocOf.call(el); } catch (e) { d = null; }
+    if (!d) return null;
+    const b = find(d, "body");
+    const body = b ? b.call(d) : null;
+    if (!body) return null;
+    const w = d.defaultView;
+    const c = {
+      ox: pc.ox + r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0) + (w ? w.scrollX : 0),
+      oy: pc.oy + r.top + (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.paddingTop) || 0) + (w ? w.scrollY : 0),
+      range: find(d, "createRange").call(d),
+    };
+    return [body, c];
+  };
 
-  // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility].
-  const stack = root ? [[root, -1, false, "visible"]] : [];
+  // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility, ctx].
+  const stack = root ? [[root, -1, false, "visible", topCtx]] : [];
   while (stack.length) {
-    const [node, parent, inLink, parentVis] = stack.pop();
+    const [node, parent, inLink, parentVis, ctx] = stack.pop();
     const type = nodeTypeOf.call(node);
     if (type === 3) {
       const text = node.data.replace(/\s+/g, " ");
@@ -68,21 +111,27 @@
         if (prev && prev.tag === "#text" && !prev.text.endsWith(" ")) prev.text += " ";
         continue;
       }
-      range.selectNodeContents(node);
-      const r = range.getBoundingClientRect();
+      ctx.range.selectNodeContents(node);
+      const r = ctx.range.getBoundingClientRect();
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
-        box: [r1(r.left + sx), r1(r.top + sy), r1(r.width), r1(r.height)] });
-      paints.push(parentVis === "visible" && onPage(r));
+        box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
+      paints.push(parentVis === "visible" && onPage(r, ctx));
       continue;
     }
     if (type !== 1) continue;
     const tagU = String(tagNameOf.call(node)).toUpperCase();
     if (SKIP.has(tagU)) continue;
+    if (tagU === "SLOT") {
+      // Not rendered itself (display: contents): what it shows takes its place.
+      const kids = kidsOf(node, tagU);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], parent, inLink, parentVis, ctx]);
+      continue;
+    }
     const cs = getComputedStyle(node);
     const r = rectOf(node);
     const link = inLink || LINKISH.has(tagU);
     const o = { parent, tag: tagU.toLowerCase(),
-      box: [r1(r.left + sx), r1(r.top + sy), r1(r.width), r1(r.height)] };
+      box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] };
     const id = attr(node, "id");
     if (id) o.id = id;
     const cls = attr(node, "class");
@@ -97,16 +146,23 @@
     if (cs.visibility !== "visible") o.visibility = cs.visibility;
     if (cs.position !== "static") o.position = cs.position;
     const op = parseFloat(cs.opacity);
-    if (op !== 1) o.opacity = op;
+    if (op !== 1 && Number.isFinite(op)) o.opacity = op;
     o.font_size = parseFloat(cs.fontSize) || 0;
     const fw = parseInt(cs.fontWeight, 10);
-    if (fw !== 400) o.font_weight = fw;
+    if (fw !== 400 && Number.isFinite(fw)) o.font_weight = fw;
     const idx = nodes.length;
     nodes.push(o);
-    paints.push(cs.display !== "none" && cs.visibility === "visible" && onPage(r));
-    if (cs.display === "none" || OPAQUE.has(tagU)) continue;
-    const kids = childNodesOf.call(node);
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], idx, link, cs.visibility]);
+    paints.push(cs.display !== "none" && cs.visibility === "visible" && onPage(r, ctx));
+    if (cs.display === "none") continue;
+    if (tagU === "IFRAME" || tagU === "FRAME") {
+      const f = frameOf(node, r, cs, ctx);
+      if (f) { frames++; stack.push([f[0], idx, link, cs.visibility, f[1]]); }
+      continue;
+    }
+    if (OPAQUE.has(tagU)) continue;
+    if (hostRoot(node)) shadowRoots++;
+    const kids = kidsOf(node, tagU);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], idx, link, cs.visibility, ctx]);
   }
   // rendered = paints itself, or holds something that does (a zero-height
   // float container still shows its floated children).
@@ -124,6 +180,8 @@
     lang: (docEl && attr(docEl, "lang")) || "",
     viewport: { width: window.innerWidth, height: window.innerHeight },
     document_writes_blocked: window.__slBlockedWrites || 0,
+    shadow_roots: shadowRoots,
+    frames,
     document: { width: docW, height: docH },
     nodes,
   });

@@ -147,10 +147,35 @@ pub struct RenderArgs {
     /// Deadline for one page in seconds (navigation, settling, snapshot).
     #[arg(long, default_value_t = 15.0, value_name = "SECONDS")]
     pub timeout: f64,
-    /// The page is settled after load when no request is in flight and the DOM has not
-    /// changed for this many milliseconds.
-    #[arg(long, default_value_t = 300, value_name = "MS")]
+    /// DOM quiet window of the settle after load, in ms. The page is settled once, after
+    /// `load`: the document is complete; no request is in flight; no fetch/XHR made by a
+    /// script is pending or settled in the last 50 ms; no one-shot setTimeout is due within
+    /// 1.5 s after load (timers set by timers count too); no animation frame requested
+    /// outside a frame callback is pending (waited for at most 200 ms after load); and the
+    /// DOM has not changed for this long (changes by the parser do not count). A page
+    /// without scripts settles right after load. Bounds: at most 5 s after load, and the
+    /// page deadline (--timeout); the page is then captured as it is.
+    #[arg(long, default_value_t = 100, value_name = "MS")]
     pub quiet_ms: u64,
+    /// Do not scroll before the snapshot. By default, a page taller than the viewport that
+    /// registered an IntersectionObserver is scrolled down one viewport at a time, each step
+    /// settling briefly (at most 600 ms), until the bottom or a bound, then back to the top;
+    /// the JSON record's `scroll` says how far and why it stopped.
+    #[arg(long)]
+    pub no_scroll: bool,
+    /// Scroll every page taller than the viewport, also those without an IntersectionObserver
+    /// (lazy loaders driven by scroll listeners).
+    #[arg(long, conflicts_with = "no_scroll")]
+    pub always_scroll: bool,
+    /// Scroll no further down than this many CSS px.
+    #[arg(long, default_value_t = 15_000, value_name = "PX")]
+    pub max_scroll_px: u32,
+    /// Scroll at most this many viewport steps.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    pub max_scroll_steps: u32,
+    /// Time budget of the scroll phase in ms (infinite scroll never ends).
+    #[arg(long, default_value_t = 2500, value_name = "MS")]
+    pub max_scroll_ms: u64,
     /// Viewport size in CSS px.
     #[arg(long, default_value = "1366x900", value_name = "WxH")]
     pub viewport: String,
@@ -339,6 +364,13 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         viewport: (w, h),
         timeout: Duration::from_secs_f64(r.timeout),
         quiet: Duration::from_millis(r.quiet_ms),
+        scroll: sightline::render::ScrollOptions {
+            enabled: !r.no_scroll,
+            max_px: r.max_scroll_px,
+            max_steps: r.max_scroll_steps,
+            budget: Duration::from_millis(r.max_scroll_ms),
+            always: r.always_scroll,
+        },
         offline: r.offline,
         max_nodes: r.max_nodes,
         concurrency: r

@@ -142,6 +142,7 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
     out.record.repaired = r.repaired.clone();
     out.record.dialogs = (r.dialogs > 0).then_some(r.dialogs);
     out.record.javascript = r.javascript.clone();
+    out.record.scroll = Some(r.scroll.clone());
     out.screenshot = r.screenshot;
     out
 }

@@ -43,6 +43,9 @@ pub struct Timings {
     pub navigate: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub settle: Option<f64>,
+    /// The scroll phase (present when it scrolled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scroll: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,6 +168,12 @@ pub struct Record {
     /// "disabled-fallback" when the snapshot was rendered with JavaScript disabled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub javascript: Option<String>,
+    /// What the scroll phase did before the snapshot: `px` scrolled, `steps`, and why it
+    /// `stopped` (`bottom`, a bound: `max-scroll-px` / `max-scroll-steps` / `time-budget`, or
+    /// a skip: `fits-viewport` / `no-scroll-hints` / `off`), with the document height
+    /// before and after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scroll: Option<crate::render::ScrollReport>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

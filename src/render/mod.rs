@@ -11,7 +11,9 @@ pub mod checks;
 pub mod dialogs;
 pub mod guard;
 pub mod pool;
+pub mod scroll;
 pub mod serve;
+pub mod settle;
 pub mod tab;
 
 use std::path::PathBuf;
@@ -24,6 +26,7 @@ use tokio::sync::{Mutex, Semaphore};
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use pool::BrowserPool;
+pub use scroll::{ScrollOptions, ScrollReport};
 pub use tab::{Rendered, Tab};
 
 use crate::Error;
@@ -37,9 +40,11 @@ pub struct RenderOptions {
     pub viewport: (u32, u32),
     /// Deadline for one page: navigation, settling and snapshot (default 15 s).
     pub timeout: Duration,
-    /// Quiet window: the page is settled when no request is in flight and the DOM has not
-    /// changed for this long after `load` (default 300 ms).
+    /// DOM quiet window of the settle rule (`settle.rs`): after `load`, a DOM change made by a
+    /// script must be followed by this long without one (default 100 ms).
     pub quiet: Duration,
+    /// The scroll phase before the snapshot (`scroll.rs`).
+    pub scroll: ScrollOptions,
     /// Limit for one small browser command (default 10 s).
     pub command_timeout: Duration,
     /// Abort every request but the page's own document and same-origin loopback resources.
@@ -77,7 +82,8 @@ impl Default for RenderOptions {
             browser: BrowserSource::Launch(None),
             viewport: (1366, 900),
             timeout: Duration::from_secs(15),
-            quiet: Duration::from_millis(300),
+            quiet: Duration::from_millis(100),
+            scroll: ScrollOptions::default(),
             command_timeout: Duration::from_secs(10),
             offline: false,
             screenshot: false,

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams as FetchEnable, EventRequestPaused, FailRequestParams,
@@ -29,6 +30,8 @@ use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutio
 use chromiumoxide::Page;
 use futures::StreamExt;
 
+use super::scroll::{self, ScrollReport};
+use super::settle::{self, INSTRUMENT_JS};
 use super::{checks, dialogs, RenderOptions};
 use crate::output::json::Timings;
 use crate::snapshot::Snapshot;
@@ -36,34 +39,6 @@ use crate::Error;
 
 /// The snapshot script, compiled into the binary.
 pub const SNAPSHOT_JS: &str = include_str!("../../js/snapshot.js");
-
-/// Installed before any page script: records the time of the last DOM change (nodes added or
-/// removed, text changed), so settling can wait for a quiet DOM.
-const MUTATION_JS: &str = r#"(() => {
-  window.__slLast = performance.now();
-  const start = () => {
-    const target = document.documentElement || document;
-    new MutationObserver(() => { window.__slLast = performance.now(); })
-      .observe(target, { childList: true, subtree: true, characterData: true });
-  };
-  if (document.documentElement) start(); else document.addEventListener("readystatechange", start, { once: true });
-  // Short one-shot timers (<= 1 s) scheduled outside a timer callback: content inserted
-  // "200 ms after load" must not be missed because the machine was slow to fire the timer.
-  // Timers scheduled from inside a timer (polling chains) are not counted.
-  const st = window.setTimeout, ct = window.clearTimeout, pending = new Set();
-  let inTimer = 0;
-  window.setTimeout = function (fn, delay, ...args) {
-    if (typeof fn !== "function" || inTimer > 0 || !((delay || 0) <= 1000)) return st.call(window, fn, delay, ...args);
-    const id = st.call(window, function () {
-      pending.delete(id); inTimer++;
-      try { return fn.apply(this, args); } finally { inTimer--; }
-    }, delay);
-    pending.add(id);
-    return id;
-  };
-  window.clearTimeout = function (id) { pending.delete(id); return ct.call(window, id); };
-  window.__slPendingTimers = () => pending.size;
-})()"#;
 
 /// Installed before any page script in `--offline` mode: a saved page whose resources are
 /// blocked often calls `document.write` after parsing from a fallback path (ad scripts), which
@@ -83,23 +58,6 @@ const PRESERVE_JS: &str = r#"(() => {
     } });
   }
 })()"#;
-
-/// The settle probe: milliseconds since the last DOM change, whether the document has
-/// finished loading, and the pending short timers. A reused tab's navigation can report done on a stale lifecycle event
-/// while the new document is still being parsed (head read, body not yet); waiting for
-/// `readyState == "complete"` (read from the document's real prototype chain, which named
-/// elements and replaced globals cannot reach) closes that gap. The page deadline still caps the wait.
-const SETTLE_PROBE_JS: &str = r#"(() => {
-  let o = Object.getPrototypeOf(document);
-  while (o && !Object.getOwnPropertyDescriptor(o, "readyState")) o = Object.getPrototypeOf(o);
-  const state = o ? Object.getOwnPropertyDescriptor(o, "readyState").get.call(document) : "complete";
-  return [performance.now() - (window.__slLast || 0), state === "complete",
-    window.__slPendingTimers ? window.__slPendingTimers() : 0];
-})()"#;
-
-/// How long after `load` settling waits for pending short timers (a page that keeps
-/// scheduling them, e.g. from animation frames, settles after this).
-const TIMER_WAIT: Duration = Duration::from_secs(2);
 
 /// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
 /// the parser then built as elements) becomes a `<div data-sightline-noscript>` holding them,
@@ -223,6 +181,8 @@ pub struct Rendered {
     /// `Some("disabled-fallback")` when this snapshot comes from a second render with
     /// JavaScript disabled (the first one showed far less text than the HTML holds).
     pub javascript: Option<String>,
+    /// What the scroll phase did.
+    pub scroll: ScrollReport,
 }
 
 /// How a bounded wait ended.
@@ -250,6 +210,7 @@ impl Rendered {
             dialogs: 0,
             html_text_chars: None,
             javascript: None,
+            scroll: ScrollReport::default(),
         }
     }
 }
@@ -381,11 +342,21 @@ impl Tab {
             )
             .await?;
         }
+        // Every pooled tab behaves as the focused, visible one: a background tab renders no
+        // frames, so IntersectionObserver callbacks and animation frames never run in it
+        // (Playwright does the same for each page).
         cmd(
             "tab",
-            "installing the DOM recorder",
+            "emulating focus",
             t,
-            page.execute(AddScriptToEvaluateOnNewDocumentParams::new(MUTATION_JS)),
+            page.execute(SetFocusEmulationEnabledParams::new(true)),
+        )
+        .await?;
+        cmd(
+            "tab",
+            "installing the page recorder",
+            t,
+            page.execute(AddScriptToEvaluateOnNewDocumentParams::new(INSTRUMENT_JS)),
         )
         .await?;
         let pattern = RequestPattern {
@@ -617,10 +588,11 @@ impl Tab {
         let load_timed_out = self.navigate(input, url, opts).await?;
         timings.navigate = Some(ms(start.elapsed()));
 
-        // settle
+        // settle (the rule: src/render/settle.rs)
         let settle_start = Instant::now();
-        let poll = Duration::from_millis(50);
         if !load_timed_out {
+            let probe_js = settle::probe_js();
+            let settle_end = deadline.min(settle_start + settle::SETTLE_MAX);
             loop {
                 if self.crashed() {
                     self.healthy = false;
@@ -628,62 +600,114 @@ impl Tab {
                         input: input.into(),
                     });
                 }
-                let now = Instant::now();
-                if now + poll >= deadline {
-                    break;
-                }
-                let (net_quiet, inflight) = {
+                let net = {
                     let s = self.state.lock().expect("tab state");
-                    (
-                        s.last_net
-                            .is_none_or(|t| now.duration_since(t) >= opts.quiet),
-                        s.inflight.len(),
-                    )
+                    settle::Net {
+                        inflight: s.inflight.len(),
+                        since_event_after_load: s
+                            .last_net
+                            .filter(|t| *t > settle_start)
+                            .map(|t| t.elapsed()),
+                        since_event: s.last_net.map(|t| t.elapsed()),
+                    }
                 };
-                if inflight == 0 && net_quiet {
-                    let q = tokio::time::timeout(
-                        opts.command_timeout,
-                        self.page.execute(
-                            EvaluateParams::builder()
-                                .expression(SETTLE_PROBE_JS)
-                                .return_by_value(true)
-                                .build()
-                                .expect("valid params"),
-                        ),
-                    )
-                    .await;
-                    match q {
-                        Ok(Ok(r)) => {
-                            // [ms since the last DOM change, document complete?]
-                            let v = r.result.result.value.unwrap_or_default();
-                            let quiet_ms = v.get(0).and_then(|x| x.as_f64()).unwrap_or(0.0);
-                            let complete = v.get(1).and_then(|x| x.as_bool()).unwrap_or(false);
-                            let timers = v.get(2).and_then(|x| x.as_u64()).unwrap_or(0);
-                            let timers_done = timers == 0 || settle_start.elapsed() >= TIMER_WAIT;
-                            if complete
-                                && timers_done
-                                && quiet_ms >= opts.quiet.as_secs_f64() * 1000.0
-                            {
-                                break;
+                let q = tokio::time::timeout(
+                    opts.command_timeout,
+                    self.page.execute(
+                        EvaluateParams::builder()
+                            .expression(probe_js.as_str())
+                            .return_by_value(true)
+                            .build()
+                            .expect("valid params"),
+                    ),
+                )
+                .await;
+                let wait = match q {
+                    Ok(Ok(r)) => {
+                        let v = r.result.result.value.unwrap_or_default();
+                        match serde_json::from_value::<settle::Probe>(v) {
+                            Ok(p) => match settle::decide(&p, net, opts.quiet) {
+                                settle::Verdict::Settled => break,
+                                settle::Verdict::Wait(d, why) => {
+                                    tracing::trace!("{input}: settling: {why} ({p:?}, {net:?})");
+                                    d
+                                }
+                            },
+                            Err(e) => {
+                                tracing::debug!("{input}: settle probe: {e}");
+                                settle::POLL
                             }
                         }
-                        Ok(Err(e)) => {
-                            tracing::debug!("{input}: settle probe failed: {e}");
-                        }
-                        Err(_) => {
-                            self.recover_hung(opts).await;
-                            return Err(Error::Timeout {
-                                input: input.into(),
-                                phase: "waiting for the page to settle".into(),
-                                seconds: start.elapsed().as_secs_f64(),
-                            });
-                        }
                     }
+                    Ok(Err(e)) => {
+                        tracing::debug!("{input}: settle probe failed: {e}");
+                        settle::POLL
+                    }
+                    Err(_) => {
+                        self.recover_hung(opts).await;
+                        return Err(Error::Timeout {
+                            input: input.into(),
+                            phase: "waiting for the page to settle".into(),
+                            seconds: start.elapsed().as_secs_f64(),
+                        });
+                    }
+                };
+                let now = Instant::now();
+                if now + wait >= settle_end {
+                    tracing::debug!("{input}: settle bound reached; capturing the page as it is");
+                    break;
                 }
-                tokio::time::sleep(poll).await;
+                tokio::time::sleep(wait).await;
             }
         }
         timings.settle = Some(ms(settle_start.elapsed()));
+
+        // scroll (src/render/scroll.rs)
+        let scroll_start = Instant::now();
+        let scroll_report = if load_timed_out {
+            ScrollReport {
+                stopped: "load-timed-out".into(),
+                ..ScrollReport::default()
+            }
+        } else {
+            let st = self.state.clone();
+            let net = move || {
+                let s = st.lock().expect("tab state");
+                settle::Net {
+                    inflight: s.inflight.len(),
+                    since_event_after_load: s.last_net.map(|t| t.elapsed()),
+                    since_event: s.last_net.map(|t| t.elapsed()),
+                }
+            };
+            match scroll::scroll(
+                &self.page,
+                input,
+                &opts.scroll,
+                opts.command_timeout,
+                deadline,
+                net,
+            )
+            .await
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    if self.crashed() {
+                        self.healthy = false;
+                        return Err(Error::Crashed {
+                            input: input.into(),
+                        });
+                    }
+                    tracing::debug!("{input}: scrolling failed: {e}");
+                    ScrollReport {
+                        stopped: "error".into(),
+                        ..ScrollReport::default()
+                    }
+                }
+            }
+        };
+        if scroll_report.steps > 0 {
+            timings.scroll = Some(ms(scroll_start.elapsed()));
+        }
 
         // snapshot
         let snap_start = Instant::now();
@@ -823,6 +847,7 @@ impl Tab {
             dialogs: s.dialogs,
             html_text_chars,
             javascript: None,
+            scroll: scroll_report,
         })
     }
 

@@ -41,6 +41,13 @@ pub struct Snapshot {
     /// have blanked the page); 0 otherwise.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub document_writes_blocked: u32,
+    /// Shadow roots walked (open ones, and closed ones recorded by the before-page script);
+    /// their nodes are in `nodes` in flattened-tree order.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shadow_roots: u32,
+    /// Same-origin iframes whose document was walked (nodes under the iframe node).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub frames: u32,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
@@ -511,6 +518,8 @@ impl SnapshotBuilder {
                     height: 900.0,
                 },
                 document_writes_blocked: 0,
+                shadow_roots: 0,
+                frames: 0,
                 document: Size {
                     width,
                     height: 1000.0,

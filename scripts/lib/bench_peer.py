@@ -1,0 +1,68 @@
+"""sightline vs Playwright + Readability.js, same pages, same run (scripts/bench-speed peer).
+
+Usage: python3 scripts/lib/bench_peer.py PAGES_PER_DATASET REPS BENCH  (NODE_PATH set)
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from benchserve import Server, load_pages  # noqa: E402
+
+per, reps, bench = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+exe = "./target/release/sightline"
+tmp = tempfile.mkdtemp(prefix="sightline-peer-")
+srv = Server()
+urls = []
+for ds, pid, body, cs in load_pages(bench, per):
+    urls.append(srv.add(f"/{ds}/{pid}.html", body, f"text/html; charset={cs}"))
+lst = os.path.join(tmp, "urls.txt")
+open(lst, "w").write("\n".join(urls) + "\n")
+
+
+def sightline(tabs, out):
+    t = time.monotonic()
+    subprocess.run([exe, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q",
+                    "--format", "jsonl", "-o", out], check=False, stdout=subprocess.DEVNULL)
+    return time.monotonic() - t
+
+
+def peer(tabs, out):
+    t = time.monotonic()
+    subprocess.run(["node", "scripts/peer-readability.mjs", lst, str(tabs), out], check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.monotonic() - t
+
+
+print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per} per dataset, every 7th id), "
+      f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating")
+print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s |\n|---:|---:|---:|---:|---:|---:|")
+phases = {}
+for tabs in [1, 4]:
+    ws, wp = [], []
+    for r in range(reps):
+        o = os.path.join(tmp, f"sl-{tabs}-{r}.jsonl")
+        ws.append(sightline(tabs, o))
+        wp.append(peer(tabs, os.path.join(tmp, f"peer-{tabs}-{r}.jsonl")))
+        if tabs == 1:
+            for line in open(o, encoding="utf-8"):
+                rec = json.loads(line)
+                for k, v in (rec.get("timings_ms") or {}).items():
+                    phases.setdefault(k, []).append(v)
+                sc = rec.get("scroll") or {}
+                phases.setdefault("_scrolled", []).append(1 if sc.get("steps") else 0)
+    s, p = statistics.median(ws), statistics.median(wp)
+    print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} |")
+print("\nsightline per-page phases at 1 tab (mean ms over all runs' records):")
+n = len(phases.get("_scrolled", [])) or 1
+for k in ["navigate", "settle", "scroll", "snapshot", "score"]:
+    v = phases.get(k, [])
+    if v:
+        print(f"  {k}: mean {sum(v) / n:.1f} ms a page (present in {len(v)}/{n} records, median where present {statistics.median(v):.1f})")
+print(f"  pages scrolled: {sum(phases.get('_scrolled', []))}/{n}")
+errs = sum(1 for f in os.listdir(tmp) if f.startswith("peer-") for l in open(os.path.join(tmp, f)) if json.loads(l).get("error"))
+print(f"peer errors (all runs): {errs}")

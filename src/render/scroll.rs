@@ -1,0 +1,258 @@
+//! The scroll phase: content that loads as you scroll (lazy images, IntersectionObserver
+//! sections, infinite lists) is brought in before the snapshot.
+//!
+//! Phases: probe (document height, viewport, scroll hints) → skip when the document fits the
+//! viewport or the page shows no sign of loading on scroll → scroll down one viewport at a
+//! time, letting each step settle briefly (the settle rule of `settle.rs` with a short timer
+//! horizon) → stop at the bottom or at a bound (`--max-scroll-px`, `--max-scroll-steps`,
+//! `--max-scroll-ms`, the page deadline) → return to the top.
+//!
+//! The sign of loading on scroll, recorded by the before-page script, is a call to
+//! `IntersectionObserver.observe` (how sections, infinite lists and most lazy loaders work).
+//! Pages whose only signs are `scroll`/`wheel` listeners or `loading=lazy` images are not
+//! scrolled by default (`--always-scroll` does): on the benchmark pages those listeners were
+//! debounced UI handlers that made each step wait without bringing in text, and Chromium loads
+//! lazy images near the viewport by itself (the images carry no text).
+
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use chromiumoxide::Page;
+use serde::Serialize;
+
+use super::settle;
+use crate::Error;
+
+/// Bounds of the scroll phase.
+#[derive(Debug, Clone)]
+pub struct ScrollOptions {
+    /// Scroll at all (`--no-scroll` turns it off).
+    pub enabled: bool,
+    /// Never scroll further down than this, in CSS px (default 15,000).
+    pub max_px: u32,
+    /// At most this many viewport steps (default 16).
+    pub max_steps: u32,
+    /// Time budget for the whole phase (default 2.5 s).
+    pub budget: Duration,
+    /// Scroll even when the page shows no sign of loading on scroll.
+    pub always: bool,
+}
+
+impl Default for ScrollOptions {
+    fn default() -> Self {
+        ScrollOptions {
+            enabled: true,
+            max_px: 15_000,
+            max_steps: 16,
+            budget: Duration::from_millis(2500),
+            always: false,
+        }
+    }
+}
+
+/// What the scroll phase did (the record's `scroll` field).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct ScrollReport {
+    /// The deepest scroll position reached, in CSS px (0 when skipped).
+    pub px: f64,
+    /// Viewport steps taken.
+    pub steps: u32,
+    /// Why it stopped: `bottom` (reached the end of the document), `max-scroll-px`,
+    /// `max-scroll-steps`, `time-budget` (`--max-scroll-ms` or the page deadline); or why it
+    /// did not scroll: `fits-viewport`, `no-scroll-hints`, `off`.
+    pub stopped: String,
+    /// The document height before and after scrolling, in CSS px.
+    pub height_before: f64,
+    pub height_after: f64,
+}
+
+impl ScrollReport {
+    /// True when scrolling ended at a bound rather than at the bottom (or was skipped).
+    pub fn bounded(&self) -> bool {
+        matches!(
+            self.stopped.as_str(),
+            "max-scroll-px" | "max-scroll-steps" | "time-budget"
+        )
+    }
+}
+
+/// Document size, viewport, position and hints.
+const MEASURE_JS: &str = r#"(() => {
+  const de = document.documentElement, b = document.body;
+  const h = Math.max(de ? de.scrollHeight : 0, b ? b.scrollHeight : 0);
+  const sl = window.__sl;
+  const hints = sl ? sl.observed : 0;
+  return { height: h, viewport: window.innerHeight, y: window.scrollY, hints };
+})()"#;
+
+/// Scroll to Y instantly, then wait two animation frames (IntersectionObserver callbacks
+/// run after a frame) or 100 ms, using the page's unwrapped functions so the wait does not
+/// count as page activity; returns the measure and a settle probe (`__PROBE__`) in one trip.
+const STEP_JS: &str = r#"(async (y) => {
+  const raw = (window.__sl && window.__sl.raw) || window;
+  window.scrollTo({ top: y, left: 0, behavior: "instant" });
+  await new Promise((res) => {
+    let done = false;
+    const fin = () => { if (!done) { done = true; res(); } };
+    if (raw.requestAnimationFrame) raw.requestAnimationFrame.call(window, () => raw.requestAnimationFrame.call(window, fin));
+    raw.setTimeout.call(window, fin, 100);
+  });
+  return { m: __MEASURE__, p: __PROBE__ };
+})(__Y__)"#;
+
+/// The measure and a settle probe, without scrolling.
+const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__ })"#;
+
+/// A step waits at most this long for what it started.
+const STEP_MAX: Duration = Duration::from_millis(600);
+/// After a step, timers due this soon are waited for.
+const STEP_TIMER_HORIZON: Duration = Duration::from_millis(200);
+/// After a step, the DOM must be quiet this long.
+const STEP_QUIET: Duration = Duration::from_millis(50);
+
+#[derive(Debug, serde::Deserialize)]
+struct Step {
+    m: Measure,
+    p: settle::Probe,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Measure {
+    height: f64,
+    viewport: f64,
+    y: f64,
+    hints: u32,
+}
+
+async fn eval<T: serde::de::DeserializeOwned>(
+    page: &Page,
+    input: &str,
+    js: &str,
+    limit: Duration,
+) -> Result<T, Error> {
+    let params = EvaluateParams::builder()
+        .expression(js)
+        .return_by_value(true)
+        .await_promise(true)
+        .build()
+        .expect("valid params");
+    let r = tokio::time::timeout(limit, page.execute(params))
+        .await
+        .map_err(|_| Error::Timeout {
+            input: input.into(),
+            phase: "scrolling the page".into(),
+            seconds: limit.as_secs_f64(),
+        })?
+        .map_err(|e| Error::Cdp {
+            input: input.into(),
+            phase: "scrolling the page".into(),
+            message: e.to_string(),
+        })?;
+    let v = r.result.result.value.unwrap_or_default();
+    serde_json::from_value(v).map_err(|e| Error::Script {
+        input: input.into(),
+        message: format!("scroll probe: {e}"),
+    })
+}
+
+/// Run the scroll phase on a settled page. `net` reads the tab's network state.
+/// Errors are those of a page that stopped answering; the caller treats them like a failed
+/// settle probe.
+pub async fn scroll(
+    page: &Page,
+    input: &str,
+    opts: &ScrollOptions,
+    command_timeout: Duration,
+    deadline: Instant,
+    net: impl Fn() -> settle::Net,
+) -> Result<ScrollReport, Error> {
+    let mut rep = ScrollReport::default();
+    if !opts.enabled {
+        rep.stopped = "off".into();
+        return Ok(rep);
+    }
+    let m: Measure = eval(page, input, MEASURE_JS, command_timeout).await?;
+    rep.height_before = m.height;
+    rep.height_after = m.height;
+    if m.height <= m.viewport + 1.0 {
+        rep.stopped = "fits-viewport".into();
+        return Ok(rep);
+    }
+    if m.hints == 0 && !opts.always {
+        rep.stopped = "no-scroll-hints".into();
+        return Ok(rep);
+    }
+    let start = Instant::now();
+    let end = deadline.min(start + opts.budget);
+    let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
+    let measure = MEASURE_JS.trim();
+    let step_js = STEP_JS
+        .replace("__MEASURE__", measure)
+        .replace("__PROBE__", &probe);
+    let recheck_js = RECHECK_JS
+        .replace("__MEASURE__", measure)
+        .replace("__PROBE__", &probe);
+    let (mut y, mut height, vh) = (m.y, m.height, m.viewport.max(100.0));
+    rep.stopped = loop {
+        if y + vh >= height - 1.0 {
+            break "bottom";
+        }
+        if rep.steps >= opts.max_steps {
+            break "max-scroll-steps";
+        }
+        if y >= opts.max_px as f64 {
+            break "max-scroll-px";
+        }
+        if Instant::now() >= end {
+            break "time-budget";
+        }
+        let target = (y + vh).min(opts.max_px as f64);
+        let mut st: Step = eval(
+            page,
+            input,
+            &step_js.replace("__Y__", &format!("{target}")),
+            command_timeout,
+        )
+        .await?;
+        rep.steps += 1;
+        let m_y = st.m.y;
+        // Let what the step started settle, within the step's bound.
+        let step_end = end.min(Instant::now() + STEP_MAX);
+        while let settle::Verdict::Wait(d, why) = settle::decide(&st.p, net(), STEP_QUIET) {
+            tracing::trace!("{input}: scroll step {}: {why}", rep.steps);
+            if Instant::now() + d >= step_end {
+                break;
+            }
+            tokio::time::sleep(d).await;
+            st = eval(page, input, &recheck_js, command_timeout).await?;
+        }
+        height = st.m.height;
+        if m_y <= y {
+            // The page did not move (scrolling blocked, or already at the end).
+            break "bottom";
+        }
+        y = m_y;
+        rep.px = rep.px.max(y);
+    }
+    .into();
+    rep.height_after = height;
+    let _: Step = eval(page, input, &step_js.replace("__Y__", "0"), command_timeout).await?;
+    Ok(rep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_stops_are_named() {
+        let r = |s: &str| ScrollReport {
+            stopped: s.into(),
+            ..ScrollReport::default()
+        };
+        assert!(r("max-scroll-px").bounded());
+        assert!(r("time-budget").bounded());
+        assert!(!r("bottom").bounded());
+        assert!(!r("fits-viewport").bounded());
+    }
+}
