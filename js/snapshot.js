@@ -18,7 +18,8 @@
 // Same-origin iframes: the frame document's <body> is emitted as the iframe
 // node's child, boxes offset by the iframe's content box (document coordinates
 // of the top page). Cross-origin frames stay opaque (their document is not
-// readable from the page).
+// readable from the page); so do frames of the page's own URL and frames whose
+// document answered with an HTTP error.
 (() => {
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
     "LINK", "TITLE", "BASE", "#comment"]);
@@ -85,6 +86,15 @@
     let d = null;
     try { d = frameDocOf.call(el); } catch (e) { d = null; }
     if (!d) return null;
+    const w0 = d.defaultView;
+    // Not a frame of the page itself (src="#" and the like repeat the page), and not an
+    // error page (a frame whose document answered 4xx/5xx).
+    const noHash = (u) => String(u).split("#")[0];
+    if (noHash(d.URL) === noHash(location.href)) return null;
+    try {
+      const nav = w0 && w0.performance.getEntriesByType("navigation")[0];
+      if (nav && nav.responseStatus >= 400) return null;
+    } catch (e) { /* keep the frame */ }
     const b = find(d, "body");
     const body = b ? b.call(d) : null;
     if (!body) return null;
