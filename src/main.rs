@@ -53,6 +53,16 @@ fn main() {
             Command::Extract(a) => run_extract(a, cli.quiet).await,
             Command::Snapshot(a) => run_snapshot(a).await,
             Command::Eval(a) => eval_cmd::run(a, cli.quiet).await,
+            Command::Train(a) => sightline::eval::train::run(&a.to_run(), |m| {
+                if !cli.quiet {
+                    eprintln!("{m}")
+                }
+            })
+            .map(|report| {
+                print!("{report}");
+                exit::OK
+            })
+            .map_err(Into::into),
         };
         match r {
             Ok(code) => code,

@@ -13,6 +13,8 @@
 //! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
 //!   algorithm on its snapshot and scores the outputs.
 //! - [`gate`]: the CI quality gate (F1 floors in a baseline file).
+//! - [`train`]: `sightline train`: labels from the gold by LCS alignment, the `learned` model,
+//!   leave-one-dataset-out scores.
 
 pub mod bench;
 pub mod gate;
@@ -22,6 +24,7 @@ pub mod peers;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod train;
 
 pub use metrics::{score, MacroScores, PageScore};
 pub use report::{PageResult, Results, Summary};

@@ -8,12 +8,14 @@
 //! - `vsse`: VSSE — punctuation vvtc, tag paths, SimHash, HMM records;
 //! - `crunch`: Gupta et al. — Crunch DOM filters;
 //! - `blocks`: Griazev & Ramanauskaite — content blocks and variations;
+//! - `learned`: sightline's own classifier over every signal above (gradient-boosted trees);
 //! - `params`: every constant, with its source.
 
 pub mod blocks;
 pub mod crunch;
 pub mod density;
 pub mod ensemble;
+pub mod learned;
 pub mod params;
 pub mod text;
 pub mod visual;
@@ -53,11 +55,13 @@ pub enum Algorithm {
     Blocks,
     /// Majority vote of several algorithms per text node.
     Ensemble,
+    /// sightline's learned layout classifier (gradient-boosted trees over every signal).
+    Learned,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--algorithm all` runs and reports them.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Td,
         Algorithm::Ctd,
         Algorithm::Htd,
@@ -68,6 +72,7 @@ impl Algorithm {
         Algorithm::Crunch,
         Algorithm::Blocks,
         Algorithm::Ensemble,
+        Algorithm::Learned,
     ];
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -82,6 +87,7 @@ impl Algorithm {
             Algorithm::Crunch => "crunch",
             Algorithm::Blocks => "blocks",
             Algorithm::Ensemble => "ensemble",
+            Algorithm::Learned => "learned",
         }
     }
     /// The paper's name for the method.
@@ -97,6 +103,7 @@ impl Algorithm {
             Algorithm::Crunch => "Crunch (Gupta et al.)",
             Algorithm::Blocks => "Content blocks (Griazev & Ramanauskaite)",
             Algorithm::Ensemble => "Majority vote of htd, blocks, vsse",
+            Algorithm::Learned => "Learned layout classifier (sightline)",
         }
     }
 }
@@ -195,5 +202,6 @@ pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extra
         Algorithm::Crunch => crunch::extract(tree, &params.crunch),
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
         Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params),
+        Algorithm::Learned => learned::extract(tree, params),
     }
 }

@@ -6,7 +6,8 @@
 //!   "input":     string   the input as given (URL, path or "-")
 //!   "url":       string   final URL after redirects
 //!   "title":     string
-//!   "algorithm": string   td | ctd | htd | ctd-smooth | wang | vsse | vsse-records | crunch | blocks
+//!   "algorithm": string   learned | td | ctd | htd | ctd-smooth | wang | vsse | vsse-records |
+//!                         crunch | blocks | ensemble
 //!   "threshold": number?  the density threshold (§3.5.2), null for other algorithms
 //!   "text":      string   the content, one paragraph per line
 //!   "html":      string   the content subtrees as cleaned HTML
@@ -14,7 +15,9 @@
 //!     { "path": CSS selector from body, "tag": string, "box": [x, y, w, h] (CSS px),
 //!       "chars": int, "scores": { "td", "ctd", "vi", "htd", "density_sum" } (density only) }
 //!   ],
-//!   "details":   object   algorithm-specific report (e.g. the maximum-DensitySum node)
+//!   "details":   object   algorithm-specific report (e.g. the maximum-DensitySum node; for
+//!                         `learned` a `LearnedDetails`: each content block's probability and
+//!                         top feature contributions, and every unit's probability heat)
 //!   "timings_ms": { "launch", "navigate", "settle", "snapshot", "score", "screenshot" }
 //!   "screenshot": string? path of the PNG written
 //!   "index": int, "status": int?, "retries": int?, "screenshot_truncated": bool?, "files": [..]?
