@@ -246,6 +246,9 @@ pub struct TrainArgs {
     /// Worker threads for reading snapshots and scoring.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub threads: usize,
+    /// With --lodo: also score each held-out set at these decision thresholds (comma list).
+    #[arg(long, value_delimiter = ',', value_name = "P,..")]
+    pub sweep: Vec<f64>,
 }
 
 impl TrainArgs {
@@ -260,6 +263,7 @@ impl TrainArgs {
                 learner: Learner::default(),
                 params: sightline::Params::default(),
                 threads: self.threads,
+                sweep: self.sweep.clone(),
             },
             model_out: self.model.clone(),
             lodo: self.lodo,

@@ -39,7 +39,11 @@ fn page() -> sightline::Snapshot {
         "A ceremony with the mayor and the workers who rebuilt the deck is planned for the weekend, when the bridge will be open to pedestrians only.",
     ];
     for (k, t) in paragraphs.iter().enumerate() {
-        let p = b.el(art, "p", rect(283.0, 210.0 + 140.0 * k as f64, 800.0, 120.0));
+        let p = b.el(
+            art,
+            "p",
+            rect(283.0, 210.0 + 140.0 * k as f64, 800.0, 120.0),
+        );
         b.node_mut(p).font_size = 18.0;
         b.text(p, t);
     }
@@ -66,7 +70,11 @@ fn page() -> sightline::Snapshot {
         "We use cookies to improve your experience. By continuing you accept our use of cookies.",
     );
     for (k, w) in ["Accept all", "Settings"].iter().enumerate() {
-        let btn = b.el(banner, "button", rect(1000.0 + 150.0 * k as f64, 800.0, 140.0, 40.0));
+        let btn = b.el(
+            banner,
+            "button",
+            rect(1000.0 + 150.0 * k as f64, 800.0, 140.0, 40.0),
+        );
         b.text(btn, w);
     }
     b.build()
@@ -93,15 +101,67 @@ fn shipped_model_keeps_the_article_and_drops_the_chrome() {
     ] {
         assert!(out.contains(must), "missing {must:?} in:\n{out}");
     }
-    for never in ["We use cookies", "Accept all", "Business", "Terms of use", "All rights reserved"] {
+    for never in [
+        "We use cookies",
+        "Accept all",
+        "Business",
+        "Terms of use",
+        "All rights reserved",
+    ] {
         assert!(!out.contains(never), "kept {never:?} in:\n{out}");
     }
     let d: LearnedDetails = serde_json::from_value(ex.details.clone()).expect("details parse");
     assert!(d.error.is_none());
     assert_eq!(d.heat.len(), d.units);
-    assert!(d.blocks.len() >= 6, "headline and five paragraphs explained");
+    assert!(
+        d.blocks.len() >= 6,
+        "headline and five paragraphs explained"
+    );
     for blk in &d.blocks {
         assert!(blk.probability >= d.threshold);
-        assert!(!blk.pass1_top.is_empty(), "every kept block has contributions");
+        assert!(
+            !blk.pass1_top.is_empty(),
+            "every kept block has contributions"
+        );
+    }
+}
+
+/// The first page a new user renders (`scripts/demo`): with `learned`, the default, the
+/// article comes out whole and the fixed cookie banner, the ads and the footer do not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_page_has_no_cookie_banner_in_real_chromium() {
+    use sightline::render::serve::Server;
+    use sightline::render::{Input, RenderOptions, Renderer};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let server = Server::start(Some(dir)).await.expect("loopback server");
+    let renderer = Renderer::new(RenderOptions {
+        offline: true,
+        ..RenderOptions::default()
+    })
+    .await
+    .expect("Chromium must be installed: scripts/test installs it");
+    let rendered = renderer
+        .render(&Input::Url(server.url("/demo-news/page.html")))
+        .await
+        .expect("demo page renders");
+    renderer.shutdown().await;
+    let tree = Tree::new(&rendered.snapshot);
+    let ex = sightline::extract::extract_tree(&tree, Algorithm::Learned, &Params::default());
+    let out = text::render(&tree, &ex);
+    assert!(
+        out.contains("switched on its first tidal power station on Monday"),
+        "{out}"
+    );
+    assert!(
+        out.contains("no measurable change in the sediment"),
+        "{out}"
+    );
+    for never in [
+        "We use cookies",
+        "Accept all",
+        "Terms of use",
+        "Buy the new phone",
+    ] {
+        assert!(!out.contains(never), "kept {never:?} in:\n{out}");
     }
 }

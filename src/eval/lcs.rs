@@ -389,13 +389,24 @@ mod tests {
             let a = rng.seq((case % 150) + 1, 2 + (case as u64 % 9));
             let b = rng.seq(((case * 7) % 170) + 1, 2 + (case as u64 % 9));
             let m = lcs_alignment(&a, &b);
-            let picked: Vec<u32> = a.iter().zip(&m).filter(|(_, &k)| k).map(|(&x, _)| x).collect();
+            let picked: Vec<u32> = a
+                .iter()
+                .zip(&m)
+                .filter(|(_, &k)| k)
+                .map(|(&x, _)| x)
+                .collect();
             assert_eq!(picked.len(), lcs_dp(&a, &b), "case {case}: length");
             // The picked symbols form a subsequence of b.
             let mut it = b.iter();
-            assert!(picked.iter().all(|x| it.any(|y| y == x)), "case {case}: subsequence");
+            assert!(
+                picked.iter().all(|x| it.any(|y| y == x)),
+                "case {case}: subsequence"
+            );
         }
-        assert_eq!(lcs_alignment(&[1, 2, 3, 4], &[2, 4]), vec![false, true, false, true]);
+        assert_eq!(
+            lcs_alignment(&[1, 2, 3, 4], &[2, 4]),
+            vec![false, true, false, true]
+        );
         assert_eq!(lcs_alignment(&[], &[1]), Vec::<bool>::new());
         assert_eq!(lcs_alignment(&[5, 6], &[]), vec![false, false]);
     }

@@ -85,6 +85,8 @@ pub struct TrainConfig {
     pub params: Params,
     /// Worker threads for loading pages and scoring.
     pub threads: usize,
+    /// Extra decision thresholds to score the held-out sets with (LODO only; rows labelled).
+    pub sweep: Vec<f64>,
 }
 
 /// One training page: its units' features and labels.
@@ -203,7 +205,10 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
     let pf = features::page_features(&tree, &cfg.params);
     let (share, lens) = align_labels(&pf.units, &gold);
     let total: f64 = lens.iter().map(|&n| (n + 1) as f64).sum::<f64>().max(1.0);
-    let labels = share.iter().map(|&s| f64::from(u8::from(s >= 0.5))).collect();
+    let labels = share
+        .iter()
+        .map(|&s| f64::from(u8::from(s >= 0.5)))
+        .collect();
     let weights = lens
         .iter()
         .map(|&n| 100.0 * (n + 1) as f64 / total)
@@ -403,6 +408,17 @@ pub fn lodo(
             others.join(", ")
         ));
         let m = fit(&train, &cfg.learner, &format!("lodo without {held}"))?;
+        for &t in &cfg.sweep {
+            let mut c = cfg.clone();
+            c.params.learned.threshold = Some(t);
+            let sc = score_dataset(&c, &m, held)?;
+            rows.push(Row {
+                kind: format!("held out, threshold {t} (sweep)"),
+                dataset: held.clone(),
+                pages: sc.len(),
+                scores: MacroScores::from_pages(sc.iter().map(|s| &s.score)),
+            });
+        }
         let scored = score_dataset(cfg, &m, held)?;
         let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
         log(&format!(
@@ -446,7 +462,10 @@ pub fn markdown(rows: &[Row], types: &BTreeMap<String, (usize, MacroScores)>) ->
             r.kind, r.dataset, r.pages, r.scores.lcs_f1, r.scores.lcs_p, r.scores.lcs_r
         );
     }
-    let held: Vec<&Row> = rows.iter().filter(|r| r.kind.starts_with("held")).collect();
+    let held: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.kind.starts_with("held out (trained"))
+        .collect();
     if !held.is_empty() {
         let n = held.len() as f64;
         let mean = |f: fn(&MacroScores) -> f64| held.iter().map(|r| f(&r.scores)).sum::<f64>() / n;
@@ -501,7 +520,9 @@ pub struct TrainRun {
 pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let t0 = std::time::Instant::now();
     let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
-        log(&format!("{ds}: {n} of {total} pages have a snapshot and gold"))
+        log(&format!(
+            "{ds}: {n} of {total} pages have a snapshot and gold"
+        ))
     })?;
     if pages.is_empty() {
         return Err(Error::Input {

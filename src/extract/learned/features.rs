@@ -60,62 +60,157 @@ impl PageFeatures {
 pub const TOKEN_GROUPS: [(&str, &[&str]); 20] = [
     (
         "comment",
-        &["comment", "comments", "reply", "replies", "disqus", "respond", "discussion"],
+        &[
+            "comment",
+            "comments",
+            "reply",
+            "replies",
+            "disqus",
+            "respond",
+            "discussion",
+        ],
     ),
     (
         "nav",
         &[
-            "nav", "navbar", "navigation", "menu", "dropdown", "pagination", "pager", "toc",
-            "skip", "search",
+            "nav",
+            "navbar",
+            "navigation",
+            "menu",
+            "dropdown",
+            "pagination",
+            "pager",
+            "toc",
+            "skip",
+            "search",
         ],
     ),
-    ("footer", &["footer", "copyright", "legal", "colophon", "imprint"]),
+    (
+        "footer",
+        &["footer", "copyright", "legal", "colophon", "imprint"],
+    ),
     (
         "share",
         &[
-            "share", "sharing", "social", "facebook", "twitter", "tweet", "whatsapp", "linkedin",
-            "pinterest", "print", "email",
+            "share",
+            "sharing",
+            "social",
+            "facebook",
+            "twitter",
+            "tweet",
+            "whatsapp",
+            "linkedin",
+            "pinterest",
+            "print",
+            "email",
         ],
     ),
     (
         "related",
         &[
-            "related", "recommend", "recommended", "more", "also", "popular", "trending",
-            "teaser", "outbrain", "taboola", "next", "prev", "previous", "latest", "most",
+            "related",
+            "recommend",
+            "recommended",
+            "more",
+            "also",
+            "popular",
+            "trending",
+            "teaser",
+            "outbrain",
+            "taboola",
+            "next",
+            "prev",
+            "previous",
+            "latest",
+            "most",
         ],
     ),
     (
         "cookie",
-        &["cookie", "cookies", "consent", "gdpr", "privacy", "onetrust", "didomi", "cmp"],
+        &[
+            "cookie", "cookies", "consent", "gdpr", "privacy", "onetrust", "didomi", "cmp",
+        ],
     ),
     (
         "newsletter",
         &[
-            "newsletter", "subscribe", "subscription", "signup", "paywall", "register", "login",
-            "modal", "popup", "overlay", "dialog",
+            "newsletter",
+            "subscribe",
+            "subscription",
+            "signup",
+            "paywall",
+            "register",
+            "login",
+            "modal",
+            "popup",
+            "overlay",
+            "dialog",
         ],
     ),
-    ("sidebar", &["sidebar", "aside", "widget", "widgets", "rail", "side"]),
-    ("breadcrumb", &["breadcrumb", "breadcrumbs", "crumb", "crumbs"]),
+    (
+        "sidebar",
+        &["sidebar", "aside", "widget", "widgets", "rail", "side"],
+    ),
+    (
+        "breadcrumb",
+        &["breadcrumb", "breadcrumbs", "crumb", "crumbs"],
+    ),
     (
         "byline",
-        &["byline", "author", "authors", "writer", "contributor", "dateline", "by"],
+        &[
+            "byline",
+            "author",
+            "authors",
+            "writer",
+            "contributor",
+            "dateline",
+            "by",
+        ],
     ),
     (
         "meta",
-        &["meta", "date", "time", "published", "timestamp", "updated", "info", "posted"],
+        &[
+            "meta",
+            "date",
+            "time",
+            "published",
+            "timestamp",
+            "updated",
+            "info",
+            "posted",
+        ],
     ),
     (
         "caption",
-        &["caption", "credit", "figure", "photo", "image", "img", "media", "gallery"],
+        &[
+            "caption", "credit", "figure", "photo", "image", "img", "media", "gallery",
+        ],
     ),
     (
         "tags",
-        &["tag", "tags", "category", "categories", "topic", "topics", "keywords", "label"],
+        &[
+            "tag",
+            "tags",
+            "category",
+            "categories",
+            "topic",
+            "topics",
+            "keywords",
+            "label",
+        ],
     ),
     (
         "ad",
-        &["ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "promo", "dfp"],
+        &[
+            "ad",
+            "ads",
+            "advert",
+            "advertisement",
+            "sponsor",
+            "sponsored",
+            "promo",
+            "dfp",
+        ],
     ),
     (
         "content",
@@ -124,29 +219,84 @@ pub const TOKEN_GROUPS: [(&str, &[&str]); 20] = [
             "prose", "richtext",
         ],
     ),
-    ("header", &["header", "masthead", "top", "brand", "logo", "banner"]),
+    (
+        "header",
+        &["header", "masthead", "top", "brand", "logo", "banner"],
+    ),
     ("title", &["title", "headline", "heading"]),
     (
         "hidden",
-        &["hidden", "hide", "sr", "visually", "screenreader", "offscreen", "collapsed"],
+        &[
+            "hidden",
+            "hide",
+            "sr",
+            "visually",
+            "screenreader",
+            "offscreen",
+            "collapsed",
+        ],
     ),
-    ("list", &["list", "item", "items", "card", "cards", "grid", "tile", "feed"]),
+    (
+        "list",
+        &[
+            "list", "item", "items", "card", "cards", "grid", "tile", "feed",
+        ],
+    ),
     (
         "product",
-        &["product", "price", "review", "reviews", "rating", "spec", "specs", "description"],
+        &[
+            "product",
+            "price",
+            "review",
+            "reviews",
+            "rating",
+            "spec",
+            "specs",
+            "description",
+        ],
     ),
 ];
 
 /// Tags of the unit's block with an indicator feature each; other tags set none.
 const BLOCK_TAGS: [&str; 16] = [
-    "p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "dd", "dt", "pre", "blockquote",
-    "figcaption", "span", "section",
+    "p",
+    "div",
+    "li",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "dd",
+    "dt",
+    "pre",
+    "blockquote",
+    "figcaption",
+    "span",
+    "section",
 ];
 
 /// Ancestor tags with an "inside" indicator each.
 const INSIDE_TAGS: [&str; 18] = [
-    "a", "nav", "header", "footer", "aside", "article", "main", "form", "li", "table", "h",
-    "figure", "blockquote", "button", "label", "time", "address", "select",
+    "a",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "article",
+    "main",
+    "form",
+    "li",
+    "table",
+    "h",
+    "figure",
+    "blockquote",
+    "button",
+    "label",
+    "time",
+    "address",
+    "select",
 ];
 
 /// ARIA roles mapped to token groups (role, group name).
@@ -758,10 +908,7 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
             rows.push(b(anc & (1 << g) != 0));
         }
         let sibs = &tree.children[par];
-        let same = sibs
-            .iter()
-            .filter(|&&c| tree.node(c).tag == bn.tag)
-            .count();
+        let same = sibs.iter().filter(|&&c| tree.node(c).tag == bn.tag).count();
         rows.push(same as f64 / sibs.len().max(1) as f64);
         rows.push((sibs.len() as f64).ln_1p());
         // geometry
@@ -791,7 +938,9 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
         let ov = (r.right().min(main_box.right()) - r.x.max(main_box.x)).max(0.0);
         rows.push(if r.w > 0.0 { ov / r.w } else { 0.0 });
         rows.push(b(bl >= max_node && bl < main_end));
-        rows.push(b(r.y >= main_box.y - 1.0 && r.bottom() <= main_box.bottom() + 1.0));
+        rows.push(b(
+            r.y >= main_box.y - 1.0 && r.bottom() <= main_box.bottom() + 1.0
+        ));
         // paper scores
         let g = |v: &Vec<f64>, i: usize| v.get(i).copied().unwrap_or(0.0);
         rows.push(slog(g(&scores.td, bl)));
@@ -958,8 +1107,14 @@ mod tests {
     #[test]
     fn group_masks_match_words_and_long_substrings() {
         let bit = |name: &str| 1u32 << TOKEN_GROUPS.iter().position(|g| g.0 == name).unwrap();
-        assert_eq!(group_mask(Some("cookie-banner"), None, None) & bit("cookie"), bit("cookie"));
-        assert_ne!(group_mask(Some("commentlist"), None, None) & bit("comment"), 0);
+        assert_eq!(
+            group_mask(Some("cookie-banner"), None, None) & bit("cookie"),
+            bit("cookie")
+        );
+        assert_ne!(
+            group_mask(Some("commentlist"), None, None) & bit("comment"),
+            0
+        );
         // Short tokens must be whole words: "ad" is not in "header" or "shadow".
         assert_eq!(group_mask(Some("shadow"), None, None) & bit("ad"), 0);
         assert_ne!(group_mask(Some("ad-slot"), None, None) & bit("ad"), 0);
@@ -986,7 +1141,11 @@ mod tests {
         let tree = Tree::new(&snap);
         let pf = page_features(&tree, &Params::default());
         assert_eq!(pf.units.len(), 3);
-        assert_eq!(pf.units[1].nodes.len(), 3, "inline link joins its paragraph");
+        assert_eq!(
+            pf.units[1].nodes.len(),
+            3,
+            "inline link joins its paragraph"
+        );
         assert_eq!(
             pf.units[1].text,
             "The storm came in at night, officials said. More later."

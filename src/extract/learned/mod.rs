@@ -143,7 +143,12 @@ pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
 
 fn top(names: &[&str], row: &[f64], contribs: &[f64]) -> Vec<Contribution> {
     let mut idx: Vec<usize> = (0..names.len()).filter(|&j| contribs[j] != 0.0).collect();
-    idx.sort_by(|&a, &b| contribs[b].abs().total_cmp(&contribs[a].abs()).then(a.cmp(&b)));
+    idx.sort_by(|&a, &b| {
+        contribs[b]
+            .abs()
+            .total_cmp(&contribs[a].abs())
+            .then(a.cmp(&b))
+    });
     idx.truncate(TOP_CONTRIBUTIONS);
     idx.into_iter()
         .map(|j| Contribution {
