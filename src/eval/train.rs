@@ -447,7 +447,7 @@ pub fn by_page_type(scored: &[Scored], dataset: &str) -> BTreeMap<String, (usize
     }
     groups
         .into_iter()
-        .map(|(k, v)| (k, (v.len(), MacroScores::from_pages(v.into_iter()))))
+        .map(|(k, v)| (k, (v.len(), MacroScores::from_pages(v))))
         .collect()
 }
 
