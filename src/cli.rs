@@ -82,6 +82,12 @@ pub enum Command {
     /// flight (at most --drain-timeout) and exits 0.
     #[command(after_help = AFTER_HELP)]
     Serve(ServeArgs),
+    /// Train the `learned` model from the benchmark's gold and saved snapshots (no browser).
+    ///
+    /// Reads only --bench (manifests, gold) and --snapshots (from `eval --save-snapshots`).
+    /// Deterministic: the same inputs give a byte-identical model. Example:
+    ///   sightline train --snapshots snaps --model models/learned.json --lodo
+    Train(TrainArgs),
 }
 
 #[derive(Debug, Args)]
@@ -220,8 +226,8 @@ pub struct ExtractArgs {
     /// Score a saved snapshot (from `sightline snapshot`) instead of rendering; no browser.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
     pub snapshot: Option<PathBuf>,
-    /// td, ctd, htd, ctd-smooth, wang, vsse, vsse-records, crunch, blocks, or all (one
-    /// render, every algorithm).
+    /// learned (sightline's classifier, the default), td, ctd, htd, ctd-smooth, wang, vsse,
+    /// vsse-records, crunch, blocks, ensemble, or all (one render, every algorithm).
     #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
     /// text (one paragraph per line), html (cleaned content subtrees), markdown, or json /
@@ -336,6 +342,53 @@ pub struct EvalArgs {
     pub table: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Benchmark root holding <dataset>/manifest.jsonl and gold/.
+    #[arg(long, default_value = "../shared/bench", value_name = "DIR")]
+    pub bench: PathBuf,
+    /// Saved snapshots, DIR/<dataset>/<id>.json (`sightline eval --save-snapshots DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub snapshots: PathBuf,
+    /// Datasets to train on (default: cleaneval, l3s-gn1, readability, wcxb-dev).
+    #[arg(long = "dataset", value_name = "NAME")]
+    pub datasets: Vec<String>,
+    /// Write the model trained on every dataset to FILE (the shipped one is
+    /// models/learned.json, built into the binary).
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Leave-one-dataset-out: fit on all datasets but one, score that one, for each; print
+    /// the held-out table (markdown, stdout).
+    #[arg(long)]
+    pub lodo: bool,
+    /// Worker threads for reading snapshots and scoring.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub threads: usize,
+    /// With --lodo: also score each held-out set at these decision thresholds (comma list).
+    #[arg(long, value_delimiter = ',', value_name = "P,..")]
+    pub sweep: Vec<f64>,
+}
+
+impl TrainArgs {
+    /// The library's description of this run.
+    pub fn to_run(&self) -> sightline::eval::train::TrainRun {
+        use sightline::eval::train::{Learner, TrainConfig, TrainRun};
+        TrainRun {
+            cfg: TrainConfig {
+                bench: self.bench.clone(),
+                snapshots: self.snapshots.clone(),
+                datasets: self.datasets.clone(),
+                learner: Learner::default(),
+                params: sightline::Params::default(),
+                threads: self.threads,
+                sweep: self.sweep.clone(),
+            },
+            model_out: self.model.clone(),
+            lodo: self.lodo,
+        }
+    }
 }
 
 /// Render options from the shared flags.

@@ -58,6 +58,16 @@ fn main() {
             Command::Snapshot(a) => run_snapshot(a).await,
             Command::Eval(a) => eval_cmd::run(a, cli.quiet).await,
             Command::Serve(a) => serve_cmd::run(a, cli.quiet).await,
+            Command::Train(a) => sightline::eval::train::run(&a.to_run(), |m| {
+                if !cli.quiet {
+                    eprintln!("{m}")
+                }
+            })
+            .map(|report| {
+                print!("{report}");
+                exit::OK
+            })
+            .map_err(Into::into),
         };
         r.unwrap_or_else(|e| {
             eprintln!("error: {e:#}");

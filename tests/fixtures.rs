@@ -72,6 +72,15 @@ fn tolerance(algorithm: &str, path: &[String]) -> Tol {
     if in_box || key == "page_width" {
         return Tol::Px;
     }
+    // Every number of the learned classifier reads the layout: probabilities,
+    // contributions and feature values within 1%; its heat cells hold boxes.
+    if algorithm == "learned" {
+        return if path.iter().any(|k| k == "heat") {
+            Tol::Px
+        } else {
+            Tol::Layout
+        };
+    }
     let layout_key = matches!(key, "vi" | "htd" | "width_attr" | "weight");
     // The chosen density's DensitySum and threshold depend on boxes only for HTD.
     let density_key = matches!(key, "density_sum" | "max_density_sum" | "threshold");

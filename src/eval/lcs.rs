@@ -143,6 +143,96 @@ fn bit_parallel(pattern: &[u32], text: &[u32]) -> usize {
     v.iter().map(|b| b.count_zeros() as usize).sum()
 }
 
+/// One longest common subsequence of `a` and `b`, as a flag per position of `a`: is `a[i]`
+/// part of it? Used to label page tokens with the gold tokens they align to (training
+/// labels). The `V` rows of [`bit_parallel`] are kept for every symbol of `a` (memory
+/// `|a| · ⌈|b|/64⌉` words) and traced back from the end: equal symbols always match (an LCS
+/// through them exists), otherwise the walk leaves `a[j-1]` unmatched when the LCS of
+/// `a[..j-1]` and `b[..i]` is as long, and drops `b[i-1]` when not.
+pub fn lcs_alignment(a: &[u32], b: &[u32]) -> Vec<bool> {
+    let mut matched = vec![false; a.len()];
+    // Common prefix and suffix are part of an LCS.
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    for m in matched.iter_mut().take(prefix) {
+        *m = true;
+    }
+    for m in matched.iter_mut().rev().take(suffix) {
+        *m = true;
+    }
+    let (ma, mb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    if ma.is_empty() || mb.is_empty() {
+        return matched;
+    }
+    let masks = MatchMasks::new(mb);
+    let blocks = mb.len().div_ceil(64);
+    // rows[j]: V after the first j symbols of `ma`; bit i is 0 where L(j, i+1) = L(j, i) + 1.
+    let mut rows: Vec<u64> = vec![u64::MAX; blocks * (ma.len() + 1)];
+    for (j, &c) in ma.iter().enumerate() {
+        let (done, rest) = rows.split_at_mut((j + 1) * blocks);
+        let prev = &done[j * blocks..];
+        let v = &mut rest[..blocks];
+        v.copy_from_slice(prev);
+        let mut carry = false;
+        let entries = masks.of(c);
+        let mut next = entries.iter().peekable();
+        let Some(&&(first, _)) = next.peek() else {
+            continue;
+        };
+        for (k, vk) in v.iter_mut().enumerate().skip(first as usize) {
+            let m = match next.peek() {
+                Some(&&(block, bits)) if block as usize == k => {
+                    next.next();
+                    bits
+                }
+                _ => 0,
+            };
+            if m == 0 && !carry {
+                if next.peek().is_none() {
+                    break;
+                }
+                continue;
+            }
+            let u = *vk & m;
+            let (sum, c1) = vk.overflowing_add(u);
+            let (sum, c2) = sum.overflowing_add(carry as u64);
+            carry = c1 || c2;
+            *vk = sum | (*vk & !m);
+        }
+    }
+    // L(j, i): zero bits of row j below position i.
+    let l = |j: usize, i: usize| -> usize {
+        let row = &rows[j * blocks..(j + 1) * blocks];
+        let full = i / 64;
+        let mut n: usize = row[..full].iter().map(|w| w.count_zeros() as usize).sum();
+        let rem = i % 64;
+        if rem > 0 {
+            n += (!row[full] & ((1u64 << rem) - 1)).count_ones() as usize;
+        }
+        n
+    };
+    let (mut j, mut i) = (ma.len(), mb.len());
+    let mut cur = l(j, i);
+    while j > 0 && i > 0 && cur > 0 {
+        if ma[j - 1] == mb[i - 1] {
+            matched[prefix + j - 1] = true;
+            j -= 1;
+            i -= 1;
+            cur -= 1;
+        } else if l(j - 1, i) == cur {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+    matched
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +380,34 @@ mod tests {
         let n = lcs_len_ids(&a, &b);
         assert!(n > 0 && n < 20_000);
         assert!(t.elapsed().as_secs_f64() < 5.0, "took {:?}", t.elapsed());
+    }
+
+    #[test]
+    fn alignment_is_a_longest_common_subsequence() {
+        let mut rng = Rng(7);
+        for case in 0..300 {
+            let a = rng.seq((case % 150) + 1, 2 + (case as u64 % 9));
+            let b = rng.seq(((case * 7) % 170) + 1, 2 + (case as u64 % 9));
+            let m = lcs_alignment(&a, &b);
+            let picked: Vec<u32> = a
+                .iter()
+                .zip(&m)
+                .filter(|(_, &k)| k)
+                .map(|(&x, _)| x)
+                .collect();
+            assert_eq!(picked.len(), lcs_dp(&a, &b), "case {case}: length");
+            // The picked symbols form a subsequence of b.
+            let mut it = b.iter();
+            assert!(
+                picked.iter().all(|x| it.any(|y| y == x)),
+                "case {case}: subsequence"
+            );
+        }
+        assert_eq!(
+            lcs_alignment(&[1, 2, 3, 4], &[2, 4]),
+            vec![false, true, false, true]
+        );
+        assert_eq!(lcs_alignment(&[], &[1]), Vec::<bool>::new());
+        assert_eq!(lcs_alignment(&[5, 6], &[]), vec![false, false]);
     }
 }

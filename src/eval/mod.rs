@@ -18,6 +18,8 @@
 //! - [`gate`]: the CI quality gate (floors per algorithm × dataset in a baseline file; every
 //!   bound for the default algorithm).
 //! - [`table`]: the README's quality table from a run's `report.json`.
+//! - [`train`]: `sightline train`: labels from the gold by LCS alignment, the `learned` model,
+//!   leave-one-dataset-out scores.
 
 pub mod bench;
 pub mod gate;
@@ -30,6 +32,7 @@ pub mod results;
 pub mod run;
 pub mod sample;
 pub mod table;
+pub mod train;
 
 pub use metrics::{score, MacroScores, PageScore};
 pub use rescore::rescore_dir;

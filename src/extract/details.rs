@@ -32,6 +32,9 @@ pub enum Details {
     Blocks(BlocksDetails),
     /// `ensemble`.
     Ensemble(EnsembleDetails),
+    /// `learned`: each kept block's probability and top feature contributions, every unit's
+    /// probability heat.
+    Learned(super::learned::LearnedDetails),
 }
 
 impl Details {

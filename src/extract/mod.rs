@@ -8,6 +8,7 @@
 //! - `vsse`: VSSE — punctuation vvtc, tag paths, SimHash, HMM records;
 //! - `crunch`: Gupta et al. — Crunch DOM filters;
 //! - `blocks`: Griazev & Ramanauskaite — content blocks and variations;
+//! - `learned`: sightline's own classifier over every signal above (gradient-boosted trees);
 //! - `params`: every constant, with its source.
 
 pub mod blocks;
@@ -16,6 +17,7 @@ pub mod density;
 pub mod details;
 pub mod ensemble;
 pub mod hosts;
+pub mod learned;
 pub mod params;
 pub mod text;
 pub mod visual;
@@ -56,16 +58,18 @@ pub enum Algorithm {
     Blocks,
     /// Majority vote of several algorithms per text node.
     Ensemble,
+    /// sightline's learned layout classifier (gradient-boosted trees over every signal).
+    Learned,
 }
 
 /// The algorithm `sightline extract` runs when none is named, and the one the quality gate
 /// holds to every bound (F1, precision, recall, failures, empty outputs; see
 /// [`crate::eval::gate`]). Changing it needs new floors: `scripts/quality-gate --update`.
-pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Htd;
+pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Learned;
 
 impl Algorithm {
     /// Every algorithm, in the order `--algorithm all` runs and reports them.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Td,
         Algorithm::Ctd,
         Algorithm::Htd,
@@ -76,6 +80,7 @@ impl Algorithm {
         Algorithm::Crunch,
         Algorithm::Blocks,
         Algorithm::Ensemble,
+        Algorithm::Learned,
     ];
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -90,6 +95,7 @@ impl Algorithm {
             Algorithm::Crunch => "crunch",
             Algorithm::Blocks => "blocks",
             Algorithm::Ensemble => "ensemble",
+            Algorithm::Learned => "learned",
         }
     }
     /// The paper's name for the method.
@@ -105,6 +111,7 @@ impl Algorithm {
             Algorithm::Crunch => "Crunch (Gupta et al.)",
             Algorithm::Blocks => "Content blocks (Griazev & Ramanauskaite)",
             Algorithm::Ensemble => "Majority vote of htd, blocks, vsse",
+            Algorithm::Learned => "Learned layout classifier (sightline)",
         }
     }
 }
@@ -203,5 +210,6 @@ pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extra
         Algorithm::Crunch => crunch::extract(tree, &params.crunch),
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
         Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params),
+        Algorithm::Learned => learned::extract(tree, params),
     }
 }

@@ -22,6 +22,18 @@ pub struct Params {
     pub blocks: BlocksParams,
     /// The majority vote over several algorithms.
     pub ensemble: EnsembleParams,
+    /// sightline's learned classifier.
+    pub learned: LearnedParams,
+}
+
+/// Parameters of `learned` (`src/extract/learned/`). Not from a paper: the classifier and its
+/// decision threshold come from the model file (`models/learned.json`, `sightline train`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LearnedParams {
+    /// Keep a unit when its probability reaches this, instead of the model's own threshold
+    /// (default: none, use the model's). Lower it for recall, raise it for precision.
+    pub threshold: Option<f64>,
 }
 
 /// Parameters of `ensemble` (`src/extract/ensemble.rs`): which algorithms vote and how many

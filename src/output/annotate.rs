@@ -15,6 +15,9 @@
 //!    elements (lowest 0, highest 1, ties share their average rank), alpha 0.35. Rank, not a
 //!    log scale, because the densities' ranges differ by orders of magnitude between
 //!    algorithms and pages, and the ramp should always span the page's full range;
+//!    For `learned` the heat is the model's probability that each text unit is content (its
+//!    block's box, from `details.heat`), on the same ramp but absolute: 0 blue, 0.5 yellow,
+//!    1 red;
 //! 2. block tree (`blocks` only, under the same option as the heat): every block's maximum
 //!    boundary box outlined, 1 px in a colour by depth, or 2 px in its variation group's
 //!    colour with a faint fill of it when the block has variants;
@@ -136,6 +139,10 @@ pub fn annotate(
             if draw_blocks(&mut canvas, &ex.details) {
                 legend.push(Entry::Outline(paint_of(BLOCK_DEPTH[0]), "BLOCK"));
                 legend.push(Entry::Groups("VARIANTS"));
+            }
+        } else if ex.algorithm == Algorithm::Learned {
+            if draw_probability(&mut canvas, &ex.details) {
+                legend.push(Entry::Ramp("PROBABILITY 0 TO 1"));
             }
         } else if draw_heat(&mut canvas, tree, ex) {
             legend.push(Entry::Ramp("SCORE LOW TO HIGH"));
@@ -274,6 +281,27 @@ fn draw_heat(canvas: &mut Canvas, tree: &Tree, ex: &Extraction) -> bool {
             tree.node(i).rect,
             Paint {
                 rgb,
+                alpha: HEAT_ALPHA,
+            },
+        );
+    }
+    true
+}
+
+/// Fill each text unit's block box with the ramp colour of its content probability (the
+/// `learned` algorithm's `heat`, `[x, y, w, h, p]` per unit). False for other algorithms.
+fn draw_probability(canvas: &mut Canvas, details: &Details) -> bool {
+    let Details::Learned(d) = details else {
+        return false;
+    };
+    for &[x, y, w, h, p] in &d.heat {
+        if !p.is_finite() {
+            continue;
+        }
+        canvas.fill(
+            Rect { x, y, w, h },
+            Paint {
+                rgb: ramp(p.clamp(0.0, 1.0)),
                 alpha: HEAT_ALPHA,
             },
         );

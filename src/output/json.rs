@@ -6,7 +6,8 @@
 //!   "input":     string   the input as given (URL, path or "-")
 //!   "url":       string   final URL after redirects
 //!   "title":     string
-//!   "algorithm": string   td | ctd | htd | ctd-smooth | wang | vsse | vsse-records | crunch | blocks
+//!   "algorithm": string   learned | td | ctd | htd | ctd-smooth | wang | vsse | vsse-records |
+//!                         crunch | blocks | ensemble
 //!   "threshold": number?  the density threshold (§3.5.2), null for other algorithms
 //!   "text":      string   the content, one paragraph per line
 //!   "html":      string   the content subtrees as cleaned HTML

@@ -1,0 +1,600 @@
+//! `sightline train`: make the `learned` model from the benchmark's gold text and saved
+//! snapshots, and measure it honestly (leave-one-dataset-out).
+//!
+//! Inputs are only `<bench>/<dataset>/{manifest.jsonl, gold/<id>.txt}` and
+//! `<snapshots>/<dataset>/<id>.json` (from `sightline eval --save-snapshots`); nothing is
+//! rendered and nothing else is read.
+//!
+//! Phases: [`load_pages`] (snapshot → units and pass-1 features; gold → labels by
+//! [`align_labels`]) → [`fit`] (pass 1 on every training page; pass 2 on out-of-fold pass-1
+//! probabilities, two folds of alternate pages, so the smoothing pass never sees a probability
+//! of a page the first pass was fit on) → [`lodo`] (for each dataset: fit on the others, score the
+//! held-out pages exactly as `sightline eval` does: the text writer's output against the gold
+//! with [`metrics::score`]).
+//!
+//! Everything is seeded and single-order: the same inputs give a byte-identical model file.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use forust_ml::objective::ObjectiveType;
+use forust_ml::{GradientBooster, Matrix};
+use serde::Serialize;
+
+use super::bench::{Dataset, DATASETS};
+use super::lcs::lcs_alignment;
+use super::metrics::{self, MacroScores, PageScore};
+use crate::extract::learned::features::{self, PageFeatures, FEATURES, PASS2_FEATURES};
+use crate::extract::learned::model::{self, Model, MODEL_FORMAT};
+use crate::extract::learned::{self};
+use crate::extract::text::eval_tokens;
+use crate::extract::Params;
+use crate::output::text;
+use crate::{Error, Snapshot, Tree};
+
+/// Learner settings (forust-ml `GradientBooster`, logistic loss). Small, regularised trees:
+/// the model must generalise to pages outside the benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct Learner {
+    /// Boosting rounds of pass 1.
+    pub trees: usize,
+    /// Boosting rounds of pass 2.
+    pub trees2: usize,
+    pub learning_rate: f32,
+    pub max_depth: usize,
+    /// L2 penalty on leaf weights.
+    pub l2: f32,
+    /// Minimum hessian (weighted) in a leaf.
+    pub min_leaf_weight: f32,
+    /// Row subsample per tree.
+    pub subsample: f32,
+    /// Histogram bins per feature.
+    pub nbins: u16,
+    pub seed: u64,
+    /// Decision threshold on the pass-2 probability.
+    pub threshold: f64,
+}
+
+impl Default for Learner {
+    fn default() -> Self {
+        Learner {
+            trees: 150,
+            trees2: 60,
+            learning_rate: 0.12,
+            max_depth: 5,
+            l2: 1.0,
+            min_leaf_weight: 5.0,
+            subsample: 0.8,
+            nbins: 128,
+            seed: 20_241_123,
+            threshold: 0.5,
+        }
+    }
+}
+
+/// What to train on.
+#[derive(Debug, Clone)]
+pub struct TrainConfig {
+    /// Benchmark root (`../shared/bench`).
+    pub bench: PathBuf,
+    /// Saved snapshots, `<dir>/<dataset>/<id>.json`.
+    pub snapshots: PathBuf,
+    /// Datasets (default: the four of [`DATASETS`]).
+    pub datasets: Vec<String>,
+    pub learner: Learner,
+    pub params: Params,
+    /// Worker threads for loading pages and scoring.
+    pub threads: usize,
+    /// Extra decision thresholds to score the held-out sets with (LODO only; rows labelled).
+    pub sweep: Vec<f64>,
+}
+
+/// One training page: its units' features and labels.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub dataset: String,
+    pub id: String,
+    pub page_type: Option<String>,
+    pub features: PageFeatures,
+    /// 1 when at least half of the unit's tokens align with the gold.
+    pub labels: Vec<f64>,
+    /// Loss weight of each unit: its share of the page's tokens (every page weighs the same,
+    /// as in the macro-averaged metric).
+    pub weights: Vec<f64>,
+}
+
+/// Align the gold text with the units of a page: each unit's share of tokens that lie on a
+/// longest common subsequence of the page's tokens (units in document order, eval
+/// tokenisation) and the gold's tokens. Also returns the token count of each unit.
+pub fn align_labels(units: &[features::Unit], gold: &str) -> (Vec<f64>, Vec<usize>) {
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut intern = |t: String| {
+        let next = ids.len() as u32;
+        *ids.entry(t).or_insert(next)
+    };
+    let mut seq = Vec::new();
+    let mut lens = Vec::with_capacity(units.len());
+    for u in units {
+        let toks = eval_tokens(&u.text);
+        lens.push(toks.len());
+        seq.extend(toks.into_iter().map(&mut intern));
+    }
+    let gold_ids: Vec<u32> = eval_tokens(gold).into_iter().map(&mut intern).collect();
+    let matched = lcs_alignment(&seq, &gold_ids);
+    let mut out = Vec::with_capacity(units.len());
+    let mut at = 0;
+    for &n in &lens {
+        let m = matched[at..at + n].iter().filter(|&&x| x).count();
+        out.push(if n == 0 { 0.0 } else { m as f64 / n as f64 });
+        at += n;
+    }
+    (out, lens)
+}
+
+/// Read one snapshot file.
+fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
+    let json = std::fs::read_to_string(path).map_err(|e| Error::Input {
+        input: path.display().to_string(),
+        message: format!("{e} (make snapshots with `sightline eval --save-snapshots DIR`)"),
+    })?;
+    Snapshot::from_json(&json, &path.display().to_string())
+}
+
+/// The pages of the selected datasets that have a snapshot and a non-empty gold, in dataset
+/// then sorted-id order. Missing snapshots are counted, not fatal.
+pub fn load_pages(
+    cfg: &TrainConfig,
+    mut progress: impl FnMut(&str, usize, usize),
+) -> Result<(Vec<Page>, usize), Error> {
+    let names = if cfg.datasets.is_empty() {
+        DATASETS.iter().map(|s| s.to_string()).collect()
+    } else {
+        cfg.datasets.clone()
+    };
+    let mut pages = Vec::new();
+    let mut missing = 0;
+    for name in &names {
+        let ds = Dataset::open(&cfg.bench, name)?;
+        let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
+        ids.sort();
+        let threads = cfg.threads.max(1);
+        let chunk = ids.len().div_ceil(threads).max(1);
+        let ds_ref = &ds;
+        let loaded: Vec<Result<Vec<Option<Page>>, Error>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ids
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|id| load_page(cfg, ds_ref, id))
+                            .collect::<Result<Vec<_>, Error>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("loading thread panicked"))
+                .collect()
+        });
+        let before = pages.len();
+        for part in loaded {
+            for p in part? {
+                match p {
+                    Some(p) => pages.push(p),
+                    None => missing += 1,
+                }
+            }
+        }
+        progress(name, pages.len() - before, ids.len());
+    }
+    Ok((pages, missing))
+}
+
+/// One page, or None when its snapshot is missing or its gold has no token.
+fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, Error> {
+    let path = cfg.snapshots.join(&ds.name).join(format!("{id}.json"));
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let gold = ds.gold(id)?;
+    if eval_tokens(&gold).is_empty() {
+        return Ok(None);
+    }
+    let snap = read_snapshot(&path)?;
+    let tree = Tree::new(&snap);
+    let pf = features::page_features(&tree, &cfg.params);
+    let (share, lens) = align_labels(&pf.units, &gold);
+    let total: f64 = lens.iter().map(|&n| (n + 1) as f64).sum::<f64>().max(1.0);
+    let labels = share
+        .iter()
+        .map(|&s| f64::from(u8::from(s >= 0.5)))
+        .collect();
+    let weights = lens
+        .iter()
+        .map(|&n| 100.0 * (n + 1) as f64 / total)
+        .collect();
+    Ok(Some(Page {
+        dataset: ds.name.clone(),
+        id: id.to_string(),
+        page_type: ds.entry(id).and_then(|e| e.page_type.clone()),
+        features: pf,
+        labels,
+        weights,
+    }))
+}
+
+fn booster(l: &Learner, trees: usize, seed_offset: u64) -> GradientBooster {
+    GradientBooster::default()
+        .set_objective_type(ObjectiveType::LogLoss)
+        .set_iterations(trees)
+        .set_learning_rate(l.learning_rate)
+        .set_max_depth(l.max_depth)
+        .set_max_leaves(usize::MAX)
+        .set_l2(l.l2)
+        .set_min_leaf_weight(l.min_leaf_weight)
+        .set_subsample(l.subsample)
+        .set_nbins(l.nbins)
+        .set_seed(l.seed + seed_offset)
+        .set_parallel(true)
+        .set_num_threads(Some(2))
+}
+
+/// Fit one booster on row-major `rows`.
+fn fit_booster(
+    mut b: GradientBooster,
+    rows: &[f64],
+    cols: usize,
+    y: &[f64],
+    w: &[f64],
+) -> Result<GradientBooster, Error> {
+    let n = y.len();
+    let data = model::column_major(rows, cols);
+    let m = Matrix::new(&data, n, cols);
+    b.fit(&m, y, w, None).map_err(|e| Error::Input {
+        input: "training data".into(),
+        message: format!("the learner failed: {e}"),
+    })?;
+    Ok(b)
+}
+
+fn stack<'a>(pages: impl Iterator<Item = &'a Page>) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (mut rows, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for p in pages {
+        rows.extend_from_slice(&p.features.rows);
+        y.extend_from_slice(&p.labels);
+        w.extend_from_slice(&p.weights);
+    }
+    (rows, y, w)
+}
+
+/// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: two folds,
+/// alternate pages, each scored by a pass-1 model fit on the other.
+pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Error> {
+    let nf = FEATURES.len();
+    let n2 = PASS2_FEATURES.len();
+    // Two folds by page parity (deterministic, and half the cost of one fold per dataset).
+    let fold_of = |k: usize, _p: &Page| -> usize { k % 2 };
+    let nfolds = 2;
+    // Out-of-fold pass-1 probabilities.
+    let mut oof: Vec<Vec<f64>> = pages.iter().map(|_| Vec::new()).collect();
+    for f in 0..nfolds {
+        let train: Vec<&Page> = pages
+            .iter()
+            .enumerate()
+            .filter(|(k, p)| fold_of(*k, p) != f)
+            .map(|(_, p)| *p)
+            .collect();
+        let (rows, y, w) = stack(train.iter().copied());
+        let b = fit_booster(booster(l, l.trees, 1 + f as u64), &rows, nf, &y, &w)?;
+        for (k, p) in pages.iter().enumerate() {
+            if fold_of(k, p) == f {
+                oof[k] = model::predict(&b, &p.features.rows, nf);
+            }
+        }
+    }
+    let (rows, y, w) = stack(pages.iter().copied());
+    let pass1 = fit_booster(booster(l, l.trees, 0), &rows, nf, &y, &w)?;
+    let mut rows2 = Vec::new();
+    for (k, p) in pages.iter().enumerate() {
+        rows2.extend(features::pass2_features(&p.features, &oof[k]));
+    }
+    let pass2 = fit_booster(booster(l, l.trees2, 100), &rows2, n2, &y, &w)?;
+    Ok(Model {
+        format: MODEL_FORMAT,
+        description: description.to_string(),
+        features: FEATURES.iter().map(|s| s.to_string()).collect(),
+        pass2_features: PASS2_FEATURES.iter().map(|s| s.to_string()).collect(),
+        threshold: l.threshold,
+        pass1,
+        pass2,
+    })
+}
+
+/// Scores of one evaluated page.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub dataset: String,
+    pub id: String,
+    pub page_type: Option<String>,
+    pub score: PageScore,
+}
+
+/// Score `model` on every page of `dataset` exactly as `sightline eval --from-snapshots`
+/// does: the `learned` extraction rendered by the text writer, against the gold. A page
+/// without a snapshot scores as an empty output; pages with an empty gold are skipped.
+pub fn score_dataset(
+    cfg: &TrainConfig,
+    model: &Model,
+    dataset: &str,
+) -> Result<Vec<Scored>, Error> {
+    let ds = Dataset::open(&cfg.bench, dataset)?;
+    let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
+    ids.sort();
+    let threads = cfg.threads.max(1);
+    let chunk = ids.len().div_ceil(threads).max(1);
+    let ds_ref = &ds;
+    let parts: Vec<Result<Vec<Option<Scored>>, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ids
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|id| {
+                            let gold = ds_ref.gold(id)?;
+                            let path = cfg.snapshots.join(dataset).join(format!("{id}.json"));
+                            let out = if path.is_file() {
+                                let snap = read_snapshot(&path)?;
+                                let tree = Tree::new(&snap);
+                                let ex = learned::extract_with(&tree, model, &cfg.params);
+                                text::render(&tree, &ex)
+                            } else {
+                                String::new()
+                            };
+                            let score = metrics::score(&out, &gold);
+                            Ok(score.is_scored().then(|| Scored {
+                                dataset: dataset.to_string(),
+                                id: id.clone(),
+                                page_type: ds_ref.entry(id).and_then(|e| e.page_type.clone()),
+                                score,
+                            }))
+                        })
+                        .collect::<Result<Vec<_>, Error>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("scoring thread panicked"))
+            .collect()
+    });
+    let mut out = Vec::new();
+    for p in parts {
+        out.extend(p?.into_iter().flatten());
+    }
+    Ok(out)
+}
+
+/// One row of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// What the number is: "held out (trained on ...)" or "in-sample (shipped model)".
+    pub kind: String,
+    pub dataset: String,
+    pub pages: usize,
+    pub scores: MacroScores,
+}
+
+/// Leave-one-dataset-out: for each dataset, fit on the others and score it. Returns the rows
+/// and the held-out page scores (for breakdowns such as wcxb-dev's page types).
+pub fn lodo(
+    cfg: &TrainConfig,
+    pages: &[Page],
+    mut log: impl FnMut(&str),
+) -> Result<(Vec<Row>, Vec<Scored>), Error> {
+    let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+    names.dedup();
+    let mut rows = Vec::new();
+    let mut all = Vec::new();
+    for held in &names {
+        let train: Vec<&Page> = pages.iter().filter(|p| p.dataset != *held).collect();
+        let others: Vec<&str> = names
+            .iter()
+            .filter(|d| *d != held)
+            .map(String::as_str)
+            .collect();
+        log(&format!(
+            "held out {held}: fitting on {} pages of {}",
+            train.len(),
+            others.join(", ")
+        ));
+        let m = fit(&train, &cfg.learner, &format!("lodo without {held}"))?;
+        for &t in &cfg.sweep {
+            let mut c = cfg.clone();
+            c.params.learned.threshold = Some(t);
+            let sc = score_dataset(&c, &m, held)?;
+            rows.push(Row {
+                kind: format!("held out, threshold {t} (sweep)"),
+                dataset: held.clone(),
+                pages: sc.len(),
+                scores: MacroScores::from_pages(sc.iter().map(|s| &s.score)),
+            });
+        }
+        let scored = score_dataset(cfg, &m, held)?;
+        let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
+        log(&format!(
+            "held out {held}: F1 {:.3} P {:.3} R {:.3}",
+            ms.lcs_f1, ms.lcs_p, ms.lcs_r
+        ));
+        rows.push(Row {
+            kind: format!("held out (trained on {})", others.join(", ")),
+            dataset: held.clone(),
+            pages: scored.len(),
+            scores: ms,
+        });
+        all.extend(scored);
+    }
+    Ok((rows, all))
+}
+
+/// Macro scores per `page_type` of the scored pages of one dataset.
+pub fn by_page_type(scored: &[Scored], dataset: &str) -> BTreeMap<String, (usize, MacroScores)> {
+    let mut groups: BTreeMap<String, Vec<&PageScore>> = BTreeMap::new();
+    for s in scored.iter().filter(|s| s.dataset == dataset) {
+        groups
+            .entry(s.page_type.clone().unwrap_or_else(|| "unknown".into()))
+            .or_default()
+            .push(&s.score);
+    }
+    groups
+        .into_iter()
+        .map(|(k, v)| (k, (v.len(), MacroScores::from_pages(v))))
+        .collect()
+}
+
+/// The markdown report: one row per (kind, dataset) and the held-out mean.
+pub fn markdown(rows: &[Row], types: &BTreeMap<String, (usize, MacroScores)>) -> String {
+    let mut s = String::from(
+        "| model | dataset | pages | LCS F1 | LCS P | LCS R |\n|---|---|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        s += &format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} |\n",
+            r.kind, r.dataset, r.pages, r.scores.lcs_f1, r.scores.lcs_p, r.scores.lcs_r
+        );
+    }
+    let held: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.kind.starts_with("held out (trained"))
+        .collect();
+    if !held.is_empty() {
+        let n = held.len() as f64;
+        let mean = |f: fn(&MacroScores) -> f64| held.iter().map(|r| f(&r.scores)).sum::<f64>() / n;
+        s += &format!(
+            "| held out, mean of {} datasets | | | {:.3} | {:.3} | {:.3} |\n",
+            held.len(),
+            mean(|m| m.lcs_f1),
+            mean(|m| m.lcs_p),
+            mean(|m| m.lcs_r)
+        );
+    }
+    if !types.is_empty() {
+        s += "\nwcxb-dev by page type (held out):\n\n| page type | pages | LCS F1 | LCS P | LCS R |\n|---|---:|---:|---:|---:|\n";
+        for (t, (n, m)) in types {
+            s += &format!(
+                "| {t} | {n} | {:.3} | {:.3} | {:.3} |\n",
+                m.lcs_f1, m.lcs_p, m.lcs_r
+            );
+        }
+    }
+    s
+}
+
+/// The description stored in a model trained on `datasets`.
+pub fn describe(datasets: &[String], l: &Learner) -> String {
+    format!(
+        "sightline train: forust-ml GradientBooster (logloss), pass 1 {} trees, pass 2 {} trees, depth {}, learning rate {}, l2 {}, subsample {}, seed {}; trained on {}",
+        l.trees,
+        l.trees2,
+        l.max_depth,
+        l.learning_rate,
+        l.l2,
+        l.subsample,
+        l.seed,
+        datasets.join(", ")
+    )
+}
+
+/// What `sightline train` does.
+#[derive(Debug, Clone)]
+pub struct TrainRun {
+    pub cfg: TrainConfig,
+    /// Write the model trained on every dataset here (None: do not train it).
+    pub model_out: Option<PathBuf>,
+    /// Also run leave-one-dataset-out and report it.
+    pub lodo: bool,
+}
+
+/// Run `sightline train`: load, optionally LODO, fit and write the model, and return the
+/// markdown report (held-out rows, then the shipped model's in-sample rows). Progress goes to
+/// `log` (stderr in the CLI).
+pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
+    let t0 = std::time::Instant::now();
+    let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
+        log(&format!(
+            "{ds}: {n} of {total} pages have a snapshot and gold"
+        ))
+    })?;
+    if pages.is_empty() {
+        return Err(Error::Input {
+            input: r.cfg.snapshots.display().to_string(),
+            message: "no page has both a snapshot and a gold text: make snapshots with `sightline eval --save-snapshots DIR`".into(),
+        });
+    }
+    let units: usize = pages.iter().map(|p| p.labels.len()).sum();
+    log(&format!(
+        "{} pages, {units} units, {missing} without snapshot or gold ({:.0} s)",
+        pages.len(),
+        t0.elapsed().as_secs_f64()
+    ));
+    let mut rows = Vec::new();
+    let mut types = BTreeMap::new();
+    if r.lodo {
+        let (held, scored) = lodo(&r.cfg, &pages, &mut log)?;
+        rows.extend(held);
+        types = by_page_type(&scored, "wcxb-dev");
+    }
+    if let Some(out) = &r.model_out {
+        let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+        names.dedup();
+        let all: Vec<&Page> = pages.iter().collect();
+        log(&format!("fitting the model on {} pages", all.len()));
+        let m = fit(&all, &r.cfg.learner, &describe(&names, &r.cfg.learner))?;
+        let json = m.to_json();
+        std::fs::write(out, &json).map_err(|e| Error::Output {
+            path: out.display().to_string(),
+            message: e.to_string(),
+        })?;
+        log(&format!("wrote {} ({} bytes)", out.display(), json.len()));
+        for name in &names {
+            let scored = score_dataset(&r.cfg, &m, name)?;
+            rows.push(Row {
+                kind: "in-sample (shipped model, trained on all four)".into(),
+                dataset: name.clone(),
+                pages: scored.len(),
+                scores: MacroScores::from_pages(scored.iter().map(|s| &s.score)),
+            });
+        }
+    }
+    log(&format!("done in {:.0} s", t0.elapsed().as_secs_f64()));
+    Ok(markdown(&rows, &types))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn labels_mark_units_whose_tokens_align_with_the_gold() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let nav = b.el(0, "div", rect(0.0, 0.0, 1000.0, 30.0));
+        b.text(nav, "Home News Sport");
+        let p1 = b.el(0, "p", rect(0.0, 40.0, 1000.0, 30.0));
+        b.text(p1, "The cat sat on the mat.");
+        let p2 = b.el(0, "p", rect(0.0, 80.0, 1000.0, 30.0));
+        b.text(p2, "It was a sunny day, news said.");
+        let foot = b.el(0, "div", rect(0.0, 120.0, 1000.0, 30.0));
+        b.text(foot, "Share on Twitter");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let units = features::units(&tree);
+        let gold = "The cat sat on the mat. It was a sunny day, said the news.";
+        let (share, lens) = align_labels(&units, gold);
+        assert_eq!(lens, vec![3, 6, 7, 3]);
+        assert_eq!(share[0], 0.0, "navigation shares no aligned token");
+        assert_eq!(share[1], 1.0);
+        // "it was a sunny day ... said": 6 of 7 tokens ("news" is out of order).
+        assert!((share[2] - 6.0 / 7.0).abs() < 1e-12, "{}", share[2]);
+        assert_eq!(share[3], 0.0);
+    }
+}

@@ -1,0 +1,252 @@
+//! `learned`: sightline's own extractor. A small gradient-boosted-trees classifier decides, for
+//! every text unit of the rendered page (a run of text nodes in one block: one output
+//! paragraph), whether it is main content, from every signal the render gives: the five
+//! papers' scores, the geometry of the box, DOM and text statistics, class/id tokens and the
+//! unit's neighbourhood ([`features`]). A second pass smooths the decisions across the reading
+//! order by reading the neighbours' first-pass probabilities (stacking; trained on
+//! out-of-fold first-pass predictions, see `eval::train`).
+//!
+//! Phases: [`features::page_features`] → pass 1 → [`features::pass2_features`] → pass 2 →
+//! keep the units whose probability reaches the model's threshold → elements whose text is
+//! all kept → explanations (probability and top feature contributions of each kept block).
+//!
+//! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
+//! reproduced by `sightline train`.
+
+pub mod features;
+pub mod model;
+
+use serde::{Deserialize, Serialize};
+
+use self::features::{PageFeatures, FEATURES, PASS2_FEATURES};
+use self::model::Model;
+use super::{Algorithm, Extraction, Params};
+use crate::snapshot::{Rect, Tree};
+
+/// How many feature contributions each kept block reports, per pass.
+pub const TOP_CONTRIBUTIONS: usize = 5;
+
+/// One feature's share in a block's decision.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Contribution {
+    /// Feature name (see `extract::learned::features::FEATURES` / `PASS2_FEATURES`).
+    pub feature: String,
+    /// The feature's value for this block.
+    pub value: f64,
+    /// Its contribution to the log-odds of "content" (Saabas: the change of the node value
+    /// at every split on this feature along the block's path, summed over the trees);
+    /// positive pushes towards content.
+    pub contribution: f64,
+}
+
+/// One content block of the `learned` extraction with why it was kept.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BlockExplanation {
+    /// CSS path of the block element holding the text.
+    pub path: String,
+    /// The block element's box (CSS px).
+    #[serde(rename = "box")]
+    pub rect: Rect,
+    /// Characters of the unit's text.
+    pub chars: usize,
+    /// Final probability of being content (pass 2).
+    pub probability: f64,
+    /// The first pass's probability (the unit's own features only).
+    pub pass1_probability: f64,
+    /// Largest pass-1 contributions by magnitude (the block's own features).
+    pub pass1_top: Vec<Contribution>,
+    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities).
+    pub pass2_top: Vec<Contribution>,
+}
+
+/// The `details` of a `learned` extraction (`--format json`).
+///
+/// ```text
+/// { "model": string, "threshold": number, "units": int,
+///   "blocks": [ { "path", "box", "chars", "probability", "pass1_probability",
+///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
+///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LearnedDetails {
+    /// The model's description (how it was trained).
+    pub model: String,
+    /// The probability a unit needs to be kept.
+    pub threshold: f64,
+    /// Number of text units classified.
+    pub units: usize,
+    /// The kept units, in document order, with their explanations.
+    pub blocks: Vec<BlockExplanation>,
+    /// Every unit's block box and probability (`[x, y, w, h, p]`), for `--annotate`.
+    pub heat: Vec<[f64; 5]>,
+    /// Why nothing was classified (model failed to load), when that happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The per-unit outcome of both passes.
+#[derive(Debug, Clone)]
+pub struct Classified {
+    pub features: PageFeatures,
+    /// Pass-2 feature rows, row-major.
+    pub pass2_rows: Vec<f64>,
+    pub p1: Vec<f64>,
+    pub p2: Vec<f64>,
+}
+
+/// Run both passes of `model` on a page.
+pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
+    let pf = features::page_features(tree, params);
+    let p1 = model::predict(&model.pass1, &pf.rows, FEATURES.len());
+    let pass2_rows = features::pass2_features(&pf, &p1);
+    let p2 = model::predict(&model.pass2, &pass2_rows, PASS2_FEATURES.len());
+    Classified {
+        features: pf,
+        pass2_rows,
+        p1,
+        p2,
+    }
+}
+
+/// Keep flags per node from per-unit decisions: the kept units' text nodes, and every
+/// element that holds text, all of it kept.
+pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
+    let n = tree.len();
+    let mut kept = vec![false; n];
+    for (u, &k) in pf.units.iter().zip(keep) {
+        if k {
+            for &i in &u.nodes {
+                kept[i] = true;
+            }
+        }
+    }
+    let mut all = vec![true; n];
+    let mut any = vec![false; n];
+    for i in (0..n).rev() {
+        let nd = tree.node(i);
+        if nd.is_text() {
+            // Blank text nodes follow their parent.
+            if tree.own_chars[i] > 0 {
+                all[i] = kept[i];
+                any[i] = kept[i];
+            }
+        } else {
+            kept[i] = any[i] && all[i];
+        }
+        if let Some(q) = tree.parent(i) {
+            all[q] &= all[i];
+            any[q] |= any[i];
+        }
+    }
+    kept
+}
+
+fn top(names: &[&str], row: &[f64], contribs: &[f64]) -> Vec<Contribution> {
+    let mut idx: Vec<usize> = (0..names.len()).filter(|&j| contribs[j] != 0.0).collect();
+    idx.sort_by(|&a, &b| {
+        contribs[b]
+            .abs()
+            .total_cmp(&contribs[a].abs())
+            .then(a.cmp(&b))
+    });
+    idx.truncate(TOP_CONTRIBUTIONS);
+    idx.into_iter()
+        .map(|j| Contribution {
+            feature: names[j].to_string(),
+            value: row[j],
+            contribution: contribs[j],
+        })
+        .collect()
+}
+
+/// Run `learned` with a given model.
+pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
+    let c = classify(tree, model, params);
+    let threshold = params.learned.threshold.unwrap_or(model.threshold);
+    let keep: Vec<bool> = c.p2.iter().map(|&p| p >= threshold).collect();
+    let kept = kept_nodes(tree, &c.features, &keep);
+
+    // Explanations of the kept units.
+    let nf = FEATURES.len();
+    let n2 = PASS2_FEATURES.len();
+    let chosen: Vec<usize> = (0..keep.len()).filter(|&u| keep[u]).collect();
+    let rows1: Vec<f64> = chosen
+        .iter()
+        .flat_map(|&u| c.features.row(u).iter().copied())
+        .collect();
+    let rows2: Vec<f64> = chosen
+        .iter()
+        .flat_map(|&u| c.pass2_rows[u * n2..(u + 1) * n2].iter().copied())
+        .collect();
+    let c1 = model::contributions(&model.pass1, &rows1, nf);
+    let c2 = model::contributions(&model.pass2, &rows2, n2);
+    let blocks: Vec<BlockExplanation> = chosen
+        .iter()
+        .enumerate()
+        .map(|(r, &u)| {
+            let unit = &c.features.units[u];
+            BlockExplanation {
+                path: tree.css_path(unit.block),
+                rect: tree.node(unit.block).rect,
+                chars: unit.nodes.iter().map(|&i| tree.own_chars[i]).sum(),
+                probability: c.p2[u],
+                pass1_probability: c.p1[u],
+                pass1_top: top(
+                    FEATURES,
+                    &rows1[r * nf..(r + 1) * nf],
+                    &c1[r * (nf + 1)..(r + 1) * (nf + 1)],
+                ),
+                pass2_top: top(
+                    PASS2_FEATURES,
+                    &rows2[r * n2..(r + 1) * n2],
+                    &c2[r * (n2 + 1)..(r + 1) * (n2 + 1)],
+                ),
+            }
+        })
+        .collect();
+    let heat = c
+        .features
+        .units
+        .iter()
+        .zip(&c.p2)
+        .map(|(u, &p)| {
+            let r = tree.node(u.block).rect;
+            [r.x, r.y, r.w, r.h, p]
+        })
+        .collect();
+    let details = LearnedDetails {
+        model: model.description.clone(),
+        threshold,
+        units: c.features.units.len(),
+        blocks,
+        heat,
+        error: None,
+    };
+    Extraction {
+        algorithm: Algorithm::Learned,
+        kept,
+        threshold: Some(threshold),
+        scores: None,
+        details: super::Details::Learned(details),
+    }
+}
+
+/// Run `learned` with the model built into the binary. If that model cannot be read (a build
+/// with a placeholder model), nothing is kept and `details.error` says why.
+pub fn extract(tree: &Tree, params: &Params) -> Extraction {
+    match Model::shipped() {
+        Ok(m) => extract_with(tree, m, params),
+        Err(e) => {
+            let mut ex = Extraction::empty(Algorithm::Learned, tree.len());
+            ex.details = super::Details::Learned(LearnedDetails {
+                model: String::new(),
+                threshold: 0.0,
+                units: 0,
+                blocks: Vec::new(),
+                heat: Vec::new(),
+                error: Some(e.to_string()),
+            });
+            ex
+        }
+    }
+}
