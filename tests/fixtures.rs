@@ -262,8 +262,15 @@ async fn fixtures_render_and_extract_in_real_chromium() {
     let server = Server::start(Some(fixtures_dir()))
         .await
         .expect("loopback server");
+    // The scroll phase is bounded by steps and pixels here, not by its time budget, so a
+    // loaded machine scrolls an infinite page exactly as far as an idle one (the page
+    // deadline still caps it).
     let opts = RenderOptions {
         offline: true,
+        scroll: sightline::render::ScrollOptions {
+            budget: std::time::Duration::from_secs(12),
+            ..sightline::render::ScrollOptions::default()
+        },
         ..RenderOptions::default()
     };
     let renderer = Renderer::new(opts)

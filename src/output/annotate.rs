@@ -142,7 +142,7 @@ pub fn annotate(
             }
         } else if ex.algorithm == Algorithm::Learned {
             if draw_probability(&mut canvas, &ex.details) {
-                legend.push(Entry::Ramp("PROBABILITY 0 TO 1"));
+                legend.push(Entry::Ramp("CONTENT PROBABILITY LOW TO HIGH"));
             }
         } else if draw_heat(&mut canvas, tree, ex) {
             legend.push(Entry::Ramp("SCORE LOW TO HIGH"));
