@@ -181,14 +181,16 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     opts.max_screenshot_height = a.max_screenshot_height;
     let renderer = BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?;
 
-    // Ctrl-C: stop taking new pages, finish the ones in flight; a second Ctrl-C exits at once.
+    // Ctrl-C or SIGTERM (a batch scheduler stopping the job): stop taking new pages, finish
+    // the ones in flight, shut the browser down; a second signal exits at once.
     let cancel = Cancel::new();
     let c2 = cancel.clone();
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        let mut term = term_signal();
+        if stop_signal(&mut term).await {
             c2.cancel();
             eprintln!("\ninterrupted: finishing the pages in flight (Ctrl-C again to quit now)");
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if stop_signal(&mut term).await {
                 std::process::exit(exit::INTERRUPTED);
             }
         }
@@ -233,6 +235,33 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     } else {
         exit::OK
     })
+}
+
+/// SIGTERM where there is one.
+#[cfg(unix)]
+type TermSignal = Option<tokio::signal::unix::Signal>;
+#[cfg(not(unix))]
+type TermSignal = ();
+
+#[cfg(unix)]
+fn term_signal() -> TermSignal {
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok()
+}
+
+#[cfg(not(unix))]
+fn term_signal() -> TermSignal {}
+
+/// Wait for Ctrl-C or SIGTERM; true when one arrived.
+async fn stop_signal(term: &mut TermSignal) -> bool {
+    #[cfg(unix)]
+    if let Some(t) = term.as_mut() {
+        return tokio::select! {
+            r = tokio::signal::ctrl_c() => r.is_ok(),
+            r = t.recv() => r.is_some(),
+        };
+    }
+    let _ = term;
+    tokio::signal::ctrl_c().await.is_ok()
 }
 
 async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {

@@ -222,3 +222,52 @@ fn algorithm_all_renders_once_and_reports_every_algorithm() {
         .unwrap()
         .contains("Water is an odd liquid"));
 }
+
+#[test]
+fn sigterm_stops_a_batch_like_ctrl_c() {
+    // A batch scheduler stops a job with SIGTERM: the pages in flight are recorded, no new
+    // page starts, the browser is shut down, and the exit code says "interrupted".
+    use std::io::{BufRead, BufReader};
+    let page = fixture("layout-article");
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("urls.txt");
+    let urls: String = (0..40).map(|i| format!("file://{page}?n={i}\n")).collect();
+    std::fs::write(&list, urls).unwrap();
+    let mut child = bin()
+        .args([
+            "extract",
+            "--offline",
+            "-q",
+            "-j",
+            "2",
+            "-f",
+            "jsonl",
+            "--input",
+        ])
+        .arg(&list)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let rest: Vec<String> = out.lines().map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "interrupted");
+    let n = 1 + rest.len();
+    assert!(n < 40, "no new pages after SIGTERM ({n} records)");
+    for l in std::iter::once(first.trim_end().to_string()).chain(rest) {
+        let v: serde_json::Value = serde_json::from_str(&l).unwrap();
+        assert!(v["text"]
+            .as_str()
+            .unwrap()
+            .contains("Water is an odd liquid"));
+    }
+}
