@@ -97,8 +97,6 @@ struct State {
     /// Target policy of `serve` (None: every target allowed).
     policy: Option<super::guard::NetPolicy>,
     exempt_origin: Option<String>,
-    /// Requests refused by the policy.
-    refused: usize,
     /// Extract main documents with an HTTP error status (`--accept-http-errors`).
     accept_http_errors: bool,
     /// Network request id of the page's main document.
@@ -447,7 +445,6 @@ impl Tab {
                                         Err(why) => {
                                             {
                                                 let mut s = st.lock().expect("tab state");
-                                                s.refused += 1;
                                                 if main_doc && s.fault.is_none() {
                                                     s.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
                                                 }

@@ -226,7 +226,7 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
     };
     let renderer = state.renderer.clone();
     let work = async {
-        let r = renderer.render_with(&input, cfg.screenshot_wanted()).await;
+        let r = renderer.render_with(&input, cfg.screenshot).await;
         let launch = None;
         match r {
             Ok(r) => batch::page::finish(&job.input, r, &cfg.page, launch),
@@ -258,12 +258,6 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
 struct RequestPage {
     page: PageConfig,
     screenshot: bool,
-}
-
-impl RequestPage {
-    fn screenshot_wanted(&self) -> bool {
-        self.screenshot
-    }
 }
 
 async fn request_to_page(
