@@ -203,6 +203,14 @@ pub struct RenderArgs {
     /// do not grow one renderer's memory.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub recycle_tab_after: usize,
+    /// Relaunch the launched browser after it rendered N pages (0: never). Pages in flight
+    /// finish first and new pages wait for the fresh browser: none is lost.
+    #[arg(long, default_value_t = 2_000, value_name = "N")]
+    pub recycle_browser_after: usize,
+    /// Relaunch the launched browser the same way when its processes' summed resident memory
+    /// passes MIB (checked every 10 pages, Linux; 0: no bound). Default: 1024 + 512 per tab.
+    #[arg(long, value_name = "MIB")]
+    pub max_browser_memory: Option<u64>,
     /// Extract pages whose main document has an HTTP error status (>= 400) instead of
     /// failing them with an `http` error.
     #[arg(long)]
@@ -409,6 +417,14 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             r.timeout
         );
     }
+    let concurrency = r
+        .concurrency
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(8)
+        })
+        .max(1);
     Ok(RenderOptions {
         browser: match browser_endpoints(r)?.first() {
             Some(ws) => BrowserSource::Connect(ws.clone()),
@@ -426,16 +442,15 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         },
         offline: r.offline,
         max_nodes: r.max_nodes,
-        concurrency: r
-            .concurrency
-            .unwrap_or_else(|| {
-                std::thread::available_parallelism()
-                    .map_or(1, |n| n.get())
-                    .min(8)
-            })
-            .max(1),
+        concurrency,
         chrome_args: r.chrome_args.clone(),
         recycle_tab_after: r.recycle_tab_after,
+        recycle_browser_after: r.recycle_browser_after,
+        max_browser_memory: match r.max_browser_memory {
+            Some(0) => None,
+            Some(mib) => Some(mib << 20),
+            None => Some((1024 + 512 * concurrency as u64) << 20),
+        },
         accept_http_errors: r.accept_http_errors,
         ..RenderOptions::default()
     })

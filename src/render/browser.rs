@@ -18,19 +18,46 @@ use futures::StreamExt;
 
 use crate::Error;
 
-/// Chromium flags, without leading dashes. Without the background-networking flags a closed
-/// network makes Chromium retry connections constantly.
-pub const CHROME_FLAGS: [&str; 9] = [
+/// Chromium flags, without leading dashes. chromiumoxide's default flags (Puppeteer's list)
+/// are turned off and restated here, because they include `disable-popup-blocking`: with it,
+/// every `window.open` of a page's scripts (pop-unders, ad windows) opens a target with its
+/// own renderer that stays open for the rest of the run. With Chromium's popup blocker on,
+/// such calls return `null`, as in a user's browser. Without the background-networking flags
+/// a closed network makes Chromium retry connections constantly.
+pub const CHROME_FLAGS: [&str; 25] = [
+    // chromiumoxide 0.9.1's defaults, but for disable-popup-blocking
+    "disable-background-networking",
+    "enable-features=NetworkService,NetworkServiceInProcess",
+    "disable-background-timer-throttling",
+    "disable-backgrounding-occluded-windows",
+    "disable-breakpad",
+    "disable-client-side-phishing-detection",
+    "disable-component-extensions-with-background-pages",
+    "disable-default-apps",
+    "disable-dev-shm-usage",
+    "disable-hang-monitor",
+    "disable-ipc-flooding-protection",
+    "disable-prompt-on-repost",
+    "disable-renderer-backgrounding",
+    "force-color-profile=srgb",
+    "metrics-recording-only",
+    "enable-automation",
+    "password-store=basic",
+    "use-mock-keychain",
+    "lang=en_US",
+    // sightline's own
     "disable-gpu",
     "disable-quic",
     "no-first-run",
-    "disable-background-networking",
     "disable-component-update",
-    "disable-sync",
     "disable-domain-reliability",
     "no-default-browser-check",
-    "disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
 ];
+
+/// Features turned off (one `disable-features` flag: Chromium reads only the last one given,
+/// so flags from `--chrome-arg disable-features=...` are merged into it).
+pub const DISABLED_FEATURES: &str =
+    "Translate,TranslateUI,MediaRouter,OptimizationHints,AutofillServerCommunication";
 
 /// Names tried on `PATH` when neither `--chrome` nor `$CHROME` is given.
 pub const CHROME_NAMES: [&str; 5] = [
@@ -94,6 +121,8 @@ pub struct BrowserHandle {
     handler: tokio::task::JoinHandle<()>,
     profile: Option<tempfile::TempDir>,
     launched: bool,
+    /// Process id of a launched browser (its memory is read from `/proc`).
+    pid: Option<u32>,
 }
 
 impl BrowserHandle {
@@ -112,7 +141,7 @@ impl BrowserHandle {
             is_landscape: true,
             has_touch: false,
         };
-        let (browser, mut handler, profile, launched) = match source {
+        let (mut browser, mut handler, profile, launched) = match source {
             BrowserSource::Launch(path) => {
                 let exe = find_chrome(path.as_deref())?;
                 let profile = tempfile::Builder::new()
@@ -139,12 +168,9 @@ impl BrowserHandle {
                     .viewport(vp)
                     .launch_timeout(timeout)
                     .request_timeout(timeout)
+                    .disable_default_args()
                     .args(CHROME_FLAGS)
-                    .args(
-                        extra_args
-                            .iter()
-                            .map(|a| a.trim_start_matches('-').to_string()),
-                    )
+                    .args(chrome_args(extra_args))
                     .build()
                     .map_err(|m| Error::Launch {
                         path: exe.clone(),
@@ -177,6 +203,7 @@ impl BrowserHandle {
                 (b, h, None, false)
             }
         };
+        let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
         let gone = Arc::new(AtomicBool::new(false));
         let g2 = gone.clone();
         let handler = tokio::spawn(async move {
@@ -198,7 +225,61 @@ impl BrowserHandle {
             handler,
             profile,
             launched,
+            pid,
         })
+    }
+
+    /// Was this browser launched by sightline (not connected with `--browser-ws`)?
+    pub fn launched(&self) -> bool {
+        self.launched
+    }
+
+    /// Resident memory of a launched browser and all its child processes (renderers, GPU,
+    /// network, ...): the sum of their `VmRSS` in `/proc`, in bytes. None when connected,
+    /// or where `/proc` is not readable (not Linux).
+    pub fn memory_bytes(&self) -> Option<u64> {
+        tree_rss(self.pid?)
+    }
+
+    /// Page targets of this browser (tabs, pop-ups a page opened), as (id, opener id).
+    pub async fn page_targets(
+        &self,
+        limit: Duration,
+    ) -> Result<Vec<(String, Option<String>)>, Error> {
+        use chromiumoxide::cdp::browser_protocol::target::GetTargetsParams;
+        let r = tokio::time::timeout(limit, self.browser.execute(GetTargetsParams::default()))
+            .await
+            .map_err(|_| Error::Timeout {
+                input: "browser".into(),
+                phase: "listing targets".into(),
+                seconds: limit.as_secs_f64(),
+            })?
+            .map_err(|e| Error::Cdp {
+                input: "browser".into(),
+                phase: "listing targets".into(),
+                message: e.to_string(),
+            })?;
+        Ok(r.result
+            .target_infos
+            .into_iter()
+            .filter(|t| t.r#type == "page")
+            .map(|t| {
+                (
+                    t.target_id.inner().clone(),
+                    t.opener_id.map(|o| o.inner().clone()),
+                )
+            })
+            .collect())
+    }
+
+    /// Close a target from the browser session (works when the page's own session is stuck).
+    pub async fn close_target(&self, id: &str, limit: Duration) {
+        use chromiumoxide::cdp::browser_protocol::target::CloseTargetParams;
+        let _ = tokio::time::timeout(
+            limit,
+            self.browser.execute(CloseTargetParams::new(id.to_string())),
+        )
+        .await;
     }
 
     /// Is the connection gone?
@@ -234,5 +315,108 @@ impl BrowserHandle {
         if let Some(p) = self.profile.take() {
             let _ = p.close();
         }
+    }
+}
+
+/// The caller's extra flags, without leading dashes, with the one `disable-features` flag
+/// holding [`DISABLED_FEATURES`] and any the caller disabled.
+fn chrome_args(extra: &[String]) -> Vec<String> {
+    let mut features = DISABLED_FEATURES.to_string();
+    let mut out = Vec::new();
+    for a in extra {
+        let a = a.trim_start_matches('-');
+        match a.strip_prefix("disable-features=") {
+            Some(f) if !f.is_empty() => {
+                features.push(',');
+                features.push_str(f);
+            }
+            Some(_) => {}
+            None => out.push(a.to_string()),
+        }
+    }
+    out.push(format!("disable-features={features}"));
+    out
+}
+
+/// Summed `VmRSS` of a process and its descendants, from `/proc` (Linux); None when the
+/// process is not there.
+fn tree_rss(root: u32) -> Option<u64> {
+    let mut parent = std::collections::HashMap::new();
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // The command name may hold spaces and parentheses: fields follow the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pp) = ppid {
+            parent.insert(pid, pp);
+        }
+    }
+    if !parent.contains_key(&root) {
+        return None;
+    }
+    let mut total = 0u64;
+    for &pid in parent.keys() {
+        let mut p = pid;
+        let mut hops = 0;
+        while p != root && hops < 16 {
+            match parent.get(&p) {
+                Some(&pp) if pp != 0 => p = pp,
+                _ => break,
+            }
+            hops += 1;
+        }
+        if p != root {
+            continue;
+        }
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            if let Some(kb) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse::<u64>().ok())
+            {
+                total += kb * 1024;
+            }
+        }
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{chrome_args, tree_rss, CHROME_FLAGS};
+
+    #[test]
+    fn popups_stay_blocked_and_disabled_features_merge() {
+        assert!(!CHROME_FLAGS.iter().any(|f| f.contains("popup")));
+        let args = chrome_args(&["--disable-features=Foo".into(), "js-flags=--x".into()]);
+        assert_eq!(args[0], "js-flags=--x");
+        assert_eq!(
+            args[1],
+            "disable-features=Translate,TranslateUI,MediaRouter,OptimizationHints,AutofillServerCommunication,Foo"
+        );
+        assert_eq!(
+            args.iter()
+                .filter(|a| a.starts_with("disable-features"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn this_process_tree_has_memory() {
+        if !std::path::Path::new("/proc/self/status").exists() {
+            return; // not Linux: the bound by memory is off there
+        }
+        let rss = tree_rss(std::process::id()).expect("this process is in /proc");
+        assert!(rss > 1 << 20, "{rss}");
+        assert!(tree_rss(u32::MAX).is_none());
     }
 }

@@ -16,13 +16,14 @@ pub mod serve;
 pub mod settle;
 pub mod tab;
 
+use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::{Mutex, RwLock, Semaphore};
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use pool::BrowserPool;
@@ -62,6 +63,14 @@ pub struct RenderOptions {
     /// Close a tab and open a fresh one after it rendered this many pages (0: never), so a
     /// long run does not keep growing one renderer's memory (default 100).
     pub recycle_tab_after: usize,
+    /// Relaunch a launched browser after it rendered this many pages (0: never). In-flight
+    /// pages finish first and new ones wait for the fresh browser, so no page is lost
+    /// (default 2,000).
+    pub recycle_browser_after: usize,
+    /// Relaunch a launched browser the same way when the summed resident memory of its
+    /// processes passes this many bytes (checked every few pages; None: no bound). The CLI
+    /// sets 1 GiB plus 512 MiB per tab unless told otherwise.
+    pub max_browser_memory: Option<u64>,
     /// Targets the page may reach, checked by the browser for every request (redirects and
     /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
     pub policy: Option<guard::NetPolicy>,
@@ -92,6 +101,8 @@ impl Default for RenderOptions {
             concurrency: 1,
             chrome_args: Vec::new(),
             recycle_tab_after: 100,
+            recycle_browser_after: 2_000,
+            max_browser_memory: None,
             policy: None,
             exempt_origin: None,
             accept_http_errors: false,
@@ -162,9 +173,21 @@ impl Input {
     }
 }
 
+/// Pages between two sweeps for page targets no tab owns.
+const SWEEP_EVERY: usize = 25;
+/// Pages between two reads of the browser's memory.
+const MEMORY_EVERY: usize = 10;
+
 /// One browser with a pool of tabs. A browser that dies (killed, crashed) is relaunched and
 /// the pages that were in flight are retried once; a crashed tab is replaced and its page
 /// retried once on a fresh tab.
+///
+/// Long runs stay bounded: tabs are replaced after `recycle_tab_after` pages; every
+/// [`SWEEP_EVERY`] pages, page targets of a launched browser that no tab owns (pop-ups a page
+/// opened, a tab whose close did not go through) are closed once seen in two sweeps; and a
+/// launched browser is relaunched after `recycle_browser_after` pages or when its memory
+/// passes `max_browser_memory`, after the pages in flight finish (a write lock on `gate`,
+/// which every page holds for reading).
 pub struct Renderer {
     opts: RenderOptions,
     browser: Mutex<Option<Arc<BrowserHandle>>>,
@@ -174,6 +197,16 @@ pub struct Renderer {
     server: serve::Server,
     next_id: AtomicUsize,
     relaunches: AtomicUsize,
+    gate: RwLock<()>,
+    /// Target ids of the tabs this renderer opened and has not closed.
+    owned: std::sync::Mutex<HashSet<String>>,
+    /// Unowned page targets seen by the last sweep.
+    suspects: std::sync::Mutex<HashSet<String>>,
+    /// Pages rendered by the current browser.
+    pages: AtomicUsize,
+    recycling: AtomicBool,
+    recycles: AtomicUsize,
+    reaped: AtomicUsize,
     /// Milliseconds the browser took to start.
     pub launch_ms: f64,
 }
@@ -205,6 +238,13 @@ impl Renderer {
             server,
             next_id: AtomicUsize::new(0),
             relaunches: AtomicUsize::new(0),
+            gate: RwLock::new(()),
+            owned: std::sync::Mutex::new(HashSet::new()),
+            suspects: std::sync::Mutex::new(HashSet::new()),
+            pages: AtomicUsize::new(0),
+            recycling: AtomicBool::new(false),
+            recycles: AtomicUsize::new(0),
+            reaped: AtomicUsize::new(0),
             launch_ms,
         })
     }
@@ -222,6 +262,25 @@ impl Renderer {
     /// How many times the browser was relaunched after dying.
     pub fn relaunches(&self) -> usize {
         self.relaunches.load(Ordering::SeqCst)
+    }
+
+    /// How many times a healthy browser was relaunched at its page or memory bound.
+    pub fn recycles(&self) -> usize {
+        self.recycles.load(Ordering::SeqCst)
+    }
+
+    /// Page targets closed because no tab owned them.
+    pub fn reaped(&self) -> usize {
+        self.reaped.load(Ordering::SeqCst)
+    }
+
+    /// Page targets the browser has open now (tabs, pop-ups), or None when it does not answer.
+    pub async fn page_targets(&self) -> Option<usize> {
+        let h = self.browser.lock().await.clone()?;
+        h.page_targets(Duration::from_secs(2))
+            .await
+            .ok()
+            .map(|t| t.len())
     }
 
     /// After a failed page: is the browser still there? Pending calls can fail ("oneshot
@@ -277,6 +336,20 @@ impl Renderer {
             }
         }
         tracing::warn!("the browser died; relaunching it");
+        let r = self.launch_into(&mut g).await;
+        self.relaunches.fetch_add(1, Ordering::SeqCst);
+        r
+    }
+
+    /// Launch a browser into the empty slot `g`: a new generation, with no tabs.
+    async fn launch_into(
+        &self,
+        g: &mut Option<Arc<BrowserHandle>>,
+    ) -> Result<(u64, Arc<BrowserHandle>), Error> {
+        self.tabs.lock().await.clear();
+        self.owned.lock().expect("owned").clear();
+        self.suspects.lock().expect("suspects").clear();
+        self.pages.store(0, Ordering::SeqCst);
         let h = Arc::new(
             BrowserHandle::start(
                 &self.opts.browser,
@@ -287,10 +360,100 @@ impl Renderer {
             .await?,
         );
         let gen = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        self.relaunches.fetch_add(1, Ordering::SeqCst);
-        self.tabs.lock().await.clear();
         *g = Some(h.clone());
         Ok((gen, h))
+    }
+
+    /// After a page: count it, sweep for unowned targets now and then, and relaunch the
+    /// browser when it reached its page or memory bound. Runs after the page let go of
+    /// `gate` (the relaunch waits for the other pages in flight).
+    async fn after_page(&self) {
+        let n = self.pages.fetch_add(1, Ordering::SeqCst) + 1;
+        let h = match self.browser.lock().await.as_ref() {
+            Some(h) if h.launched() && !h.is_gone() => h.clone(),
+            _ => return,
+        };
+        if n % SWEEP_EVERY == 0 {
+            self.sweep(&h).await;
+        }
+        let mut why = None;
+        if self.opts.recycle_browser_after > 0 && n >= self.opts.recycle_browser_after {
+            why = Some(format!("after {n} pages"));
+        } else if let Some(max) = self.opts.max_browser_memory {
+            if n % MEMORY_EVERY == 0 {
+                if let Some(m) = h.memory_bytes().filter(|&m| m > max) {
+                    why = Some(format!(
+                        "its processes use {} MiB, over the {} MiB bound",
+                        m >> 20,
+                        max >> 20
+                    ));
+                }
+            }
+        }
+        drop(h);
+        if let Some(why) = why {
+            self.recycle(&why).await;
+        }
+    }
+
+    /// Close page targets of the browser that no tab owns and that the previous sweep saw
+    /// already (a tab being opened is not owned yet for a moment).
+    async fn sweep(&self, h: &BrowserHandle) {
+        let Ok(targets) = h.page_targets(Duration::from_secs(2)).await else {
+            return;
+        };
+        let unowned: HashSet<String> = {
+            let owned = self.owned.lock().expect("owned");
+            targets
+                .into_iter()
+                .map(|(id, _)| id)
+                .filter(|id| !owned.contains(id))
+                .collect()
+        };
+        let stale: Vec<String> = {
+            let mut prev = self.suspects.lock().expect("suspects");
+            let stale = unowned.intersection(&prev).cloned().collect();
+            *prev = unowned;
+            stale
+        };
+        for id in &stale {
+            h.close_target(id, Duration::from_secs(2)).await;
+            self.suspects.lock().expect("suspects").remove(id);
+        }
+        if !stale.is_empty() {
+            self.reaped.fetch_add(stale.len(), Ordering::SeqCst);
+            tracing::info!("closed {} page target(s) no tab owned", stale.len());
+        }
+    }
+
+    /// Relaunch a healthy launched browser: wait until no page is in flight (new pages wait
+    /// too), close it, and start a fresh one.
+    async fn recycle(&self, why: &str) {
+        if self.recycling.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let gate = self.gate.write().await;
+        let mut g = self.browser.lock().await;
+        if let Some(old) = g.take() {
+            self.tabs.lock().await.clear();
+            match Arc::try_unwrap(old) {
+                Ok(old) => old.shutdown().await,
+                // Still referenced (cannot happen with no page in flight): dropping the last
+                // reference kills the process.
+                Err(old) => old.gone.store(true, Ordering::SeqCst),
+            }
+        }
+        match self.launch_into(&mut g).await {
+            Ok(_) => {
+                self.recycles.fetch_add(1, Ordering::SeqCst);
+                tracing::info!("relaunched the browser {why}");
+            }
+            // The next page tries again, and reports the error if it fails again.
+            Err(e) => tracing::warn!("relaunching the browser {why} failed: {e}"),
+        }
+        drop(g);
+        drop(gate);
+        self.recycling.store(false, Ordering::SeqCst);
     }
 
     async fn take_tab(&self) -> Result<(u64, Tab), Error> {
@@ -324,7 +487,16 @@ impl Renderer {
             phase: "opening a tab".into(),
             message: e.to_string(),
         })?;
-        Ok((gen, Tab::new(page, &self.opts).await?))
+        let id = page.target_id().inner().clone();
+        self.owned.lock().expect("owned").insert(id.clone());
+        match Tab::new(page.clone(), &self.opts).await {
+            Ok(t) => Ok((gen, t)),
+            Err(e) => {
+                self.owned.lock().expect("owned").remove(&id);
+                h.close_target(&id, Duration::from_secs(2)).await;
+                Err(e)
+            }
+        }
     }
 
     async fn give_back(&self, gen: u64, tab: Tab) {
@@ -338,7 +510,23 @@ impl Renderer {
         } else {
             let page = tab.page.clone();
             drop(tab);
-            let _ = tokio::time::timeout(Duration::from_secs(2), page.close()).await;
+            self.close_page(page).await;
+        }
+    }
+
+    /// Close a tab's target: from its own session, and from the browser's when that does
+    /// not answer (a renderer whose scripts never yield).
+    async fn close_page(&self, page: chromiumoxide::Page) {
+        let id = page.target_id().inner().clone();
+        self.owned.lock().expect("owned").remove(&id);
+        if !matches!(
+            tokio::time::timeout(Duration::from_secs(2), page.close()).await,
+            Ok(Ok(()))
+        ) {
+            let h = self.browser.lock().await.clone();
+            if let Some(h) = h.filter(|h| !h.is_gone()) {
+                h.close_target(&id, Duration::from_secs(2)).await;
+            }
         }
     }
 
@@ -352,7 +540,16 @@ impl Renderer {
     /// [`Renderer::render`] with the screenshot asked for per page (the service decides per
     /// request). Dropping the returned future (a client that went away) closes its tab.
     pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
-        let _slot = self.slots.acquire().await.expect("semaphore open");
+        let slot = self.slots.acquire().await.expect("semaphore open");
+        let gate = self.gate.read().await;
+        let r = self.render_retrying(input, screenshot).await;
+        drop(gate);
+        drop(slot);
+        self.after_page().await;
+        r
+    }
+
+    async fn render_retrying(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
         let mut opts = self.opts.clone();
         opts.screenshot = screenshot;
         let opts = &opts;
@@ -476,6 +673,7 @@ impl Renderer {
         };
         let mut guard = InFlight {
             server: &self.server,
+            owned: &self.owned,
             served,
             page: None,
         };
@@ -545,9 +743,11 @@ impl Renderer {
 
 /// A page being rendered: on drop (finished, or its future dropped because the caller went
 /// away) the page's HTML is unpublished, and a tab not handed back is closed in the
-/// background so Chromium does not keep it.
+/// background so Chromium does not keep it (if that close does not go through, the next
+/// sweeps find the target unowned and close it from the browser).
 struct InFlight<'a> {
     server: &'a serve::Server,
+    owned: &'a std::sync::Mutex<HashSet<String>>,
     served: Option<String>,
     page: Option<chromiumoxide::Page>,
 }
@@ -558,6 +758,9 @@ impl Drop for InFlight<'_> {
             self.server.remove(&p);
         }
         if let Some(page) = self.page.take() {
+            if let Ok(mut owned) = self.owned.lock() {
+                owned.remove(page.target_id().inner());
+            }
             if let Ok(rt) = tokio::runtime::Handle::try_current() {
                 rt.spawn(async move {
                     let _ = tokio::time::timeout(Duration::from_secs(2), page.close()).await;
