@@ -209,7 +209,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     })
     .await;
     bar.finish_and_clear();
-    let relaunches = renderer.relaunches();
+    let (relaunches, recycles) = (renderer.relaunches(), renderer.recycles());
     renderer.shutdown().await;
     let s = summary?;
     if !quiet && (many || s.interrupted) {
@@ -219,10 +219,13 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             total,
             s.failed,
             s.empty,
-            if relaunches > 0 {
-                format!(", browser relaunched {relaunches} time(s)")
-            } else {
-                String::new()
+            match (relaunches, recycles) {
+                (0, 0) => String::new(),
+                (d, 0) => format!(", browser relaunched {d} time(s) after dying"),
+                (0, r) => format!(", browser relaunched {r} time(s) at its page or memory bound"),
+                (d, r) => format!(
+                    ", browser relaunched {d} time(s) after dying and {r} at its page or memory bound"
+                ),
             }
         );
     }

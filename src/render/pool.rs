@@ -95,6 +95,16 @@ impl BrowserPool {
         self.members.iter().map(|m| m.renderer.relaunches()).sum()
     }
 
+    /// Planned relaunches of healthy launched browsers (page or memory bound).
+    pub fn recycles(&self) -> usize {
+        self.members.iter().map(|m| m.renderer.recycles()).sum()
+    }
+
+    /// Page targets closed because no tab owned them.
+    pub fn reaped(&self) -> usize {
+        self.members.iter().map(|m| m.renderer.reaped()).sum()
+    }
+
     /// Milliseconds the first browser took to start or connect.
     pub fn launch_ms(&self) -> f64 {
         self.members.first().map_or(0.0, |m| m.renderer.launch_ms)

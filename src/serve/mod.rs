@@ -338,6 +338,8 @@ async fn healthz(State(state): State<Arc<AppState>>) -> Response {
         "browsers": state.renderer.alive(),
         "busy_tabs": state.renderer.busy(),
         "relaunches": state.renderer.relaunches(),
+        "recycles": state.renderer.recycles(),
+        "reaped_targets": state.renderer.reaped(),
     }))
     .into_response()
 }
