@@ -37,6 +37,16 @@
     return undefined;
   };
   const docEl = find(document, "documentElement").call(document);
+  // A script removed the root element (or `document.open()` left an empty document): no
+  // nodes; the renderer then tries the page with JavaScript disabled.
+  if (!docEl) {
+    return JSON.stringify({
+      schema_version: 1, url: String(location.href), title: "", description: "", keywords: "",
+      lang: "", viewport: { width: window.innerWidth, height: window.innerHeight },
+      document_writes_blocked: window.__slBlockedWrites || 0, shadow_roots: 0, frames: 0,
+      document: { width: 0, height: 0 }, nodes: [],
+    });
+  }
   const onEl = (name) => find(docEl, name);
   const tagNameOf = onEl("tagName");
   const childNodesOf = onEl("childNodes");

@@ -40,3 +40,33 @@ async fn named_elements_do_not_break_the_snapshot() {
         .iter()
         .any(|n| n.text.as_deref().is_some_and(|t| t.contains("survives"))));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_removes_its_root_element_falls_back_to_its_html() {
+    let html = r#"<html><head><title>Gone</title></head><body>
+      <p>The article text that the page's own script throws away after load, with a comma.</p>
+      <p>A second paragraph, so the HTML clearly holds more text than the render shows.</p>
+      <script>addEventListener("load", () => document.removeChild(document.documentElement));</script>
+      </body></html>"#;
+    let r = Renderer::new(RenderOptions {
+        offline: true,
+        ..RenderOptions::default()
+    })
+    .await
+    .unwrap();
+    let page = r
+        .render(&Input::Html {
+            name: "rootless".into(),
+            bytes: html.as_bytes().to_vec(),
+            charset: "utf-8".into(),
+        })
+        .await;
+    r.shutdown().await;
+    let page = page.expect("a page without a root element is no script error");
+    assert_eq!(page.javascript.as_deref(), Some("disabled-fallback"));
+    assert!(page
+        .snapshot
+        .nodes
+        .iter()
+        .any(|n| n.text.as_deref().is_some_and(|t| t.contains("throws away"))));
+}

@@ -578,6 +578,26 @@ impl Renderer {
                     }
                     return Ok(self.javascript_fallback(input, r, opts).await);
                 }
+                // The page's scripts left nothing to walk (the root element removed, a
+                // document emptied): try the page as its HTML has it, with JavaScript off.
+                Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
+                    if opts.javascript && !gone =>
+                {
+                    let mut off = opts.clone();
+                    off.javascript = false;
+                    return match self.render_once(input, &off).await.1 {
+                        Ok(mut again) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
+                            tracing::info!(
+                                "{}: {e}; using the render with JavaScript disabled",
+                                input.name()
+                            );
+                            again.javascript = Some("disabled-fallback".into());
+                            again.retries = retries;
+                            Ok(again)
+                        }
+                        _ => Err(e),
+                    };
+                }
                 Err(e) => {
                     let retryable =
                         matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. }) || gone;
