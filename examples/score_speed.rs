@@ -1,0 +1,106 @@
+//! Scoring-only throughput of an algorithm over saved snapshots, on one thread: loads the
+//! snapshots first (not timed), then times tree building + extraction + the text writer for
+//! every page, and, for `learned`, its phases (features, pass 1, pass 2).
+//!
+//! Usage: cargo run --release --example score_speed -- DIR [EVERY=1] [ALGORITHM=learned] [REPS=1]
+//! where DIR holds `<dataset>/<id>.json` (`sightline eval --save-snapshots DIR`); every
+//! EVERY-th file (sorted) of each dataset is used. Prints one line of pages/s on stdout.
+
+#![forbid(unsafe_code)]
+
+use std::time::{Duration, Instant};
+
+use sightline::extract::learned::{self, features, model::Model};
+use sightline::{Algorithm, Params, Snapshot, Tree};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = std::path::PathBuf::from(args.first().map_or("snapshots", String::as_str));
+    let every: usize = args.get(1).map_or(Ok(1), |s| s.parse())?;
+    let algorithm: Algorithm = match args.get(2) {
+        Some(a) => a.parse().map_err(|e| anyhow::anyhow!("{e}"))?,
+        None => Algorithm::Learned,
+    };
+    let reps: usize = args.get(3).map_or(Ok(1), |s| s.parse())?;
+    let mut files = Vec::new();
+    let mut sets: Vec<_> = std::fs::read_dir(&dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    sets.sort();
+    for s in sets {
+        let mut fs: Vec<_> = std::fs::read_dir(&s)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        fs.sort();
+        files.extend(fs.into_iter().step_by(every.max(1)));
+    }
+    let snaps: Vec<Snapshot> = files
+        .iter()
+        .map(|p| {
+            let json = std::fs::read_to_string(p)?;
+            Ok(Snapshot::from_json(&json, &p.display().to_string())?)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    eprintln!("loaded {} snapshots from {}", snaps.len(), dir.display());
+    let params = Params::default();
+    let model = Model::shipped()?;
+    let (mut t_tree, mut t_feat, mut t_p1, mut t_p2, mut t_all) = (
+        Duration::ZERO,
+        Duration::ZERO,
+        Duration::ZERO,
+        Duration::ZERO,
+        Duration::ZERO,
+    );
+    let mut sink = 0usize;
+    for _ in 0..reps {
+        for snap in &snaps {
+            let t = Instant::now();
+            let tree = Tree::new(snap);
+            let ex = sightline::extract::extract_tree(&tree, algorithm, &params);
+            sink += sightline::output::text::render(&tree, &ex).len();
+            t_all += t.elapsed();
+            if algorithm == Algorithm::Learned {
+                let t = Instant::now();
+                let tree = Tree::new(snap);
+                t_tree += t.elapsed();
+                let t = Instant::now();
+                let pf = features::page_features(&tree, &params);
+                t_feat += t.elapsed();
+                let t = Instant::now();
+                let p1 = learned::model::predict(&model.pass1, &pf.rows, features::FEATURES.len());
+                t_p1 += t.elapsed();
+                let t = Instant::now();
+                let rows2 = features::pass2_features(&pf, &p1);
+                let p2 = learned::model::predict(
+                    &model.pass2,
+                    &rows2,
+                    features::PASS2_FEATURES.len(),
+                );
+                t_p2 += t.elapsed();
+                sink += p2.len();
+            }
+        }
+    }
+    let n = (snaps.len() * reps) as f64;
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0 / n;
+    if algorithm == Algorithm::Learned {
+        eprintln!(
+            "phases, ms a page: tree {:.2}, features {:.2}, pass 1 {:.2}, pass 2 {:.2}",
+            ms(t_tree),
+            ms(t_feat),
+            ms(t_p1),
+            ms(t_p2)
+        );
+    }
+    println!(
+        "{algorithm}: {:.2} ms a page, {:.0} pages/s on one thread ({} pages x {reps}, tree + extract + text writer; checksum {sink})",
+        ms(t_all),
+        n / t_all.as_secs_f64(),
+        snaps.len()
+    );
+    Ok(())
+}
