@@ -233,9 +233,13 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     }
 }
 
-/// Run `learned` with the model built into the binary. If that model cannot be read (a build
-/// with a placeholder model), nothing is kept and `details.error` says why.
+/// Run `learned` with `params.learned.model` (`--model FILE`) or else the model built into the
+/// binary. If the built-in model cannot be read (a build with a placeholder model), nothing is
+/// kept and `details.error` says why.
 pub fn extract(tree: &Tree, params: &Params) -> Extraction {
+    if let Some(m) = &params.learned.model {
+        return extract_with(tree, m, params);
+    }
     match Model::shipped() {
         Ok(m) => extract_with(tree, m, params),
         Err(e) => {

@@ -262,6 +262,19 @@ impl Model {
             .get_or_init(|| (Forest::of(&self.pass1), Forest::of(&self.pass2)))
     }
 
+    /// Read a model file written by `sightline train --model FILE`. A missing, unreadable or
+    /// invalid file is an [`Error::Input`] naming the file and the fix.
+    pub fn from_file(path: &std::path::Path) -> Result<Model, Error> {
+        let source = path.display().to_string();
+        let json = std::fs::read_to_string(path).map_err(|e| Error::Input {
+            input: source.clone(),
+            message: format!(
+                "cannot read the model file ({e}); pass a file written by `sightline train --model FILE`"
+            ),
+        })?;
+        Model::from_json(&json, &source)
+    }
+
     /// Serialize (deterministic: same model, same bytes).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a model always serializes") + "\n"
@@ -302,5 +315,27 @@ mod tests {
         let n2 = PASS2_FEATURES.len();
         let rows2: Vec<f64> = (0..40 * n2).map(|k| (k % 13) as f64 / 12.0).collect();
         assert_eq!(f2.predict(&rows2, n2), predict(&m.pass2, &rows2, n2));
+    }
+
+    #[test]
+    fn model_files_load_or_fail_with_a_named_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.json");
+        let e = Model::from_file(&missing).unwrap_err().to_string();
+        assert!(
+            e.contains("nope.json") && e.contains("sightline train"),
+            "{e}"
+        );
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, "{\"format\": 1}").unwrap();
+        let e = Model::from_file(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("bad.json") && e.contains("not a learned-model file"),
+            "{e}"
+        );
+        let good = dir.path().join("good.json");
+        std::fs::write(&good, SHIPPED_JSON).unwrap();
+        let m = Model::from_file(&good).unwrap();
+        assert_eq!(m.threshold, Model::shipped().unwrap().threshold);
     }
 }
