@@ -125,6 +125,10 @@ pub struct ServeArgs {
     /// Algorithm parameters as JSON.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
+    /// the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
@@ -275,6 +279,10 @@ pub struct ExtractArgs {
     /// Algorithm parameters as JSON (any subset of the fields of `Params`; see README).
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
+    /// the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     /// Replace the Crunch advertisement-host list with FILE (one host per line).
     #[arg(long, value_name = "FILE")]
     pub ad_hosts: Option<PathBuf>,
@@ -344,6 +352,10 @@ pub struct EvalArgs {
     /// Algorithm parameters as JSON.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
+    /// the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     /// Print the README's quality table on stdout instead of the report: of this run, or,
     /// given a saved report.json, of that run without rendering anything.
     #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
@@ -483,6 +495,16 @@ pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
                 .with_context(|| format!("--params {}: not valid parameters JSON", path.display()))
         }
     }
+}
+
+/// Load `--params FILE` and `--model FILE` (the `learned` model to run instead of the built-in one).
+pub fn load_params_model(p: &Option<PathBuf>, model: &Option<PathBuf>) -> Result<Params> {
+    let mut params = load_params(p)?;
+    if let Some(m) = model {
+        let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
+        params.learned.model = Some(std::sync::Arc::new(m));
+    }
+    Ok(params)
 }
 
 pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {

@@ -14,7 +14,9 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 
-use cli::{browser_endpoints, collect_inputs, exit, load_params, parse_algorithms, render_options};
+use cli::{
+    browser_endpoints, collect_inputs, exit, load_params_model, parse_algorithms, render_options,
+};
 use cli::{Cli, Command, ExtractArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
 use sightline::output::json::Timings;
@@ -80,7 +82,7 @@ fn main() {
 
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let mut params = load_params(&a.params)?;
+    let mut params = load_params_model(&a.params, &a.model)?;
     if let Some(f) = &a.ad_hosts {
         let list = std::fs::read_to_string(f)
             .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;

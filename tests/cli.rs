@@ -154,6 +154,21 @@ fn html_on_stdin_and_screenshot() {
 }
 
 #[test]
+fn a_missing_model_file_names_the_file_and_the_fix() {
+    let out = bin()
+        .args(["extract", "--model", "/no/such/model.json"])
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/no/such/model.json") && err.contains("sightline train"),
+        "{err}"
+    );
+}
+
+#[test]
 fn chromium_missing_names_the_fix() {
     let out = bin()
         .args(["extract", "--chrome", "/no/chromium"])

@@ -166,3 +166,25 @@ async fn demo_page_has_no_cookie_banner_in_real_chromium() {
         assert!(!out.contains(never), "kept {never:?} in:\n{out}");
     }
 }
+
+/// `--model FILE`: a model given in the parameters replaces the built-in one.
+#[test]
+fn a_given_model_replaces_the_built_in_one() {
+    let snap = page();
+    let mut m = Model::from_json(
+        sightline::extract::learned::model::SHIPPED_JSON,
+        "shipped copy",
+    )
+    .unwrap();
+    m.threshold = 2.0; // no probability reaches it: nothing is kept
+    m.description = "a user's model".into();
+    let mut params = Params::default();
+    params.learned.model = Some(std::sync::Arc::new(m));
+    let ex = extract(&snap, Algorithm::Learned, &params);
+    let sightline::extract::Details::Learned(d) = &ex.details else {
+        panic!("learned details")
+    };
+    assert_eq!(d.model, "a user's model");
+    assert!(d.blocks.is_empty());
+    assert!(!ex.kept.iter().any(|&k| k));
+}

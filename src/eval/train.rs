@@ -286,9 +286,10 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
             .collect();
         let (rows, y, w) = stack(train.iter().copied());
         let b = fit_booster(booster(l, l.trees, 1 + f as u64), &rows, nf, &y, &w)?;
+        let forest = model::Forest::of(&b);
         for (k, p) in pages.iter().enumerate() {
             if fold_of(k, p) == f {
-                oof[k] = model::predict(&b, &p.features.rows, nf);
+                oof[k] = forest.predict(&p.features.rows, nf);
             }
         }
     }
@@ -307,6 +308,7 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         threshold: l.threshold,
         pass1,
         pass2,
+        forests: Default::default(),
     })
 }
 

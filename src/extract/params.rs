@@ -34,6 +34,11 @@ pub struct LearnedParams {
     /// Keep a unit when its probability reaches this, instead of the model's own threshold
     /// (default: none, use the model's). Lower it for recall, raise it for precision.
     pub threshold: Option<f64>,
+    /// A model to run instead of the one built into the binary (`--model FILE`, a file
+    /// written by `sightline train --model FILE`; see [`crate::extract::learned::model::Model::from_file`]).
+    /// Not part of the parameters JSON.
+    #[serde(skip)]
+    pub model: Option<std::sync::Arc<crate::extract::learned::model::Model>>,
 }
 
 /// Parameters of `ensemble` (`src/extract/ensemble.rs`): which algorithms vote and how many

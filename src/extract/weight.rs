@@ -87,19 +87,7 @@ fn mean(xs: &[f64]) -> f64 {
 /// subtree's leaves with their merged content.
 pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
     let (title, keywords) = page_facts(tree, p);
-    let roles = preprocess(tree, p);
-    let leaves = leaves(tree, &roles, p);
-    let subtrees = subtrees(tree, &roles, &leaves);
-    let chosen = choose(&subtrees);
-
-    let mut kept = vec![false; tree.len()];
-    if let Some(s) = chosen.map(|c| &subtrees[c]) {
-        for leaf in &s.leaves {
-            for i in tree.subtree(leaf.id) {
-                kept[i] = roles[i] != Role::Dropped;
-            }
-        }
-    }
+    let (subtrees, chosen, kept) = decide(tree, p);
     let summary = |s: &Subtree| WangSubtree {
         root: tree.css_path(s.root),
         width_attr: s.width_attr,
@@ -138,6 +126,29 @@ pub fn extract(tree: &Tree, p: &WangParams) -> Extraction {
         scores: None,
         details,
     }
+}
+
+/// Steps 3-6 of [`extract`]: the subtrees, the chosen one and the kept flags.
+fn decide(tree: &Tree, p: &WangParams) -> (Vec<Subtree>, Option<usize>, Vec<bool>) {
+    let roles = preprocess(tree, p);
+    let leaves = leaves(tree, &roles, p);
+    let subtrees = subtrees(tree, &roles, &leaves);
+    let chosen = choose(&subtrees);
+    let mut kept = vec![false; tree.len()];
+    if let Some(s) = chosen.map(|c| &subtrees[c]) {
+        for leaf in &s.leaves {
+            for i in tree.subtree(leaf.id) {
+                kept[i] = roles[i] != Role::Dropped;
+            }
+        }
+    }
+    (subtrees, chosen, kept)
+}
+
+/// What [`extract`] keeps, without building its details (for algorithms that read Wang &
+/// Liu's decision as a signal, such as `learned`).
+pub fn kept(tree: &Tree, p: &WangParams) -> Vec<bool> {
+    decide(tree, p).2
 }
 
 /// Step 2: the page title and S_meta-kw, the `<meta name="keywords">` content split at

@@ -444,26 +444,33 @@ impl<'a> Tree<'a> {
         } else {
             id
         };
-        let mut parts = Vec::new();
+        // Walk up once, counting same-tag siblings in place (no per-level vectors).
+        let mut parts: Vec<(&str, usize)> = Vec::new();
         let mut cur = id;
         while let Some(p) = self.parent(cur) {
-            let tag = &self.snap.nodes[cur].tag;
-            let same: Vec<NodeId> = self.children[p]
-                .iter()
-                .copied()
-                .filter(|&c| self.snap.nodes[c].tag == *tag)
-                .collect();
-            if same.len() > 1 {
-                let k = same.iter().position(|&c| c == cur).unwrap_or(0) + 1;
-                parts.push(format!("{tag}:nth-of-type({k})"));
-            } else {
-                parts.push(tag.clone());
+            let tag = self.snap.nodes[cur].tag.as_str();
+            let (mut same, mut k) = (0, 0);
+            for &c in &self.children[p] {
+                if self.snap.nodes[c].tag == tag {
+                    same += 1;
+                    if c == cur {
+                        k = same;
+                    }
+                }
             }
+            parts.push((tag, if same > 1 { k.max(1) } else { 0 }));
             cur = p;
         }
-        parts.push(self.snap.nodes[cur].tag.clone());
-        parts.reverse();
-        parts.join(" > ")
+        let mut out = self.snap.nodes[cur].tag.clone();
+        for (tag, k) in parts.into_iter().rev() {
+            out.push_str(" > ");
+            out.push_str(tag);
+            if k > 0 {
+                use std::fmt::Write as _;
+                let _ = write!(out, ":nth-of-type({k})");
+            }
+        }
+        out
     }
 }
 

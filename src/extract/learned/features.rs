@@ -20,7 +20,7 @@
 //! Pass-2 features ([`pass2_features`]) add the pass-1 probabilities of the neighbours in
 //! reading order and of the units sharing an ancestor (the smoothing pass).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::extract::text::{is_punct, words};
 use crate::extract::{crunch, density, vsse, weight, Algorithm, Params};
@@ -535,22 +535,46 @@ fn class_words(s: &str, out: &mut Vec<String>) {
     }
 }
 
+/// The token-group bit mask of one class/id word.
+fn word_mask(w: &str) -> u32 {
+    let mut mask = 0u32;
+    for (g, (_, toks)) in TOKEN_GROUPS.iter().enumerate() {
+        let hit = toks
+            .iter()
+            .any(|t| w == *t || (t.len() >= 5 && w.len() > t.len() && w.contains(t)));
+        if hit {
+            mask |= 1 << g;
+        }
+    }
+    mask
+}
+
 /// The token-group bit mask of one element's class, id and role.
 pub fn group_mask(class: Option<&str>, id: Option<&str>, role: Option<&str>) -> u32 {
+    group_mask_cached(class, id, role, &mut HashMap::new())
+}
+
+/// [`group_mask`] remembering each word's mask in `words` (pages repeat their class words).
+fn group_mask_cached(
+    class: Option<&str>,
+    id: Option<&str>,
+    role: Option<&str>,
+    words: &mut HashMap<String, u32>,
+) -> u32 {
     let mut ws = Vec::new();
     for s in [class, id].into_iter().flatten() {
         class_words(s, &mut ws);
     }
     let mut mask = 0u32;
-    for w in &ws {
-        for (g, (_, toks)) in TOKEN_GROUPS.iter().enumerate() {
-            let hit = toks
-                .iter()
-                .any(|t| w == t || (t.len() >= 5 && w.len() > t.len() && w.contains(t)));
-            if hit {
-                mask |= 1 << g;
+    for w in ws {
+        mask |= match words.get(&w) {
+            Some(&m) => m,
+            None => {
+                let m = word_mask(&w);
+                words.insert(w, m);
+                m
             }
-        }
+        };
     }
     if let Some(r) = role {
         for (name, group) in ROLES {
@@ -657,7 +681,14 @@ struct TextStats {
     copyright: bool,
 }
 
-fn text_stats(tree: &Tree, u: &Unit, stop: &HashSet<&str>) -> TextStats {
+/// The statistics of one unit and, when `keep_words`, its lower-cased words that are not
+/// stop words (for the title overlap).
+fn text_stats(
+    tree: &Tree,
+    u: &Unit,
+    stop: &HashSet<&str>,
+    keep_words: bool,
+) -> (TextStats, HashSet<String>) {
     let mut s = TextStats {
         chars: 0,
         link_chars: 0,
@@ -709,14 +740,18 @@ fn text_stats(tree: &Tree, u: &Unit, stop: &HashSet<&str>) -> TextStats {
         .last()
         .is_some_and(|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '"' | '”' | ':'));
     s.starts_upper = text.chars().next().is_some_and(|c| c.is_uppercase());
+    let mut kept = HashSet::new();
     for w in words(text) {
         s.words += 1;
         s.word_len += w.chars().count();
-        if stop.contains(w.to_lowercase().as_str()) {
+        let lower = w.to_lowercase();
+        if stop.contains(lower.as_str()) {
             s.stop += 1;
+        } else if keep_words {
+            kept.insert(lower);
         }
     }
-    s
+    (s, kept)
 }
 
 /// Compute the units and pass-1 feature rows of one page. Runs the paper algorithms it reads
@@ -735,8 +770,8 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
     let htd = density::extract(tree, Algorithm::Htd, &params.density);
     let scores = htd.scores.clone().unwrap_or_default();
     let threshold = htd.threshold.unwrap_or(0.0);
-    let wang = weight::extract(tree, &params.wang).kept;
-    let vsse = vsse::extract(tree, &params.vsse).kept;
+    let wang = weight::kept(tree, &params.wang);
+    let vsse = vsse::kept(tree, &params.vsse);
     let crunch = crunch::extract(tree, &params.crunch).kept;
     let max_node = (0..n)
         .filter(|&i| tree.node(i).is_element())
@@ -762,6 +797,8 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
     let mut inside = vec![0u32; n];
     let mut pos_flags = vec![0u8; n]; // 1 fixed, 2 sticky, 4 absolute, 8 transparent
     let mut depth = vec![0usize; n];
+    let mut mask_cache: HashMap<(Option<&str>, Option<&str>, Option<&str>), u32> = HashMap::new();
+    let mut word_cache: HashMap<String, u32> = HashMap::new();
     for i in 0..n {
         let nd = tree.node(i);
         let parent = tree.parent(i);
@@ -775,7 +812,15 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
             pos_flags[i] = pf;
             continue;
         }
-        own_mask[i] = group_mask(nd.class.as_deref(), nd.id.as_deref(), nd.role.as_deref());
+        // Pages repeat the same class/id/role strings: match each distinct triple once.
+        let key = (nd.class.as_deref(), nd.id.as_deref(), nd.role.as_deref());
+        own_mask[i] = if key == (None, None, None) {
+            0
+        } else {
+            *mask_cache
+                .entry(key)
+                .or_insert_with(|| group_mask_cached(key.0, key.1, key.2, &mut word_cache))
+        };
         anc_mask[i] = pm | own_mask[i];
         inside[i] = pi | inside_bit(&nd.tag).map_or(0, |k| 1 << k);
         let mut f = pf;
@@ -825,14 +870,17 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
     }
 
     let stop: HashSet<&str> = params.vsse.stop_words.iter().map(String::as_str).collect();
-    let stats: Vec<TextStats> = units.iter().map(|u| text_stats(tree, u, &stop)).collect();
-    let page_chars: usize = stats.iter().map(|s| s.chars).sum::<usize>().max(1);
-    let page_link: usize = stats.iter().map(|s| s.link_chars).sum();
     let title_words: HashSet<String> = words(&snap.title)
         .into_iter()
         .map(|w| w.to_lowercase())
         .filter(|w| !stop.contains(w.as_str()))
         .collect();
+    let (stats, unit_words): (Vec<TextStats>, Vec<HashSet<String>>) = units
+        .iter()
+        .map(|u| text_stats(tree, u, &stop, !title_words.is_empty()))
+        .unzip();
+    let page_chars: usize = stats.iter().map(|s| s.chars).sum::<usize>().max(1);
+    let page_link: usize = stats.iter().map(|s| s.link_chars).sum();
     // Units per parent of block.
     let mut parent_units: std::collections::HashMap<NodeId, usize> = Default::default();
     for u in &units {
@@ -879,11 +927,7 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
         let overlap = if title_words.is_empty() {
             0.0
         } else {
-            let ws: HashSet<String> = words(&u.text)
-                .into_iter()
-                .map(|w| w.to_lowercase())
-                .filter(|w| !stop.contains(w.as_str()))
-                .collect();
+            let ws = &unit_words[k];
             let inter = ws.intersection(&title_words).count();
             inter as f64 / (ws.len().max(title_words.len())).max(1) as f64
         };
@@ -1140,8 +1184,18 @@ mod tests {
         bld.text(foot, "© 2024 Example");
         let snap = bld.build();
         let tree = Tree::new(&snap);
-        let pf = page_features(&tree, &Params::default());
+        let params = Params::default();
+        let pf = page_features(&tree, &params);
         assert_eq!(pf.units.len(), 3);
+        // The shared "kept only" paths give the paper algorithms' own decisions.
+        assert_eq!(
+            vsse::kept(&tree, &params.vsse),
+            vsse::extract(&tree, &params.vsse).kept
+        );
+        assert_eq!(
+            weight::kept(&tree, &params.wang),
+            weight::extract(&tree, &params.wang).kept
+        );
         assert_eq!(
             pf.units[1].nodes.len(),
             3,

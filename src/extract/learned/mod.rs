@@ -97,9 +97,10 @@ pub struct Classified {
 /// Run both passes of `model` on a page.
 pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
     let pf = features::page_features(tree, params);
-    let p1 = model::predict(&model.pass1, &pf.rows, FEATURES.len());
+    let (f1, f2) = model.forests();
+    let p1 = f1.predict(&pf.rows, FEATURES.len());
     let pass2_rows = features::pass2_features(&pf, &p1);
-    let p2 = model::predict(&model.pass2, &pass2_rows, PASS2_FEATURES.len());
+    let p2 = f2.predict(&pass2_rows, PASS2_FEATURES.len());
     Classified {
         features: pf,
         pass2_rows,
@@ -178,8 +179,9 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
         .iter()
         .flat_map(|&u| c.pass2_rows[u * n2..(u + 1) * n2].iter().copied())
         .collect();
-    let c1 = model::contributions(&model.pass1, &rows1, nf);
-    let c2 = model::contributions(&model.pass2, &rows2, n2);
+    let (f1, f2) = model.forests();
+    let c1: Vec<f64> = rows1.chunks(nf).flat_map(|r| f1.contributions(r)).collect();
+    let c2: Vec<f64> = rows2.chunks(n2).flat_map(|r| f2.contributions(r)).collect();
     let blocks: Vec<BlockExplanation> = chosen
         .iter()
         .enumerate()
@@ -231,9 +233,13 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     }
 }
 
-/// Run `learned` with the model built into the binary. If that model cannot be read (a build
-/// with a placeholder model), nothing is kept and `details.error` says why.
+/// Run `learned` with `params.learned.model` (`--model FILE`) or else the model built into the
+/// binary. If the built-in model cannot be read (a build with a placeholder model), nothing is
+/// kept and `details.error` says why.
 pub fn extract(tree: &Tree, params: &Params) -> Extraction {
+    if let Some(m) = &params.learned.model {
+        return extract_with(tree, m, params);
+    }
     match Model::shipped() {
         Ok(m) => extract_with(tree, m, params),
         Err(e) => {

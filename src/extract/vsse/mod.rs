@@ -207,24 +207,37 @@ struct Decision {
 /// §4.4: SimHash every paragraph of the area with keyword weights from eq. 4 over the area,
 /// SimHash title + description as a one-paragraph area of its own ("repeating the above
 /// process"), and decide each paragraph by T2. Returns the decisions and the title
-/// fingerprint.
-fn refine(tree: &Tree, paras: &[Paragraph], p: &VsseParams) -> (Vec<Decision>, Option<u64>) {
+/// fingerprint. With `all_distances` false, the Hamming distance is computed only where it
+/// decides (paragraphs the T2 test applies to); the `kept` decisions are the same.
+fn refine(
+    tree: &Tree,
+    paras: &[Paragraph],
+    p: &VsseParams,
+    all_distances: bool,
+) -> (Vec<Decision>, Option<u64>) {
     let summary = format!("{} {}", tree.snap.title, tree.snap.description);
-    let title = simhash::tf_idf(&[simhash::keywords(&summary, p)], p.idf_constant);
+    let stop = simhash::stop_set(p);
+    let title = simhash::tf_idf(&[simhash::keywords_with(&summary, &stop)], p.idf_constant);
     let title_fp = simhash::fingerprint(&title[0], p.simhash_bits);
     let kws: Vec<Vec<String>> = paras
         .iter()
-        .map(|para| simhash::keywords(&para.text, p))
+        .map(|para| simhash::keywords_with(&para.text, &stop))
         .collect();
-    let weighted = simhash::tf_idf(&kws, p.idf_constant);
+    let df = simhash::document_frequencies(&kws);
     let decisions = paras
         .iter()
-        .zip(&weighted)
-        .map(|(para, w)| {
+        .zip(&kws)
+        .map(|(para, kw)| {
             let punctuated = punct_count(&para.text) > 0;
-            let hamming = title_fp
-                .zip(simhash::fingerprint(w, p.simhash_bits))
-                .map(|(a, b)| simhash::hamming(a, b));
+            let tested = all_distances || !punctuated || p.refine_punctuated;
+            let hamming = if tested {
+                let w = simhash::weights(kw, &df, kws.len(), p.idf_constant);
+                title_fp
+                    .zip(simhash::fingerprint(&w, p.simhash_bits))
+                    .map(|(a, b)| simhash::hamming(a, b))
+            } else {
+                None
+            };
             let close = hamming.is_some_and(|d| d <= p.t2);
             let kept = !para.text.is_empty() && (close || (punctuated && !p.refine_punctuated));
             Decision {
@@ -237,6 +250,63 @@ fn refine(tree: &Tree, paras: &[Paragraph], p: &VsseParams) -> (Vec<Decision>, O
     (decisions, title_fp)
 }
 
+/// The phases of [`extract`] up to the decisions, shared with [`kept`].
+struct Decided {
+    leaves: Leaves,
+    seeds: Vec<NodeId>,
+    /// The aggregated path and, per paragraph of its area, the paragraph and its decision.
+    area: Option<(Vec<NodeId>, Vec<Paragraph>, Vec<Decision>, Option<u64>)>,
+}
+
+fn decide(tree: &Tree, p: &VsseParams, all_distances: bool) -> Decided {
+    let leaves = Leaves::of(tree, p);
+    let seeds = leaves.seeds(p);
+    let area = aggregate(tree, &seeds).map(|area_path| {
+        let area = *area_path.last().expect("an aggregated path holds <body>");
+        let paras = paragraphs(tree, &leaves, area);
+        let (decisions, title_fp) = refine(tree, &paras, p, all_distances);
+        (area_path, paras, decisions, title_fp)
+    });
+    Decided {
+        leaves,
+        seeds,
+        area,
+    }
+}
+
+/// Mark each kept paragraph's leaves and their ancestors up to the area root.
+fn mark(tree: &Tree, d: &Decided, kept: &mut [bool]) {
+    let Some((area_path, paras, decisions, _)) = &d.area else {
+        return;
+    };
+    let area = *area_path.last().expect("an aggregated path holds <body>");
+    for (para, dec) in paras.iter().zip(decisions) {
+        if !dec.kept {
+            continue;
+        }
+        for &leaf in &para.leaves {
+            for a in std::iter::once(leaf).chain(tree.ancestors(leaf)) {
+                if kept[a] {
+                    break;
+                }
+                kept[a] = true;
+                if a == area {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// What [`extract`] keeps, without building its details (for algorithms that read VSSE's
+/// decision as a signal, such as `learned`): the same flags, at less cost.
+pub fn kept(tree: &Tree, p: &VsseParams) -> Vec<bool> {
+    let d = decide(tree, p, false);
+    let mut kept = vec![false; tree.len()];
+    mark(tree, &d, &mut kept);
+    kept
+}
+
 /// Run VSSE text-content extraction.
 ///
 /// Phases: [`Leaves::of`] (leaves and eq. 1) → [`Leaves::seeds`] (T1) → [`aggregate`] (eq. 2,
@@ -247,12 +317,13 @@ fn refine(tree: &Tree, paras: &[Paragraph], p: &VsseParams) -> (Vec<Decision>, O
 /// `{ leaves, max_vvtc, seeds: [{path, vvtc, ratio}], area: {path, tag_path, prefix_len}
 /// | null, title_simhash: hex | null, paragraphs: [{path, punctuated, hamming, kept}] }`.
 pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
-    let leaves = Leaves::of(tree, p);
+    let d = decide(tree, p, true);
+    let leaves = &d.leaves;
     let max = leaves.max_vvtc();
-    let seeds = leaves.seeds(p);
     let mut ex = Extraction::empty(Algorithm::Vsse, tree.len());
     ex.threshold = Some(p.t1 * max);
-    let seed_list: Vec<VsseSeed> = seeds
+    let seed_list: Vec<VsseSeed> = d
+        .seeds
         .iter()
         .map(|&s| VsseSeed {
             path: tree.css_path(s),
@@ -260,7 +331,8 @@ pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
             ratio: leaves.vvtc[s] / max,
         })
         .collect();
-    let Some(area_path) = aggregate(tree, &seeds) else {
+    mark(tree, &d, &mut ex.kept);
+    let Some((area_path, paras, decisions, title_fp)) = &d.area else {
         ex.details = Details::Vsse(VsseDetails {
             leaves: leaves.count,
             max_vvtc: max,
@@ -272,25 +344,6 @@ pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
         return ex;
     };
     let area = *area_path.last().expect("an aggregated path holds <body>");
-    let paras = paragraphs(tree, &leaves, area);
-    let (decisions, title_fp) = refine(tree, &paras, p);
-
-    for (para, d) in paras.iter().zip(&decisions) {
-        if !d.kept {
-            continue;
-        }
-        for &leaf in &para.leaves {
-            for a in std::iter::once(leaf).chain(tree.ancestors(leaf)) {
-                if ex.kept[a] {
-                    break;
-                }
-                ex.kept[a] = true;
-                if a == area {
-                    break;
-                }
-            }
-        }
-    }
     let tags: Vec<&str> = area_path
         .iter()
         .map(|&i| tree.node(i).tag.as_str())
@@ -307,7 +360,7 @@ pub fn extract(tree: &Tree, p: &VsseParams) -> Extraction {
         title_simhash: title_fp.map(|f| format!("{f:016x}")),
         paragraphs: paras
             .iter()
-            .zip(&decisions)
+            .zip(decisions)
             .map(|(para, d)| VsseParagraph {
                 path: tree.css_path(para.block),
                 punctuated: d.punctuated,

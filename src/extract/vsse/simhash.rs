@@ -2,7 +2,7 @@
 //! (eq. 4), a SimHash fingerprint per paragraph (Charikar's SimHash, the paper's ref. 31) and the
 //! Hamming distance between fingerprints.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::super::params::VsseParams;
 use super::super::text::words;
@@ -11,11 +11,21 @@ use super::super::text::words;
 /// standing in for the NLPIR segmenter), lower-cased, without stop words and without words
 /// that hold no letter (numbers are not keywords).
 pub fn keywords(text: &str, p: &VsseParams) -> Vec<String> {
+    keywords_with(text, &stop_set(p))
+}
+
+/// The stop words of `p` as a set, for [`keywords_with`].
+pub fn stop_set(p: &VsseParams) -> HashSet<&str> {
+    p.stop_words.iter().map(String::as_str).collect()
+}
+
+/// [`keywords`] with the stop words already in a set (one set for a page's paragraphs).
+pub fn keywords_with(text: &str, stop: &HashSet<&str>) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| w.chars().any(char::is_alphabetic))
         .map(str::to_lowercase)
-        .filter(|w| !p.stop_words.iter().any(|s| s == w))
+        .filter(|w| !stop.contains(w.as_str()))
         .collect()
 }
 
@@ -24,7 +34,15 @@ pub fn keywords(text: &str, p: &VsseParams) -> Vec<String> {
 /// paragraphs and N_k the number holding k. Each paragraph's (keyword, weight) pairs come out
 /// in first-occurrence order.
 pub fn tf_idf(paragraphs: &[Vec<String>], l: f64) -> Vec<Vec<(String, f64)>> {
-    let n = paragraphs.len() as f64;
+    let df = document_frequencies(paragraphs);
+    paragraphs
+        .iter()
+        .map(|para| weights(para, &df, paragraphs.len(), l))
+        .collect()
+}
+
+/// N_k of eq. 4: the number of paragraphs holding each keyword.
+pub fn document_frequencies(paragraphs: &[Vec<String>]) -> HashMap<&str, usize> {
     let mut df: HashMap<&str, usize> = HashMap::new();
     for para in paragraphs {
         let mut seen: Vec<&str> = para.iter().map(String::as_str).collect();
@@ -34,22 +52,28 @@ pub fn tf_idf(paragraphs: &[Vec<String>], l: f64) -> Vec<Vec<(String, f64)>> {
             *df.entry(k).or_default() += 1;
         }
     }
-    paragraphs
-        .iter()
-        .map(|para| {
-            let mut tf: Vec<(String, f64)> = Vec::new();
-            for k in para {
-                match tf.iter_mut().find(|(w, _)| w == k) {
-                    Some(e) => e.1 += 1.0,
-                    None => tf.push((k.clone(), 1.0)),
-                }
+    df
+}
+
+/// Eq. 4 for one paragraph of an area of `n` paragraphs with document frequencies `df`:
+/// its (keyword, weight) pairs in first-occurrence order.
+pub fn weights(para: &[String], df: &HashMap<&str, usize>, n: usize, l: f64) -> Vec<(String, f64)> {
+    let n = n as f64;
+    let mut tf: Vec<(String, f64)> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for k in para {
+        match at.get(k.as_str()) {
+            Some(&e) => tf[e].1 += 1.0,
+            None => {
+                at.insert(k, tf.len());
+                tf.push((k.clone(), 1.0));
             }
-            for (k, w) in &mut tf {
-                *w *= (n / df[k.as_str()] as f64).ln() + l;
-            }
-            tf
-        })
-        .collect()
+        }
+    }
+    for (k, w) in &mut tf {
+        *w *= (n / df[k.as_str()] as f64).ln() + l;
+    }
+    tf
 }
 
 /// A stable 64-bit hash of a keyword: FNV-1a, then the SplitMix64 finalizer so that every
