@@ -6,7 +6,12 @@
 //   lastDom     performance.now() of the last DOM change made after parsing (0: none)
 //   timers      pending one-shot setTimeout callbacks: id -> due time (nested ones too)
 //   rafs        pending requestAnimationFrame callbacks requested outside a frame callback
-//   requests    fetch / XMLHttpRequest calls not yet settled; lastRequest: when one settled
+//   requests    fetch / XMLHttpRequest calls not yet settled, and response bodies being read
+//               (fetch resolves at the headers; the page inserts what it read from the body);
+//               lastRequest: when one settled
+//   textAdded   characters of text added to the document after parsing (added nodes' text
+//               and changed text nodes), read by the scroll phase to see whether a step
+//               brought anything
 //   observed    IntersectionObserver.observe calls (the sign that content loads on scroll);
 //   scrollListeners  scroll / wheel listeners added (reported, not used to decide)
 // Closed shadow roots are kept reachable for the snapshot in a WeakMap under
@@ -14,7 +19,7 @@
 (() => {
   if (window.__sl) return;
   const now = () => performance.now();
-  const sl = { lastDom: 0, timers: new Map(), rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0,
+  const sl = { lastDom: 0, textAdded: 0, timers: new Map(), rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0,
     // The unwrapped functions, for sightline's own waits (not counted as page activity).
     raw: { setTimeout: window.setTimeout, requestAnimationFrame: window.requestAnimationFrame } };
   Object.defineProperty(window, "__sl", { value: sl, enumerable: false });
@@ -22,8 +27,17 @@
   // DOM changes after parsing (the parser's own insertions are not script activity).
   const start = () => {
     const target = document.documentElement || document;
-    new MutationObserver(() => { if (document.readyState !== "loading") sl.lastDom = now(); })
-      .observe(target, { childList: true, subtree: true, characterData: true });
+    const NO_TEXT = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"]);
+    const textOf = (n) => (n.nodeType === 3 ? n.data.length
+      : n.nodeType === 1 && !NO_TEXT.has(n.nodeName) ? (n.textContent || "").length : 0);
+    new MutationObserver((records) => {
+      if (document.readyState === "loading") return;
+      sl.lastDom = now();
+      for (const r of records) {
+        if (r.type === "characterData") sl.textAdded += textOf(r.target);
+        else for (const n of r.addedNodes) sl.textAdded += textOf(n);
+      }
+    }).observe(target, { childList: true, subtree: true, characterData: true });
   };
   if (document.documentElement) start(); else document.addEventListener("readystatechange", start, { once: true });
 
@@ -66,6 +80,22 @@
   // Requests made by scripts: the settle waits for them and briefly after them (the page's
   // handler inserts the content once the body is read).
   const settle = () => { sl.requests--; sl.lastRequest = now(); };
+  // Reading a response's body counts as a request until it is read: the page's handler then
+  // runs in the same microtask checkpoint as `settle`, before any probe can look.
+  const R = window.Response && window.Response.prototype;
+  if (R) {
+    for (const name of ["text", "json", "arrayBuffer", "blob", "formData"]) {
+      const read = R[name];
+      if (typeof read !== "function") continue;
+      R[name] = function (...args) {
+        sl.requests++;
+        let p;
+        try { p = read.apply(this, args); } catch (e) { settle(); throw e; }
+        p.then(settle, settle);
+        return p;
+      };
+    }
+  }
   const f = window.fetch;
   if (f) {
     window.fetch = function (...args) {

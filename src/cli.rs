@@ -159,7 +159,8 @@ pub struct RenderArgs {
     pub timeout: f64,
     /// DOM quiet window of the settle after load, in ms. The page is settled once, after
     /// `load`: the document is complete; no request is in flight; no fetch/XHR made by a
-    /// script is pending or settled in the last 50 ms; no one-shot setTimeout is due within
+    /// script (nor the reading of a fetched body) is pending or settled in the last 50 ms;
+    /// no one-shot setTimeout is due within
     /// 1.5 s after load (timers set by timers count too); no animation frame requested
     /// outside a frame callback is pending (waited for at most 200 ms after load); and the
     /// DOM has not changed for this long (changes by the parser do not count). A page
@@ -170,7 +171,9 @@ pub struct RenderArgs {
     /// Do not scroll before the snapshot. By default, a page taller than the viewport that
     /// registered an IntersectionObserver is scrolled down one viewport at a time, each step
     /// settling briefly (at most 600 ms), until the bottom or a bound, then back to the top;
-    /// the JSON record's `scroll` says how far and why it stopped.
+    /// after two steps in a row that add no text, it jumps to the bottom once and stops there
+    /// if that adds none either (`no-new-content`). The JSON record's `scroll` says how far
+    /// and why it stopped.
     #[arg(long)]
     pub no_scroll: bool,
     /// Scroll every page taller than the viewport, also those without an IntersectionObserver

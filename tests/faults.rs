@@ -2,7 +2,9 @@
 //! answered and the page extracted; a reset connection, HTTP errors, binary bodies, PDFs,
 //! downloads and unsupported schemes fail at once with the right error kind; and a render
 //! never loses what the HTML had (a refused navigation keeps the document; a page whose
-//! scripts hid or never inserted its article is rendered again with JavaScript disabled).
+//! scripts hid or never inserted its article is rendered again with JavaScript disabled, and a
+//! script navigating away while the page loads costs no deadline); late content (a fetch
+//! whose body arrives after its headers; scroll-loaded images and comments) is caught.
 //!
 //! Every server here is a tokio listener on 127.0.0.1 started by the test; `--offline` keeps
 //! every other request on the machine.
@@ -37,6 +39,9 @@ fn noise() -> Vec<u8> {
         })
         .collect()
 }
+
+/// How long `/slow-body` holds its body back after sending the headers.
+const SLOW_BODY: Duration = Duration::from_millis(700);
 
 /// An HTTP answer: status, headers and body.
 type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
@@ -90,7 +95,18 @@ fn route(path: &str) -> Option<Answer> {
                 "High water at the harbour is at six in the morning.",
             ),
         ),
-        p if p.starts_with("/fixture/") => (200, html("utf-8"), fixture_bytes(&p[9..])),
+        // The query string is for the page's own script.
+        p if p.starts_with("/fixture/") => (
+            200,
+            html("utf-8"),
+            fixture_bytes(p[9..].split('?').next().unwrap_or("")),
+        ),
+        "/slow-body" => (
+            200,
+            html("utf-8"),
+            b"<p>The winter timetable, sent 700 ms after the headers, adds a third crossing on market days.</p>"
+                .to_vec(),
+        ),
         _ => (404, html("utf-8"), page("Not found", "No such route.")),
     })
 }
@@ -137,6 +153,11 @@ fn server() -> String {
                             }
                             head.push_str("\r\n");
                             let _ = s.write_all(head.as_bytes()).await;
+                            if path == "/slow-body" {
+                                // The headers now, the body later.
+                                let _ = s.flush().await;
+                                tokio::time::sleep(SLOW_BODY).await;
+                            }
                             let _ = s.write_all(&body).await;
                             let _ = s.shutdown().await;
                         }
@@ -331,4 +352,65 @@ fn pages_whose_scripts_lost_the_article_are_rendered_without_javascript() {
         recs[2]["dialogs"], 1,
         "scripts run again after a fallback render"
     );
+}
+
+#[test]
+fn a_fetch_whose_body_arrives_late_is_waited_for() {
+    // fetch() resolves at the headers; the body comes 700 ms later, with no network event in
+    // between. The page reads the body, then inserts it: the settle waits for the read.
+    let base = server();
+    let (out, recs) = extract(&[], &[format!("{base}/fixture/js-slow-body")]);
+    assert_eq!(out.status.code(), Some(0), "{}", recs[0]);
+    let t = text(&recs[0]);
+    assert!(t.contains("island ferry has run twice a day"), "{t}");
+    assert!(t.contains("adds a third crossing on market days"), "{t}");
+}
+
+#[test]
+fn scrolling_stops_when_steps_bring_no_text_but_still_reaches_the_bottom() {
+    let base = server();
+    let urls = vec![
+        format!("{base}/fixture/js-image-swap"),
+        format!("{base}/fixture/js-image-swap?comments=1"),
+    ];
+    let (out, recs) = extract(&[], &urls);
+    assert_eq!(out.status.code(), Some(0), "{recs:?}");
+    // Images swapped in on scroll bring no text: two idle steps, one jump to the bottom, stop.
+    let s = &recs[0]["scroll"];
+    assert_eq!(s["stopped"], "no-new-content", "{s}");
+    assert_eq!(s["steps"], 3, "{s}");
+    assert!(text(&recs[0]).contains("eleven kilometres"), "{}", recs[0]);
+    // The comment section at the very bottom is still brought in by the jump.
+    let s = &recs[1]["scroll"];
+    assert_ne!(s["stopped"], "no-new-content", "{s}");
+    assert!(
+        text(&recs[1]).contains("saw seals basking on the rocks"),
+        "{}",
+        recs[1]
+    );
+}
+
+#[test]
+fn a_script_navigating_away_while_the_page_loads_does_not_cost_the_deadline() {
+    // Offline, the navigation is refused, but Chromium has already stopped parsing the page:
+    // the render shows nothing, so the page is rendered again with JavaScript disabled.
+    let base = server();
+    let t = Instant::now();
+    let (out, recs) = extract(
+        &["--timeout", "15"],
+        &[
+            format!("{base}/fixture/offline-navigate-while-parsing"),
+            format!("{base}/ok"),
+        ],
+    );
+    let took = t.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{recs:?}");
+    assert_eq!(recs[0]["javascript"], "disabled-fallback", "{}", recs[0]);
+    assert!(text(&recs[0]).contains("The old harbour was built for sailing ships"));
+    // The next page in the same run is not held up by the refused navigation.
+    assert!(text(&recs[1]).contains("High water"), "{}", recs[1]);
+    // Without the browser's launch (slow on a loaded machine), well under one 15 s deadline.
+    let launch = recs[0]["timings_ms"]["launch"].as_f64().unwrap_or(0.0);
+    let pages = took.saturating_sub(Duration::from_secs_f64(launch / 1000.0));
+    assert!(pages < Duration::from_secs(10), "{pages:?}");
 }

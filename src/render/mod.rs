@@ -826,8 +826,13 @@ fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Option<Input>
     };
     let open = find(&lower, b"<title", 0)?;
     let start = find(&lower, b">", open)? + 1;
-    if find(&lower, b"</title", start).is_some() {
-        return None;
+    // An end tag is `</title` followed by whitespace, `/` or `>` (`</titlevalue="x">` is not).
+    let mut from = start;
+    while let Some(at) = find(&lower, b"</title", from) {
+        match lower.get(at + 7) {
+            None | Some(b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>') => return None,
+            Some(_) => from = at + 7,
+        }
     }
     let end = find(&lower, b"<", start).unwrap_or(bytes.len());
     let mut fixed = bytes[..end].to_vec();
@@ -866,6 +871,26 @@ mod tests {
             String::from_utf8(bytes).unwrap(),
             "<html><head><TITLE>News story(Site)broken script text</title></head><body><p>Body</p></body></html>"
         );
+        // `</titlevalue="true" -->` (a broken template comment) does not end the title.
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: b"<head><title>Story</titlevalue=\"true\" --></head><body><p>Body</p></body>"
+                .to_vec(),
+            charset: "utf-8".into(),
+        };
+        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
+            panic!("repaired")
+        };
+        assert!(String::from_utf8(bytes)
+            .unwrap()
+            .starts_with("<head><title>Story</title></titlevalue"));
+        // A real end tag, even with an attribute-like tail, is left alone.
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: b"<head><title>Story</title ></head><body><p>Body</p></body>".to_vec(),
+            charset: "utf-8".into(),
+        };
+        assert!(repair_unclosed_title(&input, &snap).is_none());
         // A normal page, or a page with text, is left alone.
         let short = SnapshotBuilder::new(1000.0).build();
         assert!(repair_unclosed_title(&input, &short).is_none());

@@ -7,6 +7,18 @@
 //! horizon) → stop at the bottom or at a bound (`--max-scroll-px`, `--max-scroll-steps`,
 //! `--max-scroll-ms`, the page deadline) → return to the top.
 //!
+//! Each step waits for the page to render two frames at the new position (IntersectionObserver
+//! callbacks run in a frame), however long a heavy page takes to render one, up to
+//! [`FRAME_WAIT`]: a step that moved on before a frame rendered would never show the page
+//! that position.
+//!
+//! Steps that bring nothing end the phase early: after [`IDLE_STEPS`] steps in a row that added
+//! no text to the document (the before-page script counts the text of inserted nodes) and did
+//! not make it taller, the page is scrolled once straight to the bottom of what may be scrolled
+//! (where comment sections and "load more" sentinels sit); if that brings nothing either, the
+//! phase stops (`no-new-content`). On pages whose IntersectionObserver only swaps images and
+//! backgrounds in, scrolling the whole page cost up to the time budget and brought no text.
+//!
 //! The sign of loading on scroll, recorded by the before-page script, is a call to
 //! `IntersectionObserver.observe` (how sections, infinite lists and most lazy loaders work).
 //! Pages whose only signs are `scroll`/`wheel` listeners or `loading=lazy` images are not
@@ -57,9 +69,10 @@ pub struct ScrollReport {
     pub px: f64,
     /// Viewport steps taken.
     pub steps: u32,
-    /// Why it stopped: `bottom` (reached the end of the document), `max-scroll-px`,
-    /// `max-scroll-steps`, `time-budget` (`--max-scroll-ms` or the page deadline); or why it
-    /// did not scroll: `fits-viewport`, `no-scroll-hints`, `off`.
+    /// Why it stopped: `bottom` (reached the end of the document), `no-new-content` (steps
+    /// brought no text, nor did a jump to the bottom), `max-scroll-px`, `max-scroll-steps`,
+    /// `time-budget` (`--max-scroll-ms` or the page deadline); or why it did not scroll:
+    /// `fits-viewport`, `no-scroll-hints`, `off`.
     pub stopped: String,
     /// The document height before and after scrolling, in CSS px.
     pub height_before: f64,
@@ -82,12 +95,13 @@ const MEASURE_JS: &str = r#"(() => {
   const h = Math.max(de ? de.scrollHeight : 0, b ? b.scrollHeight : 0);
   const sl = window.__sl;
   const hints = sl ? sl.observed : 0;
-  return { height: h, viewport: window.innerHeight, y: window.scrollY, hints };
+  return { height: h, viewport: window.innerHeight, y: window.scrollY, hints, added: sl ? sl.textAdded : 0 };
 })()"#;
 
 /// Scroll to Y instantly, then wait two animation frames (IntersectionObserver callbacks
-/// run after a frame) or 100 ms, using the page's unwrapped functions so the wait does not
-/// count as page activity; returns the measure and a settle probe (`__PROBE__`) in one trip.
+/// run in a frame) or `__FRAME_WAIT__` ms when no frame comes, using the page's unwrapped
+/// functions so the wait does not count as page activity; returns the measure and a settle
+/// probe (`__PROBE__`) in one trip.
 const STEP_JS: &str = r#"(async (y) => {
   const raw = (window.__sl && window.__sl.raw) || window;
   window.scrollTo({ top: y, left: 0, behavior: "instant" });
@@ -95,7 +109,7 @@ const STEP_JS: &str = r#"(async (y) => {
     let done = false;
     const fin = () => { if (!done) { done = true; res(); } };
     if (raw.requestAnimationFrame) raw.requestAnimationFrame.call(window, () => raw.requestAnimationFrame.call(window, fin));
-    raw.setTimeout.call(window, fin, 100);
+    raw.setTimeout.call(window, fin, __FRAME_WAIT__);
   });
   return { m: __MEASURE__, p: __PROBE__ };
 })(__Y__)"#;
@@ -103,6 +117,12 @@ const STEP_JS: &str = r#"(async (y) => {
 /// The measure and a settle probe, without scrolling.
 const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__ })"#;
 
+/// A step waits this long at most for the page to render two frames at its new position
+/// (a page renders no frame while a long task runs; a frame usually comes within 16-50 ms).
+pub const FRAME_WAIT: Duration = Duration::from_millis(1000);
+/// Steps in a row that bring no text (and do not make the page taller) before the phase
+/// jumps to the bottom and, if that brings nothing either, stops.
+pub const IDLE_STEPS: u32 = 2;
 /// A step waits at most this long for what it started.
 const STEP_MAX: Duration = Duration::from_millis(600);
 /// After a step, timers due this soon are waited for.
@@ -122,6 +142,7 @@ struct Measure {
     viewport: f64,
     y: f64,
     hints: u32,
+    added: f64,
 }
 
 async fn eval<T: serde::de::DeserializeOwned>(
@@ -187,13 +208,20 @@ pub async fn scroll(
     let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
     let measure = MEASURE_JS.trim();
     let step_js = STEP_JS
+        .replace("__FRAME_WAIT__", &FRAME_WAIT.as_millis().to_string())
         .replace("__MEASURE__", measure)
         .replace("__PROBE__", &probe);
     let recheck_js = RECHECK_JS
         .replace("__MEASURE__", measure)
         .replace("__PROBE__", &probe);
     let (mut y, mut height, vh) = (m.y, m.height, m.viewport.max(100.0));
+    let mut added = m.added;
+    // Steps in a row that brought nothing; whether the jump to the bottom was made.
+    let (mut idle, mut jumped) = (0, false);
     rep.stopped = loop {
+        if idle >= IDLE_STEPS && jumped {
+            break "no-new-content";
+        }
         if y + vh >= height - 1.0 {
             break "bottom";
         }
@@ -206,7 +234,12 @@ pub async fn scroll(
         if Instant::now() >= end {
             break "time-budget";
         }
-        let target = (y + vh).min(opts.max_px as f64);
+        let target = if idle >= IDLE_STEPS {
+            jumped = true;
+            (height - vh).min(opts.max_px as f64)
+        } else {
+            (y + vh).min(opts.max_px as f64)
+        };
         let mut st: Step = eval(
             page,
             input,
@@ -226,6 +259,13 @@ pub async fn scroll(
             tokio::time::sleep(d).await;
             st = eval(page, input, &recheck_js, command_timeout).await?;
         }
+        if st.m.added > added || st.m.height > height + 1.0 {
+            idle = 0;
+            jumped = false;
+        } else {
+            idle += 1;
+        }
+        added = st.m.added;
         height = st.m.height;
         if m_y <= y {
             // The page did not move (scrolling blocked, or already at the end).

@@ -78,6 +78,12 @@ const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
 /// After the main document's fault, how long navigation may take to report its end.
 const FAULT_SETTLE: Duration = Duration::from_secs(1);
 
+/// After `--offline` refused a navigation away that a script started before `load`, how long
+/// the page's own `load` is still waited for. Chromium stops loading a document (its parser
+/// included) when a script starts a navigation away, and the refused navigation never ends
+/// for chromiumoxide, so `load` would otherwise be waited for until the deadline.
+const REFUSED_NAV_GRACE: Duration = Duration::from_millis(500);
+
 /// What the event task knows about the current page.
 #[derive(Debug, Default)]
 struct State {
@@ -882,23 +888,50 @@ impl Tab {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         };
+        let state = self.state.clone();
+        let refused = async move {
+            loop {
+                if state.lock().expect("tab state").blocked_navigations > 0 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
         let nav = {
             let goto = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url)));
             tokio::pin!(goto);
             tokio::select! {
                 r = &mut goto => Ok(r),
+                _ = refused => {
+                    // A script navigated away before `load` and --offline refused it: the
+                    // page is captured as it is if `load` does not follow at once.
+                    match tokio::time::timeout(REFUSED_NAV_GRACE, &mut goto).await {
+                        Ok(r) => Ok(r),
+                        Err(_) => Err(None),
+                    }
+                }
                 f = fault => {
                     // Page.navigate usually answers soon after. Dropped unanswered, it would
                     // leave chromiumoxide waiting on that navigation and the tab's next one
                     // behind it: such a tab is replaced instead of reused.
                     let ended = tokio::time::timeout(FAULT_SETTLE, &mut goto).await.is_ok();
-                    Err((f, ended))
+                    Err(Some((f, ended)))
                 }
             }
         };
         let nav = match nav {
             Ok(nav) => nav,
-            Err((f, ended)) => {
+            Err(None) => {
+                // The tab is replaced after this page: chromiumoxide still waits on the
+                // refused navigation, and the tab's next one would wait behind it.
+                tracing::debug!(
+                    "{input}: a script navigated away before load (refused); capturing the page as it is"
+                );
+                self.healthy = false;
+                self.read_main_body(input, opts).await?;
+                return Ok(true);
+            }
+            Err(Some((f, ended))) => {
                 if ended {
                     self.reset_after_error(opts).await;
                 } else {
