@@ -111,18 +111,28 @@ where
         .buffer_unordered(concurrency.max(1))
 }
 
-/// One page through the pipeline, never failing: errors become error records.
+/// One page through the pipeline, never failing: errors become error records. The scoring
+/// runs on tokio's blocking pool, so that it overlaps the renders of other pages.
 pub async fn process<R: PageRenderer + ?Sized>(
     renderer: &R,
     job: &Job,
-    cfg: &PageConfig,
+    cfg: Arc<PageConfig>,
 ) -> PageOut {
     let mut out = match page::to_input(&job.input, &cfg.charset) {
         Err(e) => PageOut::error(&job.input, &e),
         Ok(input) => match renderer.render(&input).await {
             Ok(r) => {
                 let launch = (job.index == 0).then(|| renderer.launch_ms());
-                page::finish(&job.input, r, cfg, launch)
+                let name = job.input.clone();
+                match tokio::task::spawn_blocking(move || page::finish(&name, r, &cfg, launch))
+                    .await
+                {
+                    Ok(out) => out,
+                    Err(e) => match e.try_into_panic() {
+                        Ok(panic) => std::panic::resume_unwind(panic),
+                        Err(e) => panic!("the scoring task of {} ended: {e}", job.input),
+                    },
+                }
             }
             Err(e) => PageOut::error(&job.input, &e),
         },
@@ -144,8 +154,12 @@ pub async fn run<R: PageRenderer + ?Sized>(
 ) -> Result<Summary, Error> {
     let total = jobs.len();
     let mut summary = Summary::default();
-    let pages = pipeline(jobs, renderer.concurrency(), cancel, |job| async move {
-        process(renderer, &job, cfg).await
+    let shared = Arc::new(cfg.clone());
+    // One page more than there are tabs: while a page is scored (on a blocking thread, off
+    // the task that drives the renders), the next one is already rendering in its tab.
+    let pages = pipeline(jobs, renderer.concurrency() + 1, cancel, |job| {
+        let cfg = shared.clone();
+        async move { process(renderer, &job, cfg).await }
     });
     futures::pin_mut!(pages);
     while let Some(mut out) = pages.next().await {

@@ -797,7 +797,8 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
     let mut inside = vec![0u32; n];
     let mut pos_flags = vec![0u8; n]; // 1 fixed, 2 sticky, 4 absolute, 8 transparent
     let mut depth = vec![0usize; n];
-    let mut mask_cache: HashMap<(Option<&str>, Option<&str>, Option<&str>), u32> = HashMap::new();
+    // Keyed by (class, id, role).
+    let mut mask_cache: HashMap<[Option<&str>; 3], u32> = HashMap::new();
     let mut word_cache: HashMap<String, u32> = HashMap::new();
     for i in 0..n {
         let nd = tree.node(i);
@@ -813,13 +814,13 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
             continue;
         }
         // Pages repeat the same class/id/role strings: match each distinct triple once.
-        let key = (nd.class.as_deref(), nd.id.as_deref(), nd.role.as_deref());
-        own_mask[i] = if key == (None, None, None) {
+        let key = [nd.class.as_deref(), nd.id.as_deref(), nd.role.as_deref()];
+        own_mask[i] = if key == [None, None, None] {
             0
         } else {
             *mask_cache
                 .entry(key)
-                .or_insert_with(|| group_mask_cached(key.0, key.1, key.2, &mut word_cache))
+                .or_insert_with(|| group_mask_cached(key[0], key[1], key[2], &mut word_cache))
         };
         anc_mask[i] = pm | own_mask[i];
         inside[i] = pi | inside_bit(&nd.tag).map_or(0, |k| 1 << k);

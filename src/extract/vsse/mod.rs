@@ -250,12 +250,16 @@ fn refine(
     (decisions, title_fp)
 }
 
+/// The aggregated path's area: its nodes, its paragraphs, their decisions, and the title's
+/// fingerprint.
+type Area = (Vec<NodeId>, Vec<Paragraph>, Vec<Decision>, Option<u64>);
+
 /// The phases of [`extract`] up to the decisions, shared with [`kept`].
 struct Decided {
     leaves: Leaves,
     seeds: Vec<NodeId>,
     /// The aggregated path and, per paragraph of its area, the paragraph and its decision.
-    area: Option<(Vec<NodeId>, Vec<Paragraph>, Vec<Decision>, Option<u64>)>,
+    area: Option<Area>,
 }
 
 fn decide(tree: &Tree, p: &VsseParams, all_distances: bool) -> Decided {
