@@ -2,15 +2,10 @@
 //! `<input name="id">`, `<img name="body">`) or replace the globals `Element`, `Document` and
 //! `Node` (as old libraries did) must snapshot like any other page.
 
-use sightline::render::{Input, RenderOptions, Renderer};
+use sightline::render::{Input, RenderOptions, Rendered, Renderer};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn named_elements_do_not_break_the_snapshot() {
-    let html = r#"<html><head><title>Real title</title></head><body>
-      <form name="title" id="f"><input name="id"><input name="tagName"><input name="getAttribute"></form>
-      <img name="body" src="x.png"><img name="querySelector" src="y.png">
-      <p>Clobbered page text, with a comma, survives.</p>
-      <script>window.Element = {}; window.Document = 1; window.Node = null;</script></body></html>"#;
+/// Render HTML bytes offline in a fresh browser.
+async fn render_html(name: &str, html: &str) -> Result<Rendered, sightline::Error> {
     let r = Renderer::new(RenderOptions {
         offline: true,
         ..RenderOptions::default()
@@ -19,12 +14,23 @@ async fn named_elements_do_not_break_the_snapshot() {
     .unwrap();
     let page = r
         .render(&Input::Html {
-            name: "clobbered".into(),
+            name: name.into(),
             bytes: html.as_bytes().to_vec(),
             charset: "utf-8".into(),
         })
         .await;
     r.shutdown().await;
+    page
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn named_elements_do_not_break_the_snapshot() {
+    let html = r#"<html><head><title>Real title</title></head><body>
+      <form name="title" id="f"><input name="id"><input name="tagName"><input name="getAttribute"></form>
+      <img name="body" src="x.png"><img name="querySelector" src="y.png">
+      <p>Clobbered page text, with a comma, survives.</p>
+      <script>window.Element = {}; window.Document = 1; window.Node = null;</script></body></html>"#;
+    let page = render_html("clobbered", html).await;
     let page = page.expect("the snapshot of a clobbering page parses");
     assert_eq!(page.snapshot.title, "Real title");
     let form = page
@@ -48,20 +54,7 @@ async fn a_page_that_removes_its_root_element_falls_back_to_its_html() {
       <p>A second paragraph, so the HTML clearly holds more text than the render shows.</p>
       <script>addEventListener("load", () => document.removeChild(document.documentElement));</script>
       </body></html>"#;
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .unwrap();
-    let page = r
-        .render(&Input::Html {
-            name: "rootless".into(),
-            bytes: html.as_bytes().to_vec(),
-            charset: "utf-8".into(),
-        })
-        .await;
-    r.shutdown().await;
+    let page = render_html("rootless", html).await;
     let page = page.expect("a page without a root element is no script error");
     assert_eq!(page.javascript.as_deref(), Some("disabled-fallback"));
     assert!(page

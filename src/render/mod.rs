@@ -435,7 +435,7 @@ impl Renderer {
         let gate = self.gate.write().await;
         let mut g = self.browser.lock().await;
         if let Some(old) = g.take() {
-            self.tabs.lock().await.clear();
+            // Its tabs are dropped by `launch_into`.
             match Arc::try_unwrap(old) {
                 Ok(old) => old.shutdown().await,
                 // Still referenced (cannot happen with no page in flight): dropping the last
@@ -583,15 +583,12 @@ impl Renderer {
                 Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
                     if opts.javascript && !gone =>
                 {
-                    let mut off = opts.clone();
-                    off.javascript = false;
-                    return match self.render_once(input, &off).await.1 {
+                    return match self.render_without_js(input, opts).await {
                         Ok(mut again) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
                             tracing::info!(
                                 "{}: {e}; using the render with JavaScript disabled",
                                 input.name()
                             );
-                            again.javascript = Some("disabled-fallback".into());
                             again.retries = retries;
                             Ok(again)
                         }
@@ -624,6 +621,21 @@ impl Renderer {
     /// that snapshot if it shows much more text ([`checks::needs_js_fallback`],
     /// [`checks::fallback_is_better`]); `Rendered::javascript` then says
     /// `"disabled-fallback"`.
+    /// The page rendered once more with script execution off, marked `"disabled-fallback"`:
+    /// the one fallback render for both a render that shows too little and one whose scripts
+    /// left nothing to snapshot.
+    async fn render_without_js(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, Error> {
+        let mut off = opts.clone();
+        off.javascript = false;
+        let mut again = self.render_once(input, &off).await.1?;
+        again.javascript = Some("disabled-fallback".into());
+        Ok(again)
+    }
+
     async fn javascript_fallback(
         &self,
         input: &Input,
@@ -640,9 +652,7 @@ impl Renderer {
         if !checks::needs_js_fallback(shown, html) {
             return r;
         }
-        let mut opts = opts.clone();
-        opts.javascript = false;
-        let (_, again) = self.render_once(input, &opts).await;
+        let again = self.render_without_js(input, opts).await;
         if let Ok(a) = &again {
             tracing::debug!(
                 "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
@@ -661,7 +671,6 @@ impl Renderer {
                     "{}: the render showed {shown} of the HTML's {html} characters of text; using the render with JavaScript disabled",
                     input.name()
                 );
-                again.javascript = Some("disabled-fallback".into());
                 again.retries = r.retries;
                 again.repaired = r.repaired.take();
                 again.dialogs += r.dialogs;
