@@ -4,6 +4,7 @@ Usage: python3 scripts/lib/bench_peer.py PAGES_PER_DATASET REPS BENCH  (NODE_PAT
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,18 +25,30 @@ lst = os.path.join(tmp, "urls.txt")
 open(lst, "w").write("\n".join(urls) + "\n")
 
 
+CPU = {}
+
+
+def cpu_now():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(tool, tabs, args):
+    """Wall time of one run; its CPU time (the tool and every Chromium process) goes to CPU."""
+    c, t = cpu_now(), time.monotonic()
+    subprocess.run(args, check=tool == "peer", stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - t
+    CPU.setdefault((tool, tabs), []).append(cpu_now() - c)
+    return wall
+
+
 def sightline(tabs, out):
-    t = time.monotonic()
-    subprocess.run([exe, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q",
-                    "--format", "jsonl", "-o", out], check=False, stdout=subprocess.DEVNULL)
-    return time.monotonic() - t
+    return timed("sightline", tabs, [exe, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q",
+                                     "--format", "jsonl", "-o", out])
 
 
 def peer(tabs, out):
-    t = time.monotonic()
-    subprocess.run(["node", "scripts/peer-readability.mjs", lst, str(tabs), out], check=True,
-                   stdout=subprocess.DEVNULL)
-    return time.monotonic() - t
+    return timed("peer", tabs, ["node", "scripts/peer-readability.mjs", lst, str(tabs), out])
 
 
 print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per} per dataset, every 7th id), "
@@ -57,6 +70,9 @@ for tabs in [1, 4]:
                 phases.setdefault("_scrolled", []).append(1 if sc.get("steps") else 0)
     s, p = statistics.median(ws), statistics.median(wp)
     print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} |")
+print("\nCPU seconds per page (the tool plus every Chromium process, median of the runs):")
+for (tool, tabs), v in sorted(CPU.items()):
+    print(f"  {tool} at {tabs} tab(s): {statistics.median(v) / len(urls):.3f}")
 print("\nsightline per-page phases at 1 tab (mean ms over all runs' records):")
 n = len(phases.get("_scrolled", [])) or 1
 for k in ["navigate", "settle", "scroll", "snapshot", "score"]:

@@ -24,7 +24,7 @@ use crate::Error;
 /// own renderer that stays open for the rest of the run. With Chromium's popup blocker on,
 /// such calls return `null`, as in a user's browser. Without the background-networking flags
 /// a closed network makes Chromium retry connections constantly.
-pub const CHROME_FLAGS: [&str; 25] = [
+pub const CHROME_FLAGS: [&str; 26] = [
     // chromiumoxide 0.9.1's defaults, but for disable-popup-blocking
     "disable-background-networking",
     "enable-features=NetworkService,NetworkServiceInProcess",
@@ -52,6 +52,12 @@ pub const CHROME_FLAGS: [&str; 25] = [
     "disable-component-update",
     "disable-domain-reliability",
     "no-default-browser-check",
+    // Cross-site frames (ad and widget iframes, most of them blocked or empty) render in
+    // their page's process instead of one process each: on 40 benchmark pages at 4 tabs,
+    // 5 renderer processes instead of 21 and about 7% less CPU. The profile is a fresh
+    // temporary one that holds no cookies or credentials a compromised page could read;
+    // `--chrome-arg site-per-process` restores strict isolation.
+    "disable-site-isolation-trials",
 ];
 
 /// Features turned off (one `disable-features` flag: Chromium reads only the last one given,

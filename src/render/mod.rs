@@ -207,6 +207,8 @@ pub struct Renderer {
     recycling: AtomicBool,
     recycles: AtomicUsize,
     reaped: AtomicUsize,
+    /// Held by the tab that is scrolling (only the front tab of a window renders frames).
+    front: scroll::Front,
     /// Milliseconds the browser took to start.
     pub launch_ms: f64,
 }
@@ -245,6 +247,7 @@ impl Renderer {
             recycling: AtomicBool::new(false),
             recycles: AtomicUsize::new(0),
             reaped: AtomicUsize::new(0),
+            front: scroll::Front::default(),
             launch_ms,
         })
     }
@@ -489,7 +492,7 @@ impl Renderer {
         })?;
         let id = page.target_id().inner().clone();
         self.owned.lock().expect("owned").insert(id.clone());
-        match Tab::new(page.clone(), &self.opts).await {
+        match Tab::sharing_front(page.clone(), &self.opts, self.front.clone()).await {
             Ok(t) => Ok((gen, t)),
             Err(e) => {
                 self.owned.lock().expect("owned").remove(&id);

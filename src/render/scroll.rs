@@ -28,12 +28,20 @@
 
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::Page;
 use serde::Serialize;
 
 use super::settle;
 use crate::Error;
+
+/// The front of a browser window, shared by the tabs of one browser. Pooled tabs share one
+/// window and only its front tab renders frames (a tab behind it still reports itself
+/// `visible`), so IntersectionObserver callbacks never run in the others: a tab holds this
+/// while it scrolls, in front. Scrolling is rare (pages with observers only), so tabs seldom
+/// wait for it.
+pub type Front = std::sync::Arc<tokio::sync::Mutex<()>>;
 
 /// Bounds of the scroll phase.
 #[derive(Debug, Clone)]
@@ -77,6 +85,14 @@ pub struct ScrollReport {
     /// The document height before and after scrolling, in CSS px.
     pub height_before: f64,
     pub height_after: f64,
+    /// Steps after which the page rendered no frame within the step's wait (its
+    /// IntersectionObserver callbacks may not have run); omitted when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub frameless_steps: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl ScrollReport {
@@ -106,18 +122,18 @@ const MEASURE_JS: &str = r#"(() => {
 const STEP_JS: &str = r#"(async (y) => {
   const raw = (window.__sl && window.__sl.raw) || window;
   window.scrollTo({ top: y, left: 0, behavior: "instant" });
-  await new Promise((res) => {
+  const framed = await new Promise((res) => {
     let done = false;
-    const fin = () => { if (!done) { done = true; res(); } };
-    if (raw.requestAnimationFrame) raw.requestAnimationFrame.call(window, () => raw.requestAnimationFrame.call(window, fin));
+    const fin = (f) => { if (!done) { done = true; res(f); } };
+    if (raw.requestAnimationFrame) raw.requestAnimationFrame.call(window, () => raw.requestAnimationFrame.call(window, () => fin(true)));
     // A tab behind another one in its window is hidden and renders no frame at all.
-    raw.setTimeout.call(window, fin, document.visibilityState === "hidden" ? __HIDDEN_WAIT__ : __FRAME_WAIT__);
+    raw.setTimeout.call(window, () => fin(false), document.visibilityState === "hidden" ? __HIDDEN_WAIT__ : __FRAME_WAIT__);
   });
-  return { m: __MEASURE__, p: __PROBE__ };
+  return { m: __MEASURE__, p: __PROBE__, framed };
 })(__Y__)"#;
 
 /// The measure and a settle probe, without scrolling.
-const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__ })"#;
+const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__, framed: true })"#;
 
 /// A step waits this long at most for the page to render two frames at its new position
 /// (a page renders no frame while a long task runs; a frame usually comes within 16-50 ms).
@@ -139,6 +155,8 @@ const STEP_QUIET: Duration = Duration::from_millis(50);
 struct Step {
     m: Measure,
     p: settle::Probe,
+    /// Two frames rendered before the step's wait ran out.
+    framed: bool,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -186,6 +204,7 @@ async fn eval<T: serde::de::DeserializeOwned>(
 /// settle probe.
 pub async fn scroll(
     page: &Page,
+    front: &Front,
     input: &str,
     opts: &ScrollOptions,
     command_timeout: Duration,
@@ -208,8 +227,18 @@ pub async fn scroll(
         rep.stopped = "no-scroll-hints".into();
         return Ok(rep);
     }
-    let start = Instant::now();
-    let end = deadline.min(start + opts.budget);
+    // Hold the window's front while scrolling (see [`Front`]). The time budget starts once
+    // it is held; waiting for it is bounded by the page deadline only (a page that gets it
+    // late then stops at `time-budget` at once).
+    let _front = tokio::time::timeout_at(deadline.into(), front.lock())
+        .await
+        .ok();
+    let end = deadline.min(Instant::now() + opts.budget);
+    match tokio::time::timeout(command_timeout, page.execute(BringToFrontParams::default())).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::debug!("{input}: bringing the tab to the front: {e}"),
+        Err(_) => tracing::debug!("{input}: bringing the tab to the front: no answer"),
+    }
     let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
     let measure = MEASURE_JS.trim();
     let step_js = STEP_JS
@@ -254,6 +283,9 @@ pub async fn scroll(
         )
         .await?;
         rep.steps += 1;
+        if !st.framed {
+            rep.frameless_steps += 1;
+        }
         let m_y = st.m.y;
         // Let what the step started settle, within the step's bound.
         let step_end = end.min(Instant::now() + STEP_MAX);

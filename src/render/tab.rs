@@ -230,6 +230,9 @@ pub struct Tab {
     pub uses: usize,
     /// Script execution is disabled in this tab (the JavaScript-disabled fallback render).
     js_disabled: bool,
+    /// The front of the window this tab shares with the browser's other tabs, held while
+    /// scrolling (see [`scroll::Front`]).
+    front: scroll::Front,
 }
 
 impl Drop for Tab {
@@ -286,6 +289,16 @@ impl Tab {
     /// Prepare a new page: Fetch interception (decided per page), the DOM-change recorder,
     /// and the event task.
     pub async fn new(page: Page, opts: &RenderOptions) -> Result<Tab, Error> {
+        Tab::sharing_front(page, opts, scroll::Front::default()).await
+    }
+
+    /// [`Tab::new`] for a tab that shares its window with other tabs of the same browser:
+    /// `front` is that window's, shared by them all.
+    pub async fn sharing_front(
+        page: Page,
+        opts: &RenderOptions,
+        front: scroll::Front,
+    ) -> Result<Tab, Error> {
         let t = opts.command_timeout;
         let state = Arc::new(Mutex::new(State::default()));
         let mut paused = cmd(
@@ -526,6 +539,7 @@ impl Tab {
             healthy: true,
             uses: 0,
             js_disabled: false,
+            front,
         })
     }
 
@@ -684,6 +698,7 @@ impl Tab {
             };
             match scroll::scroll(
                 &self.page,
+                &self.front,
                 input,
                 &opts.scroll,
                 opts.command_timeout,
