@@ -3,7 +3,9 @@
 // (@mozilla/readability) on the live DOM. Requests that leave 127.0.0.0/8 are aborted, as
 // sightline's --offline does.
 //
-// Usage: node scripts/peer-readability.mjs LIST TABS OUT.jsonl
+// Usage: node scripts/peer-readability.mjs LIST TABS OUT.jsonl [--load-only]
+//   --load-only: the floor of any tool on these pages: each worker reuses one tab and only
+//   waits for `load` (no new tab, no Readability).
 //   LIST: one URL per line. Writes one JSON line per page {url, ms, chars, text}, and prints
 //   {"wall_s": ...} (whole run, browser launch included) on stdout.
 // Needs NODE_PATH pointing at a node_modules with playwright-core and @mozilla/readability
@@ -15,7 +17,8 @@ const require = createRequire(process.env.NODE_PATH.split(":")[0] + "/");
 const { chromium } = require("playwright-core");
 const readabilitySrc = readFileSync(require.resolve("@mozilla/readability/Readability.js"), "utf8");
 
-const [list, tabsArg, out] = process.argv.slice(2);
+const [list, tabsArg, out, mode] = process.argv.slice(2);
+const loadOnly = mode === "--load-only";
 const urls = readFileSync(list, "utf8").split("\n").map((s) => s.trim()).filter(Boolean);
 const tabs = Number(tabsArg) || 1;
 const t0 = performance.now();
@@ -33,10 +36,21 @@ await context.route("**/*", (route) => {
 const results = new Array(urls.length);
 let next = 0;
 async function worker() {
+  const kept = loadOnly ? await context.newPage() : null;
   while (next < urls.length) {
     const i = next++;
     const url = urls[i];
     const s = performance.now();
+    if (kept) {
+      let error;
+      try {
+        await kept.goto(url, { waitUntil: "load", timeout: 15000 });
+      } catch (e) {
+        error = String(e).slice(0, 200);
+      }
+      results[i] = { url, ms: performance.now() - s, chars: 0, text: "", error };
+      continue;
+    }
     const page = await context.newPage();
     let text = "", error;
     try {

@@ -4,7 +4,6 @@ Usage: python3 scripts/lib/bench_peer.py PAGES_PER_DATASET REPS BENCH  (NODE_PAT
 """
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -29,8 +28,12 @@ CPU = {}
 
 
 def cpu_now():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+    """CPU seconds the whole machine spent outside idle and nice-d processes (/proc/stat):
+    the tool, every Chromium process (rusage misses Chromium's helpers, which are reaped by
+    init), and anything else running, so run it on an otherwise quiet machine."""
+    f = open("/proc/stat").readline().split()
+    user, _nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in f[1:9])
+    return (user + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def timed(tool, tabs, args):
@@ -47,20 +50,25 @@ def sightline(tabs, out):
                                      "--format", "jsonl", "-o", out])
 
 
+def floor(tabs, out):
+    return timed("load-only floor", tabs, ["node", "scripts/peer-readability.mjs", lst, str(tabs), out, "--load-only"])
+
+
 def peer(tabs, out):
     return timed("peer", tabs, ["node", "scripts/peer-readability.mjs", lst, str(tabs), out])
 
 
 print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per} per dataset, every 7th id), "
       f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating")
-print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s |\n|---:|---:|---:|---:|---:|---:|")
+print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s |\n|---:|---:|---:|---:|---:|---:|---:|")
 phases = {}
 for tabs in [1, 4]:
-    ws, wp = [], []
+    ws, wp, wf = [], [], []
     for r in range(reps):
         o = os.path.join(tmp, f"sl-{tabs}-{r}.jsonl")
         ws.append(sightline(tabs, o))
         wp.append(peer(tabs, os.path.join(tmp, f"peer-{tabs}-{r}.jsonl")))
+        wf.append(floor(tabs, os.path.join(tmp, f"floor-{tabs}-{r}.jsonl")))
         if tabs == 1:
             for line in open(o, encoding="utf-8"):
                 rec = json.loads(line)
@@ -69,8 +77,9 @@ for tabs in [1, 4]:
                 sc = rec.get("scroll") or {}
                 phases.setdefault("_scrolled", []).append(1 if sc.get("steps") else 0)
     s, p = statistics.median(ws), statistics.median(wp)
-    print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} |")
-print("\nCPU seconds per page (the tool plus every Chromium process, median of the runs):")
+    print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} "
+          f"| {statistics.median(wf):.2f} |")
+print("\nCPU seconds per page (whole machine, nice-d processes excluded, median of the runs):")
 for (tool, tabs), v in sorted(CPU.items()):
     print(f"  {tool} at {tabs} tab(s): {statistics.median(v) / len(urls):.3f}")
 print("\nsightline per-page phases at 1 tab (mean ms over all runs' records):")
@@ -80,5 +89,6 @@ for k in ["navigate", "settle", "scroll", "snapshot", "score"]:
     if v:
         print(f"  {k}: mean {sum(v) / n:.1f} ms a page (present in {len(v)}/{n} records, median where present {statistics.median(v):.1f})")
 print(f"  pages scrolled: {sum(phases.get('_scrolled', []))}/{n}")
+print("(load-only floor: Playwright, one reused tab per worker, waiting for `load` and nothing else.)")
 errs = sum(1 for f in os.listdir(tmp) if f.startswith("peer-") for l in open(os.path.join(tmp, f)) if json.loads(l).get("error"))
 print(f"peer errors (all runs): {errs}")
