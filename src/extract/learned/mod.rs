@@ -15,6 +15,7 @@
 
 pub mod features;
 pub mod model;
+pub mod readability;
 
 use serde::{Deserialize, Serialize};
 
