@@ -13,6 +13,7 @@
 //! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
 //! reproduced by `sightline train`.
 
+pub mod context;
 pub mod features;
 pub mod model;
 pub mod readability;
