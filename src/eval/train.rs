@@ -7,8 +7,9 @@
 //!
 //! Phases: [`load_pages`] (snapshot → units and pass-1 features; gold → labels by
 //! [`align_labels`]) → [`fit`] (pass 1 on every training page; pass 2 on out-of-fold pass-1
-//! probabilities, two folds of alternate pages, so the smoothing pass never sees a probability
-//! of a page the first pass was fit on) → [`lodo`] (for each dataset: fit on the others, score the
+//! probabilities, one fold per training dataset, so the smoothing pass never sees a
+//! probability of a page the first pass was fit on, and sees them as on an unseen site; the
+//! decision threshold is chosen on out-of-fold pass-2 probabilities of the same folds) → [`lodo`] (for each dataset: fit on the others, score the
 //! held-out pages exactly as `sightline eval` does: the text writer's output against the gold
 //! with [`metrics::score`]).
 //!
@@ -50,6 +51,11 @@ pub struct Learner {
     pub subsample: f32,
     /// Histogram bins per feature.
     pub nbins: u16,
+    /// Folds of the out-of-fold predictions (pass 2's inputs and the threshold choice):
+    /// one per training dataset (each dataset's probabilities come from a model that never
+    /// saw that dataset, as on an unseen site), or, when false or with one dataset, two
+    /// folds of alternate pages.
+    pub folds_by_dataset: bool,
     pub seed: u64,
     /// Decision threshold on the pass-2 probability; `None`: chosen on the training pages
     /// only, by [`choose_threshold`] over out-of-fold pass-2 probabilities.
@@ -67,6 +73,7 @@ impl Default for Learner {
             min_leaf_weight: 5.0,
             subsample: 0.8,
             nbins: 128,
+            folds_by_dataset: true,
             seed: 20_241_123,
             threshold: None,
         }
@@ -281,14 +288,26 @@ fn stack<'a>(pages: impl Iterator<Item = &'a Page>) -> (Vec<f64>, Vec<f64>, Vec<
     (rows, y, w)
 }
 
-/// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: two folds,
-/// alternate pages, each scored by a pass-1 model fit on the other.
+/// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: one fold per
+/// training dataset, each scored by a pass-1 model fit on the other datasets (so pass 2 learns
+/// how far to trust pass 1 on a site it has not seen), or two folds of alternate pages
+/// ([`Learner::folds_by_dataset`]).
 pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Error> {
     let nf = FEATURES.len();
     let n2 = PASS2_FEATURES.len();
-    // Two folds by page parity (deterministic, and half the cost of one fold per dataset).
-    let fold_of = |k: usize, _p: &Page| -> usize { k % 2 };
-    let nfolds = 2;
+    // One fold per training dataset (or two folds of alternate pages), see `Learner`.
+    let mut names: Vec<&str> = pages.iter().map(|p| p.dataset.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let by_dataset = l.folds_by_dataset && names.len() >= 2;
+    let fold_of = |k: usize, p: &Page| -> usize {
+        if by_dataset {
+            names.iter().position(|n| *n == p.dataset).unwrap_or(0)
+        } else {
+            k % 2
+        }
+    };
+    let nfolds = if by_dataset { names.len() } else { 2 };
     // Out-of-fold pass-1 probabilities.
     let mut oof: Vec<Vec<f64>> = pages.iter().map(|_| Vec::new()).collect();
     for f in 0..nfolds {
@@ -573,7 +592,7 @@ pub fn markdown(rows: &[Row], types: &BTreeMap<String, (usize, MacroScores)>) ->
 /// The description stored in a model trained on `datasets`.
 pub fn describe(datasets: &[String], l: &Learner) -> String {
     format!(
-        "sightline train: forust-ml GradientBooster (logloss), pass 1 {} trees, pass 2 {} trees, depth {}, learning rate {}, l2 {}, subsample {}, seed {}; trained on {}",
+        "sightline train: forust-ml GradientBooster (logloss), pass 1 {} trees, pass 2 {} trees, depth {}, learning rate {}, l2 {}, subsample {}, seed {}, out-of-fold {}; trained on {}",
         l.trees,
         l.trees2,
         l.max_depth,
@@ -581,6 +600,11 @@ pub fn describe(datasets: &[String], l: &Learner) -> String {
         l.l2,
         l.subsample,
         l.seed,
+        if l.folds_by_dataset {
+            "by dataset"
+        } else {
+            "by alternate pages"
+        },
         datasets.join(", ")
     )
 }

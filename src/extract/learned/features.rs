@@ -546,6 +546,11 @@ pub const PASS2_FEATURES: &[&str] = names![
     "rd_output",
     "rd_nearest_rel",
     "in_record",
+    "rd_in_top",
+    "rd_cleaned",
+    "rd_article_share",
+    "record_share",
+    "page_record_share",
 ];
 
 /// Split a class or id attribute into lower-case words (on non-alphanumerics and camelCase).
