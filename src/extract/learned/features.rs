@@ -16,6 +16,12 @@
 //!   block and on any ancestor;
 //! - neighbourhood: position in reading order, neighbours' size and link density, the share of
 //!   the page's text under the block's parent and grandparent, similarity to the title.
+//! - Readability.js's article detection ([`readability`]): inside its top candidate, its
+//!   joined article, its output; removed as unlikely or cleaned; the score of the nearest
+//!   scored ancestor relative to the top score; class weights along the path;
+//! - context ([`context`]): the unit's size, link density, type size, width and left edge
+//!   relative to the rest of its page; repeated records (siblings with the same tag and class)
+//!   and the share of the page's text in them; price, rating, date, "ago" and forum patterns.
 //!
 //! Pass-2 features ([`pass2_features`]) add the pass-1 probabilities of the neighbours in
 //! reading order and of the units sharing an ancestor (the smoothing pass).
@@ -546,11 +552,6 @@ pub const PASS2_FEATURES: &[&str] = names![
     "rd_output",
     "rd_nearest_rel",
     "in_record",
-    "rd_in_top",
-    "rd_cleaned",
-    "rd_article_share",
-    "record_share",
-    "page_record_share",
 ];
 
 /// Split a class or id attribute into lower-case words (on non-alphanumerics and camelCase).
