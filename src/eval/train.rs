@@ -384,7 +384,7 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
 pub fn choose_threshold(pages: &[&Page], probs: &[Vec<f64>]) -> f64 {
     let mut best = (f64::NEG_INFINITY, 0.5);
     for step in 0..=24 {
-        let t = 0.2 + 0.025 * step as f64;
+        let t = (8 + step) as f64 / 40.0;
         let mut sum = 0.0;
         for (p, pr) in pages.iter().zip(probs) {
             let (mut kept, mut tp) = (0.0, 0.0);
