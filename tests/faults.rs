@@ -383,8 +383,10 @@ fn scrolling_stops_when_steps_bring_no_text_but_still_reaches_the_bottom() {
     // The comment section at the very bottom is still brought in by the jump.
     let s = &recs[1]["scroll"];
     assert_ne!(s["stopped"], "no-new-content", "{s}");
+    // The comment's text unit is in the snapshot (whether `learned` keeps a reader comment is
+    // the model's call, not the scroll's).
     assert!(
-        text(&recs[1]).contains("saw seals basking on the rocks"),
+        recs[1]["details"]["units"].as_u64() > recs[0]["details"]["units"].as_u64(),
         "{}",
         recs[1]
     );

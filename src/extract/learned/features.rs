@@ -16,12 +16,19 @@
 //!   block and on any ancestor;
 //! - neighbourhood: position in reading order, neighbours' size and link density, the share of
 //!   the page's text under the block's parent and grandparent, similarity to the title.
+//! - Readability.js's article detection ([`readability`]): inside its top candidate, its
+//!   joined article, its output; removed as unlikely or cleaned; the score of the nearest
+//!   scored ancestor relative to the top score; class weights along the path;
+//! - context ([`context`]): the unit's size, link density, type size, width and left edge
+//!   relative to the rest of its page; repeated records (siblings with the same tag and class)
+//!   and the share of the page's text in them; price, rating, date, "ago" and forum patterns.
 //!
 //! Pass-2 features ([`pass2_features`]) add the pass-1 probabilities of the neighbours in
 //! reading order and of the units sharing an ancestor (the smoothing pass).
 
 use std::collections::{HashMap, HashSet};
 
+use super::{context, readability};
 use crate::extract::text::{is_punct, words};
 use crate::extract::{crunch, density, vsse, weight, Algorithm, Params};
 use crate::snapshot::{NodeId, Tree};
@@ -475,6 +482,38 @@ pub const FEATURES: &[&str] = names![
     "units_from_h1",
     "page_ln_units",
     "page_link_ratio",
+    // Readability.js's article detection (readability.rs)
+    "rd_in_top",
+    "rd_in_article",
+    "rd_output",
+    "rd_removed",
+    "rd_cleaned",
+    "rd_nearest_rel",
+    "rd_parent_rel",
+    "rd_class_weight_path",
+    "rd_top_share",
+    "rd_article_share",
+    "rd_attempt",
+    // page-relative, repetition and patterns (context.rs, CONTEXT_FEATURES in order)
+    "chars_rank",
+    "chars_share",
+    "chars_z",
+    "link_ratio_z",
+    "font_rank",
+    "width_rel_widest",
+    "x_rel_text",
+    "rep_ln_same",
+    "rep_level",
+    "in_record",
+    "record_share",
+    "rep_ln_same_parent_path",
+    "page_record_share",
+    "has_price",
+    "has_rating",
+    "has_date",
+    "has_time_ago",
+    "forum_words",
+    "short_label",
 ];
 
 /// Names of the pass-2 (smoothing) features: the pass-1 probabilities around the unit, then
@@ -510,6 +549,9 @@ pub const PASS2_FEATURES: &[&str] = names![
     "anc_comment",
     "title_overlap",
     "position",
+    "rd_output",
+    "rd_nearest_rel",
+    "in_record",
 ];
 
 /// Split a class or id attribute into lower-case words (on non-alphanumerics and camelCase).
@@ -891,6 +933,33 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
     }
     let first_h1 = units.iter().position(|u| tree.node(u.block).tag == "h1");
 
+    // Readability.js's article detection and the context features.
+    let rd = readability::grab_article(tree);
+    let mut cw_path = vec![0.0f64; n];
+    for i in 0..n {
+        cw_path[i] = tree.parent(i).map_or(0.0, |p| cw_path[p]) + rd.class_weight[i];
+    }
+    let rd_top_share = tree.chars[rd.top] as f64 / tree.chars[0].max(1) as f64;
+    let rd_article_share = rd.article_chars as f64 / tree.chars[0].max(1) as f64;
+    let unit_fs: Vec<f64> = units
+        .iter()
+        .map(|u| {
+            let tp = tree.node(tree.parent(u.nodes[0]).unwrap_or(u.block));
+            if tp.font_size > 0.0 {
+                tp.font_size
+            } else {
+                tree.node(u.block).font_size
+            }
+        })
+        .collect();
+    let unit_chars: Vec<usize> = stats.iter().map(|s| s.chars).collect();
+    let unit_lr: Vec<f64> = stats
+        .iter()
+        .map(|s| s.link_chars as f64 / s.chars.max(1) as f64)
+        .collect();
+    let ctx = context::context_features(tree, &units, &unit_chars, &unit_lr, &unit_fs);
+    let nctx = context::CONTEXT_FEATURES.len();
+
     let vw = snap.viewport.width.max(1.0);
     let vh = snap.viewport.height.max(1.0);
     let dh = snap.document.height.max(vh);
@@ -1029,6 +1098,24 @@ pub fn page_features(tree: &Tree, params: &Params) -> PageFeatures {
         rows.push(first_h1.map_or(0.0, |h| (k as f64 - h as f64) / nu as f64));
         rows.push((nu as f64).ln_1p());
         rows.push(page_link as f64 / page_chars as f64);
+        // Readability.js
+        rows.push(b(rd.in_top[first]));
+        rows.push(b(rd.in_article[first]));
+        rows.push(b(rd.output(first)));
+        rows.push(b(rd.removed[first]));
+        rows.push(b(rd.cleaned[first]));
+        rows.push(rd.nearest_rel(tree, bl).clamp(-3.0, 3.0));
+        rows.push(if rd.score[par].is_nan() {
+            0.0
+        } else {
+            (rd.score[par] / rd.top_score).clamp(-3.0, 3.0)
+        });
+        rows.push((cw_path[text_parent] / 25.0).clamp(-6.0, 6.0));
+        rows.push(rd_top_share);
+        rows.push(rd_article_share);
+        rows.push(rd.attempt as f64);
+        // context
+        rows.extend_from_slice(&ctx[k * nctx..(k + 1) * nctx]);
         debug_assert_eq!(rows.len() - row_start, nf, "feature row length");
         before += s.chars;
     }
@@ -1141,6 +1228,17 @@ pub fn pass2_features(pf: &PageFeatures, p1: &[f64]) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn context_names_close_the_feature_list() {
+        let (n, m) = (FEATURES.len(), context::CONTEXT_FEATURES.len());
+        assert_eq!(&FEATURES[n - m..], &context::CONTEXT_FEATURES[..]);
+        let mut seen = HashSet::new();
+        assert!(
+            FEATURES.iter().all(|f| seen.insert(*f)),
+            "feature names are unique"
+        );
+    }
 
     #[test]
     fn class_words_split_on_case_and_punctuation() {

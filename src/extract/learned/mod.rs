@@ -1,8 +1,9 @@
 //! `learned`: sightline's own extractor. A small gradient-boosted-trees classifier decides, for
 //! every text unit of the rendered page (a run of text nodes in one block: one output
 //! paragraph), whether it is main content, from every signal the render gives: the five
-//! papers' scores, the geometry of the box, DOM and text statistics, class/id tokens and the
-//! unit's neighbourhood ([`features`]). A second pass smooths the decisions across the reading
+//! papers' scores, Readability.js's article detection ([`readability`]), the geometry of the
+//! box, DOM and text statistics, class/id tokens, the unit compared with the rest of its page
+//! and repeated records ([`context`]), and the unit's neighbourhood ([`features`]). A second pass smooths the decisions across the reading
 //! order by reading the neighbours' first-pass probabilities (stacking; trained on
 //! out-of-fold first-pass predictions, see `eval::train`).
 //!
@@ -13,8 +14,10 @@
 //! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
 //! reproduced by `sightline train`.
 
+pub mod context;
 pub mod features;
 pub mod model;
+pub mod readability;
 
 use serde::{Deserialize, Serialize};
 
