@@ -7,9 +7,9 @@
 //!
 //! Phases: [`load_pages`] (snapshot → units and pass-1 features; gold → labels by
 //! [`align_labels`]) → [`fit`] (pass 1 on every training page; pass 2 on out-of-fold pass-1
-//! probabilities, one fold per training dataset, so the smoothing pass never sees a
-//! probability of a page the first pass was fit on, and sees them as on an unseen site; the
-//! decision threshold is chosen on out-of-fold pass-2 probabilities of the same folds) → [`lodo`] (for each dataset: fit on the others, score the
+//! probabilities, two folds of alternate pages, so the smoothing pass never sees a
+//! probability of a page the first pass was fit on; threshold 0.5) → [`lodo`] (for each
+//! dataset: fit on the others, score the
 //! held-out pages exactly as `sightline eval` does: the text writer's output against the gold
 //! with [`metrics::score`]).
 //!
@@ -288,10 +288,12 @@ fn stack<'a>(pages: impl Iterator<Item = &'a Page>) -> (Vec<f64>, Vec<f64>, Vec<
     (rows, y, w)
 }
 
-/// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: one fold per
-/// training dataset, each scored by a pass-1 model fit on the other datasets (so pass 2 learns
-/// how far to trust pass 1 on a site it has not seen), or two folds of alternate pages
-/// ([`Learner::folds_by_dataset`]).
+/// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: two folds of
+/// alternate pages, each scored by a pass-1 model fit on the other (or, with
+/// [`Learner::folds_by_dataset`], one fold per training dataset). With
+/// `Learner::threshold` None, the threshold is chosen on out-of-fold pass-2 probabilities of
+/// the same folds. Both options are off by default and reachable from the library only: they
+/// lowered held-out l3s-gn1 when tried (README).
 pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Error> {
     let nf = FEATURES.len();
     let n2 = PASS2_FEATURES.len();
@@ -308,24 +310,17 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         }
     };
     let nfolds = if by_dataset { names.len() } else { 2 };
-    // Out-of-fold pass-1 probabilities.
-    let mut oof: Vec<Vec<f64>> = pages.iter().map(|_| Vec::new()).collect();
-    for f in 0..nfolds {
-        let train: Vec<&Page> = pages
-            .iter()
-            .enumerate()
-            .filter(|(k, p)| fold_of(*k, p) != f)
-            .map(|(_, p)| *p)
-            .collect();
-        let (rows, y, w) = stack(train.iter().copied());
-        let b = fit_booster(booster(l, l.trees, 1 + f as u64), &rows, nf, &y, &w)?;
-        let forest = model::Forest::of(&b);
-        for (k, p) in pages.iter().enumerate() {
-            if fold_of(k, p) == f {
-                oof[k] = forest.predict(&p.features.rows, nf);
-            }
-        }
-    }
+    let fold_of = &fold_of;
+    let oof = out_of_fold(
+        pages,
+        nfolds,
+        fold_of,
+        |k| &pages[k].features.rows,
+        nf,
+        l,
+        l.trees,
+        1,
+    )?;
     let (rows, y, w) = stack(pages.iter().copied());
     let pass1 = fit_booster(booster(l, l.trees, 0), &rows, nf, &y, &w)?;
     let page_rows2: Vec<Vec<f64>> = pages
@@ -338,26 +333,18 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
     let (threshold, description) = match l.threshold {
         Some(t) => (t, description.to_string()),
         None => {
-            // Out-of-fold pass-2 probabilities (the same two folds), then the threshold that
+            // Out-of-fold pass-2 probabilities (the same folds), then the threshold that
             // maximises the training pages' mean F1.
-            let mut oof2: Vec<Vec<f64>> = pages.iter().map(|_| Vec::new()).collect();
-            for f in 0..nfolds {
-                let (mut r2, mut y2, mut w2) = (Vec::new(), Vec::new(), Vec::new());
-                for (k, p) in pages.iter().enumerate() {
-                    if fold_of(k, p) != f {
-                        r2.extend_from_slice(&page_rows2[k]);
-                        y2.extend_from_slice(&p.labels);
-                        w2.extend_from_slice(&p.weights);
-                    }
-                }
-                let b = fit_booster(booster(l, l.trees2, 200 + f as u64), &r2, n2, &y2, &w2)?;
-                let forest = model::Forest::of(&b);
-                for (k, p) in pages.iter().enumerate() {
-                    if fold_of(k, p) == f {
-                        oof2[k] = forest.predict(&page_rows2[k], n2);
-                    }
-                }
-            }
+            let oof2 = out_of_fold(
+                pages,
+                nfolds,
+                fold_of,
+                |k| &page_rows2[k],
+                n2,
+                l,
+                l.trees2,
+                200,
+            )?;
             let t = choose_threshold(pages, &oof2);
             (
                 t,
@@ -375,6 +362,41 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         pass2,
         forests: Default::default(),
     })
+}
+
+/// Probabilities of each page's units from a model that never saw the page: for each fold,
+/// a booster of `trees` trees (seed offset `seed + fold`) fit on the pages of the other folds.
+/// `rows_of(k)`: page `k`'s feature rows, `n` values each.
+#[allow(clippy::too_many_arguments)]
+fn out_of_fold<'r>(
+    pages: &[&Page],
+    nfolds: usize,
+    fold_of: &dyn Fn(usize, &Page) -> usize,
+    rows_of: impl Fn(usize) -> &'r [f64],
+    n: usize,
+    l: &Learner,
+    trees: usize,
+    seed: u64,
+) -> Result<Vec<Vec<f64>>, Error> {
+    let mut oof: Vec<Vec<f64>> = pages.iter().map(|_| Vec::new()).collect();
+    for f in 0..nfolds {
+        let (mut rows, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, p) in pages.iter().enumerate() {
+            if fold_of(k, p) != f {
+                rows.extend_from_slice(rows_of(k));
+                y.extend_from_slice(&p.labels);
+                w.extend_from_slice(&p.weights);
+            }
+        }
+        let b = fit_booster(booster(l, trees, seed + f as u64), &rows, n, &y, &w)?;
+        let forest = model::Forest::of(&b);
+        for (k, p) in pages.iter().enumerate() {
+            if fold_of(k, p) == f {
+                oof[k] = forest.predict(rows_of(k), n);
+            }
+        }
+    }
+    Ok(oof)
 }
 
 /// The decision threshold (0.2 to 0.8 by 0.025) that maximises the mean over `pages` of an

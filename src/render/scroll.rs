@@ -115,8 +115,8 @@ const MEASURE_JS: &str = r#"(() => {
 })()"#;
 
 /// Scroll to Y instantly, then wait two animation frames (IntersectionObserver callbacks
-/// run in a frame) or `__FRAME_WAIT__` ms when no frame comes (`__HIDDEN_WAIT__` ms in a
-/// hidden tab), using the page's unwrapped
+/// run in a frame) or `__FRAME_WAIT__` ms when no frame comes (the tab holds its window's
+/// front meanwhile, see [`Front`]), using the page's unwrapped
 /// functions so the wait does not count as page activity; returns the measure and a settle
 /// probe (`__PROBE__`) in one trip.
 const STEP_JS: &str = r#"(async (y) => {
@@ -126,8 +126,7 @@ const STEP_JS: &str = r#"(async (y) => {
     let done = false;
     const fin = (f) => { if (!done) { done = true; res(f); } };
     if (raw.requestAnimationFrame) raw.requestAnimationFrame.call(window, () => raw.requestAnimationFrame.call(window, () => fin(true)));
-    // A tab behind another one in its window is hidden and renders no frame at all.
-    raw.setTimeout.call(window, () => fin(false), document.visibilityState === "hidden" ? __HIDDEN_WAIT__ : __FRAME_WAIT__);
+    raw.setTimeout.call(window, () => fin(false), __FRAME_WAIT__);
   });
   return { m: __MEASURE__, p: __PROBE__, framed };
 })(__Y__)"#;
@@ -138,9 +137,6 @@ const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__, framed: true })"#;
 /// A step waits this long at most for the page to render two frames at its new position
 /// (a page renders no frame while a long task runs; a frame usually comes within 16-50 ms).
 pub const FRAME_WAIT: Duration = Duration::from_millis(1000);
-/// A step's wait in a hidden tab (`document.visibilityState` "hidden": pooled tabs share a
-/// window and only the front one is visible), where no frame will come.
-pub const HIDDEN_WAIT: Duration = Duration::from_millis(100);
 /// Steps in a row that bring no text (and do not make the page taller) before the phase
 /// jumps to the bottom and, if that brings nothing either, stops.
 pub const IDLE_STEPS: u32 = 2;
@@ -243,7 +239,6 @@ pub async fn scroll(
     let measure = MEASURE_JS.trim();
     let step_js = STEP_JS
         .replace("__FRAME_WAIT__", &FRAME_WAIT.as_millis().to_string())
-        .replace("__HIDDEN_WAIT__", &HIDDEN_WAIT.as_millis().to_string())
         .replace("__MEASURE__", measure)
         .replace("__PROBE__", &probe);
     let recheck_js = RECHECK_JS

@@ -114,7 +114,7 @@ const POSITIVE: [&str; 13] = [
     "story",
 ];
 /// `REGEXPS.negative` (the `hid` alternatives are a whole space-separated word, below).
-const NEGATIVE: [&str; 27] = [
+const NEGATIVE: [&str; 24] = [
     "-ad-",
     "hidden",
     "banner",
@@ -139,9 +139,6 @@ const NEGATIVE: [&str; 27] = [
     "shopping",
     "tags",
     "widget",
-    "hid ",
-    " hid",
-    "\u{0}",
 ];
 /// Readability's `DEFAULT_CHAR_THRESHOLD`: an article shorter than this triggers a retry.
 pub const CHAR_THRESHOLD: usize = 500;
@@ -151,8 +148,7 @@ const N_TOP_CANDIDATES: usize = 5;
 const MIN_TOP_CANDIDATES: usize = 3;
 
 fn any_in(s: &str, pats: &[&str]) -> bool {
-    pats.iter()
-        .any(|p| !p.is_empty() && *p != "\u{0}" && s.contains(p))
+    pats.iter().any(|p| s.contains(p))
 }
 
 /// `REGEXPS.negative` on one lower-cased attribute value.
@@ -161,7 +157,7 @@ fn negative(s: &str) -> bool {
         || s.starts_with("hid ")
         || s.ends_with(" hid")
         || s.contains(" hid ")
-        || NEGATIVE[..24].iter().any(|p| s.contains(p))
+        || any_in(s, &NEGATIVE)
 }
 
 /// `_getClassWeight`: ±25 for the class and ±25 for the id.
@@ -307,7 +303,7 @@ pub fn grab_article(tree: &Tree) -> Readability {
             best = Some(r);
         }
     }
-    best.expect("three attempts ran")
+    best.expect("four attempts ran")
 }
 
 /// One `grabArticle` attempt: 0 with every flag, 1 without stripping unlikely candidates,
