@@ -396,6 +396,11 @@ pub struct TrainArgs {
     /// published held-out table is the full four-fold run.
     #[arg(long = "lodo-only", value_name = "NAME")]
     pub lodo_only: Vec<String>,
+    /// Also write the training matrix to DIR for experiments outside sightline:
+    /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
+    /// aligned shares, token counts, weights; no page text).
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<PathBuf>,
 }
 
 impl TrainArgs {
@@ -415,6 +420,7 @@ impl TrainArgs {
             },
             model_out: self.model.clone(),
             lodo: self.lodo,
+            export: self.export.clone(),
         }
     }
 }

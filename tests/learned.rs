@@ -180,6 +180,7 @@ fn a_given_model_replaces_the_built_in_one() {
     m.description = "a user's model".into();
     let mut params = Params::default();
     params.learned.model = Some(std::sync::Arc::new(m));
+    params.learned.empty_fallback = 0.0; // and no fallback to the page's best units
     let ex = extract(&snap, Algorithm::Learned, &params);
     let sightline::extract::Details::Learned(d) = &ex.details else {
         panic!("learned details")
@@ -187,4 +188,10 @@ fn a_given_model_replaces_the_built_in_one() {
     assert_eq!(d.model, "a user's model");
     assert!(d.blocks.is_empty());
     assert!(!ex.kept.iter().any(|&k| k));
+
+    // With the default fallback, a page where no unit reaches the threshold keeps the units
+    // near its best instead of nothing.
+    params.learned.empty_fallback = Params::default().learned.empty_fallback;
+    let ex = extract(&snap, Algorithm::Learned, &params);
+    assert!(ex.kept.iter().any(|&k| k), "the fallback keeps something");
 }

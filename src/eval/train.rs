@@ -639,6 +639,49 @@ pub struct TrainRun {
     pub model_out: Option<PathBuf>,
     /// Also run leave-one-dataset-out and report it.
     pub lodo: bool,
+    /// Write the training matrix here (see [`export`]).
+    pub export: Option<PathBuf>,
+}
+
+/// Write the training matrix of `pages` to `dir` for experiments outside sightline:
+/// `features.txt` (one pass-1 feature name per line), `rows.f32` (every unit's feature row,
+/// little-endian f32, row-major, pages in order; numpy:
+/// `np.fromfile(p, '<f4').reshape(-1, len(names))`) and `pages.jsonl` (per page, in the same
+/// order: dataset, id, page type, unit count, gold tokens, and per unit its label, aligned
+/// share, token count and loss weight). No page text is written.
+pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
+    let fail = |path: &Path, e: std::io::Error| Error::Output {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    let names = dir.join("features.txt");
+    std::fs::write(&names, FEATURES.join("\n") + "\n").map_err(|e| fail(&names, e))?;
+    let rows_path = dir.join("rows.f32");
+    let mut rows = Vec::new();
+    let mut meta = String::new();
+    for p in pages {
+        for &v in &p.features.rows {
+            rows.extend_from_slice(&(v as f32).to_le_bytes());
+        }
+        let line = serde_json::json!({
+            "dataset": p.dataset,
+            "id": p.id,
+            "page_type": p.page_type,
+            "units": p.labels.len(),
+            "gold_tokens": p.gold_tokens,
+            "labels": p.labels,
+            "share": p.share,
+            "lens": p.lens,
+            "weights": p.weights,
+        });
+        meta.push_str(&line.to_string());
+        meta.push('\n');
+    }
+    std::fs::write(&rows_path, rows).map_err(|e| fail(&rows_path, e))?;
+    let meta_path = dir.join("pages.jsonl");
+    std::fs::write(&meta_path, meta).map_err(|e| fail(&meta_path, e))?;
+    Ok(())
 }
 
 /// Run `sightline train`: load, optionally LODO, fit and write the model, and return the
@@ -663,6 +706,10 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         pages.len(),
         t0.elapsed().as_secs_f64()
     ));
+    if let Some(dir) = &r.export {
+        export(&pages, dir)?;
+        log(&format!("wrote the training matrix to {}", dir.display()));
+    }
     let mut rows = Vec::new();
     let mut types = BTreeMap::new();
     if r.lodo {

@@ -163,11 +163,24 @@ fn top(names: &[&str], row: &[f64], contribs: &[f64]) -> Vec<Contribution> {
         .collect()
 }
 
+/// Which units to keep: those whose probability reaches `threshold`; when none does, those
+/// within `fallback` (a share) of the page's highest probability (see
+/// [`crate::extract::params::LearnedParams::empty_fallback`]).
+pub fn decide(p: &[f64], threshold: f64, fallback: f64) -> Vec<bool> {
+    let max = p.iter().copied().fold(0.0, f64::max);
+    let t = if max >= threshold || fallback <= 0.0 {
+        threshold
+    } else {
+        fallback * max
+    };
+    p.iter().map(|&q| q >= t && q > 0.0).collect()
+}
+
 /// Run `learned` with a given model.
 pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     let c = classify(tree, model, params);
     let threshold = params.learned.threshold.unwrap_or(model.threshold);
-    let keep: Vec<bool> = c.p2.iter().map(|&p| p >= threshold).collect();
+    let keep = decide(&c.p2, threshold, params.learned.empty_fallback);
     let kept = kept_nodes(tree, &c.features, &keep);
 
     // Explanations of the kept units.
@@ -257,5 +270,31 @@ pub fn extract(tree: &Tree, params: &Params) -> Extraction {
             });
             ex
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decide;
+
+    #[test]
+    fn units_reaching_the_threshold_are_kept() {
+        assert_eq!(
+            decide(&[0.9, 0.2, 0.5, 0.45], 0.5, 0.5),
+            [true, false, true, false]
+        );
+    }
+
+    #[test]
+    fn a_page_with_no_unit_at_the_threshold_keeps_those_near_its_best() {
+        // Best 0.4: the fallback keeps what reaches 0.2.
+        assert_eq!(
+            decide(&[0.4, 0.1, 0.25, 0.19], 0.5, 0.5),
+            [true, false, true, false]
+        );
+        // Turned off: nothing.
+        assert_eq!(decide(&[0.4, 0.1], 0.5, 0.0), [false, false]);
+        // All zero: nothing.
+        assert_eq!(decide(&[0.0, 0.0], 0.5, 0.5), [false, false]);
     }
 }
