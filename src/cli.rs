@@ -207,7 +207,8 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub max_nodes: usize,
     /// Close a tab and open a fresh one after it rendered N pages (0: never), so long runs
-    /// do not grow one renderer's memory.
+    /// do not grow one renderer's memory. Between pages a tab goes to about:blank with its
+    /// scripts off; a tab that cannot, or whose page failed to load, is replaced at once.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub recycle_tab_after: usize,
     /// Relaunch the launched browser after it rendered N pages (0: never). Pages in flight

@@ -3,8 +3,9 @@
 //! downloads and unsupported schemes fail at once with the right error kind; and a render
 //! never loses what the HTML had (a refused navigation keeps the document; a page whose
 //! scripts hid or never inserted its article is rendered again with JavaScript disabled, and a
-//! script navigating away while the page loads costs no deadline); late content (a fetch
-//! whose body arrives after its headers; scroll-loaded images and comments) is caught.
+//! script navigating away while the page loads costs no deadline); a reused tab never shows
+//! the previous page; late content (a fetch whose body arrives after its headers;
+//! scroll-loaded images and comments) is caught.
 //!
 //! Every server here is a tokio listener on 127.0.0.1 started by the test; `--offline` keeps
 //! every other request on the machine.
@@ -42,6 +43,9 @@ fn noise() -> Vec<u8> {
 
 /// How long `/slow-body` holds its body back after sending the headers.
 const SLOW_BODY: Duration = Duration::from_millis(700);
+
+/// How long `/slow` waits before answering.
+const SLOW_PAGE: Duration = Duration::from_millis(1000);
 
 /// An HTTP answer: status, headers and body.
 type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
@@ -101,6 +105,14 @@ fn route(path: &str) -> Option<Answer> {
             html("utf-8"),
             fixture_bytes(p[9..].split('?').next().unwrap_or("")),
         ),
+        "/slow" => (
+            200,
+            html("utf-8"),
+            page(
+                "Ferry",
+                "The slow page says the ferry leaves at noon on market days only.",
+            ),
+        ),
         "/slow-body" => (
             200,
             html("utf-8"),
@@ -137,6 +149,15 @@ fn server() -> String {
                     }
                     let req = String::from_utf8_lossy(&buf);
                     let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    match path.as_str() {
+                        // Never answers (the connection stays open).
+                        "/hang" => {
+                            tokio::time::sleep(Duration::from_secs(60)).await;
+                            return;
+                        }
+                        "/slow" => tokio::time::sleep(SLOW_PAGE).await,
+                        _ => {}
+                    }
                     match route(&path) {
                         None => {
                             // RST instead of FIN: the connection is reset.
@@ -415,4 +436,60 @@ fn a_script_navigating_away_while_the_page_loads_does_not_cost_the_deadline() {
     let launch = recs[0]["timings_ms"]["launch"].as_f64().unwrap_or(0.0);
     let pages = took.saturating_sub(Duration::from_secs_f64(launch / 1000.0));
     assert!(pages < Duration::from_secs(10), "{pages:?}");
+}
+
+#[test]
+fn a_reused_tab_never_shows_the_previous_page() {
+    // One tab (-j 1) renders page A, whose script keeps trying to load itself again, then a
+    // page that fails or answers late, in turn. Between pages the tab goes to about:blank
+    // with scripts off, so nothing of A runs while the next page loads, and a page whose
+    // document never arrived is an error, not a capture of whatever the tab shows.
+    let base = server();
+    let a = format!("{base}/fixture/stale-previous-page");
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        drop(l);
+        format!("http://127.0.0.1:{port}/")
+    };
+    let urls = vec![
+        a.clone(),
+        format!("{base}/hang"),
+        a.clone(),
+        format!("{base}/reset"),
+        a.clone(),
+        closed,
+        a.clone(),
+        // Chromium refuses this port itself (ERR_UNSAFE_PORT).
+        "http://127.0.0.1:6000/".to_string(),
+        a.clone(),
+        format!("{base}/slow"),
+        a.clone(),
+        format!("{base}/404"),
+        a,
+        format!("{base}/ok"),
+    ];
+    let (_, recs) = extract(&["--timeout", "4"], &urls);
+    for (i, r) in recs.iter().enumerate() {
+        if i % 2 == 0 {
+            assert!(text(r).contains("tide mill at Eling"), "{r}");
+            continue;
+        }
+        let record = r.to_string();
+        assert!(
+            !record.contains("tide mill") && !record.contains("stale page"),
+            "page {i} shows the previous page: {record}"
+        );
+    }
+    for i in [1, 3, 5, 7, 11] {
+        assert!(!recs[i]["error"].is_null(), "{}", recs[i]);
+    }
+    assert_eq!(recs[1]["error"]["kind"], "timeout", "{}", recs[1]);
+    assert_eq!(recs[11]["error"]["kind"], "http", "{}", recs[11]);
+    assert!(
+        text(&recs[9]).contains("ferry leaves at noon"),
+        "{}",
+        recs[9]
+    );
+    assert!(text(&recs[13]).contains("High water"), "{}", recs[13]);
 }

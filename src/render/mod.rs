@@ -502,10 +502,16 @@ impl Renderer {
         }
     }
 
-    async fn give_back(&self, gen: u64, tab: Tab) {
+    /// Put a tab back in the pool for its next page, or close it. A tab that is kept leaves
+    /// its page for `about:blank` with scripts disabled first ([`Tab::park`]); one that
+    /// cannot, or whose last navigation was refused or left it in doubt, is closed (the next
+    /// page opens a fresh tab).
+    async fn give_back(&self, gen: u64, mut tab: Tab) {
         let worn = self.opts.recycle_tab_after > 0 && tab.uses >= self.opts.recycle_tab_after;
-        if tab.healthy
-            && !worn
+        if !worn && gen == self.generation.load(Ordering::SeqCst) && !self.is_gone().await {
+            tab.park(&self.opts).await;
+        }
+        if tab.reusable(self.opts.recycle_tab_after)
             && gen == self.generation.load(Ordering::SeqCst)
             && !self.is_gone().await
         {

@@ -24,7 +24,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    EventJavascriptDialogOpening, NavigateParams, Viewport,
+    EventJavascriptDialogOpening, GetFrameTreeParams, NavigateParams, Viewport,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
 use chromiumoxide::Page;
@@ -91,7 +91,10 @@ struct State {
     allow_origin: Option<String>,
     allow_file: bool,
     offline: bool,
-    documents_seen: usize,
+    /// The URL this page's navigation asked for: the main document is the main frame's
+    /// request for it (see [`same_document_url`]), never whatever document is there.
+    nav_url: String,
+    /// The tab's main frame (its id is the target's; set once the tab is created).
     main_frame: Option<String>,
     blocked: usize,
     blocked_navigations: usize,
@@ -224,8 +227,14 @@ pub struct Tab {
     pub page: Page,
     state: Arc<Mutex<State>>,
     events: tokio::task::JoinHandle<()>,
-    /// False once the tab hung, crashed or failed in a way that makes reuse unsafe.
+    /// False once the tab hung, crashed or failed in a way that makes reuse unsafe (a
+    /// navigation that was refused or never ended, a command that did not answer).
     pub healthy: bool,
+    /// The tab shows `about:blank` with script execution disabled: nothing of the previous
+    /// page can run or be captured (see [`Tab::park`]).
+    parked: bool,
+    /// The id of the tab's main frame.
+    main_frame: String,
     /// Pages this tab has rendered (tabs are recycled after `RenderOptions::recycle_tab_after`).
     pub uses: usize,
     /// Script execution is disabled in this tab (the JavaScript-disabled fallback render).
@@ -391,6 +400,14 @@ impl Tab {
             }),
         )
         .await?;
+        let tree = cmd(
+            "tab",
+            "reading the frame tree",
+            t,
+            page.execute(GetFrameTreeParams::default()),
+        )
+        .await?;
+        let main_frame = tree.result.frame_tree.frame.id.inner().to_string();
         let st = state.clone();
         let pg = page.clone();
         let events = tokio::spawn(async move {
@@ -401,15 +418,21 @@ impl Tab {
                             let mut s = st.lock().expect("tab state");
                             let url = ev.request.url.as_str();
                             let is_doc = ev.resource_type == ResourceType::Document;
-                            let first_doc = is_doc && s.documents_seen == 0;
-                            if first_doc {
-                                s.main_frame = Some(ev.frame_id.inner().to_string());
-                                s.main_request = ev.network_id.as_ref().map(|n| n.inner().to_string());
-                            }
-                            // Subframe documents are Document requests too: only a second
-                            // document of the main frame is a navigation away.
+                            // Subframe documents are Document requests too: only documents
+                            // of the tab's main frame count.
                             let main_doc = is_doc && s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
-                            if is_doc { s.documents_seen += 1; }
+                            // The navigation's own document: the main frame's first request
+                            // for the URL asked for. A document of the main frame for any
+                            // other URL before it (an event of the previous page still in
+                            // the queue) is not taken for this page's.
+                            let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
+                            let first_doc = main_doc
+                                && (s.main_request.is_none() || s.main_request == network_id)
+                                && ev.redirected_request_id.is_none()
+                                && same_document_url(url, &s.nav_url);
+                            if first_doc {
+                                s.main_request = network_id;
+                            }
                             let allow = if !s.offline || url.starts_with("data:") || url.starts_with("blob:") || first_doc {
                                 true
                             } else if url.starts_with("file:") {
@@ -421,7 +444,11 @@ impl Tab {
                             // A second main-frame document is a navigation away from the page
                             // being measured (scripts of saved pages do this once their
                             // resources fail): block it in offline mode.
-                            let blocked_nav = s.offline && main_doc && !first_doc && ev.redirected_request_id.is_none();
+                            let blocked_nav = s.offline
+                                && main_doc
+                                && !first_doc
+                                && s.main_request.is_some()
+                                && ev.redirected_request_id.is_none();
                             let allow = allow && !blocked_nav;
                             if !allow { s.blocked += 1; }
                             if blocked_nav { s.blocked_navigations += 1; }
@@ -485,6 +512,16 @@ impl Tab {
                     Some(ev) = sent.next() => {
                         let mut s = st.lock().expect("tab state");
                         let id = ev.request_id.inner().to_string();
+                        // The same rule as for paused requests (documents that Fetch does
+                        // not pause, file: URLs, are seen here only).
+                        if s.main_request.is_none()
+                            && ev.r#type == Some(ResourceType::Document)
+                            && ev.redirect_response.is_none()
+                            && ev.frame_id.as_ref().map(|f| f.inner().as_str()) == s.main_frame.as_deref()
+                            && same_document_url(&ev.request.url, &s.nav_url)
+                        {
+                            s.main_request = Some(id.clone());
+                        }
                         if !s.finished.remove(&id) { s.inflight.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
@@ -511,9 +548,9 @@ impl Tab {
                     Some(ev) = resp.next() => {
                         if ev.r#type == ResourceType::Document {
                             let mut s = st.lock().expect("tab state");
-                            if s.status.is_none() { s.status = Some(ev.response.status); }
                             if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
                                 s.main_checked = true;
+                                s.status = Some(ev.response.status);
                                 s.main_charset = response_charset(&ev.response);
                                 let fault = main_response_fault(&ev.response, s.accept_http_errors);
                                 if s.fault.is_none() { s.fault = fault; }
@@ -537,6 +574,8 @@ impl Tab {
             state,
             events,
             healthy: true,
+            parked: true,
+            main_frame,
             uses: 0,
             js_disabled: false,
             front,
@@ -584,12 +623,25 @@ impl Tab {
         url: &str,
         opts: &RenderOptions,
     ) -> Result<Rendered, Error> {
+        if !self.parked {
+            // A tab used without the pool (which parks tabs when they come back to it).
+            self.park(opts).await;
+            if !self.healthy {
+                return Err(Error::Navigation {
+                    input: input.into(),
+                    message: "the tab could not leave its previous page for about:blank".into(),
+                });
+            }
+        }
         let start = Instant::now();
         let deadline = start + opts.timeout;
         self.uses += 1;
+        self.parked = false;
         {
             let mut s = self.state.lock().expect("tab state");
             *s = State {
+                nav_url: url.to_string(),
+                main_frame: Some(self.main_frame.clone()),
                 allow_origin: origin_of(url),
                 allow_file: url.starts_with("file:"),
                 offline: opts.offline,
@@ -1014,17 +1066,36 @@ impl Tab {
                 }
                 let alive = tokio::time::timeout(
                     opts.command_timeout.min(Duration::from_secs(2)),
-                    self.page.execute(EvaluateParams::new("1")),
+                    self.page.execute(EvaluateParams::new("location.href")),
                 )
                 .await;
+                let href = match &alive {
+                    Ok(Ok(r)) => r.result.result.value.clone(),
+                    _ => None,
+                };
+                let timed_out = || Error::Timeout {
+                    input: input.into(),
+                    phase: "loading the page".into(),
+                    seconds: opts.timeout.as_secs_f64(),
+                };
                 if !matches!(alive, Ok(Ok(_))) {
                     self.recover_hung(opts).await;
-                    return Err(Error::Timeout {
-                        input: input.into(),
-                        phase: "loading the page".into(),
-                        seconds: opts.timeout.as_secs_f64(),
-                    });
+                    return Err(timed_out());
                 }
+                if href.as_ref().and_then(|v| v.as_str()) == Some("about:blank")
+                    && !same_document_url(url, "about:blank")
+                {
+                    // The page's document never arrived: the tab still shows the blank
+                    // page it waited on. chromiumoxide still waits on the navigation, so
+                    // the tab is replaced.
+                    self.healthy = false;
+                    return Err(timed_out());
+                }
+                // The page is captured as it is, but chromiumoxide still waits for its
+                // `load` (up to 30 s) and would queue the tab's next navigation behind it:
+                // that page's own deadline would pass with this page still in the tab. The
+                // tab is replaced after this page.
+                self.healthy = false;
                 Ok(true)
             }
         }
@@ -1080,12 +1151,58 @@ impl Tab {
         lost
     }
 
-    /// After a failed navigation: go to about:blank so the next page starts clean.
+    /// After a failed navigation: leave the page at once (see [`Tab::park`]).
     async fn reset_after_error(&mut self, opts: &RenderOptions) {
-        let ok = tokio::time::timeout(opts.command_timeout, self.page.goto("about:blank")).await;
-        if !matches!(ok, Ok(Ok(_))) {
+        self.park(opts).await;
+    }
+
+    /// Leave the page for `about:blank` with script execution disabled, so that nothing of
+    /// it can run (timers, unload handlers, a navigation it starts) or be captured as the
+    /// next page's. Scripts stay disabled until the next page's navigation switches them on
+    /// as its options ask. A tab that does not get there (a command that does not answer, a
+    /// navigation chromiumoxide still waits on, a document other than `about:blank`) is
+    /// marked unhealthy: the pool closes and replaces it instead of reusing it.
+    pub async fn park(&mut self, opts: &RenderOptions) {
+        if !self.healthy || self.parked {
+            return;
+        }
+        let t = opts.command_timeout;
+        let off = tokio::time::timeout(
+            t,
+            self.page
+                .execute(SetScriptExecutionDisabledParams::new(true)),
+        )
+        .await;
+        if !matches!(off, Ok(Ok(_))) {
+            self.healthy = false;
+            return;
+        }
+        self.js_disabled = true;
+        let blank = self
+            .bounded(t, self.page.goto(NavigateParams::new("about:blank")))
+            .await;
+        if !matches!(blank, Bounded::Done(Ok(_))) {
+            self.healthy = false;
+            return;
+        }
+        let href = self.bounded(t, self.page.execute(EvaluateParams::new("location.href")));
+        let href = match href.await {
+            Bounded::Done(Ok(r)) => r.result.result.value,
+            _ => None,
+        };
+        if href.as_ref().and_then(|v| v.as_str()) == Some("about:blank") {
+            self.parked = true;
+        } else {
+            tracing::debug!("the tab did not reach about:blank ({href:?}); replacing it");
             self.healthy = false;
         }
+    }
+
+    /// May the pool give this tab its next page? Only a healthy tab that reached
+    /// `about:blank` after its last page ([`Tab::park`]) and has rendered fewer than
+    /// `recycle_after` pages (0: no bound).
+    pub fn reusable(&self, recycle_after: usize) -> bool {
+        may_reuse(self.healthy, self.parked, self.uses, recycle_after)
     }
 
     /// A tab stuck in a script: terminate the script, then leave the page. If that does not
@@ -1102,6 +1219,29 @@ impl Tab {
         }
         self.reset_after_error(opts).await;
     }
+}
+
+/// The reuse decision of [`Tab::reusable`].
+fn may_reuse(healthy: bool, parked: bool, uses: usize, recycle_after: usize) -> bool {
+    let worn = recycle_after > 0 && uses >= recycle_after;
+    healthy && parked && !worn
+}
+
+/// Is `seen` (a document request's URL, as Chromium sends it) the URL a navigation asked
+/// for? Both are compared as parsed URLs without their fragment (Chromium sends neither the
+/// fragment nor a non-canonical form: `HTTP://Host` arrives as `http://host/`); strings that
+/// do not parse are compared as they are.
+fn same_document_url(seen: &str, asked: &str) -> bool {
+    fn key(u: &str) -> String {
+        match url::Url::parse(u) {
+            Ok(mut p) => {
+                p.set_fragment(None);
+                p.into()
+            }
+            Err(_) => u.split('#').next().unwrap_or(u).to_string(),
+        }
+    }
+    seen == asked || key(seen) == key(asked)
 }
 
 /// The main document's response: an HTTP error status (unless accepted) or a non-HTML
@@ -1163,5 +1303,43 @@ mod tests {
         assert!(is_loopback_origin("http://[::1]:3000"));
         assert!(!is_loopback_origin("https://example.com"));
         assert!(!is_loopback_origin("http://127.0.0.1.evil.com"));
+    }
+
+    #[test]
+    fn a_tab_is_reused_only_when_healthy_and_parked_on_a_blank_page() {
+        // Parked on about:blank after a page, within its page bound: reused.
+        assert!(may_reuse(true, true, 3, 100));
+        assert!(may_reuse(true, true, 3, 0), "0: no page bound");
+        // Its navigation was refused or never ended, or it hung: replaced.
+        assert!(!may_reuse(false, true, 3, 100));
+        // It could not reach about:blank (the previous page may still be there): replaced.
+        assert!(!may_reuse(true, false, 3, 100));
+        // Worn out: replaced.
+        assert!(!may_reuse(true, true, 100, 100));
+    }
+
+    #[test]
+    fn the_main_document_is_the_request_for_the_url_asked_for() {
+        let asked = "http://127.0.0.1:8080/page-3.html";
+        assert!(same_document_url(asked, asked));
+        // Chromium sends the canonical form and no fragment.
+        assert!(same_document_url(
+            "http://127.0.0.1:8080/page-3.html",
+            "HTTP://127.0.0.1:8080/page-3.html#top"
+        ));
+        assert!(same_document_url(
+            "https://example.com/",
+            "https://Example.com"
+        ));
+        // The previous page, one of its frames, or a page it navigates to is not this page's.
+        assert!(!same_document_url(
+            "http://127.0.0.1:8080/page-2.html",
+            asked
+        ));
+        assert!(!same_document_url(
+            "http://127.0.0.1:8080/page-3.html?frame=1",
+            asked
+        ));
+        assert!(!same_document_url("about:blank", asked));
     }
 }
