@@ -322,7 +322,9 @@ fn non_html_documents_are_content_type_errors() {
     assert!(msg(2).contains("PDF"), "{}", msg(2));
     assert!(msg(3).contains("attachment"), "{}", msg(3));
     assert!(text(&recs[4]).contains("High water"));
-    assert!(t.elapsed() < Duration::from_secs(12), "{:?}", t.elapsed());
+    // None of them waited out the 15 s deadline (the bound leaves room for a loaded machine
+    // running the other tests' browsers beside this one).
+    assert!(t.elapsed() < Duration::from_secs(14), "{:?}", t.elapsed());
 }
 
 #[test]

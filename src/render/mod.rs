@@ -178,6 +178,9 @@ const SWEEP_EVERY: usize = 25;
 /// Pages between two reads of the browser's memory.
 const MEMORY_EVERY: usize = 10;
 
+/// The phase named by a timeout while opening a tab (retried once by the pool).
+const OPENING_A_TAB: &str = "opening a tab";
+
 /// One browser with a pool of tabs. A browser that dies (killed, crashed) is relaunched and
 /// the pages that were in flight are retried once; a crashed tab is replaced and its page
 /// retried once on a fresh tab.
@@ -482,12 +485,12 @@ impl Renderer {
         .await
         .map_err(|_| Error::Timeout {
             input: "new tab".into(),
-            phase: "opening a tab".into(),
+            phase: OPENING_A_TAB.into(),
             seconds: self.opts.command_timeout.as_secs_f64(),
         })?
         .map_err(|e| Error::Cdp {
             input: "new tab".into(),
-            phase: "opening a tab".into(),
+            phase: OPENING_A_TAB.into(),
             message: e.to_string(),
         })?;
         let id = page.target_id().inner().clone();
@@ -605,8 +608,12 @@ impl Renderer {
                     };
                 }
                 Err(e) => {
+                    // A tab that could not be opened in time (a loaded machine) gets one
+                    // more try too: nothing of the page ran yet.
                     let retryable =
-                        matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. }) || gone;
+                        matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                            || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                            || gone;
                     if retries == 0 && retryable {
                         tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
                         retries += 1;
