@@ -11,10 +11,12 @@ pub mod checks;
 pub mod dialogs;
 pub mod guard;
 pub mod pool;
+pub mod reap;
 pub mod scroll;
 pub mod serve;
 pub mod settle;
 pub mod tab;
+pub mod wrapper;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
