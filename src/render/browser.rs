@@ -369,9 +369,12 @@ impl BrowserHandle {
         self.pid
     }
 
-    /// Kill the browser and the processes of `tree`, reap the browser, and wait until none
-    /// of them is alive.
+    /// Stop polling the connection, kill the browser and the processes of `tree`, reap the
+    /// browser, and wait until none of them is alive.
     async fn end_tree(&mut self, tree: reap::Tree) {
+        // The connection is dropped first: killed under a live handler, Chromium's reset
+        // socket would be logged as an error.
+        self.handler.abort();
         let left = tree.kill(REAP_LIMIT).await;
         if !left.is_empty() {
             tracing::warn!("Chromium processes still alive after SIGKILL: {left:?}");
