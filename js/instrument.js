@@ -4,7 +4,8 @@
 // object, window.__sl, read by the settle probe (src/render/settle.rs), the scroll phase
 // (src/render/scroll.rs) and the snapshot (js/snapshot.js):
 //   lastDom     performance.now() of the last DOM change made after parsing (0: none)
-//   timers      pending one-shot setTimeout callbacks: id -> due time (nested ones too)
+//   timers      pending one-shot setTimeout callbacks: id -> due time (nested ones too);
+//               timerEpoch: id -> the scroll step (sl.epoch) that started it or its chain
 //   rafs        pending requestAnimationFrame callbacks requested outside a frame callback
 //   requests    fetch / XMLHttpRequest calls not yet settled, and response bodies being read
 //               (fetch resolves at the headers; the page inserts what it read from the body);
@@ -19,7 +20,7 @@
 (() => {
   if (window.__sl) return;
   const now = () => performance.now();
-  const sl = { lastDom: 0, textAdded: 0, timers: new Map(), rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0,
+  const sl = { lastDom: 0, textAdded: 0, timers: new Map(), timerEpoch: new Map(), epoch: 0, rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0,
     // The unwrapped functions, for sightline's own waits (not counted as page activity).
     raw: { setTimeout: window.setTimeout, requestAnimationFrame: window.requestAnimationFrame } };
   Object.defineProperty(window, "__sl", { value: sl, enumerable: false });
@@ -43,17 +44,25 @@
 
   // One-shot timers with their due time. The settle waits only for those due within a short
   // horizon after `load` (the probe applies it), so polling chains cost at most the horizon.
+  // Each timer also carries an epoch: the scroll phase bumps sl.epoch before each step, and a
+  // timer set by a timer's callback inherits that timer's epoch, so a step waits only for
+  // timers it started (and their chains), not for a polling loop that was running before.
   const st = window.setTimeout, ct = window.clearTimeout;
+  let running = -1;
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== "function") return st.call(window, fn, delay, ...args);
+    const epoch = running >= 0 ? running : sl.epoch;
     const id = st.call(window, function () {
-      sl.timers.delete(id);
-      return fn.apply(this, args);
+      sl.timers.delete(id); sl.timerEpoch.delete(id);
+      const outer = running;
+      running = epoch;
+      try { return fn.apply(this, args); } finally { running = outer; }
     }, delay);
     sl.timers.set(id, now() + Math.max(0, Number(delay) || 0));
+    sl.timerEpoch.set(id, epoch);
     return id;
   };
-  window.clearTimeout = function (id) { sl.timers.delete(id); return ct.call(window, id); };
+  window.clearTimeout = function (id) { sl.timers.delete(id); sl.timerEpoch.delete(id); return ct.call(window, id); };
 
   // Animation frames requested outside a frame callback (an animation loop requests its next
   // frame from inside one and is not waited for).

@@ -31,7 +31,9 @@ Exit codes:
   130  interrupted (Ctrl-C)
 
 Chromium is found from --chrome, then $CHROME, then chromium / chromium-browser /
-google-chrome on PATH (Debian: apt-get install -y chromium).";
+google-chrome on PATH (Debian: apt-get install -y chromium). When that is Debian's
+launcher script (/usr/bin/chromium), the binary it runs is launched directly;
+SIGHTLINE_KEEP_CHROME_WRAPPER=1 launches the script instead.";
 
 /// Render pages in headless Chromium and extract their main content from the real layout.
 #[derive(Debug, Parser)]

@@ -11,10 +11,12 @@ pub mod checks;
 pub mod dialogs;
 pub mod guard;
 pub mod pool;
+pub mod reap;
 pub mod scroll;
 pub mod serve;
 pub mod settle;
 pub mod tab;
+pub mod wrapper;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -610,10 +612,9 @@ impl Renderer {
                 Err(e) => {
                     // A tab that could not be opened in time (a loaded machine) gets one
                     // more try too: nothing of the page ran yet.
-                    let retryable =
-                        matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
-                            || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
-                            || gone;
+                    let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                        || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                        || gone;
                     if retries == 0 && retryable {
                         tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
                         retries += 1;

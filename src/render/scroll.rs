@@ -121,6 +121,7 @@ const MEASURE_JS: &str = r#"(() => {
 /// probe (`__PROBE__`) in one trip.
 const STEP_JS: &str = r#"(async (y) => {
   const raw = (window.__sl && window.__sl.raw) || window;
+  if (window.__sl) window.__sl.epoch++;
   window.scrollTo({ top: y, left: 0, behavior: "instant" });
   const framed = await new Promise((res) => {
     let done = false;

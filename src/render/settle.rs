@@ -64,7 +64,9 @@ pub const SETTLE_PROBE_JS: &str = r#"(() => {
   const sl = window.__sl;
   let due = -1;
   if (sl) {
-    for (const d of sl.timers.values()) {
+    const from = __FROM_EPOCH__;
+    for (const [id, d] of sl.timers) {
+      if (from > 0 && !((sl.timerEpoch && sl.timerEpoch.get(id)) >= from)) continue;
       if (d <= __BASE__ + __HORIZON__ && (due < 0 || d < due)) due = d;
     }
   }
@@ -85,14 +87,18 @@ pub fn probe_js() -> String {
     SETTLE_PROBE_JS
         .replace("__BASE__", "loadAt")
         .replace("__HORIZON__", &TIMER_HORIZON.as_millis().to_string())
+        .replace("__FROM_EPOCH__", "0")
 }
 
-/// The probe script for a short settle later on (after a scroll step): timers due within
-/// `horizon` from now are pending.
+/// The probe script for a short settle after a scroll step: timers due within `horizon` from
+/// now are pending, and only those the current step started (`window.__sl.epoch`, bumped by
+/// the step, and the chains they started): a page's own polling loop, running since before
+/// the step, is not waited for at every step.
 pub fn probe_js_from_now(horizon: Duration) -> String {
     SETTLE_PROBE_JS
         .replace("__BASE__", "t")
         .replace("__HORIZON__", &horizon.as_millis().to_string())
+        .replace("__FROM_EPOCH__", "(sl.epoch || 0)")
 }
 
 /// One reading of the page (milliseconds; -1 where nothing happened).

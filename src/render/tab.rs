@@ -522,7 +522,10 @@ impl Tab {
                         {
                             s.main_request = Some(id.clone());
                         }
-                        if !s.finished.remove(&id) { s.inflight.insert(id); }
+                        // `blob:` and `data:` URLs are read from memory: Chromium reports
+                        // them sent but never finished, so they are not waited for.
+                        let local = ev.request.url.starts_with("blob:") || ev.request.url.starts_with("data:");
+                        if !local && !s.finished.remove(&id) { s.inflight.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
                     Some(ev) = done.next() => {
