@@ -80,7 +80,20 @@ struct Service {
 }
 
 impl Drop for Service {
+    /// Stop the service as an operator would (SIGTERM: it drains and shuts its browser down),
+    /// and SIGKILL it only if it has not exited after 10 s. A SIGKILL-ed service cannot close
+    /// its Chromium, which would outlive the test run.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
