@@ -512,8 +512,10 @@ impl Renderer {
     /// cannot, or whose last navigation was refused or left it in doubt, is closed (the next
     /// page opens a fresh tab).
     async fn give_back(&self, gen: u64, mut tab: Tab) {
-        let worn = self.opts.recycle_tab_after > 0 && tab.uses >= self.opts.recycle_tab_after;
-        if !worn && gen == self.generation.load(Ordering::SeqCst) && !self.is_gone().await {
+        if !tab.worn(self.opts.recycle_tab_after)
+            && gen == self.generation.load(Ordering::SeqCst)
+            && !self.is_gone().await
+        {
             tab.park(&self.opts).await;
         }
         if tab.reusable(self.opts.recycle_tab_after)

@@ -433,7 +433,7 @@ impl Tab {
                             if first_doc {
                                 s.main_request = network_id;
                             }
-                            let allow = if !s.offline || url.starts_with("data:") || url.starts_with("blob:") || first_doc {
+                            let allow = if !s.offline || read_from_memory(url) || first_doc {
                                 true
                             } else if url.starts_with("file:") {
                                 s.allow_file
@@ -522,10 +522,8 @@ impl Tab {
                         {
                             s.main_request = Some(id.clone());
                         }
-                        // `blob:` and `data:` URLs are read from memory: Chromium reports
-                        // them sent but never finished, so they are not waited for.
-                        let local = ev.request.url.starts_with("blob:") || ev.request.url.starts_with("data:");
-                        if !local && !s.finished.remove(&id) { s.inflight.insert(id); }
+                        // Chromium reports memory reads sent but never finished: not waited for.
+                        if !read_from_memory(&ev.request.url) && !s.finished.remove(&id) { s.inflight.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
                     Some(ev) = done.next() => {
@@ -1208,6 +1206,11 @@ impl Tab {
         may_reuse(self.healthy, self.parked, self.uses, recycle_after)
     }
 
+    /// Has this tab rendered its `recycle_after` pages (0: no bound)?
+    pub fn worn(&self, recycle_after: usize) -> bool {
+        worn(self.uses, recycle_after)
+    }
+
     /// A tab stuck in a script: terminate the script, then leave the page. If that does not
     /// answer, the tab is marked unhealthy and will be closed and replaced.
     async fn recover_hung(&mut self, opts: &RenderOptions) {
@@ -1226,8 +1229,18 @@ impl Tab {
 
 /// The reuse decision of [`Tab::reusable`].
 fn may_reuse(healthy: bool, parked: bool, uses: usize, recycle_after: usize) -> bool {
-    let worn = recycle_after > 0 && uses >= recycle_after;
-    healthy && parked && !worn
+    healthy && parked && !worn(uses, recycle_after)
+}
+
+/// The page bound of tab recycling: `recycle_after` pages rendered (0: no bound).
+fn worn(uses: usize, recycle_after: usize) -> bool {
+    recycle_after > 0 && uses >= recycle_after
+}
+
+/// `data:` and `blob:` URLs are read from memory: always allowed offline, and never waited
+/// for (Chromium reports them sent but never finished).
+fn read_from_memory(url: &str) -> bool {
+    url.starts_with("data:") || url.starts_with("blob:")
 }
 
 /// Is `seen` (a document request's URL, as Chromium sends it) the URL a navigation asked
