@@ -122,6 +122,17 @@ struct State {
     html: Option<(Vec<u8>, Option<String>)>,
 }
 
+impl State {
+    /// A document request of the main frame for the URL this page's navigation asked for,
+    /// not a redirect's follow-up: the rule that finds the main document, for requests
+    /// Fetch pauses and for those it does not (file: URLs).
+    fn is_navigation_document(&self, frame: &str, url: &str, redirected: bool) -> bool {
+        self.main_frame.as_deref() == Some(frame)
+            && !redirected
+            && same_document_url(url, &self.nav_url)
+    }
+}
+
 /// A main document that cannot be extracted, found by the event task.
 #[derive(Debug, Clone)]
 enum Fault {
@@ -426,10 +437,9 @@ impl Tab {
                             // other URL before it (an event of the previous page still in
                             // the queue) is not taken for this page's.
                             let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
-                            let first_doc = main_doc
+                            let first_doc = is_doc
                                 && (s.main_request.is_none() || s.main_request == network_id)
-                                && ev.redirected_request_id.is_none()
-                                && same_document_url(url, &s.nav_url);
+                                && s.is_navigation_document(ev.frame_id.inner(), url, ev.redirected_request_id.is_some());
                             if first_doc {
                                 s.main_request = network_id;
                             }
@@ -516,9 +526,9 @@ impl Tab {
                         // not pause, file: URLs, are seen here only).
                         if s.main_request.is_none()
                             && ev.r#type == Some(ResourceType::Document)
-                            && ev.redirect_response.is_none()
-                            && ev.frame_id.as_ref().map(|f| f.inner().as_str()) == s.main_frame.as_deref()
-                            && same_document_url(&ev.request.url, &s.nav_url)
+                            && ev.frame_id.as_ref().is_some_and(|f| {
+                                s.is_navigation_document(f.inner(), &ev.request.url, ev.redirect_response.is_some())
+                            })
                         {
                             s.main_request = Some(id.clone());
                         }
