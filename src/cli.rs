@@ -399,6 +399,10 @@ pub struct TrainArgs {
     /// published held-out table is the full four-fold run.
     #[arg(long = "lodo-only", value_name = "NAME")]
     pub lodo_only: Vec<String>,
+    /// With --lodo: write each held-out page's scores to FILE (JSON lines: dataset, id,
+    /// page_type, lcs_f1, lcs_p, lcs_r, out_tokens, gold_tokens; no page text).
+    #[arg(long = "lodo-pages", value_name = "FILE", requires = "lodo")]
+    pub lodo_pages: Option<PathBuf>,
     /// Also write the training matrix to DIR for experiments outside sightline:
     /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
     /// aligned shares, token counts, weights; no page text).
@@ -424,6 +428,7 @@ impl TrainArgs {
             model_out: self.model.clone(),
             lodo: self.lodo,
             export: self.export.clone(),
+            lodo_pages: self.lodo_pages.clone(),
         }
     }
 }

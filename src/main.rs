@@ -77,6 +77,8 @@ fn main() {
         })
     });
     rt.shutdown_timeout(Duration::from_secs(2));
+    // Browsers a task still held when the runtime stopped waiting (normally none).
+    sightline::render::reap::end_all_now();
     std::process::exit(code);
 }
 
@@ -193,6 +195,8 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             c2.cancel();
             eprintln!("\ninterrupted: finishing the pages in flight (Ctrl-C again to quit now)");
             if stop_signal(&mut term).await {
+                // Chromium would outlive an exit that skips the shutdown: end it first.
+                sightline::render::reap::end_all_now();
                 std::process::exit(exit::INTERRUPTED);
             }
         }

@@ -80,3 +80,66 @@ async fn no_chromium_process_outlives_the_shutdown() {
     // A grace of 50 ms, then SIGKILL: well under the seconds a clean close can take.
     assert!(took < Duration::from_secs(3), "{took:?}");
 }
+
+/// The second Ctrl-C exits at once, without the orderly shutdown: Chromium (started with a
+/// DevTools port, so it does not notice its parent is gone) and its profile must still go.
+#[cfg(unix)]
+#[test]
+fn a_second_interrupt_leaves_no_chromium_and_no_profile() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().unwrap();
+    // A server that accepts and never answers: the page stays in flight.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["extract", "--offline", "--timeout", "60", "-q"])
+        .arg(format!("http://127.0.0.1:{port}/never"))
+        // The temporary profile is made under TMPDIR: its path names this run's Chromium.
+        .env("TMPDIR", tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let marker = tmp.path().display().to_string();
+    let t = std::time::Instant::now();
+    while naming(&marker).len() < 3 {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "Chromium did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Let the page be requested, then interrupt twice.
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(
+        naming(&marker),
+        Vec::<u32>::new(),
+        "Chromium processes outlived sightline"
+    );
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "profile left behind: {left:?}");
+}

@@ -641,6 +641,34 @@ pub struct TrainRun {
     pub lodo: bool,
     /// Write the training matrix here (see [`export`]).
     pub export: Option<PathBuf>,
+    /// With `lodo`: write every held-out page's scores here (JSON lines, see
+    /// [`write_page_scores`]).
+    pub lodo_pages: Option<PathBuf>,
+}
+
+/// One JSON line per held-out page: `{"dataset", "id", "page_type", "lcs_f1", "lcs_p",
+/// "lcs_r", "out_tokens", "gold_tokens"}` (no page text), in dataset and page order: where
+/// the held-out mean is lost, page by page.
+pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
+    let mut out = String::new();
+    for s in scored {
+        let line = serde_json::json!({
+            "dataset": s.dataset,
+            "id": s.id,
+            "page_type": s.page_type,
+            "lcs_f1": s.score.lcs_f1,
+            "lcs_p": s.score.lcs_p,
+            "lcs_r": s.score.lcs_r,
+            "out_tokens": s.score.out_tokens,
+            "gold_tokens": s.score.gold_tokens,
+        });
+        out += &line.to_string();
+        out.push('\n');
+    }
+    std::fs::write(path, out).map_err(|e| Error::Output {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// Write the training matrix of `pages` to `dir` for experiments outside sightline:
@@ -714,6 +742,14 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let mut types = BTreeMap::new();
     if r.lodo {
         let (held, scored) = lodo(&r.cfg, &pages, &mut log)?;
+        if let Some(path) = &r.lodo_pages {
+            write_page_scores(&scored, path)?;
+            log(&format!(
+                "wrote {} held-out page scores to {}",
+                scored.len(),
+                path.display()
+            ));
+        }
         rows.extend(held);
         types = by_page_type(&scored, "wcxb-dev");
     }
@@ -747,6 +783,51 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn held_out_page_scores_are_one_json_line_a_page_without_text() {
+        let scored = vec![
+            Scored {
+                dataset: "wcxb-dev".into(),
+                id: "dev-1".into(),
+                page_type: Some("forum".into()),
+                score: PageScore {
+                    lcs_p: 0.5,
+                    lcs_r: 1.0,
+                    lcs_f1: 2.0 / 3.0,
+                    out_tokens: 8,
+                    gold_tokens: 4,
+                    ..PageScore::default()
+                },
+            },
+            Scored {
+                dataset: "cleaneval".into(),
+                id: "7".into(),
+                page_type: None,
+                score: PageScore::default(),
+            },
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pages.jsonl");
+        write_page_scores(&scored, &path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["id"], "dev-1");
+        assert_eq!(lines[0]["page_type"], "forum");
+        assert_eq!(lines[0]["lcs_p"], 0.5);
+        assert_eq!(lines[0]["out_tokens"], 8);
+        assert!(lines[1]["page_type"].is_null());
+        assert_eq!(lines[1]["gold_tokens"], 0);
+        let missing = dir.path().join("no-such-dir").join("pages.jsonl");
+        let err = write_page_scores(&scored, &missing)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no-such-dir"), "{err}");
+    }
 
     #[test]
     fn the_threshold_maximises_the_estimated_f1_of_the_training_pages() {

@@ -168,6 +168,14 @@ impl BrowserHandle {
                     path: exe.clone(),
                     message: format!("cannot create a temporary profile directory: {e}"),
                 })?;
+                // Chromium's own temporary files (the `org.chromium.Chromium.*` directory of
+                // its singleton socket, one a launch, removed only by a clean exit) go inside
+                // the profile too, so they go with it.
+                let tmp = profile.path().join("tmp");
+                std::fs::create_dir_all(&tmp).map_err(|e| Error::Launch {
+                    path: exe.clone(),
+                    message: format!("cannot create {}: {e}", tmp.display()),
+                })?;
                 let config = BrowserConfig::builder()
                     .chrome_executable(&exe)
                     .no_sandbox()
@@ -181,6 +189,7 @@ impl BrowserHandle {
                         profile.path().join("cache").display().to_string(),
                     )
                     .env("HOME", profile.path().display().to_string())
+                    .env("TMPDIR", tmp.display().to_string())
                     .window_size(viewport.0, viewport.1)
                     .viewport(vp)
                     .launch_timeout(timeout)
@@ -236,6 +245,9 @@ impl BrowserHandle {
             }
             g2.store(true, Ordering::SeqCst);
         });
+        if let (Some(pid), Some(p), true) = (pid, profile.as_ref(), launched) {
+            reap::register(pid, p.path());
+        }
         Ok(BrowserHandle {
             browser,
             gone,
@@ -310,6 +322,9 @@ impl BrowserHandle {
         if self.launched {
             let tree = self.tree();
             self.end_tree(tree).await;
+            if let Some(pid) = self.pid {
+                reap::unregister(pid);
+            }
         }
         self.handler.abort();
         if let Some(p) = self.profile.take() {
@@ -334,6 +349,9 @@ impl BrowserHandle {
                 .await
                 .is_ok();
             self.end_tree(tree).await;
+            if let Some(pid) = self.pid {
+                reap::unregister(pid);
+            }
             tracing::debug!(
                 "browser closed in {:?} (exited within its grace: {exited})",
                 start.elapsed()

@@ -10,7 +10,64 @@
 //! reused by an unrelated process between the listing and the kill is left alone.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// The browsers this process launched and has not ended yet: root pid, its start time, and
+/// the profile directory. Kept for [`end_all_now`], the exit path that cannot wait for an
+/// orderly shutdown.
+static LIVE: Mutex<Vec<(u32, u64, PathBuf)>> = Mutex::new(Vec::new());
+
+/// Record a launched browser (see [`end_all_now`]).
+pub fn register(pid: u32, profile: &Path) {
+    if let Some(p) = read_proc(pid) {
+        if let Ok(mut live) = LIVE.lock() {
+            live.push((pid, p.start, profile.to_path_buf()));
+        }
+    }
+}
+
+/// Forget a browser that was ended the orderly way.
+pub fn unregister(pid: u32) {
+    if let Ok(mut live) = LIVE.lock() {
+        live.retain(|(p, _, _)| *p != pid);
+    }
+}
+
+/// For a process about to exit at once (a second Ctrl-C, or a runtime that did not shut
+/// down in time): SIGKILL every browser it launched and has not ended, with each one's whole
+/// tree, and remove their profiles. Chromium is started with a DevTools port, so it would
+/// otherwise outlive sightline, and its profile (in `/dev/shm`) would stay. Synchronous;
+/// waits at most 500 ms for the processes to go.
+pub fn end_all_now() {
+    let live = match LIVE.lock() {
+        Ok(mut l) => std::mem::take(&mut *l),
+        Err(_) => return,
+    };
+    let mut trees = Vec::new();
+    for (pid, start, profile) in &live {
+        // A pid reused since (the browser died and was not unregistered) is left alone; its
+        // processes naming the profile are still found.
+        let root = if read_proc(*pid).is_some_and(|p| p.start == *start) {
+            *pid
+        } else {
+            0
+        };
+        let t = Tree::list(root, Some(&profile.display().to_string()));
+        for p in t.alive() {
+            kill(p);
+        }
+        trees.push(t);
+    }
+    let end = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < end && trees.iter().any(|t| !t.alive().is_empty()) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for (_, _, profile) in &live {
+        let _ = std::fs::remove_dir_all(profile);
+    }
+}
 
 /// One process: pid, parent pid, start time (clock ticks after boot), state letter.
 #[derive(Debug, Clone, Copy, PartialEq)]
