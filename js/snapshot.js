@@ -20,7 +20,58 @@
 // of the top page). Cross-origin frames stay opaque (their document is not
 // readable from the page); so do frames of the page's own URL and frames whose
 // document answered with an HTTP error.
+// React streaming server rendering: a late content segment arrives as
+// <div hidden id="S:n"> followed by an inline script ($RC / $RS) that moves it to
+// its placeholder (<template id="B:n"> of a Suspense boundary, or <template
+// id="P:n">). When that script never ran (a saved copy without its scripts, or
+// JavaScript disabled), the snapshot first does what it would have done, as
+// React's completeBoundary / completeSegment do, and counts it in
+// `streamed_segments`.
 (() => {
+  const streamed = (() => {
+    let n = 0;
+    const segs = Array.prototype.slice.call(document.querySelectorAll('div[hidden][id^="S:"]'));
+    for (const seg of segs) {
+      const k = seg.id.slice(2);
+      if (!/^[0-9]+$/.test(k) || !seg.parentNode) continue;
+      const slot = document.getElementById("P:" + k);
+      const boundary = document.getElementById("B:" + k);
+      if (slot && slot.tagName === "TEMPLATE" && slot.parentNode) {
+        // completeSegment: the segment's nodes take the placeholder's place.
+        seg.parentNode.removeChild(seg);
+        const parent = slot.parentNode;
+        while (seg.firstChild) parent.insertBefore(seg.firstChild, slot);
+        parent.removeChild(slot);
+        n++;
+      } else if (boundary && boundary.tagName === "TEMPLATE" && boundary.parentNode) {
+        // completeBoundary: the fallback, from the template to the boundary's matching
+        // <!--/$-->, is replaced by the segment's nodes. Without the <!--$?--> ... <!--/$-->
+        // markers (a copy that dropped comments) the fallback is left in place.
+        seg.parentNode.removeChild(seg);
+        const parent = boundary.parentNode;
+        const start = boundary.previousSibling;
+        let end = null;
+        if (start && start.nodeType === 8 && start.data === "$?") {
+          let depth = 0;
+          for (let d = boundary.nextSibling; d; d = d.nextSibling) {
+            if (d.nodeType !== 8) continue;
+            if (d.data === "/$") { if (depth === 0) { end = d; break; } depth--; }
+            else if (d.data === "$" || d.data === "$?" || d.data === "$!") depth++;
+          }
+        }
+        if (end) {
+          for (let d = boundary; d && d !== end;) { const next = d.nextSibling; parent.removeChild(d); d = next; }
+          while (seg.firstChild) parent.insertBefore(seg.firstChild, end);
+          start.data = "$";
+        } else {
+          while (seg.firstChild) parent.insertBefore(seg.firstChild, boundary);
+          parent.removeChild(boundary);
+        }
+        n++;
+      }
+    }
+    return n;
+  })();
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
@@ -44,7 +95,7 @@
       schema_version: 1, url: String(location.href), title: "", description: "", keywords: "",
       lang: "", viewport: { width: window.innerWidth, height: window.innerHeight },
       document_writes_blocked: window.__slBlockedWrites || 0, shadow_roots: 0, frames: 0,
-      document: { width: 0, height: 0 }, nodes: [],
+      streamed_segments: streamed, document: { width: 0, height: 0 }, nodes: [],
     });
   }
   const onEl = (name) => find(docEl, name);
@@ -202,6 +253,7 @@
     document_writes_blocked: window.__slBlockedWrites || 0,
     shadow_roots: shadowRoots,
     frames,
+    streamed_segments: streamed,
     document: { width: docW, height: docH },
     nodes,
   });

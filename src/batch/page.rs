@@ -141,6 +141,8 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
     out.record.screenshot_truncated = r.screenshot_truncated;
     out.record.repaired = r.repaired.clone();
     out.record.dialogs = (r.dialogs > 0).then_some(r.dialogs);
+    let streamed = r.snapshot.streamed_segments;
+    out.record.streamed_segments = (streamed > 0).then_some(streamed);
     out.record.javascript = r.javascript.clone();
     out.record.scroll = Some(r.scroll.clone());
     out.screenshot = r.screenshot;

@@ -20,6 +20,8 @@
 //!   "screenshot": string? path of the PNG written
 //!   "index": int, "status": int?, "retries": int?, "screenshot_truncated": bool?, "files": [..]?
 //!   "dialogs": int?      JavaScript dialogs answered automatically (absent when none)
+//!   "streamed_segments": int?  React streaming-rendering segments the snapshot put in place
+//!                        because the page's script that does it never ran (absent when none)
 //!   "javascript": string? "disabled-fallback" when the snapshot comes from a render with
 //!                        JavaScript disabled (the scripted render lost the HTML's text)
 //! }
@@ -166,6 +168,11 @@ pub struct Record {
     /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dialogs: Option<usize>,
+    /// Segments of React's streaming server rendering (`<div hidden id="S:n">`) that the
+    /// snapshot put in their place because the page's inline script that does it never ran
+    /// (a saved copy without its scripts, or JavaScript disabled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streamed_segments: Option<u32>,
     /// "disabled-fallback" when the snapshot was rendered with JavaScript disabled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub javascript: Option<String>,

@@ -48,6 +48,11 @@ pub struct Snapshot {
     /// Same-origin iframes whose document was walked (nodes under the iframe node).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub frames: u32,
+    /// Content segments of React's streaming server rendering (`<div hidden id="S:n">`)
+    /// that the snapshot put in their place because the page's inline script that does so
+    /// never ran (a saved copy without its scripts, or JavaScript disabled).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub streamed_segments: u32,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
@@ -527,6 +532,7 @@ impl SnapshotBuilder {
                 document_writes_blocked: 0,
                 shadow_roots: 0,
                 frames: 0,
+                streamed_segments: 0,
                 document: Size {
                     width,
                     height: 1000.0,
