@@ -28,50 +28,6 @@
 // React's completeBoundary / completeSegment do, and counts it in
 // `streamed_segments`.
 (() => {
-  const streamed = (() => {
-    let n = 0;
-    const segs = Array.prototype.slice.call(document.querySelectorAll('div[hidden][id^="S:"]'));
-    for (const seg of segs) {
-      const k = seg.id.slice(2);
-      if (!/^[0-9]+$/.test(k) || !seg.parentNode) continue;
-      const slot = document.getElementById("P:" + k);
-      const boundary = document.getElementById("B:" + k);
-      if (slot && slot.tagName === "TEMPLATE" && slot.parentNode) {
-        // completeSegment: the segment's nodes take the placeholder's place.
-        seg.parentNode.removeChild(seg);
-        const parent = slot.parentNode;
-        while (seg.firstChild) parent.insertBefore(seg.firstChild, slot);
-        parent.removeChild(slot);
-        n++;
-      } else if (boundary && boundary.tagName === "TEMPLATE" && boundary.parentNode) {
-        // completeBoundary: the fallback, from the template to the boundary's matching
-        // <!--/$-->, is replaced by the segment's nodes. Without the <!--$?--> ... <!--/$-->
-        // markers (a copy that dropped comments) the fallback is left in place.
-        seg.parentNode.removeChild(seg);
-        const parent = boundary.parentNode;
-        const start = boundary.previousSibling;
-        let end = null;
-        if (start && start.nodeType === 8 && start.data === "$?") {
-          let depth = 0;
-          for (let d = boundary.nextSibling; d; d = d.nextSibling) {
-            if (d.nodeType !== 8) continue;
-            if (d.data === "/$") { if (depth === 0) { end = d; break; } depth--; }
-            else if (d.data === "$" || d.data === "$?" || d.data === "$!") depth++;
-          }
-        }
-        if (end) {
-          for (let d = boundary; d && d !== end;) { const next = d.nextSibling; parent.removeChild(d); d = next; }
-          while (seg.firstChild) parent.insertBefore(seg.firstChild, end);
-          start.data = "$";
-        } else {
-          while (seg.firstChild) parent.insertBefore(seg.firstChild, boundary);
-          parent.removeChild(boundary);
-        }
-        n++;
-      }
-    }
-    return n;
-  })();
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
@@ -95,7 +51,7 @@
       schema_version: 1, url: String(location.href), title: "", description: "", keywords: "",
       lang: "", viewport: { width: window.innerWidth, height: window.innerHeight },
       document_writes_blocked: window.__slBlockedWrites || 0, shadow_roots: 0, frames: 0,
-      streamed_segments: streamed, document: { width: 0, height: 0 }, nodes: [],
+      document: { width: 0, height: 0 }, nodes: [],
     });
   }
   const onEl = (name) => find(docEl, name);
@@ -112,6 +68,62 @@
   const attr = (el, name) => getAttr.call(el, name);
   const hasAttr = (el, name) => hasAttribute.call(el, name);
   const rectOf = (el) => bcr.call(el);
+  // Streamed segments whose completion script never ran (see the header), through the DOM's
+  // own functions: a named element must not break this either (<img name="getElementById">).
+  const streamed = (() => {
+    const byId = find(document, "getElementById"), all = find(document, "querySelectorAll");
+    const parentOf = onEl("parentNode"), firstOf = onEl("firstChild"), prevOf = onEl("previousSibling"),
+      nextOf = onEl("nextSibling"), insert = onEl("insertBefore"), remove = onEl("removeChild");
+    const get = (id) => byId.call(document, id);
+    const isTemplate = (el) => el && nodeTypeOf.call(el) === 1 && String(tagNameOf.call(el)).toUpperCase() === "TEMPLATE";
+    const moveKids = (from, parent, before) => {
+      for (let c = firstOf.call(from); c; c = firstOf.call(from)) insert.call(parent, c, before);
+    };
+    let n = 0;
+    try {
+      const segs = Array.from(all.call(document, 'div[hidden][id^="S:"]'));
+      for (const seg of segs) {
+        const k = String(getAttr.call(seg, "id")).slice(2);
+        const segParent = parentOf.call(seg);
+        if (!/^[0-9]+$/.test(k) || !segParent) continue;
+        const slot = get("P:" + k), boundary = get("B:" + k);
+        if (isTemplate(slot) && parentOf.call(slot)) {
+          // completeSegment: the segment's nodes take the placeholder's place.
+          remove.call(segParent, seg);
+          const parent = parentOf.call(slot);
+          moveKids(seg, parent, slot);
+          remove.call(parent, slot);
+          n++;
+        } else if (isTemplate(boundary) && parentOf.call(boundary)) {
+          // completeBoundary: the fallback, from the template to the boundary's matching
+          // <!--/$-->, is replaced by the segment's nodes. Without the <!--$?--> ... <!--/$-->
+          // markers (a copy that dropped comments) the fallback is left in place.
+          remove.call(segParent, seg);
+          const parent = parentOf.call(boundary);
+          const start = prevOf.call(boundary);
+          let end = null;
+          if (start && nodeTypeOf.call(start) === 8 && start.data === "$?") {
+            let depth = 0;
+            for (let d = nextOf.call(boundary); d; d = nextOf.call(d)) {
+              if (nodeTypeOf.call(d) !== 8) continue;
+              if (d.data === "/$") { if (depth === 0) { end = d; break; } depth--; }
+              else if (d.data === "$" || d.data === "$?" || d.data === "$!") depth++;
+            }
+          }
+          if (end) {
+            for (let d = boundary; d && d !== end;) { const next = nextOf.call(d); remove.call(parent, d); d = next; }
+            moveKids(seg, parent, end);
+            start.data = "$";
+          } else {
+            moveKids(seg, parent, boundary);
+            remove.call(parent, boundary);
+          }
+          n++;
+        }
+      }
+    } catch (e) { /* a page that broke the DOM's own functions: snapshot it as it is */ }
+    return n;
+  })();
   const doc = (name) => find(document, name).call(document);
   const baseURI = doc("baseURI");
   const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };

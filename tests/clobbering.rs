@@ -28,7 +28,9 @@ async fn named_elements_do_not_break_the_snapshot() {
     let html = r#"<html><head><title>Real title</title></head><body>
       <form name="title" id="f"><input name="id"><input name="tagName"><input name="getAttribute"></form>
       <img name="body" src="x.png"><img name="querySelector" src="y.png">
+      <img name="querySelectorAll" src="z.png"><img name="getElementById" src="w.png">
       <p>Clobbered page text, with a comma, survives.</p>
+      <template id="B:0"></template><div hidden id="S:0"><p>A streamed segment, put in place.</p></div>
       <script>window.Element = {}; window.Document = 1; window.Node = null;</script></body></html>"#;
     let page = render_html("clobbered", html).await;
     let page = page.expect("the snapshot of a clobbering page parses");
@@ -45,6 +47,12 @@ async fn named_elements_do_not_break_the_snapshot() {
         .nodes
         .iter()
         .any(|n| n.text.as_deref().is_some_and(|t| t.contains("survives"))));
+    // React streaming completion (js/snapshot.js) uses the DOM's own functions too.
+    assert_eq!(page.snapshot.streamed_segments, 1);
+    assert!(page.snapshot.nodes.iter().any(|n| n.rendered
+        && n.text
+            .as_deref()
+            .is_some_and(|t| t.contains("put in place"))));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
