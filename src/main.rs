@@ -183,10 +183,12 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let mut opts = render_options(&a.render)?;
     opts.screenshot = screenshots;
     opts.max_screenshot_height = a.max_screenshot_height;
-    let renderer = BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?;
+    let endpoints = browser_endpoints(&a.render)?;
 
     // Ctrl-C or SIGTERM (a batch scheduler stopping the job): stop taking new pages, finish
-    // the ones in flight, shut the browser down; a second signal exits at once.
+    // the ones in flight, shut the browser down; a second signal exits at once. Listened
+    // for before the browser starts, so a signal during the launch does not kill sightline
+    // and leave Chromium running.
     let cancel = Cancel::new();
     let c2 = cancel.clone();
     tokio::spawn(async move {
@@ -201,6 +203,8 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             }
         }
     });
+
+    let renderer = BrowserPool::new(opts, &endpoints).await?;
 
     let total = jobs.len();
     let bar = ui::progress_bar(total as u64, quiet);

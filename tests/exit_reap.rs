@@ -92,10 +92,12 @@ fn a_second_interrupt_leaves_no_chromium_and_no_profile() {
     // A server that accepts and never answers: the page stays in flight.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    let (requested, asked) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for s in listener.incoming().flatten() {
             held.push(s);
+            let _ = requested.send(());
         }
     });
     let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
@@ -111,13 +113,15 @@ fn a_second_interrupt_leaves_no_chromium_and_no_profile() {
     let t = std::time::Instant::now();
     while naming(&marker).len() < 3 {
         assert!(
-            t.elapsed() < Duration::from_secs(30),
+            t.elapsed() < Duration::from_secs(60),
             "Chromium did not start"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    // Let the page be requested, then interrupt twice.
-    std::thread::sleep(Duration::from_millis(500));
+    // Once Chromium asks for the page, the batch runs; then interrupt twice.
+    asked
+        .recv_timeout(Duration::from_secs(60))
+        .expect("Chromium requested the page");
     let pid = rustix::process::Pid::from_child(&child);
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     std::thread::sleep(Duration::from_millis(300));
