@@ -57,8 +57,14 @@ fn main() {
     let code = rt.block_on(async {
         let r = match cli.command {
             Command::Extract(a) => run_extract(a, cli.quiet).await,
-            Command::Snapshot(a) => run_snapshot(a).await,
-            Command::Eval(a) => eval_cmd::run(a, cli.quiet).await,
+            Command::Snapshot(a) => {
+                exit_on_signal();
+                run_snapshot(a).await
+            }
+            Command::Eval(a) => {
+                exit_on_signal();
+                eval_cmd::run(a, cli.quiet).await
+            }
             Command::Serve(a) => serve_cmd::run(a, cli.quiet).await,
             Command::Train(a) => sightline::eval::train::run(&a.to_run(), |m| {
                 if !cli.quiet {
@@ -248,6 +254,20 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     } else {
         exit::OK
     })
+}
+
+/// For commands without an orderly stop (`eval`, `snapshot`): on Ctrl-C or SIGTERM, end every
+/// browser this process launched (with its profile) and exit 130, instead of the default
+/// action, which would leave Chromium running.
+fn exit_on_signal() {
+    tokio::spawn(async {
+        let mut term = term_signal();
+        if stop_signal(&mut term).await {
+            eprintln!("\ninterrupted");
+            sightline::render::reap::end_all_now();
+            std::process::exit(exit::INTERRUPTED);
+        }
+    });
 }
 
 /// SIGTERM where there is one.
