@@ -203,9 +203,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             c2.cancel();
             eprintln!("\ninterrupted: finishing the pages in flight (Ctrl-C again to quit now)");
             if stop_signal(&mut term).await {
-                // Chromium would outlive an exit that skips the shutdown: end it first.
-                sightline::render::reap::end_all_now();
-                std::process::exit(exit::INTERRUPTED);
+                exit_interrupted();
             }
         }
     });
@@ -264,10 +262,16 @@ fn exit_on_signal() {
         let mut term = term_signal();
         if stop_signal(&mut term).await {
             eprintln!("\ninterrupted");
-            sightline::render::reap::end_all_now();
-            std::process::exit(exit::INTERRUPTED);
+            exit_interrupted();
         }
     });
+}
+
+/// Exit 130 at once, skipping the orderly shutdown: Chromium would outlive such an exit, so
+/// every browser this process launched is ended (with its profile) first.
+fn exit_interrupted() -> ! {
+    sightline::render::reap::end_all_now();
+    std::process::exit(exit::INTERRUPTED);
 }
 
 /// SIGTERM where there is one.

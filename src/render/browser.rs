@@ -322,9 +322,6 @@ impl BrowserHandle {
         if self.launched {
             let tree = self.tree();
             self.end_tree(tree).await;
-            if let Some(pid) = self.pid {
-                reap::unregister(pid);
-            }
         }
         self.handler.abort();
         if let Some(p) = self.profile.take() {
@@ -349,9 +346,6 @@ impl BrowserHandle {
                 .await
                 .is_ok();
             self.end_tree(tree).await;
-            if let Some(pid) = self.pid {
-                reap::unregister(pid);
-            }
             tracing::debug!(
                 "browser closed in {:?} (exited within its grace: {exited})",
                 start.elapsed()
@@ -399,6 +393,9 @@ impl BrowserHandle {
         }
         let _ = self.browser.kill().await;
         let _ = tokio::time::timeout(REAP_LIMIT, self.browser.wait()).await;
+        if let Some(pid) = self.pid {
+            reap::unregister(pid);
+        }
     }
 }
 
