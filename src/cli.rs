@@ -403,6 +403,15 @@ pub struct TrainArgs {
     /// page_type, lcs_f1, lcs_p, lcs_r, out_tokens, gold_tokens; no page text).
     #[arg(long = "lodo-pages", value_name = "FILE", requires = "lodo")]
     pub lodo_pages: Option<PathBuf>,
+    /// Also run K-fold cross-validation by page: every dataset's pages are dealt into K
+    /// folds (sorted ids, position mod K); each fold is scored by a model fit on the other
+    /// folds of all datasets. Unlike --lodo, the model has seen other pages of the same
+    /// dataset: the estimate for new pages like the benchmark's. Rows are labelled.
+    #[arg(long, value_name = "K")]
+    pub cv: Option<usize>,
+    /// With --cv: write each cross-validated page's scores to FILE (as --lodo-pages).
+    #[arg(long = "cv-pages", value_name = "FILE", requires = "cv")]
+    pub cv_pages: Option<PathBuf>,
     /// Also write the training matrix to DIR for experiments outside sightline:
     /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
     /// aligned shares, token counts, weights; no page text).
@@ -429,6 +438,8 @@ impl TrainArgs {
             lodo: self.lodo,
             export: self.export.clone(),
             lodo_pages: self.lodo_pages.clone(),
+            cv: self.cv,
+            cv_pages: self.cv_pages.clone(),
         }
     }
 }

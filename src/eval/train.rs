@@ -446,8 +446,18 @@ pub fn score_dataset(
     model: &Model,
     dataset: &str,
 ) -> Result<Vec<Scored>, Error> {
+    score_pages(cfg, model, dataset, |_| true)
+}
+
+/// [`score_dataset`] restricted to the pages whose id passes `keep`.
+pub fn score_pages(
+    cfg: &TrainConfig,
+    model: &Model,
+    dataset: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Scored>, Error> {
     let ds = Dataset::open(&cfg.bench, dataset)?;
-    let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
+    let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
     ids.sort();
     let threads = cfg.threads.max(1);
     let chunk = ids.len().div_ceil(threads).max(1);
@@ -492,6 +502,87 @@ pub fn score_dataset(
     }
     Ok(out)
 }
+
+/// The cross-validation fold of every page of each dataset: the page's position among the
+/// dataset's manifest ids in sorted order, modulo `k` (deterministic, and stratified: each
+/// fold holds about 1/k of every dataset). Keys are `(dataset, id)`.
+pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String), usize>, Error> {
+    let mut folds = HashMap::new();
+    for name in train_datasets(cfg) {
+        let ds = Dataset::open(&cfg.bench, &name)?;
+        let mut ids: Vec<&str> = ds.ids().collect();
+        ids.sort_unstable();
+        for (i, id) in ids.into_iter().enumerate() {
+            folds.insert((name.clone(), id.to_string()), i % k.max(1));
+        }
+    }
+    Ok(folds)
+}
+
+fn train_datasets(cfg: &TrainConfig) -> Vec<String> {
+    if cfg.datasets.is_empty() {
+        DATASETS.iter().map(|s| s.to_string()).collect()
+    } else {
+        cfg.datasets.clone()
+    }
+}
+
+/// K-fold cross-validation by page: the pages of every dataset are dealt into `k` folds
+/// ([`cv_folds`]); for each fold a model is fit on the pages of the other folds (all
+/// datasets) and scores the fold's pages. Every page is scored by a model that never saw it,
+/// but that saw other pages of its dataset (unlike [`lodo`]): the estimate for new pages like
+/// the benchmark's, such as the shipped model meets. Returns one row per dataset and the page
+/// scores.
+pub fn cross_validate(
+    cfg: &TrainConfig,
+    pages: &[Page],
+    k: usize,
+    mut log: impl FnMut(&str),
+) -> Result<(Vec<Row>, Vec<Scored>), Error> {
+    let folds = cv_folds(cfg, k)?;
+    let fold_of = |ds: &str, id: &str| folds.get(&(ds.to_string(), id.to_string())).copied();
+    let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+    names.dedup();
+    let mut all: Vec<Scored> = Vec::new();
+    for f in 0..k {
+        let train: Vec<&Page> = pages
+            .iter()
+            .filter(|p| fold_of(&p.dataset, &p.id) != Some(f))
+            .collect();
+        log(&format!(
+            "cross-validation fold {} of {k}: fitting on {} pages",
+            f + 1,
+            train.len()
+        ));
+        let m = fit(&train, &cfg.learner, &format!("cv fold {f} of {k}"))?;
+        for name in &names {
+            all.extend(score_pages(cfg, &m, name, |id| {
+                fold_of(name, id) == Some(f)
+            })?);
+        }
+    }
+    let mut rows = Vec::new();
+    for name in &names {
+        let mut scored: Vec<&Scored> = all.iter().filter(|s| s.dataset == *name).collect();
+        scored.sort_by(|a, b| a.id.cmp(&b.id));
+        let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
+        log(&format!(
+            "cross-validated {name}: F1 {:.3} P {:.3} R {:.3}",
+            ms.lcs_f1, ms.lcs_p, ms.lcs_r
+        ));
+        rows.push(Row {
+            kind: format!("{CV_KIND} ({k} folds, all datasets)"),
+            dataset: name.clone(),
+            pages: scored.len(),
+            scores: ms,
+        });
+    }
+    all.sort_by(|a, b| (&a.dataset, &a.id).cmp(&(&b.dataset, &b.id)));
+    Ok((rows, all))
+}
+
+/// How cross-validated rows are labelled in the report.
+pub const CV_KIND: &str = "cross-validated by page";
 
 /// One row of the report.
 #[derive(Debug, Clone, Serialize)]
@@ -573,8 +664,12 @@ pub fn by_page_type(scored: &[Scored], dataset: &str) -> BTreeMap<String, (usize
         .collect()
 }
 
-/// The markdown report: one row per (kind, dataset) and the held-out mean.
-pub fn markdown(rows: &[Row], types: &BTreeMap<String, (usize, MacroScores)>) -> String {
+/// The markdown report: one row per (kind, dataset), the mean of the held-out rows and of
+/// the cross-validated rows, and wcxb-dev by page type for each of those (labelled).
+pub fn markdown(
+    rows: &[Row],
+    types: &[(String, BTreeMap<String, (usize, MacroScores)>)],
+) -> String {
     let mut s = String::from(
         "| model | dataset | pages | LCS F1 | LCS P | LCS R |\n|---|---|---:|---:|---:|---:|\n",
     );
@@ -584,23 +679,31 @@ pub fn markdown(rows: &[Row], types: &BTreeMap<String, (usize, MacroScores)>) ->
             r.kind, r.dataset, r.pages, r.scores.lcs_f1, r.scores.lcs_p, r.scores.lcs_r
         );
     }
-    let held: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.kind.starts_with("held out (trained"))
-        .collect();
-    if !held.is_empty() {
-        let n = held.len() as f64;
-        let mean = |f: fn(&MacroScores) -> f64| held.iter().map(|r| f(&r.scores)).sum::<f64>() / n;
+    for (prefix, label) in [
+        ("held out (trained", "held out"),
+        (CV_KIND, "cross-validated by page"),
+    ] {
+        let sel: Vec<&Row> = rows.iter().filter(|r| r.kind.starts_with(prefix)).collect();
+        if sel.is_empty() {
+            continue;
+        }
+        let n = sel.len() as f64;
+        let mean = |f: fn(&MacroScores) -> f64| sel.iter().map(|r| f(&r.scores)).sum::<f64>() / n;
         s += &format!(
-            "| held out, mean of {} datasets | | | {:.3} | {:.3} | {:.3} |\n",
-            held.len(),
+            "| {label}, mean of {} datasets | | | {:.3} | {:.3} | {:.3} |\n",
+            sel.len(),
             mean(|m| m.lcs_f1),
             mean(|m| m.lcs_p),
             mean(|m| m.lcs_r)
         );
     }
-    if !types.is_empty() {
-        s += "\nwcxb-dev by page type (held out):\n\n| page type | pages | LCS F1 | LCS P | LCS R |\n|---|---:|---:|---:|---:|\n";
+    for (label, types) in types {
+        if types.is_empty() {
+            continue;
+        }
+        s += &format!(
+            "\nwcxb-dev by page type ({label}):\n\n| page type | pages | LCS F1 | LCS P | LCS R |\n|---|---:|---:|---:|---:|\n"
+        );
         for (t, (n, m)) in types {
             s += &format!(
                 "| {t} | {n} | {:.3} | {:.3} | {:.3} |\n",
@@ -644,6 +747,10 @@ pub struct TrainRun {
     /// With `lodo`: write every held-out page's scores here (JSON lines, see
     /// [`write_page_scores`]).
     pub lodo_pages: Option<PathBuf>,
+    /// Also run k-fold cross-validation by page ([`cross_validate`]) with this many folds.
+    pub cv: Option<usize>,
+    /// With `cv`: write every cross-validated page's scores here (as `lodo_pages`).
+    pub cv_pages: Option<PathBuf>,
 }
 
 /// One JSON line per held-out page: `{"dataset", "id", "page_type", "lcs_f1", "lcs_p",
@@ -717,6 +824,12 @@ pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
 /// `log` (stderr in the CLI).
 pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let t0 = std::time::Instant::now();
+    if let Some(k) = r.cv.filter(|&k| k < 2) {
+        return Err(Error::Input {
+            input: format!("--cv {k}"),
+            message: "cross-validation needs at least 2 folds (5 is usual)".into(),
+        });
+    }
     let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
         log(&format!(
             "{ds}: {n} of {total} pages have a snapshot and gold"
@@ -739,7 +852,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         log(&format!("wrote the training matrix to {}", dir.display()));
     }
     let mut rows = Vec::new();
-    let mut types = BTreeMap::new();
+    let mut types = Vec::new();
     if r.lodo {
         let (held, scored) = lodo(&r.cfg, &pages, &mut log)?;
         if let Some(path) = &r.lodo_pages {
@@ -751,7 +864,23 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
             ));
         }
         rows.extend(held);
-        types = by_page_type(&scored, "wcxb-dev");
+        types.push(("held out".to_string(), by_page_type(&scored, "wcxb-dev")));
+    }
+    if let Some(k) = r.cv {
+        let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, &mut log)?;
+        if let Some(path) = &r.cv_pages {
+            write_page_scores(&scored, path)?;
+            log(&format!(
+                "wrote {} cross-validated page scores to {}",
+                scored.len(),
+                path.display()
+            ));
+        }
+        rows.extend(cv_rows);
+        types.push((
+            format!("{CV_KIND}, {k} folds"),
+            by_page_type(&scored, "wcxb-dev"),
+        ));
     }
     if let Some(out) = &r.model_out {
         let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
@@ -783,6 +912,81 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn cross_validation_folds_deal_each_dataset_evenly_by_sorted_id() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, n) in [("a", 7), ("b", 3)] {
+            let d = dir.path().join(name);
+            std::fs::create_dir_all(&d).unwrap();
+            // Manifest order is not id order: folds follow sorted ids.
+            let manifest: String = (0..n)
+                .rev()
+                .map(|i| format!("{{\"id\": \"p{i}\"}}\n"))
+                .collect();
+            std::fs::write(d.join("manifest.jsonl"), manifest).unwrap();
+        }
+        let cfg = TrainConfig {
+            bench: dir.path().to_path_buf(),
+            snapshots: dir.path().to_path_buf(),
+            datasets: vec!["a".into(), "b".into()],
+            learner: Learner::default(),
+            params: Params::default(),
+            threads: 1,
+            sweep: vec![],
+            held_out: vec![],
+        };
+        let folds = cv_folds(&cfg, 3).unwrap();
+        assert_eq!(folds.len(), 10);
+        let f = |d: &str, id: &str| folds[&(d.to_string(), id.to_string())];
+        assert_eq!(
+            (0..7).map(|i| f("a", &format!("p{i}"))).collect::<Vec<_>>(),
+            [0, 1, 2, 0, 1, 2, 0]
+        );
+        assert_eq!(
+            (0..3).map(|i| f("b", &format!("p{i}"))).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        // The same inputs, the same folds.
+        assert_eq!(cv_folds(&cfg, 3).unwrap(), folds);
+    }
+
+    #[test]
+    fn the_report_labels_cross_validated_rows_and_their_mean_apart_from_held_out_ones() {
+        let ms = |f1: f64| MacroScores {
+            lcs_f1: f1,
+            ..MacroScores::default()
+        };
+        let rows = vec![
+            Row {
+                kind: "held out (trained on b)".into(),
+                dataset: "a".into(),
+                pages: 3,
+                scores: ms(0.5),
+            },
+            Row {
+                kind: format!("{CV_KIND} (5 folds, all datasets)"),
+                dataset: "a".into(),
+                pages: 3,
+                scores: ms(0.8),
+            },
+            Row {
+                kind: format!("{CV_KIND} (5 folds, all datasets)"),
+                dataset: "b".into(),
+                pages: 2,
+                scores: ms(0.6),
+            },
+        ];
+        let md = markdown(&rows, &[]);
+        assert!(
+            md.contains("| held out, mean of 1 datasets | | | 0.500 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| cross-validated by page, mean of 2 datasets | | | 0.700 |"),
+            "{md}"
+        );
+    }
 
     #[test]
     fn held_out_page_scores_are_one_json_line_a_page_without_text() {
