@@ -182,20 +182,23 @@
 
   // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility, ctx].
   const stack = root ? [[root, -1, false, "visible", topCtx]] : [];
+  let lastText = -1; // index in `nodes` of the last text node emitted
   while (stack.length) {
     const [node, parent, inLink, parentVis, ctx] = stack.pop();
     const type = nodeTypeOf.call(node);
     if (type === 3) {
       const text = node.data.replace(/\s+/g, " ");
       if (text.trim() === "") {
-        // A blank text node still separates words ("<b>a</b> <i>b</i>"): keep it as a
-        // trailing space on the previous text node instead of emitting a node.
-        const prev = nodes[nodes.length - 1];
-        if (prev && prev.tag === "#text" && !prev.text.endsWith(" ")) prev.text += " ";
+        // A blank text node still separates words ("<b>a</b> <i>b</i>", and
+        // "a.<span>&nbsp;</span>B" where the blank is inside an element of its own): keep it
+        // as a trailing space on the previous text node instead of emitting a node.
+        const prev = lastText >= 0 ? nodes[lastText] : null;
+        if (prev && !prev.text.endsWith(" ")) prev.text += " ";
         continue;
       }
       ctx.range.selectNodeContents(node);
       const r = ctx.range.getBoundingClientRect();
+      lastText = nodes.length;
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
         box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
       paints.push(parentVis === "visible" && onPage(r, ctx));

@@ -142,6 +142,28 @@ pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
             any[q] |= any[i];
         }
     }
+    // A line break between two kept texts is kept: it has no text of its own, so the rule
+    // above drops it, and "Glaze.<br>Dishwasher" would be written as one word.
+    let text_kept: Vec<Option<bool>> = (0..n)
+        .map(|i| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]))
+        .collect();
+    let mut prev = vec![false; n];
+    let mut last = false;
+    for (p, t) in prev.iter_mut().zip(&text_kept) {
+        *p = last;
+        if let Some(k) = *t {
+            last = k;
+        }
+    }
+    let mut next = false;
+    for i in (0..n).rev() {
+        if let Some(k) = text_kept[i] {
+            next = k;
+        } else if !kept[i] && tree.node(i).tag == "br" {
+            let in_kept_parent = tree.parent(i).is_some_and(|q| kept[q]);
+            kept[i] = in_kept_parent || (prev[i] && next);
+        }
+    }
     kept
 }
 
@@ -276,6 +298,41 @@ pub fn extract(tree: &Tree, params: &Params) -> Extraction {
 #[cfg(test)]
 mod tests {
     use super::decide;
+    use crate::snapshot::{rect, SnapshotBuilder, Tree};
+
+    #[test]
+    fn line_breaks_between_kept_texts_are_kept() {
+        // <div> a. <br> B <p>menu</p> <br> </div> <p>c</p> <br> <p>d</p>
+        let mut b = SnapshotBuilder::new(1000.0);
+        let div = b.el(0, "div", rect(0.0, 0.0, 800.0, 200.0));
+        let a = b.text(div, "First line.");
+        let br1 = b.el(div, "br", rect(0.0, 20.0, 0.0, 0.0));
+        let bb = b.text(div, "Second line.");
+        let menu = b.el(div, "p", rect(0.0, 60.0, 800.0, 20.0));
+        b.text(menu, "Menu");
+        let br2 = b.el(div, "br", rect(0.0, 80.0, 0.0, 0.0));
+        let pc = b.el(0, "p", rect(0.0, 300.0, 800.0, 20.0));
+        b.text(pc, "Kept later.");
+        let br3 = b.el(0, "br", rect(0.0, 320.0, 0.0, 0.0));
+        let pd = b.el(0, "p", rect(0.0, 340.0, 800.0, 20.0));
+        b.text(pd, "Dropped.");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let pf = super::features::page_features(&tree, &crate::Params::default());
+        let keep: Vec<bool> = pf
+            .units
+            .iter()
+            .map(|u| !u.text.contains("Menu") && !u.text.contains("Dropped"))
+            .collect();
+        let kept = super::kept_nodes(&tree, &pf, &keep);
+        assert!(kept[a] && kept[bb]);
+        // Between two kept texts, though its parent (holding the dropped menu) is not kept.
+        assert!(!kept[div]);
+        assert!(kept[br1]);
+        // After a dropped text, or before one: not kept.
+        assert!(!kept[br2]);
+        assert!(!kept[br3]);
+    }
 
     #[test]
     fn units_reaching_the_threshold_are_kept() {
