@@ -649,8 +649,11 @@ pub fn lodo(
     Ok((rows, all))
 }
 
+/// Macro scores by page type: pages and scores of each type.
+pub type TypeScores = BTreeMap<String, (usize, MacroScores)>;
+
 /// Macro scores per `page_type` of the scored pages of one dataset.
-pub fn by_page_type(scored: &[Scored], dataset: &str) -> BTreeMap<String, (usize, MacroScores)> {
+pub fn by_page_type(scored: &[Scored], dataset: &str) -> TypeScores {
     let mut groups: BTreeMap<String, Vec<&PageScore>> = BTreeMap::new();
     for s in scored.iter().filter(|s| s.dataset == dataset) {
         groups
@@ -666,10 +669,7 @@ pub fn by_page_type(scored: &[Scored], dataset: &str) -> BTreeMap<String, (usize
 
 /// The markdown report: one row per (kind, dataset), the mean of the held-out rows and of
 /// the cross-validated rows, and wcxb-dev by page type for each of those (labelled).
-pub fn markdown(
-    rows: &[Row],
-    types: &[(String, BTreeMap<String, (usize, MacroScores)>)],
-) -> String {
+pub fn markdown(rows: &[Row], types: &[(String, TypeScores)]) -> String {
     let mut s = String::from(
         "| model | dataset | pages | LCS F1 | LCS P | LCS R |\n|---|---|---:|---:|---:|---:|\n",
     );
