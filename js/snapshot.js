@@ -180,15 +180,20 @@
     return [body, c];
   };
 
-  // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility, ctx].
-  const stack = root ? [[root, -1, false, "visible", topCtx]] : [];
+  // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility, ctx, keepsWhitespace].
+  const stack = root ? [[root, -1, false, "visible", topCtx, false]] : [];
   let lastText = -1; // index in `nodes` of the last text node emitted
+  const PRE_WS = new Set(["pre", "pre-wrap", "pre-line", "break-spaces"]);
   while (stack.length) {
-    const [node, parent, inLink, parentVis, ctx] = stack.pop();
+    const [node, parent, inLink, parentVis, ctx, pre] = stack.pop();
     const type = nodeTypeOf.call(node);
     if (type === 3) {
       const text = node.data.replace(/\s+/g, " ");
       if (text.trim() === "") {
+        // In preserved whitespace (code) a blank between two tokens may be a line break.
+        if (pre && lastText >= 0 && nodes[lastText].raw !== undefined) {
+          nodes[lastText].raw += node.data.replace(/\r\n?/g, "\n");
+        }
         // A blank text node still separates words ("<b>a</b> <i>b</i>", and
         // "a.<span>&nbsp;</span>B" where the blank is inside an element of its own): keep it
         // as a trailing space on the previous text node instead of emitting a node.
@@ -200,6 +205,7 @@
       const r = ctx.range.getBoundingClientRect();
       lastText = nodes.length;
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
+        raw: pre ? node.data.replace(/\r\n?/g, "\n") : undefined,
         box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
       paints.push(parentVis === "visible" && onPage(r, ctx));
       continue;
@@ -210,7 +216,7 @@
     if (tagU === "SLOT") {
       // Not rendered itself (display: contents): what it shows takes its place.
       const kids = kidsOf(node, tagU);
-      for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], parent, inLink, parentVis, ctx]);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], parent, inLink, parentVis, ctx, pre]);
       continue;
     }
     const cs = getComputedStyle(node);
@@ -242,13 +248,14 @@
     if (cs.display === "none") continue;
     if (tagU === "IFRAME" || tagU === "FRAME") {
       const f = frameOf(node, r, cs, ctx);
-      if (f) { frames++; stack.push([f[0], idx, link, cs.visibility, f[1]]); }
+      if (f) { frames++; stack.push([f[0], idx, link, cs.visibility, f[1], false]); }
       continue;
     }
     if (OPAQUE.has(tagU)) continue;
     if (hostRoot(node)) shadowRoots++;
     const kids = kidsOf(node, tagU);
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], idx, link, cs.visibility, ctx]);
+    const keeps = PRE_WS.has(cs.whiteSpace);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], idx, link, cs.visibility, ctx, keeps]);
   }
   // rendered = paints itself, or holds something that does (a zero-height
   // float container still shows its floated children).

@@ -1,8 +1,9 @@
-//! Words that the browser shows apart stay apart in every writer's text: a line break
-//! (`<br>`) between two kept texts, and a blank that sits in an element of its own
-//! (`program.<span>&nbsp; </span>My`, as word processors save HTML). Both were written as one
+//! Words the browser shows apart stay apart in the writers' text, and code keeps its lines:
+//! a line break (`<br>`) between two kept texts, and a blank that sits in an element of its
+//! own (`program.<span>&nbsp; </span>My`, as word processors save HTML), were written as one
 //! word ("program.My", "Glaze.Dishwasher") by `learned`, which lost them in the eval's
-//! word-level LCS.
+//! word-level LCS; a code block (`<pre>`, highlighted token by token) was written on one line
+//! in text and in markdown's fenced block.
 
 use sightline::extract::{extract, Algorithm, Params};
 use sightline::output::text;
@@ -50,4 +51,63 @@ async fn words_apart_on_screen_stay_apart_in_the_text() {
             "{alg:?} lost the line break:\n{out}"
         );
     }
+}
+
+const CODE_PAGE: &str = r#"<html><head><title>Code</title></head><body>
+<article>
+<h1>Calling the service</h1>
+<p>Every call goes through one client, made once and shared by the whole program, as the example below shows, with its error handling.</p>
+<pre><code><span class="kw">let</span> <span class="v">client</span> = Client::new();
+<span class="kw">let</span> body = client.get(url)?;
+<span class="kw">if</span> body.is_empty() {
+    <span class="f">retry</span>(url);
+}</code></pre>
+<p>The client keeps its connections open between calls, so a second call to the same host does not pay for a new connection, which matters most on slow networks.</p>
+</article>
+</body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_keeps_its_lines_in_text_and_markdown() {
+    let r = Renderer::new(RenderOptions {
+        offline: true,
+        ..RenderOptions::default()
+    })
+    .await
+    .unwrap();
+    let page = r
+        .render(&Input::Html {
+            name: "code-lines".into(),
+            bytes: CODE_PAGE.as_bytes().to_vec(),
+            charset: "utf-8".into(),
+        })
+        .await;
+    r.shutdown().await;
+    let page = page.expect("the page renders");
+    let tree = Tree::new(&page.snapshot);
+    let ex = extract(&page.snapshot, Algorithm::Learned, &Params::default());
+    let md = sightline::output::markdown::render(&tree, &ex);
+    assert!(
+        md.contains(
+            "```\nlet client = Client::new();\nlet body = client.get(url)?;\nif body.is_empty() {\n    retry(url);\n}\n```"
+        ),
+        "markdown lost the code's lines:\n{md}"
+    );
+    let txt = text::render(&tree, &ex);
+    for line in [
+        "let client = Client::new();",
+        "let body = client.get(url)?;",
+        "retry(url);",
+    ] {
+        assert!(
+            txt.lines().any(|l| l == line),
+            "text lost the line {line:?}:\n{txt}"
+        );
+    }
+    // Scores read the collapsed text: the code's text node holds no line break there.
+    assert!(page
+        .snapshot
+        .nodes
+        .iter()
+        .filter_map(|n| n.text.as_deref())
+        .all(|t| !t.contains('\n')));
 }

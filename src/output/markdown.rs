@@ -513,7 +513,7 @@ impl<'t, 'a> Writer<'t, 'a> {
                 continue;
             }
             let n = self.tree.node(i);
-            if let Some(t) = &n.text {
+            if let Some(t) = n.raw.as_ref().or(n.text.as_ref()) {
                 raw.push_str(t);
             } else if n.tag == "br" {
                 raw.push('\n');

@@ -1,5 +1,6 @@
 //! Plain-text writer: kept text in document order, one paragraph per block element (and per
-//! `<br>`), one paragraph per line.
+//! `<br>`), one paragraph per line; text whose line breaks the page shows (code blocks,
+//! `white-space: pre`) keeps them, one line each.
 
 use crate::extract::Extraction;
 use crate::snapshot::{collapse_ws, NodeId, Tree};
@@ -19,17 +20,25 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut cur_block: Option<NodeId> = None;
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
-        let p = collapse_ws(cur);
-        if !p.is_empty() {
-            out.push(p);
+    // The paragraph holds text whose line breaks the page shows (code, `white-space: pre`):
+    // one output line per line.
+    let mut lines = false;
+    let flush = |cur: &mut String, lines: &mut bool, out: &mut Vec<String>| {
+        if *lines {
+            out.extend(cur.split('\n').map(collapse_ws).filter(|l| !l.is_empty()));
+        } else {
+            let p = collapse_ws(cur);
+            if !p.is_empty() {
+                out.push(p);
+            }
         }
         cur.clear();
+        *lines = false;
     };
     for id in 0..tree.len() {
         let n = tree.node(id);
         if n.tag == "br" && ex.kept[id] {
-            flush(&mut cur, &mut out);
+            flush(&mut cur, &mut lines, &mut out);
             continue;
         }
         if !ex.kept[id] || !n.is_text() {
@@ -44,13 +53,19 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
             if same_row {
                 cur.push(' ');
             } else {
-                flush(&mut cur, &mut out);
+                flush(&mut cur, &mut lines, &mut out);
             }
             cur_block = Some(b);
         }
-        cur.push_str(n.text.as_deref().unwrap_or(""));
+        match &n.raw {
+            Some(raw) => {
+                cur.push_str(raw);
+                lines = true;
+            }
+            None => cur.push_str(n.text.as_deref().unwrap_or("")),
+        }
     }
-    flush(&mut cur, &mut out);
+    flush(&mut cur, &mut lines, &mut out);
     out
 }
 

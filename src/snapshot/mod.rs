@@ -149,6 +149,13 @@ pub struct Node {
     /// Text of a text node, whitespace runs collapsed to one space (not trimmed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// The text as written, line breaks and indentation kept, for text whose whitespace
+    /// the page preserves (`white-space: pre`, `pre-wrap`, `pre-line`, `break-spaces`: code
+    /// blocks, poems); blank text between such nodes is appended to the one before (a
+    /// line break between two highlighted tokens). The writers use it for code and line
+    /// breaks; every score reads `text`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -588,6 +595,7 @@ impl Node {
             parent,
             tag: tag.into(),
             text: None,
+            raw: None,
             id: None,
             class: None,
             role: None,
