@@ -111,3 +111,34 @@ async fn code_keeps_its_lines_in_text_and_markdown() {
         .filter_map(|n| n.text.as_deref())
         .all(|t| !t.contains('\n')));
 }
+
+const TAGS_PAGE: &str = r#"<html><head><title>Tags</title><style>.t{display:inline-block;margin-right:8px}</style></head><body><article><h1>A recipe for bread</h1>
+<p>Mix the flour, water, salt and yeast, knead for ten minutes and leave the dough to rise for two hours in a warm place before baking it.</p>
+<div><span class="t">Baking</span><span class="t">Bread</span><span class="t">Easy</span></div>
+<p>Bake at 220 degrees for forty minutes, until the loaf sounds hollow when you tap its base, and let it cool on a rack before slicing.</p>
+</article></body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inline_blocks_set_apart_by_a_margin_are_separate_words() {
+    let r = Renderer::new(RenderOptions {
+        offline: true,
+        ..RenderOptions::default()
+    })
+    .await
+    .unwrap();
+    let page = r
+        .render(&Input::Html {
+            name: "tags".into(),
+            bytes: TAGS_PAGE.as_bytes().to_vec(),
+            charset: "utf-8".into(),
+        })
+        .await;
+    r.shutdown().await;
+    let page = page.expect("the page renders");
+    let tree = Tree::new(&page.snapshot);
+    let ex = extract(&page.snapshot, Algorithm::Htd, &Params::default());
+    let txt = text::render(&tree, &ex);
+    assert!(txt.contains("Baking Bread Easy"), "text:\n{txt}");
+    let md = sightline::output::markdown::render(&tree, &ex);
+    assert!(md.contains("Baking Bread Easy"), "markdown:\n{md}");
+}

@@ -110,6 +110,8 @@ struct Inline {
     em: u32,
     strong: u32,
     strike: u32,
+    /// The box of the last text written (to tell texts the layout shows apart).
+    last_box: Option<crate::snapshot::Rect>,
 }
 
 impl Inline {
@@ -613,6 +615,23 @@ impl<'t, 'a> Writer<'t, 'a> {
     fn inline(&self, id: NodeId, inl: &mut Inline) {
         let n = self.tree.node(id);
         if let Some(t) = &n.text {
+            // Two texts side by side with a gap, or the second wrapped below: two words
+            // (inline-blocks with a margin), as in the text writer.
+            if let Some(prev) = inl.last_box {
+                let ends = inl.out.chars().next_back();
+                // Not right after a marker: "[" or "*" may open what this text is in.
+                if ends.is_some_and(|c| {
+                    !c.is_whitespace() && !super::text::is_cjk(c) && !"[*~_`".contains(c)
+                }) && t
+                    .chars()
+                    .next()
+                    .is_some_and(|c| !c.is_whitespace() && !super::text::is_cjk(c))
+                    && super::text::apart(prev, n.rect)
+                {
+                    inl.out.push(' ');
+                }
+            }
+            inl.last_box = Some(n.rect);
             inl.text(t);
             return;
         }

@@ -3,7 +3,7 @@
 //! `white-space: pre`) keeps them, one line each.
 
 use crate::extract::Extraction;
-use crate::snapshot::{collapse_ws, NodeId, Tree};
+use crate::snapshot::{collapse_ws, NodeId, Rect, Tree};
 
 /// The nearest block ancestor of a node (or the root).
 fn block_of(tree: &Tree, id: NodeId) -> NodeId {
@@ -15,6 +15,32 @@ fn is_cell(tree: &Tree, id: NodeId) -> bool {
     n.display == "table-cell" || n.tag == "td" || n.tag == "th"
 }
 
+/// Does the layout show text box `b` apart from text box `a` before it: on the same line
+/// with a gap of at least [`WORD_GAP_PX`], or wholly below it (wrapped to a later line, which
+/// no word does without a break)? Texts run together ("foo<b>bar</b>") touch; boxes without
+/// size say nothing.
+pub fn apart(a: Rect, b: Rect) -> bool {
+    if a.w <= 0.0 || b.w <= 0.0 || a.h <= 0.0 || b.h <= 0.0 {
+        return false;
+    }
+    if b.y >= a.y + a.h - 1.0 {
+        return true;
+    }
+    let same_line = b.y < a.y + a.h - 1.0 && a.y < b.y + b.h - 1.0;
+    same_line && b.x - (a.x + a.w) >= WORD_GAP_PX
+}
+
+/// Han, kana, hangul and their punctuation and full-width forms: scripts written without
+/// spaces between words.
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// The smallest horizontal gap between two texts on one line that separates words (px): a
+/// space is about a quarter of the font size, kerning and rounding (boxes are kept to
+/// 0.1 px) under one pixel.
+pub const WORD_GAP_PX: f64 = 2.0;
+
 /// The extraction as paragraphs of text (table rows: one line, cells separated by spaces).
 pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
     let mut out = Vec::new();
@@ -23,6 +49,8 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
     // The paragraph holds text whose line breaks the page shows (code, `white-space: pre`):
     // one output line per line.
     let mut lines = false;
+    // The last text node written into the current paragraph.
+    let mut prev: Option<NodeId> = None;
     let flush = |cur: &mut String, lines: &mut bool, out: &mut Vec<String>| {
         if *lines {
             out.extend(cur.split('\n').map(collapse_ws).filter(|l| !l.is_empty()));
@@ -56,7 +84,21 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
                 flush(&mut cur, &mut lines, &mut out);
             }
             cur_block = Some(b);
+            prev = None;
         }
+        // Two texts of one paragraph that the layout shows apart (side by side with a gap,
+        // as inline-blocks with a margin, or the second on a later line) are two words.
+        if let Some(p) = prev.filter(|_| !cur.is_empty() && !cur.ends_with(char::is_whitespace)) {
+            let text = n.text.as_deref().unwrap_or("");
+            let starts_blank = text.starts_with(' ');
+            // Chinese and Japanese wrap between any two characters: no space there.
+            let cjk = cur.chars().next_back().is_some_and(is_cjk)
+                || text.chars().next().is_some_and(is_cjk);
+            if !starts_blank && !cjk && apart(tree.node(p).rect, n.rect) {
+                cur.push(' ');
+            }
+        }
+        prev = Some(id);
         match &n.raw {
             Some(raw) => {
                 cur.push_str(raw);
@@ -76,5 +118,71 @@ pub fn render(tree: &Tree, ex: &Extraction) -> String {
         String::new()
     } else {
         p.join("\n") + "\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{Algorithm, Extraction};
+    use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn texts_the_layout_shows_apart_are_two_words() {
+        // Touching on one line ("foo<b>bar</b>"): one word.
+        assert!(!apart(
+            rect(0.0, 0.0, 30.0, 18.0),
+            rect(30.0, 0.0, 20.0, 18.0)
+        ));
+        assert!(!apart(
+            rect(0.0, 0.0, 30.0, 18.0),
+            rect(31.5, 1.0, 20.0, 16.0)
+        ));
+        // A margin between inline-blocks: two words.
+        assert!(apart(
+            rect(0.0, 0.0, 30.0, 18.0),
+            rect(38.0, 0.0, 20.0, 18.0)
+        ));
+        // Wrapped to the next line: two words.
+        assert!(apart(
+            rect(500.0, 0.0, 60.0, 18.0),
+            rect(0.0, 18.0, 40.0, 18.0)
+        ));
+        // After a text of several lines, on its last line: its box says nothing.
+        assert!(!apart(
+            rect(0.0, 0.0, 600.0, 54.0),
+            rect(200.0, 36.0, 40.0, 18.0)
+        ));
+        // No size: nothing known.
+        assert!(!apart(
+            rect(0.0, 0.0, 0.0, 0.0),
+            rect(50.0, 0.0, 20.0, 18.0)
+        ));
+    }
+
+    #[test]
+    fn the_writer_separates_inline_blocks_but_not_scripts_without_spaces() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let div = b.el(0, "div", rect(0.0, 0.0, 800.0, 40.0));
+        for (k, w) in ["Baking", "Bread", "Easy"].iter().enumerate() {
+            let s = b.el(div, "span", rect(70.0 * k as f64, 0.0, 60.0, 18.0));
+            b.node_mut(s).display = "inline-block".into();
+            let t = b.text(s, w);
+            b.node_mut(t).rect = rect(70.0 * k as f64, 0.0, 60.0, 18.0);
+        }
+        let p = b.el(0, "p", rect(0.0, 50.0, 100.0, 36.0));
+        let t1 = b.text(p, "中文");
+        b.node_mut(t1).rect = rect(60.0, 50.0, 40.0, 18.0);
+        let em = b.el(p, "em", rect(0.0, 68.0, 20.0, 18.0));
+        b.node_mut(em).display = "inline".into();
+        let t2 = b.text(em, "字");
+        b.node_mut(t2).rect = rect(0.0, 68.0, 20.0, 18.0);
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let ex = Extraction {
+            kept: vec![true; tree.len()],
+            ..Extraction::empty(Algorithm::Htd, tree.len())
+        };
+        assert_eq!(paragraphs(&tree, &ex), ["Baking Bread Easy", "中文字"]);
     }
 }
