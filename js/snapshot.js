@@ -184,6 +184,7 @@
   const stack = root ? [[root, -1, false, "visible", topCtx, false]] : [];
   let lastText = -1; // index in `nodes` of the last text node emitted
   const PRE_WS = new Set(["pre", "pre-wrap", "pre-line", "break-spaces"]);
+  const asWritten = (t) => t.replace(/\r\n?/g, "\n"); // `raw`: line breaks as \n
   while (stack.length) {
     const [node, parent, inLink, parentVis, ctx, pre] = stack.pop();
     const type = nodeTypeOf.call(node);
@@ -192,7 +193,7 @@
       if (text.trim() === "") {
         // In preserved whitespace (code) a blank between two tokens may be a line break.
         if (pre && lastText >= 0 && nodes[lastText].raw !== undefined) {
-          nodes[lastText].raw += node.data.replace(/\r\n?/g, "\n");
+          nodes[lastText].raw += asWritten(node.data);
         }
         // A blank text node still separates words ("<b>a</b> <i>b</i>", and
         // "a.<span>&nbsp;</span>B" where the blank is inside an element of its own): keep it
@@ -205,7 +206,7 @@
       const r = ctx.range.getBoundingClientRect();
       lastText = nodes.length;
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
-        raw: pre ? node.data.replace(/\r\n?/g, "\n") : undefined,
+        raw: pre ? asWritten(node.data) : undefined,
         box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
       paints.push(parentVis === "visible" && onPage(r, ctx));
       continue;

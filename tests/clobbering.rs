@@ -2,26 +2,8 @@
 //! `<input name="id">`, `<img name="body">`) or replace the globals `Element`, `Document` and
 //! `Node` (as old libraries did) must snapshot like any other page.
 
-use sightline::render::{Input, RenderOptions, Rendered, Renderer};
-
-/// Render HTML bytes offline in a fresh browser.
-async fn render_html(name: &str, html: &str) -> Result<Rendered, sightline::Error> {
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .unwrap();
-    let page = r
-        .render(&Input::Html {
-            name: name.into(),
-            bytes: html.as_bytes().to_vec(),
-            charset: "utf-8".into(),
-        })
-        .await;
-    r.shutdown().await;
-    page
-}
+mod common;
+use common::render_html;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn named_elements_do_not_break_the_snapshot() {

@@ -5,29 +5,11 @@
 //! word-level LCS; a code block (`<pre>`, highlighted token by token) was written on one line
 //! in text and in markdown's fenced block.
 
+mod common;
+use common::render_html;
 use sightline::extract::{extract, Algorithm, Params};
 use sightline::output::text;
-use sightline::render::{Input, RenderOptions, Renderer};
 use sightline::Tree;
-
-/// Render HTML offline in a fresh browser.
-async fn render_html(name: &str, html: &str) -> sightline::render::Rendered {
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .unwrap();
-    let page = r
-        .render(&Input::Html {
-            name: name.into(),
-            bytes: html.as_bytes().to_vec(),
-            charset: "utf-8".into(),
-        })
-        .await;
-    r.shutdown().await;
-    page.expect("the page renders")
-}
 
 const PAGE: &str = r#"<html><head><title>Woolly monkeys</title></head><body>
 <article>
@@ -41,7 +23,9 @@ const PAGE: &str = r#"<html><head><title>Woolly monkeys</title></head><body>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn words_apart_on_screen_stay_apart_in_the_text() {
-    let page = render_html("word-breaks", PAGE).await;
+    let page = render_html("word-breaks", PAGE)
+        .await
+        .expect("the page renders");
     let tree = Tree::new(&page.snapshot);
     for alg in [Algorithm::Learned, Algorithm::Htd] {
         let out = text::render(&tree, &extract(&page.snapshot, alg, &Params::default()));
@@ -73,7 +57,9 @@ const CODE_PAGE: &str = r#"<html><head><title>Code</title></head><body>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn code_keeps_its_lines_in_text_and_markdown() {
-    let page = render_html("code-lines", CODE_PAGE).await;
+    let page = render_html("code-lines", CODE_PAGE)
+        .await
+        .expect("the page renders");
     let tree = Tree::new(&page.snapshot);
     let ex = extract(&page.snapshot, Algorithm::Learned, &Params::default());
     let md = sightline::output::markdown::render(&tree, &ex);
@@ -111,7 +97,9 @@ const TAGS_PAGE: &str = r#"<html><head><title>Tags</title><style>.t{display:inli
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn inline_blocks_set_apart_by_a_margin_are_separate_words() {
-    let page = render_html("tags", TAGS_PAGE).await;
+    let page = render_html("tags", TAGS_PAGE)
+        .await
+        .expect("the page renders");
     let tree = Tree::new(&page.snapshot);
     let ex = extract(&page.snapshot, Algorithm::Htd, &Params::default());
     let txt = text::render(&tree, &ex);

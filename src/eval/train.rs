@@ -100,6 +100,17 @@ pub struct TrainConfig {
     pub held_out: Vec<String>,
 }
 
+impl TrainConfig {
+    /// The datasets to read: `datasets`, or the four of [`DATASETS`] when none is given.
+    pub fn dataset_names(&self) -> Vec<String> {
+        if self.datasets.is_empty() {
+            DATASETS.iter().map(|s| s.to_string()).collect()
+        } else {
+            self.datasets.clone()
+        }
+    }
+}
+
 /// One training page: its units' features and labels.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -163,11 +174,7 @@ pub fn load_pages(
     cfg: &TrainConfig,
     mut progress: impl FnMut(&str, usize, usize),
 ) -> Result<(Vec<Page>, usize), Error> {
-    let names = if cfg.datasets.is_empty() {
-        DATASETS.iter().map(|s| s.to_string()).collect()
-    } else {
-        cfg.datasets.clone()
-    };
+    let names = cfg.dataset_names();
     let mut pages = Vec::new();
     let mut missing = 0;
     for name in &names {
@@ -508,7 +515,7 @@ pub fn score_pages(
 /// fold holds about 1/k of every dataset). Keys are `(dataset, id)`.
 pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String), usize>, Error> {
     let mut folds = HashMap::new();
-    for name in train_datasets(cfg) {
+    for name in cfg.dataset_names() {
         let ds = Dataset::open(&cfg.bench, &name)?;
         let mut ids: Vec<&str> = ds.ids().collect();
         ids.sort_unstable();
@@ -517,14 +524,6 @@ pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String),
         }
     }
     Ok(folds)
-}
-
-fn train_datasets(cfg: &TrainConfig) -> Vec<String> {
-    if cfg.datasets.is_empty() {
-        DATASETS.iter().map(|s| s.to_string()).collect()
-    } else {
-        cfg.datasets.clone()
-    }
 }
 
 /// K-fold cross-validation by page: the pages of every dataset are dealt into `k` folds
@@ -778,6 +777,15 @@ pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
     })
 }
 
+/// The progress line after [`write_page_scores`].
+fn wrote_scores(scored: &[Scored], what: &str, path: &Path) -> String {
+    format!(
+        "wrote {} {what} page scores to {}",
+        scored.len(),
+        path.display()
+    )
+}
+
 /// Write the training matrix of `pages` to `dir` for experiments outside sightline:
 /// `features.txt` (one pass-1 feature name per line), `rows.f32` (every unit's feature row,
 /// little-endian f32, row-major, pages in order; numpy:
@@ -857,11 +865,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         let (held, scored) = lodo(&r.cfg, &pages, &mut log)?;
         if let Some(path) = &r.lodo_pages {
             write_page_scores(&scored, path)?;
-            log(&format!(
-                "wrote {} held-out page scores to {}",
-                scored.len(),
-                path.display()
-            ));
+            log(&wrote_scores(&scored, "held-out", path));
         }
         rows.extend(held);
         types.push(("held out".to_string(), by_page_type(&scored, "wcxb-dev")));
@@ -870,11 +874,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, &mut log)?;
         if let Some(path) = &r.cv_pages {
             write_page_scores(&scored, path)?;
-            log(&format!(
-                "wrote {} cross-validated page scores to {}",
-                scored.len(),
-                path.display()
-            ));
+            log(&wrote_scores(&scored, "cross-validated", path));
         }
         rows.extend(cv_rows);
         types.push((

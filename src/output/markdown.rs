@@ -615,18 +615,12 @@ impl<'t, 'a> Writer<'t, 'a> {
     fn inline(&self, id: NodeId, inl: &mut Inline) {
         let n = self.tree.node(id);
         if let Some(t) = &n.text {
-            // Two texts side by side with a gap, or the second wrapped below: two words
-            // (inline-blocks with a margin), as in the text writer.
+            // Texts the layout shows apart are two words, as in the text writer; not right
+            // after a marker ("[" or "*" may open what this text is in).
+            let before = inl.out.chars().next_back();
             if let Some(prev) = inl.last_box {
-                let ends = inl.out.chars().next_back();
-                // Not right after a marker: "[" or "*" may open what this text is in.
-                if ends.is_some_and(|c| {
-                    !c.is_whitespace() && !super::text::is_cjk(c) && !"[*~_`".contains(c)
-                }) && t
-                    .chars()
-                    .next()
-                    .is_some_and(|c| !c.is_whitespace() && !super::text::is_cjk(c))
-                    && super::text::apart(prev, n.rect)
+                if !before.is_some_and(|c| "[*~_`".contains(c))
+                    && super::text::space_between(before, prev, t, n.rect)
                 {
                     inl.out.push(' ');
                 }

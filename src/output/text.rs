@@ -23,16 +23,26 @@ pub fn apart(a: Rect, b: Rect) -> bool {
     if a.w <= 0.0 || b.w <= 0.0 || a.h <= 0.0 || b.h <= 0.0 {
         return false;
     }
-    if b.y >= a.y + a.h - 1.0 {
+    let t = LINE_OVERLAP_PX;
+    if b.y >= a.y + a.h - t {
         return true;
     }
-    let same_line = b.y < a.y + a.h - 1.0 && a.y < b.y + b.h - 1.0;
+    let same_line = a.y < b.y + b.h - t;
     same_line && b.x - (a.x + a.w) >= WORD_GAP_PX
+}
+
+/// Does a space go between text already written, ending in `before`, from a text node with
+/// box `prev`, and the next text node `(text, rect)`? Only where neither side has whitespace
+/// already, the layout shows them [`apart`], and neither side is Chinese or Japanese (which
+/// wrap between any two characters). The text and markdown writers both ask this.
+pub fn space_between(before: Option<char>, prev: Rect, text: &str, rect: Rect) -> bool {
+    let written = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !is_cjk(c));
+    written(before) && written(text.chars().next()) && apart(prev, rect)
 }
 
 /// Han, kana, hangul and their punctuation and full-width forms: scripts written without
 /// spaces between words.
-pub(crate) fn is_cjk(c: char) -> bool {
+fn is_cjk(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}')
 }
 
@@ -40,6 +50,10 @@ pub(crate) fn is_cjk(c: char) -> bool {
 /// space is about a quarter of the font size, kerning and rounding (boxes are kept to
 /// 0.1 px) under one pixel.
 pub const WORD_GAP_PX: f64 = 2.0;
+
+/// How far (px) two boxes on consecutive lines may overlap vertically and still count as
+/// different lines (line boxes touch; rounding).
+pub const LINE_OVERLAP_PX: f64 = 1.0;
 
 /// The extraction as paragraphs of text (table rows: one line, cells separated by spaces).
 pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
@@ -88,13 +102,9 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
         }
         // Two texts of one paragraph that the layout shows apart (side by side with a gap,
         // as inline-blocks with a margin, or the second on a later line) are two words.
-        if let Some(p) = prev.filter(|_| !cur.is_empty() && !cur.ends_with(char::is_whitespace)) {
+        if let Some(p) = prev {
             let text = n.text.as_deref().unwrap_or("");
-            let starts_blank = text.starts_with(' ');
-            // Chinese and Japanese wrap between any two characters: no space there.
-            let cjk = cur.chars().next_back().is_some_and(is_cjk)
-                || text.chars().next().is_some_and(is_cjk);
-            if !starts_blank && !cjk && apart(tree.node(p).rect, n.rect) {
+            if space_between(cur.chars().next_back(), tree.node(p).rect, text, n.rect) {
                 cur.push(' ');
             }
         }
