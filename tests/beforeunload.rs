@@ -2,8 +2,8 @@
 //! interacted with (sticky user activation), and only when the tab navigates away, so the
 //! batch test in `faults.rs` (a fresh page, no user) never sees one. Here one tab renders the
 //! `dialog-beforeunload` fixture, the page is given a user gesture through CDP, and the same
-//! tab then renders the next page: leaving the page (for about:blank, with scripts off, before
-//! the next page) must not wait for a dialog until the page deadline.
+//! tab then renders the next page: leaving the page (the tab goes straight to the next page)
+//! must not wait for a dialog until the page deadline.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -77,10 +77,9 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
         .await
         .unwrap_or_else(|e| panic!("leaving the beforeunload page must not hang: {e}"));
     let took = t.elapsed();
-    // Before its next page the tab goes to about:blank with scripts switched off, so the
-    // beforeunload page cannot hold the tab (its handler does not run, or its dialog is
-    // answered while the tab leaves, and counts for no page): the next page's record counts
-    // only its own alert (it counted 2 when the next navigation left the page itself).
+    // The tab goes straight to the next page: the beforeunload page's dialog is answered as
+    // the tab leaves it and is not counted for the next page, whose record counts only its
+    // own alert.
     assert_eq!(
         next.dialogs, 1,
         "only the next page's own alert counts for it"

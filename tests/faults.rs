@@ -443,9 +443,9 @@ fn a_script_navigating_away_while_the_page_loads_does_not_cost_the_deadline() {
 #[test]
 fn a_reused_tab_never_shows_the_previous_page() {
     // One tab (-j 1) renders page A, whose script keeps trying to load itself again, then a
-    // page that fails or answers late, in turn. Between pages the tab goes to about:blank
-    // with scripts off, so nothing of A runs while the next page loads, and a page whose
-    // document never arrived is an error, not a capture of whatever the tab shows.
+    // page that fails or answers late, in turn. A page that tried to navigate away is left
+    // for about:blank with scripts off, so nothing of A runs while the next page loads, and a
+    // page whose document never arrived is an error, not a capture of whatever the tab shows.
     let base = server();
     let a = format!("{base}/fixture/stale-previous-page");
     let closed = {
@@ -494,4 +494,56 @@ fn a_reused_tab_never_shows_the_previous_page() {
         recs[9]
     );
     assert!(text(&recs[13]).contains("High water"), "{}", recs[13]);
+}
+
+#[test]
+fn a_tab_going_straight_to_the_next_page_never_captures_the_previous_one() {
+    // One tab (-j 1). After a page that rendered cleanly, the tab goes straight to the next
+    // page (no detour through about:blank): the previous page is still in the tab while the
+    // next one loads. A next page whose document never arrives (a server that never answers,
+    // a refused connection) must be an error, never a capture of the page still shown; a
+    // page that arrives is its own; the same URL again is loaded anew.
+    let base = server();
+    let quiet = format!("{base}/ok");
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        drop(l);
+        format!("http://127.0.0.1:{port}/")
+    };
+    let urls = vec![
+        quiet.clone(),
+        format!("{base}/hang"),
+        quiet.clone(),
+        closed,
+        quiet.clone(),
+        format!("{base}/slow"),
+        format!("{base}/fixture/dialog-alert"),
+        format!("{base}/fixture/dialog-alert#again"),
+        quiet,
+    ];
+    let (_, recs) = extract(&["--timeout", "4"], &urls);
+    for i in [0, 2, 4, 8] {
+        assert!(text(&recs[i]).contains("High water"), "{}", recs[i]);
+    }
+    for i in [1, 3] {
+        let record = recs[i].to_string();
+        assert!(!recs[i]["error"].is_null(), "{record}");
+        assert!(
+            !record.contains("High water"),
+            "page {i} shows the previous page: {record}"
+        );
+    }
+    assert_eq!(recs[1]["error"]["kind"], "timeout", "{}", recs[1]);
+    assert!(
+        text(&recs[5]).contains("ferry leaves at noon"),
+        "{}",
+        recs[5]
+    );
+    assert!(!text(&recs[5]).contains("High water"), "{}", recs[5]);
+    // The same page with another fragment is loaded again: its alert comes again.
+    for i in [6, 7] {
+        assert!(text(&recs[i]).contains("lighthouse keeper"), "{}", recs[i]);
+        assert_eq!(recs[i]["dialogs"], 1, "{}", recs[i]);
+    }
 }

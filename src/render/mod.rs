@@ -507,8 +507,9 @@ impl Renderer {
         }
     }
 
-    /// Put a tab back in the pool for its next page, or close it. A tab that is kept leaves
-    /// its page for `about:blank` with scripts disabled first ([`Tab::park`]); one that
+    /// Put a tab back in the pool for its next page, or close it. A tab that is kept has its
+    /// scripts disabled first, and leaves its page for `about:blank` unless the page rendered
+    /// cleanly ([`Tab::park`]); one that
     /// cannot, or whose last navigation was refused or left it in doubt, is closed (the next
     /// page opens a fresh tab).
     async fn give_back(&self, gen: u64, mut tab: Tab) {

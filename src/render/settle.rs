@@ -78,6 +78,7 @@ pub const SETTLE_PROBE_JS: &str = r#"(() => {
     rafs: sl ? sl.rafs : 0,
     requests: sl ? sl.requests : 0,
     request_quiet: sl && sl.lastRequest > 0 ? t - sl.lastRequest : -1,
+    origin: performance.timeOrigin,
   };
 })()"#;
 
@@ -111,6 +112,10 @@ pub struct Probe {
     pub rafs: u32,
     pub requests: u32,
     pub request_quiet: f64,
+    /// `performance.timeOrigin` of the document probed: tells a page's document from the
+    /// previous page's in a reused tab (see `Tab::park`).
+    #[serde(default)]
+    pub origin: Option<f64>,
 }
 
 /// What to do after a probe.
@@ -183,6 +188,7 @@ mod tests {
             rafs: 0,
             requests: 0,
             request_quiet: -1.0,
+            origin: None,
         }
     }
 

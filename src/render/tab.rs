@@ -24,7 +24,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
-    EventJavascriptDialogOpening, GetFrameTreeParams, NavigateParams, Viewport,
+    DialogType, EventJavascriptDialogOpening, GetFrameTreeParams, NavigateParams, Viewport,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
 use chromiumoxide::Page;
@@ -241,9 +241,23 @@ pub struct Tab {
     /// False once the tab hung, crashed or failed in a way that makes reuse unsafe (a
     /// navigation that was refused or never ended, a command that did not answer).
     pub healthy: bool,
-    /// The tab shows `about:blank` with script execution disabled: nothing of the previous
-    /// page can run or be captured (see [`Tab::park`]).
+    /// Script execution is disabled and the tab is ready for its next page: it shows
+    /// `about:blank` (`on_blank`), or the last page it rendered cleanly (see [`Tab::park`]).
     parked: bool,
+    /// The tab shows `about:blank` (new, or parked there after a page that did not end
+    /// cleanly).
+    on_blank: bool,
+    /// The last render ended with a snapshot of its own document (its `performance.timeOrigin`
+    /// seen by the settle): its tab may go straight to the next page.
+    clean: bool,
+    /// The URL of the tab's last navigation.
+    doc_url: Option<String>,
+    /// `performance.timeOrigin` of the document the tab shows, when the settle read it.
+    doc_origin: Option<f64>,
+    /// `performance.timeOrigin` of the previous page's document, left in the tab when this
+    /// page's navigation began (None: the tab came from `about:blank`). A probe that reads it
+    /// again is still looking at the previous page.
+    left_origin: Option<f64>,
     /// The id of the tab's main frame.
     main_frame: String,
     /// Pages this tab has rendered (tabs are recycled after `RenderOptions::recycle_tab_after`).
@@ -253,11 +267,16 @@ pub struct Tab {
     /// The front of the window this tab shares with the browser's other tabs, held while
     /// scrolling (see [`scroll::Front`]).
     front: scroll::Front,
+    /// The main document's body being read while the page settles ([`Tab::start_body_read`]).
+    body: Option<tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>>,
 }
 
 impl Drop for Tab {
     fn drop(&mut self) {
         self.events.abort();
+        if let Some(h) = self.body.take() {
+            h.abort();
+        }
     }
 }
 
@@ -572,7 +591,15 @@ impl Tab {
                         st.lock().expect("tab state").crashed = true;
                     }
                     Some(ev) = dialog.next() => {
-                        st.lock().expect("tab state").dialogs += 1;
+                        {
+                            // A `beforeunload` dialog is about leaving a page: the previous
+                            // page's, as the tab goes straight to the next one (see
+                            // `Tab::park`), is answered but not counted for the next page.
+                            let mut s = st.lock().expect("tab state");
+                            if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.nav_url) {
+                                s.dialogs += 1;
+                            }
+                        }
                         tracing::debug!("answering a {} dialog: {:?}", ev.r#type.as_ref(), ev.message);
                         let _ = pg.execute(dialogs::answer(&ev.r#type)).await;
                     }
@@ -586,10 +613,16 @@ impl Tab {
             events,
             healthy: true,
             parked: true,
+            on_blank: true,
+            clean: false,
+            doc_url: None,
+            doc_origin: None,
+            left_origin: None,
             main_frame,
             uses: 0,
             js_disabled: false,
             front,
+            body: None,
         })
     }
 
@@ -634,6 +667,19 @@ impl Tab {
         url: &str,
         opts: &RenderOptions,
     ) -> Result<Rendered, Error> {
+        if self.parked
+            && !self.on_blank
+            && self
+                .doc_url
+                .as_deref()
+                .is_none_or(|u| same_document_url(u, url))
+        {
+            // The same document again (a re-render, or a URL that differs only in its
+            // fragment): a navigation would only scroll the page that is there. From
+            // `about:blank`, it loads anew.
+            self.parked = false;
+            self.clean = false;
+        }
         if !self.parked {
             // A tab used without the pool (which parks tabs when they come back to it).
             self.park(opts).await;
@@ -648,6 +694,11 @@ impl Tab {
         let deadline = start + opts.timeout;
         self.uses += 1;
         self.parked = false;
+        self.clean = false;
+        self.left_origin = if self.on_blank { None } else { self.doc_origin };
+        self.doc_origin = None;
+        self.on_blank = false;
+        self.doc_url = Some(url.to_string());
         {
             let mut s = self.state.lock().expect("tab state");
             *s = State {
@@ -706,7 +757,18 @@ impl Tab {
                     Ok(Ok(r)) => {
                         let v = r.result.result.value.unwrap_or_default();
                         match serde_json::from_value::<settle::Probe>(v) {
-                            Ok(p) => match settle::decide(&p, net, opts.quiet) {
+                            Ok(p) if self.left_origin.is_some() && p.origin == self.left_origin => {
+                                // The navigation ended but the previous page is still there.
+                                self.healthy = false;
+                                return Err(Error::Navigation {
+                                    input: input.into(),
+                                    message: "the tab still showed the previous page after the navigation ended".into(),
+                                });
+                            }
+                            Ok(p) => match {
+                                self.doc_origin = p.origin;
+                                settle::decide(&p, net, opts.quiet)
+                            } {
                                 settle::Verdict::Settled => break,
                                 settle::Verdict::Wait(d, why) => {
                                     tracing::trace!("{input}: settling: {why} ({p:?}, {net:?})");
@@ -739,6 +801,10 @@ impl Tab {
                 }
                 tokio::time::sleep(wait).await;
             }
+        }
+        if let Err(e) = self.finish_body_read(input).await {
+            self.reset_after_error(opts).await;
+            return Err(e);
         }
         timings.settle = Some(ms(settle_start.elapsed()));
 
@@ -908,7 +974,14 @@ impl Tab {
         };
 
         let snapshot_h = snapshot.document.height;
+        // A later navigation may go straight from this page to the next one (see
+        // [`Tab::park`]): the next page's settle can tell its document from this one.
         let s = self.state.lock().expect("tab state");
+        // A page that tried to navigate away (refused) goes through `about:blank`.
+        self.clean = self.healthy
+            && !load_timed_out
+            && self.doc_origin.is_some()
+            && s.blocked_navigations == 0;
         let html_text_chars = s
             .html
             .as_ref()
@@ -1006,7 +1079,14 @@ impl Tab {
                     "{input}: a script navigated away before load (refused); capturing the page as it is"
                 );
                 self.healthy = false;
-                self.read_main_body(input, opts).await?;
+                if self.shows_left_page(opts).await {
+                    return Err(Error::Navigation {
+                        input: input.into(),
+                        message: "a script navigated away before the page loaded (refused), and the tab still showed the previous page".into(),
+                    });
+                }
+                self.start_body_read(opts);
+                self.finish_body_read(input).await?;
                 return Ok(true);
             }
             Err(Some((f, ended))) => {
@@ -1031,10 +1111,8 @@ impl Tab {
                     Err(f.error(input))
                 }
                 None => {
-                    if let Err(e) = self.read_main_body(input, opts).await {
-                        self.reset_after_error(opts).await;
-                        return Err(e);
-                    }
+                    // Read while the page settles; checked after the settle.
+                    self.start_body_read(opts);
                     if !opts.javascript {
                         // The snapshot skips <noscript> (with scripts on, it never shows);
                         // with scripts off its content is the page's: unwrap it.
@@ -1093,11 +1171,12 @@ impl Tab {
                     self.recover_hung(opts).await;
                     return Err(timed_out());
                 }
-                if href.as_ref().and_then(|v| v.as_str()) == Some("about:blank")
-                    && !same_document_url(url, "about:blank")
+                if (href.as_ref().and_then(|v| v.as_str()) == Some("about:blank")
+                    && !same_document_url(url, "about:blank"))
+                    || self.shows_left_page(opts).await
                 {
                     // The page's document never arrived: the tab still shows the blank
-                    // page it waited on. chromiumoxide still waits on the navigation, so
+                    // page it waited on, or the previous page. chromiumoxide still waits on the navigation, so
                     // the tab is replaced.
                     self.healthy = false;
                     return Err(timed_out());
@@ -1112,33 +1191,47 @@ impl Tab {
         }
     }
 
-    /// After a successful navigation: read the main document's body (Network.getResponseBody)
-    /// to sniff binary bodies served as HTML ([`checks::sniff_binary`], a content-type
-    /// error) and to keep the HTML's text size for the JavaScript-disabled fallback.
-    async fn read_main_body(&mut self, input: &str, opts: &RenderOptions) -> Result<(), Error> {
+    /// After a successful navigation: start reading the main document's body
+    /// (Network.getResponseBody) while the page settles; [`Tab::finish_body_read`] checks it.
+    fn start_body_read(&mut self, opts: &RenderOptions) {
+        if let Some(h) = self.body.take() {
+            h.abort();
+        }
         let id = self.state.lock().expect("tab state").main_request.clone();
-        let Some(id) = id else { return Ok(()) };
-        let r = tokio::time::timeout(
-            opts.command_timeout,
-            self.page.execute(GetResponseBodyParams::new(id)),
-        )
-        .await;
-        let Ok(Ok(r)) = r else { return Ok(()) };
-        let bytes = if r.result.base64_encoded {
-            {
+        let Some(id) = id else { return };
+        let page = self.page.clone();
+        let limit = opts.command_timeout;
+        self.body = Some(tokio::spawn(async move {
+            let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(id))).await;
+            let Ok(Ok(r)) = r else { return None };
+            let r = r.result;
+            if r.base64_encoded {
                 use base64::Engine;
-                base64::engine::general_purpose::STANDARD
-                    .decode(r.result.body.as_bytes())
-                    .unwrap_or_default()
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(r.body.as_bytes())
+                    .unwrap_or_default();
+                Some((bytes, true))
+            } else {
+                Some((r.body.into_bytes(), false))
             }
-        } else {
-            r.result.body.clone().into_bytes()
+        }));
+    }
+
+    /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
+    /// as HTML ([`checks::sniff_binary`], a content-type error) and keep the HTML's text size
+    /// for the JavaScript-disabled fallback.
+    async fn finish_body_read(&mut self, input: &str) -> Result<(), Error> {
+        let Some(h) = self.body.take() else {
+            return Ok(());
+        };
+        let Ok(Some((bytes, base64_encoded))) = h.await else {
+            return Ok(());
         };
         if let Some(problem) = checks::sniff_binary(&bytes) {
             return Err(Fault::ContentType(problem).error(input));
         }
         let mut s = self.state.lock().expect("tab state");
-        let charset = if r.result.base64_encoded {
+        let charset = if base64_encoded {
             s.main_charset.clone()
         } else {
             Some("utf-8".into())
@@ -1173,6 +1266,14 @@ impl Tab {
     /// as its options ask. A tab that does not get there (a command that does not answer, a
     /// navigation chromiumoxide still waits on, a document other than `about:blank`) is
     /// marked unhealthy: the pool closes and replaces it instead of reusing it.
+    ///
+    /// After a clean render (a snapshot of the page's own document, whose
+    /// `performance.timeOrigin` the settle read) the tab stays on that page with script
+    /// execution disabled, and the next navigation goes straight there: about 50 ms a page less
+    /// than a detour through `about:blank`. The next page's settle then refuses a document
+    /// with the previous page's time origin (a navigation that ended without replacing it),
+    /// and a URL that differs from the previous one only in its fragment goes through
+    /// `about:blank` (a navigation would only scroll the page that is there).
     pub async fn park(&mut self, opts: &RenderOptions) {
         if !self.healthy || self.parked {
             return;
@@ -1189,6 +1290,10 @@ impl Tab {
             return;
         }
         self.js_disabled = true;
+        if self.clean {
+            self.parked = true;
+            return;
+        }
         let blank = self
             .bounded(t, self.page.goto(NavigateParams::new("about:blank")))
             .await;
@@ -1204,9 +1309,29 @@ impl Tab {
         };
         if url.as_deref() == Some("about:blank") {
             self.parked = true;
+            self.on_blank = true;
+            self.doc_origin = None;
         } else {
             tracing::debug!("the tab did not reach about:blank ({url:?}); replacing it");
             self.healthy = false;
+        }
+    }
+
+    /// Does the tab still show the previous page's document (its `performance.timeOrigin`)?
+    /// False when the tab came from `about:blank`; true when the page does not answer.
+    async fn shows_left_page(&self, opts: &RenderOptions) -> bool {
+        let Some(left) = self.left_origin else {
+            return false;
+        };
+        let r = tokio::time::timeout(
+            opts.command_timeout.min(Duration::from_secs(2)),
+            self.page
+                .execute(EvaluateParams::new("performance.timeOrigin")),
+        )
+        .await;
+        match r {
+            Ok(Ok(r)) => r.result.result.value.and_then(|v| v.as_f64()) == Some(left),
+            _ => true,
         }
     }
 
