@@ -233,6 +233,10 @@ impl Rendered {
     }
 }
 
+/// The main document's body being read: its bytes and whether CDP sent them base64-encoded
+/// (binary); None when it could not be read.
+type BodyRead = tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>;
+
 /// A reusable tab.
 pub struct Tab {
     pub page: Page,
@@ -268,7 +272,7 @@ pub struct Tab {
     /// scrolling (see [`scroll::Front`]).
     front: scroll::Front,
     /// The main document's body being read while the page settles ([`Tab::start_body_read`]).
-    body: Option<tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>>,
+    body: Option<BodyRead>,
 }
 
 impl Drop for Tab {
@@ -765,16 +769,18 @@ impl Tab {
                                     message: "the tab still showed the previous page after the navigation ended".into(),
                                 });
                             }
-                            Ok(p) => match {
+                            Ok(p) => {
                                 self.doc_origin = p.origin;
-                                settle::decide(&p, net, opts.quiet)
-                            } {
-                                settle::Verdict::Settled => break,
-                                settle::Verdict::Wait(d, why) => {
-                                    tracing::trace!("{input}: settling: {why} ({p:?}, {net:?})");
-                                    d
+                                match settle::decide(&p, net, opts.quiet) {
+                                    settle::Verdict::Settled => break,
+                                    settle::Verdict::Wait(d, why) => {
+                                        tracing::trace!(
+                                            "{input}: settling: {why} ({p:?}, {net:?})"
+                                        );
+                                        d
+                                    }
                                 }
-                            },
+                            }
                             Err(e) => {
                                 tracing::debug!("{input}: settle probe: {e}");
                                 settle::POLL
