@@ -1,7 +1,7 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings, and the text and HTML outputs must equal the golden files in
+//! the listed strings, and the text, HTML and markdown outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
 //! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
 //! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use sightline::extract::{extract_tree, Algorithm, Params};
 use sightline::output::json::AlgorithmResult;
-use sightline::output::{html, text};
+use sightline::output::{html, markdown, text};
 use sightline::render::serve::Server;
 use sightline::render::{Input, RenderOptions, Renderer};
 use sightline::Tree;
@@ -330,6 +330,7 @@ async fn fixtures_render_and_extract_in_real_chromium() {
             let outputs = [
                 (format!("{a}.txt"), stable(txt.clone())),
                 (format!("{a}.html"), stable(html::render(&tree, &ex))),
+                (format!("{a}.md"), stable(markdown::render(&tree, &ex))),
                 (
                     format!("{a}.json"),
                     stable(normalized_json(&AlgorithmResult::new(&tree, &ex, None))),

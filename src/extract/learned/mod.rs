@@ -112,8 +112,27 @@ pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
     }
 }
 
+/// Images narrower or lower than this (CSS px) are never kept as content: tracking pixels,
+/// icons, small avatars and badges.
+pub const MEDIA_MIN_PX: f64 = 64.0;
+
+/// Is node `i` an image that can be content: an `<img>` or `<picture>` shown with a box of
+/// at least [`MEDIA_MIN_PX`] on each side?
+fn content_image(tree: &Tree, i: usize) -> bool {
+    let n = tree.node(i);
+    matches!(n.tag.as_str(), "img" | "picture")
+        && n.display != "none"
+        && n.visibility == "visible"
+        && n.rect.w >= MEDIA_MIN_PX
+        && n.rect.h >= MEDIA_MIN_PX
+}
+
 /// Keep flags per node from per-unit decisions: the kept units' text nodes, and every
-/// element that holds text, all of it kept.
+/// element that holds text, all of it kept. A line break between two kept texts or in a kept
+/// element is kept too. So is an image of at least [`MEDIA_MIN_PX`] a side (with its
+/// subtree) in a kept element, or after a kept text or before one, between the page's first
+/// and last kept texts: the lead image after a dropped byline, a figure between two
+/// paragraphs; not an image before the first kept text or after the last.
 pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
     let n = tree.len();
     let mut kept = vec![false; n];
@@ -147,21 +166,53 @@ pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
     let text_kept: Vec<Option<bool>> = (0..n)
         .map(|i| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]))
         .collect();
-    let mut prev = vec![false; n];
-    let mut last = false;
+    // Per node: is the text just before it kept, and is any text before it kept?
+    let mut prev = vec![(false, false); n];
+    let (mut last, mut any_before) = (false, false);
     for (p, t) in prev.iter_mut().zip(&text_kept) {
-        *p = last;
+        *p = (last, any_before);
         if let Some(k) = *t {
             last = k;
+            any_before |= k;
         }
     }
-    let mut next = false;
+    let (mut next, mut any_after) = (false, false);
     for i in (0..n).rev() {
         if let Some(k) = text_kept[i] {
             next = k;
-        } else if !kept[i] && tree.node(i).tag == "br" {
+            any_after |= k;
+        } else if !kept[i] {
             let in_kept_parent = tree.parent(i).is_some_and(|q| kept[q]);
-            kept[i] = in_kept_parent || (prev[i] && next);
+            let (before, any_before) = prev[i];
+            if tree.node(i).tag == "br" {
+                kept[i] = in_kept_parent || (before && next);
+            } else if content_image(tree, i) {
+                kept[i] = in_kept_parent || ((before || next) && any_before && any_after);
+            }
+        }
+    }
+    // A kept image's subtree (a <picture>'s <source> and <img>) goes with it, and so do its
+    // ancestors that hold no text (a <figure>, a link around it) up to a kept element, so the
+    // writers put it where it is on the page, not after the element it sits in.
+    for i in 0..n {
+        if kept[i] && content_image(tree, i) {
+            let mut q = tree.parent(i);
+            while let Some(p) = q {
+                if kept[p] || any[p] {
+                    break;
+                }
+                kept[p] = true;
+                q = tree.parent(p);
+            }
+        }
+    }
+    for i in 0..n {
+        if !kept[i]
+            && tree
+                .parent(i)
+                .is_some_and(|q| kept[q] && content_image(tree, q))
+        {
+            kept[i] = true;
         }
     }
     kept
@@ -332,6 +383,56 @@ mod tests {
         // After a dropped text, or before one: not kept.
         assert!(!kept[br2]);
         assert!(!kept[br3]);
+    }
+
+    #[test]
+    fn images_between_kept_texts_are_kept_small_or_trailing_ones_are_not() {
+        // <img before> <h1>Title</h1> <p>byline</p> <figure><img lead></figure>
+        // <p>Body <img pixel 1x1></p> <picture><source><img></picture> <p>More body</p>
+        // <img after> <p>Related</p>
+        let mut b = SnapshotBuilder::new(2000.0);
+        let before = b.el(0, "img", rect(0.0, 0.0, 300.0, 100.0));
+        let h1 = b.el(0, "h1", rect(0.0, 0.0, 800.0, 40.0));
+        b.text(h1, "A headline of the article");
+        let by = b.el(0, "p", rect(0.0, 40.0, 800.0, 10.0));
+        b.text(by, "By a reporter, Monday");
+        let fig = b.el(0, "figure", rect(0.0, 50.0, 800.0, 400.0));
+        let lead = b.el(fig, "img", rect(0.0, 50.0, 800.0, 400.0));
+        let p1 = b.el(0, "p", rect(0.0, 460.0, 800.0, 60.0));
+        b.text(p1, "The first paragraph of the article body.");
+        let pixel = b.el(p1, "img", rect(0.0, 500.0, 1.0, 1.0));
+        let pic = b.el(0, "picture", rect(0.0, 530.0, 600.0, 300.0));
+        let source = b.el(pic, "source", rect(0.0, 0.0, 0.0, 0.0));
+        let inner = b.el(pic, "img", rect(0.0, 530.0, 600.0, 300.0));
+        let p2 = b.el(0, "p", rect(0.0, 840.0, 800.0, 60.0));
+        b.text(p2, "The second paragraph of the article body.");
+        let after = b.el(0, "img", rect(0.0, 910.0, 300.0, 200.0));
+        let hidden = b.el(0, "img", rect(0.0, 910.0, 300.0, 200.0));
+        b.node_mut(hidden).visibility = "hidden".into();
+        let p3 = b.el(0, "p", rect(0.0, 1120.0, 800.0, 20.0));
+        b.text(p3, "Related stories elsewhere.");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let pf = super::features::page_features(&tree, &crate::Params::default());
+        let keep: Vec<bool> = pf
+            .units
+            .iter()
+            .map(|u| !u.text.contains("Related") && !u.text.contains("reporter"))
+            .collect();
+        let kept = super::kept_nodes(&tree, &pf, &keep);
+        assert!(
+            kept[lead],
+            "the lead image, after a dropped byline, before the body"
+        );
+        assert!(!kept[before], "an image before the first kept text");
+        assert!(kept[fig], "its text-less figure too (written in place)");
+        assert!(
+            kept[pic] && kept[source] && kept[inner],
+            "a picture with its subtree"
+        );
+        assert!(!kept[pixel], "a 1x1 pixel inside a kept paragraph");
+        assert!(!kept[after], "an image after the last kept text");
+        assert!(!kept[hidden]);
     }
 
     #[test]
