@@ -120,6 +120,10 @@ struct State {
     dialogs: usize,
     /// The main document's body and the charset of its Content-Type.
     html: Option<(Vec<u8>, Option<String>)>,
+    /// The main document's body, being read since it finished loading (before `load`).
+    early_body: Option<BodyRead>,
+    /// How long reading the body may take (`RenderOptions::command_timeout`).
+    body_limit: Duration,
 }
 
 impl State {
@@ -236,6 +240,24 @@ impl Rendered {
 /// The main document's body being read: its bytes and whether CDP sent them base64-encoded
 /// (binary); None when it could not be read.
 type BodyRead = tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>;
+
+/// Read a response's body (Network.getResponseBody) in a task of its own.
+fn spawn_body_read(page: Page, id: String, limit: Duration) -> BodyRead {
+    tokio::spawn(async move {
+        let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(id))).await;
+        let Ok(Ok(r)) = r else { return None };
+        let r = r.result;
+        if r.base64_encoded {
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(r.body.as_bytes())
+                .unwrap_or_default();
+            Some((bytes, true))
+        } else {
+            Some((r.body.into_bytes(), false))
+        }
+    })
+}
 
 /// A reusable tab.
 pub struct Tab {
@@ -562,6 +584,15 @@ impl Tab {
                     Some(ev) = done.next() => {
                         let mut s = st.lock().expect("tab state");
                         let id = ev.request_id.inner().to_string();
+                        // The main document is all here: read its body now, while the page
+                        // loads its resources (see `Tab::start_body_read`).
+                        if s.main_request.as_deref() == Some(id.as_str())
+                            && s.main_checked
+                            && s.fault.is_none()
+                            && s.early_body.is_none()
+                        {
+                            s.early_body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
+                        }
                         if !s.inflight.remove(&id) { s.finished.insert(id); }
                         s.last_net = Some(Instant::now());
                     }
@@ -714,6 +745,7 @@ impl Tab {
                 policy: opts.policy.clone(),
                 exempt_origin: opts.exempt_origin.clone(),
                 accept_http_errors: opts.accept_http_errors,
+                body_limit: opts.command_timeout,
                 ..State::default()
             };
         }
@@ -1199,28 +1231,22 @@ impl Tab {
 
     /// After a successful navigation: start reading the main document's body
     /// (Network.getResponseBody) while the page settles; [`Tab::finish_body_read`] checks it.
+    /// The read usually started already, when the document finished loading (the event task
+    /// starts it at the main request's `Network.loadingFinished`, before `load`).
     fn start_body_read(&mut self, opts: &RenderOptions) {
         if let Some(h) = self.body.take() {
             h.abort();
         }
-        let id = self.state.lock().expect("tab state").main_request.clone();
+        let (early, id) = {
+            let mut s = self.state.lock().expect("tab state");
+            (s.early_body.take(), s.main_request.clone())
+        };
+        if early.is_some() {
+            self.body = early;
+            return;
+        }
         let Some(id) = id else { return };
-        let page = self.page.clone();
-        let limit = opts.command_timeout;
-        self.body = Some(tokio::spawn(async move {
-            let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(id))).await;
-            let Ok(Ok(r)) = r else { return None };
-            let r = r.result;
-            if r.base64_encoded {
-                use base64::Engine;
-                let bytes = base64::engine::general_purpose::STANDARD
-                    .decode(r.body.as_bytes())
-                    .unwrap_or_default();
-                Some((bytes, true))
-            } else {
-                Some((r.body.into_bytes(), false))
-            }
-        }));
+        self.body = Some(spawn_body_read(self.page.clone(), id, opts.command_timeout));
     }
 
     /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
