@@ -123,6 +123,15 @@ fn route(path: &str) -> Option<Answer> {
     })
 }
 
+/// A URL on 127.0.0.1 whose port nothing listens on (bound, then released): a refused
+/// connection.
+fn closed_port_url() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    drop(l);
+    format!("http://127.0.0.1:{port}/")
+}
+
 /// Start the test server on 127.0.0.1 in its own thread; returns its base URL.
 fn server() -> String {
     let (tx, rx) = std::sync::mpsc::channel();
@@ -448,12 +457,7 @@ fn a_reused_tab_never_shows_the_previous_page() {
     // page whose document never arrived is an error, not a capture of whatever the tab shows.
     let base = server();
     let a = format!("{base}/fixture/stale-previous-page");
-    let closed = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = l.local_addr().unwrap().port();
-        drop(l);
-        format!("http://127.0.0.1:{port}/")
-    };
+    let closed = closed_port_url();
     let urls = vec![
         a.clone(),
         format!("{base}/hang"),
@@ -505,12 +509,7 @@ fn a_tab_going_straight_to_the_next_page_never_captures_the_previous_one() {
     // page that arrives is its own; the same URL again is loaded anew.
     let base = server();
     let quiet = format!("{base}/ok");
-    let closed = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = l.local_addr().unwrap().port();
-        drop(l);
-        format!("http://127.0.0.1:{port}/")
-    };
+    let closed = closed_port_url();
     let urls = vec![
         quiet.clone(),
         format!("{base}/hang"),

@@ -351,6 +351,20 @@ mod tests {
     use super::decide;
     use crate::snapshot::{rect, SnapshotBuilder, Tree};
 
+    /// `kept_nodes` for the page `b` builds, every unit kept but those whose text holds one of
+    /// `dropped`.
+    fn kept_dropping(b: SnapshotBuilder, dropped: &[&str]) -> Vec<bool> {
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let pf = super::features::page_features(&tree, &crate::Params::default());
+        let keep: Vec<bool> = pf
+            .units
+            .iter()
+            .map(|u| !dropped.iter().any(|d| u.text.contains(d)))
+            .collect();
+        super::kept_nodes(&tree, &pf, &keep)
+    }
+
     #[test]
     fn line_breaks_between_kept_texts_are_kept() {
         // <div> a. <br> B <p>menu</p> <br> </div> <p>c</p> <br> <p>d</p>
@@ -367,15 +381,7 @@ mod tests {
         let br3 = b.el(0, "br", rect(0.0, 320.0, 0.0, 0.0));
         let pd = b.el(0, "p", rect(0.0, 340.0, 800.0, 20.0));
         b.text(pd, "Dropped.");
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let pf = super::features::page_features(&tree, &crate::Params::default());
-        let keep: Vec<bool> = pf
-            .units
-            .iter()
-            .map(|u| !u.text.contains("Menu") && !u.text.contains("Dropped"))
-            .collect();
-        let kept = super::kept_nodes(&tree, &pf, &keep);
+        let kept = kept_dropping(b, &["Menu", "Dropped"]);
         assert!(kept[a] && kept[bb]);
         // Between two kept texts, though its parent (holding the dropped menu) is not kept.
         assert!(!kept[div]);
@@ -411,15 +417,7 @@ mod tests {
         b.node_mut(hidden).visibility = "hidden".into();
         let p3 = b.el(0, "p", rect(0.0, 1120.0, 800.0, 20.0));
         b.text(p3, "Related stories elsewhere.");
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let pf = super::features::page_features(&tree, &crate::Params::default());
-        let keep: Vec<bool> = pf
-            .units
-            .iter()
-            .map(|u| !u.text.contains("Related") && !u.text.contains("reporter"))
-            .collect();
-        let kept = super::kept_nodes(&tree, &pf, &keep);
+        let kept = kept_dropping(b, &["Related", "reporter"]);
         assert!(
             kept[lead],
             "the lead image, after a dropped byline, before the body"
