@@ -4,7 +4,8 @@
 //
 // Schema (schema_version 1), mirrored by `src/snapshot/mod.rs`:
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
-//                href?, src?, alt?, link?, box: [x, y, w, h] (CSS px, document
+//                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?, link?,
+//                box: [x, y, w, h] (CSS px, document
 //                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
 // Nodes are in flattened-tree (pre-)order; nodes[0] is <body> (or the root
@@ -127,6 +128,38 @@
   const doc = (name) => find(document, name).call(document);
   const baseURI = doc("baseURI");
   const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };
+  // An image's source is what the browser shows (`currentSrc`: the srcset candidate or the
+  // <picture> source it chose); when that is a placeholder (a `data:` pixel) or nothing was
+  // loaded yet, the real URL a lazy loader would swap in (`data-src` and its variants, then
+  // the widest `srcset` / `data-srcset` candidate), else the `src` attribute.
+  const currentSrcOf = find(createEl.call(document, "img"), "currentSrc");
+  const LAZY_SRC = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url"];
+  const isData = (u) => /^\s*data:/i.test(u);
+  const widest = (set) => {
+    let best = null, bestW = -1;
+    for (const part of String(set).split(/,\s+/)) {
+      const [url, d] = part.trim().split(/\s+/);
+      if (!url) continue;
+      const m = /^([0-9.]+)([wx])$/.exec(d || "1x");
+      const w = m ? parseFloat(m[1]) * (m[2] === "x" ? 1000 : 1) : 0;
+      if (w > bestW) { best = url; bestW = w; }
+    }
+    return best;
+  };
+  const imageSrc = (el) => {
+    const cur = currentSrcOf ? String(currentSrcOf.call(el) || "") : "";
+    if (cur && !isData(cur)) return cur;
+    for (const n of LAZY_SRC) {
+      const v = attr(el, n);
+      if (v && v.trim() && !isData(v)) return resolve(v.trim());
+    }
+    for (const n of ["data-srcset", "srcset"]) {
+      const v = attr(el, n);
+      const c = v && widest(v);
+      if (c && !isData(c)) return resolve(c);
+    }
+    return hasAttr(el, "src") ? resolve(attr(el, "src")) : null;
+  };
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : 0);
   // Per document: the offset from its viewport to top-page document coordinates, and a Range
@@ -232,7 +265,10 @@
     const role = attr(node, "role");
     if (role) o.role = role;
     if (hasAttr(node, "href")) o.href = resolve(attr(node, "href"));
-    if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
+    if (tagU === "IMG") {
+      const src = imageSrc(node);
+      if (src !== null) o.src = src;
+    } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
     if (hasAttr(node, "alt")) o.alt = attr(node, "alt");
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;

@@ -4,6 +4,7 @@ Usage: python3 scripts/lib/bench_peer.py PAGES_PER_DATASET REPS BENCH  (NODE_PAT
 """
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -15,6 +16,26 @@ from benchserve import Server, load_pages  # noqa: E402
 
 per, reps, bench = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 exe = "./target/release/sightline"
+
+
+def chromium_binary():
+    """The binary both tools run: $CHROME, else the one sightline picks (the headless shell
+    first, see CHROME_NAMES in src/render/browser.rs), seen through Debian's launcher scripts
+    as sightline does. Playwright runs the same file (its own default for headless pages is a
+    headless shell too)."""
+    if os.environ.get("CHROME"):
+        return os.environ["CHROME"]
+    for name in ["chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser",
+                 "google-chrome", "google-chrome-stable", "chrome"]:
+        path = shutil.which(name)
+        if not path:
+            continue
+        lib = os.path.join("/usr/lib/chromium", name)
+        return lib if path.startswith("/usr/bin/") and os.access(lib, os.X_OK) else path
+    sys.exit("no Chromium found (scripts/ensure-chromium installs it)")
+
+
+os.environ["CHROME"] = chromium_binary()
 tmp = tempfile.mkdtemp(prefix="sightline-peer-")
 srv = Server()
 urls = []
@@ -59,7 +80,8 @@ def peer(tabs, out):
 
 
 print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per} per dataset, every 7th id), "
-      f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating")
+      f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating; "
+      f"both on {os.environ['CHROME']}")
 print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s |\n|---:|---:|---:|---:|---:|---:|---:|")
 phases = {}
 for tabs in [1, 4]:

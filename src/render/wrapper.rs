@@ -28,11 +28,16 @@ const MAX_SCRIPT_BYTES: u64 = 64 * 1024;
 
 /// The binary a Debian-style Chromium launcher script execs, from the script's text: the
 /// script must be a shell script (`#!` first) that sets `APPNAME=` and `LIBDIR=` and ends in
-/// `exec $LIBDIR/$APPNAME $CHROMIUM_FLAGS "$@"`. `$APPNAME` in `LIBDIR` is expanded. Any other
-/// text gives None (the executable is launched as it is).
+/// `exec $LIBDIR/$APPNAME $CHROMIUM_FLAGS "$@"`, or whose one command runs an absolute path
+/// with the script's arguments (`/usr/lib/chromium/chromium-headless-shell "$@"`, Debian's
+/// `/usr/bin/chromium-headless-shell`; `exec` or not). `$APPNAME` in `LIBDIR` is expanded.
+/// Any other text gives None (the executable is launched as it is).
 pub fn wrapped_binary(script: &str) -> Option<PathBuf> {
     if !script.starts_with("#!") {
         return None;
+    }
+    if let Some(bin) = single_command(script) {
+        return Some(bin);
     }
     let value = |name: &str| {
         script.lines().find_map(|l| {
@@ -54,6 +59,30 @@ pub fn wrapped_binary(script: &str) -> Option<PathBuf> {
         return None;
     }
     Some(Path::new(&lib).join(app))
+}
+
+/// The binary of a script whose only command (past the `#!` line, blank lines and comments) is
+/// `[exec] /absolute/path "$@"`.
+fn single_command(script: &str) -> Option<PathBuf> {
+    let mut commands = script
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let only = commands.next()?;
+    if commands.next().is_some() {
+        return None;
+    }
+    let only = only
+        .strip_prefix("exec ")
+        .map(str::trim_start)
+        .unwrap_or(only);
+    let (bin, args) = only.split_once(char::is_whitespace)?;
+    let bin = bin.trim_matches('"');
+    if args.trim() != "\"$@\"" || !bin.starts_with('/') || bin.contains(['$', '`', ';']) {
+        return None;
+    }
+    Some(PathBuf::from(bin))
 }
 
 /// Does the environment value ask to keep the wrapper?
@@ -126,6 +155,32 @@ fi
             wrapped_binary(&braced),
             Some(PathBuf::from("/opt/chromium/chromium"))
         );
+    }
+
+    #[test]
+    fn a_script_that_only_runs_a_binary_is_seen_through() {
+        // Debian 12's /usr/bin/chromium-headless-shell, as installed.
+        let shell = "#!/bin/sh -e\n\n/usr/lib/chromium/chromium-headless-shell \"$@\"\n";
+        assert_eq!(
+            wrapped_binary(shell),
+            Some(PathBuf::from("/usr/lib/chromium/chromium-headless-shell"))
+        );
+        assert_eq!(
+            wrapped_binary("#!/bin/sh\n# launcher\nexec \"/opt/chrome/headless_shell\" \"$@\"\n"),
+            Some(PathBuf::from("/opt/chrome/headless_shell"))
+        );
+        // Something else before it, other arguments, a relative path: launched as it is.
+        let before = "#!/bin/sh\nexport X=1\n/usr/lib/chromium/chromium-headless-shell \"$@\"\n";
+        assert_eq!(wrapped_binary(before), None);
+        assert_eq!(
+            wrapped_binary("#!/bin/sh\n/usr/lib/chromium/chromium-headless-shell --x \"$@\"\n"),
+            None
+        );
+        assert_eq!(
+            wrapped_binary("#!/bin/sh\nchromium-headless-shell \"$@\"\n"),
+            None
+        );
+        assert_eq!(wrapped_binary("#!/bin/sh\n$DIR/shell \"$@\"\n"), None);
     }
 
     #[test]
