@@ -36,6 +36,11 @@ def chromium_binary():
 
 
 os.environ["CHROME"] = chromium_binary()
+# When that is the headless shell and Debian's full chromium is installed too, the peer also
+# runs on the full browser (a Playwright user given `executablePath: "/usr/bin/chromium"`):
+# there a new tab costs much more, which the ratio against the shell's peer does not show.
+FULL = "/usr/lib/chromium/chromium"
+also_full = "headless" in os.path.basename(os.environ["CHROME"]) and os.access(FULL, os.X_OK)
 tmp = tempfile.mkdtemp(prefix="sightline-peer-")
 srv = Server()
 urls = []
@@ -57,10 +62,10 @@ def cpu_now():
     return (user + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
-def timed(tool, tabs, args):
+def timed(tool, tabs, args, env=None):
     """Wall time of one run; its CPU time (the tool and every Chromium process) goes to CPU."""
     c, t = cpu_now(), time.monotonic()
-    subprocess.run(args, check=tool == "peer", stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=tool.startswith("peer"), stdout=subprocess.DEVNULL, env=env)
     wall = time.monotonic() - t
     CPU.setdefault((tool, tabs), []).append(cpu_now() - c)
     return wall
@@ -79,18 +84,27 @@ def peer(tabs, out):
     return timed("peer", tabs, ["node", "scripts/peer-readability.mjs", lst, str(tabs), out])
 
 
+def peer_full(tabs, out):
+    return timed("peer on chromium", tabs, ["node", "scripts/peer-readability.mjs", lst, str(tabs), out],
+                 env=dict(os.environ, CHROME=FULL))
+
+
 print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per} per dataset, every 7th id), "
       f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating; "
-      f"both on {os.environ['CHROME']}")
-print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s |\n|---:|---:|---:|---:|---:|---:|---:|")
+      f"both on {os.environ['CHROME']}" + (f"; the peer also on {FULL}" if also_full else ""))
+extra = " peer on chromium s | ratio to it |" if also_full else ""
+print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s |"
+      + extra + "\n|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if also_full else ""))
 phases = {}
 for tabs in [1, 4]:
-    ws, wp, wf = [], [], []
+    ws, wp, wf, wq = [], [], [], []
     for r in range(reps):
         o = os.path.join(tmp, f"sl-{tabs}-{r}.jsonl")
         ws.append(sightline(tabs, o))
         wp.append(peer(tabs, os.path.join(tmp, f"peer-{tabs}-{r}.jsonl")))
         wf.append(floor(tabs, os.path.join(tmp, f"floor-{tabs}-{r}.jsonl")))
+        if also_full:
+            wq.append(peer_full(tabs, os.path.join(tmp, f"peer-full-{tabs}-{r}.jsonl")))
         if tabs == 1:
             for line in open(o, encoding="utf-8"):
                 rec = json.loads(line)
@@ -100,7 +114,8 @@ for tabs in [1, 4]:
                 phases.setdefault("_scrolled", []).append(1 if sc.get("steps") else 0)
     s, p = statistics.median(ws), statistics.median(wp)
     print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} "
-          f"| {statistics.median(wf):.2f} |")
+          f"| {statistics.median(wf):.2f} |"
+          + (f" {statistics.median(wq):.2f} | {s / statistics.median(wq):.2f} |" if also_full else ""))
 print("\nCPU seconds per page (whole machine, nice-d processes excluded, median of the runs):")
 for (tool, tabs), v in sorted(CPU.items()):
     print(f"  {tool} at {tabs} tab(s): {statistics.median(v) / len(urls):.3f}")

@@ -28,6 +28,10 @@ fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
         return;
     }
     let tag = if id == 0 { "div" } else { n.tag.as_str() };
+    // A <picture>'s <source> candidates: its <img> carries the one the browser chose.
+    if tag == "source" {
+        return;
+    }
     out.push('<');
     out.push_str(tag);
     for (name, v) in [("href", &n.href), ("src", &n.src), ("alt", &n.alt)] {
