@@ -128,13 +128,6 @@ pub async fn run(
             conc,
             &never,
             |id: &String| async move {
-                let entry = ds_ref.entry(id);
-                // A manifest label that is no WHATWG encoding (cleaneval has `iso-1252` and
-                // `0`) falls back to UTF-8, the decoding those pages' bytes are valid in.
-                let charset = entry
-                    .and_then(|e| e.suggested_charset.clone())
-                    .filter(|c| encoding_rs::Encoding::for_label(c.trim().as_bytes()).is_some())
-                    .unwrap_or_else(|| "utf-8".into());
                 if let Some(dir) = &cfg.from_snapshots {
                     let path = dir.join(&ds_ref.name).join(format!("{id}.json"));
                     let t = Instant::now();
@@ -160,6 +153,8 @@ pub async fn run(
                 let bytes = ds_ref.html_bytes(id);
                 let r = match bytes {
                     Ok(bytes) => {
+                        let charset =
+                            super::bench::serve_charset(ds_ref.suggested_charset(id), &bytes);
                         let t = Instant::now();
                         let r = renderer
                             .render(&Input::Html {

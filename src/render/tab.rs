@@ -120,13 +120,22 @@ struct State {
     dialogs: usize,
     /// The main document's body and the charset of its Content-Type.
     html: Option<(Vec<u8>, Option<String>)>,
-    /// The main document's body, being read since it finished loading (before `load`).
-    early_body: Option<BodyRead>,
+    /// The main document's body being read: since the document finished loading (the event
+    /// task starts it at its `Network.loadingFinished`, before `load`), or since
+    /// [`Tab::start_body_read`]; checked by [`Tab::finish_body_read`].
+    body: Option<BodyRead>,
     /// How long reading the body may take (`RenderOptions::command_timeout`).
     body_limit: Duration,
 }
 
 impl State {
+    /// Stop a body read of the previous page still running.
+    fn abort_body_read(&mut self) {
+        if let Some(h) = self.body.take() {
+            h.abort();
+        }
+    }
+
     /// A document request of the main frame for the URL this page's navigation asked for,
     /// not a redirect's follow-up: the rule that finds the main document, for requests
     /// Fetch pauses and for those it does not (file: URLs).
@@ -293,15 +302,13 @@ pub struct Tab {
     /// The front of the window this tab shares with the browser's other tabs, held while
     /// scrolling (see [`scroll::Front`]).
     front: scroll::Front,
-    /// The main document's body being read while the page settles ([`Tab::start_body_read`]).
-    body: Option<BodyRead>,
 }
 
 impl Drop for Tab {
     fn drop(&mut self) {
         self.events.abort();
-        if let Some(h) = self.body.take() {
-            h.abort();
+        if let Ok(mut s) = self.state.lock() {
+            s.abort_body_read();
         }
     }
 }
@@ -589,9 +596,9 @@ impl Tab {
                         if s.main_request.as_deref() == Some(id.as_str())
                             && s.main_checked
                             && s.fault.is_none()
-                            && s.early_body.is_none()
+                            && s.body.is_none()
                         {
-                            s.early_body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
+                            s.body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
                         }
                         if !s.inflight.remove(&id) { s.finished.insert(id); }
                         s.last_net = Some(Instant::now());
@@ -657,7 +664,6 @@ impl Tab {
             uses: 0,
             js_disabled: false,
             front,
-            body: None,
         })
     }
 
@@ -736,6 +742,7 @@ impl Tab {
         self.doc_url = Some(url.to_string());
         {
             let mut s = self.state.lock().expect("tab state");
+            s.abort_body_read();
             *s = State {
                 nav_url: url.to_string(),
                 main_frame: Some(self.main_frame.clone()),
@@ -793,7 +800,7 @@ impl Tab {
                     Ok(Ok(r)) => {
                         let v = r.result.result.value.unwrap_or_default();
                         match serde_json::from_value::<settle::Probe>(v) {
-                            Ok(p) if self.left_origin.is_some() && p.origin == self.left_origin => {
+                            Ok(p) if self.is_left_page(p.origin) => {
                                 // The navigation ended but the previous page is still there.
                                 self.healthy = false;
                                 return Err(Error::Navigation {
@@ -1234,26 +1241,21 @@ impl Tab {
     /// The read usually started already, when the document finished loading (the event task
     /// starts it at the main request's `Network.loadingFinished`, before `load`).
     fn start_body_read(&mut self, opts: &RenderOptions) {
-        if let Some(h) = self.body.take() {
-            h.abort();
-        }
-        let (early, id) = {
-            let mut s = self.state.lock().expect("tab state");
-            (s.early_body.take(), s.main_request.clone())
-        };
-        if early.is_some() {
-            self.body = early;
+        let mut s = self.state.lock().expect("tab state");
+        if s.body.is_some() {
             return;
         }
-        let Some(id) = id else { return };
-        self.body = Some(spawn_body_read(self.page.clone(), id, opts.command_timeout));
+        let Some(id) = s.main_request.clone() else {
+            return;
+        };
+        s.body = Some(spawn_body_read(self.page.clone(), id, opts.command_timeout));
     }
 
     /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
     /// as HTML ([`checks::sniff_binary`], a content-type error) and keep the HTML's text size
     /// for the JavaScript-disabled fallback.
     async fn finish_body_read(&mut self, input: &str) -> Result<(), Error> {
-        let Some(h) = self.body.take() else {
+        let Some(h) = self.state.lock().expect("tab state").body.take() else {
             return Ok(());
         };
         let Ok(Some((bytes, base64_encoded))) = h.await else {
@@ -1349,12 +1351,20 @@ impl Tab {
         }
     }
 
-    /// Does the tab still show the previous page's document (its `performance.timeOrigin`)?
-    /// False when the tab came from `about:blank`; true when the page does not answer.
+    /// Is a document with this `performance.timeOrigin` the previous page's, left in the tab
+    /// when this page's navigation began? The one test of the settle probe and of
+    /// [`Tab::shows_left_page`]. Never when the tab came from `about:blank`.
+    fn is_left_page(&self, origin: Option<f64>) -> bool {
+        self.left_origin.is_some() && origin == self.left_origin
+    }
+
+    /// Does the tab still show the previous page's document (its `performance.timeOrigin`,
+    /// [`Tab::is_left_page`])? False when the tab came from `about:blank`; true when the page
+    /// does not answer.
     async fn shows_left_page(&self, opts: &RenderOptions) -> bool {
-        let Some(left) = self.left_origin else {
+        if self.left_origin.is_none() {
             return false;
-        };
+        }
         let r = tokio::time::timeout(
             opts.command_timeout.min(Duration::from_secs(2)),
             self.page
@@ -1362,7 +1372,7 @@ impl Tab {
         )
         .await;
         match r {
-            Ok(Ok(r)) => r.result.result.value.and_then(|v| v.as_f64()) == Some(left),
+            Ok(Ok(r)) => self.is_left_page(r.result.result.value.and_then(|v| v.as_f64())),
             _ => true,
         }
     }
