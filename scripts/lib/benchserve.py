@@ -31,8 +31,28 @@ def load_pages(bench, per_dataset, every=7, no_scripts=False):
                 body = open(p, "rb").read()
             else:
                 continue
-            out.append((ds, r["id"], body, r.get("suggested_charset") or "utf-8"))
+            out.append((ds, r["id"], body, serve_charset(r.get("suggested_charset"), body)))
     return out
+
+
+def serve_charset(suggested, body):
+    """The manifest's charset, but UTF-8 for bytes that are valid UTF-8 and not ASCII (a page
+    converted to UTF-8 that kept its old declaration), as `serve_charset` in
+    src/eval/bench.rs; labels that are no encoding (`0`, `iso-1252`) give UTF-8 too."""
+    try:
+        body.decode("utf-8")
+        if not body.isascii():
+            return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    cs = (suggested or "utf-8").strip()
+    try:
+        import codecs
+        codecs.lookup(cs)
+    except LookupError:
+        return "utf-8"
+    # Python's spellings (`iso8859_1`, `euc_kr`) as the labels browsers know.
+    return cs.replace("_", "-") if cs not in ("0", "iso-1252") else "utf-8"
 
 
 class Server:
