@@ -265,11 +265,17 @@ mod tests {
         assert_eq!(serve_charset(Some("iso-8859-1"), utf8), "utf-8");
         // Bytes really in the declared charset are not valid UTF-8: served as declared (by
         // the encoding's WHATWG name: ISO-8859-1 is windows-1252 in browsers).
-        assert_eq!(serve_charset(Some("iso-8859-1"), b"caf\xe9"), "windows-1252");
+        assert_eq!(
+            serve_charset(Some("iso-8859-1"), b"caf\xe9"),
+            "windows-1252"
+        );
         assert_eq!(serve_charset(Some("iso8859_1"), b"caf\xe9"), "windows-1252");
         assert_eq!(serve_charset(Some("gb2312"), b"\xd0\xc2\xb5\xe7"), "gbk");
         // ASCII only: the declaration stands (nothing to misread either way).
-        assert_eq!(serve_charset(Some("windows-1252"), b"<p>plain</p>"), "windows-1252");
+        assert_eq!(
+            serve_charset(Some("windows-1252"), b"<p>plain</p>"),
+            "windows-1252"
+        );
         // No label, or one that is no encoding: UTF-8.
         assert_eq!(serve_charset(None, b"caf\xe9"), "utf-8");
         assert_eq!(serve_charset(Some("iso-1252"), b"caf\xe9"), "utf-8");
