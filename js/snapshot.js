@@ -308,6 +308,7 @@
     description: meta("description"),
     keywords: meta("keywords"),
     lang: (docEl && attr(docEl, "lang")) || "",
+    charset: String(doc("characterSet") || ""),
     viewport: { width: window.innerWidth, height: window.innerHeight },
     document_writes_blocked: window.__slBlockedWrites || 0,
     shadow_roots: shadowRoots,

@@ -286,3 +286,43 @@ fn sigterm_stops_a_batch_like_ctrl_c() {
             .contains("Water is an odd liquid"));
     }
 }
+
+/// A saved page converted to UTF-8 that kept its old `<meta charset>`: Chromium reads it as
+/// declared (mojibake, as a browser shows it), and stderr says so with the fix; with
+/// `--charset utf-8` the text is right and nothing is said.
+#[test]
+fn a_utf8_file_declaring_another_charset_is_named_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("converted.html");
+    let article =
+        "Grüße aus Köln: die Straßenbahn fährt wieder über die Brücke, sagte die Stadt am Montag.";
+    std::fs::write(
+        &page,
+        format!("<html><head><meta charset=\"iso-8859-1\"><title>Köln</title></head><body><article><p>{article}</p><p>{article}</p></article></body></html>"),
+    )
+    .unwrap();
+    let out = bin()
+        .args(["extract", "--offline", "-a", "htd"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("GrÃ¼ÃŸe"), "read as declared: {stdout}");
+    assert!(stderr.contains("windows-1252"), "{stderr}");
+    assert!(stderr.contains("--charset utf-8"), "{stderr}");
+
+    let out = bin()
+        .args(["extract", "--offline", "-a", "htd", "--charset", "utf-8"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("Grüße aus Köln"), "{stdout}");
+    assert!(!stderr.contains("--charset utf-8"), "{stderr}");
+}

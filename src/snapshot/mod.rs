@@ -35,6 +35,10 @@ pub struct Snapshot {
     /// `<html lang>`, or empty.
     #[serde(default)]
     pub lang: String,
+    /// The encoding Chromium decoded the document with (`document.characterSet`: `UTF-8`,
+    /// `windows-1252`, `GBK`, ...), or empty (older snapshots).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub charset: String,
     /// The layout viewport in CSS px.
     pub viewport: Size,
     /// Calls to `document.write`/`open` after parsing that `--offline` ignored (they would
@@ -532,6 +536,7 @@ impl SnapshotBuilder {
                 description: String::new(),
                 keywords: String::new(),
                 lang: String::new(),
+                charset: String::new(),
                 viewport: Size {
                     width,
                     height: 900.0,
