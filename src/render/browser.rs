@@ -181,6 +181,9 @@ impl BrowserHandle {
         let (mut browser, mut handler, profile, launched) = match source {
             BrowserSource::Launch(path) => {
                 let exe = super::wrapper::resolve(&find_chrome(path.as_deref())?);
+                // Which binary: the headless shell and the full browser differ in speed and in
+                // a few behaviours (see `CHROME_NAMES`).
+                tracing::info!("launching {}", exe.display());
                 let profile = temp_profile().map_err(|e| Error::Launch {
                     path: exe.clone(),
                     message: format!("cannot create a temporary profile directory: {e}"),
