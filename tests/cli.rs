@@ -301,28 +301,24 @@ fn a_utf8_file_declaring_another_charset_is_named_with_the_fix() {
         format!("<html><head><meta charset=\"iso-8859-1\"><title>Köln</title></head><body><article><p>{article}</p><p>{article}</p></article></body></html>"),
     )
     .unwrap();
-    let out = bin()
-        .args(["extract", "--offline", "-a", "htd"])
-        .arg(&page)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let extract = |extra: &[&str]| {
+        let out = bin()
+            .args(["extract", "--offline", "-a", "htd"])
+            .args(extra)
+            .arg(&page)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (stdout, stderr) = extract(&[]);
     assert!(stdout.contains("GrÃ¼ÃŸe"), "read as declared: {stdout}");
     assert!(stderr.contains("windows-1252"), "{stderr}");
     assert!(stderr.contains("--charset utf-8"), "{stderr}");
 
-    let out = bin()
-        .args(["extract", "--offline", "-a", "htd", "--charset", "utf-8"])
-        .arg(&page)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let (stdout, stderr) = extract(&["--charset", "utf-8"]);
     assert!(stdout.contains("Grüße aus Köln"), "{stdout}");
     assert!(!stderr.contains("--charset utf-8"), "{stderr}");
 }

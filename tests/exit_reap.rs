@@ -26,6 +26,19 @@ fn naming(needle: &str) -> Vec<u32> {
     out
 }
 
+/// The processes of `pids` still running (not exited, not zombies).
+fn living(pids: &[u32]) -> Vec<u32> {
+    pids.iter()
+        .copied()
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
+                !s.rsplit_once(')')
+                    .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+            })
+        })
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_chromium_process_outlives_the_shutdown() {
     if !std::path::Path::new("/proc/self/stat").exists() {
@@ -59,16 +72,7 @@ async fn no_chromium_process_outlives_the_shutdown() {
     h.shutdown().await;
     let took = t.elapsed();
 
-    let alive: Vec<u32> = tree
-        .iter()
-        .copied()
-        .filter(|p| {
-            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
-                !s.rsplit_once(')')
-                    .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-            })
-        })
-        .collect();
+    let alive = living(&tree);
     assert!(alive.is_empty(), "still alive after shutdown: {alive:?}");
     assert!(reap::tree(pid).is_empty());
     assert_eq!(
@@ -148,17 +152,7 @@ fn a_second_interrupt_leaves_no_chromium_and_no_profile() {
         Vec::<u32>::new(),
         "Chromium processes outlived sightline"
     );
-    let alive: Vec<u32> = chromium
-        .iter()
-        .copied()
-        .filter(|&p| p != child.id())
-        .filter(|p| {
-            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
-                !s.rsplit_once(')')
-                    .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-            })
-        })
-        .collect();
+    let alive = living(&chromium);
     assert!(
         alive.is_empty(),
         "Chromium processes outlived sightline: {alive:?}"

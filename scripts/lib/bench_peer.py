@@ -4,7 +4,7 @@ Usage: python3 scripts/lib/bench_peer.py PAGES_PER_DATASET REPS BENCH  (NODE_PAT
 """
 import json
 import os
-import shutil
+import re
 import statistics
 import subprocess
 import sys
@@ -19,20 +19,15 @@ exe = "./target/release/sightline"
 
 
 def chromium_binary():
-    """The binary both tools run: $CHROME, else the one sightline picks (the headless shell
-    first, see CHROME_NAMES in src/render/browser.rs), seen through Debian's launcher scripts
-    as sightline does. Playwright runs the same file (its own default for headless pages is a
-    headless shell too)."""
-    if os.environ.get("CHROME"):
-        return os.environ["CHROME"]
-    for name in ["chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser",
-                 "google-chrome", "google-chrome-stable", "chrome"]:
-        path = shutil.which(name)
-        if not path:
-            continue
-        lib = os.path.join("/usr/lib/chromium", name)
-        return lib if path.startswith("/usr/bin/") and os.access(lib, os.X_OK) else path
-    sys.exit("no Chromium found (scripts/ensure-chromium installs it)")
+    """The binary both tools run: the one sightline launches ($CHROME, else the headless shell
+    first, seen through Debian's launcher scripts), as its `-v` log names it. Playwright runs
+    the same file (its own default for headless pages is a headless shell too)."""
+    r = subprocess.run([exe, "-v", "extract", "--offline", "-f", "json", "fixtures/layout-article/page.html"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r"launching (\S+)", re.sub(r"\x1b\[[0-9;]*m", "", r.stderr))
+    if not m:
+        sys.exit(f"sightline did not launch Chromium:\n{r.stderr}")
+    return m.group(1)
 
 
 os.environ["CHROME"] = chromium_binary()

@@ -146,31 +146,7 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
     out.record.javascript = r.javascript.clone();
     out.record.scroll = Some(r.scroll.clone());
     out.screenshot = r.screenshot;
-    if let Some(why) = misread_charset(input, &r.snapshot) {
-        tracing::warn!("{why}");
-    }
     out
-}
-
-/// A local file whose bytes are UTF-8 (and not ASCII) that Chromium decoded with another
-/// charset, as the file's own `<meta charset>` asked: a page converted to UTF-8 that kept its
-/// old declaration, whose text then comes out as mojibake ("Ã©" for "é"). The page is
-/// extracted as a browser shows it; this says why the text may look wrong, and the fix.
-pub fn misread_charset(input: &str, snap: &Snapshot) -> Option<String> {
-    if snap.charset.is_empty() || snap.charset.eq_ignore_ascii_case("utf-8") {
-        return None;
-    }
-    let Ok(Input::File(path)) = Input::parse(input) else {
-        return None;
-    };
-    let bytes = std::fs::read(&path).ok()?;
-    (!bytes.is_ascii() && std::str::from_utf8(&bytes).is_ok()).then(|| {
-        format!(
-            "{input}: Chromium read it as {}, as the page declares, but its bytes are UTF-8; \
-             if the text looks garbled, pass --charset utf-8",
-            snap.charset
-        )
-    })
 }
 
 /// Score a snapshot with each algorithm and build the record and the formatted body.

@@ -163,10 +163,16 @@ impl Dataset {
         Ok(bytes)
     }
 
-    /// The page decoded to text with the charset it is served with ([`serve_charset`]).
-    pub fn html(&self, id: &str) -> Result<String, Error> {
+    /// The page's bytes and the charset they are served with ([`serve_charset`]).
+    pub fn served(&self, id: &str) -> Result<(Vec<u8>, String), Error> {
         let bytes = self.html_bytes(id)?;
         let charset = serve_charset(self.suggested_charset(id), &bytes);
+        Ok((bytes, charset))
+    }
+
+    /// The page decoded to text with the charset it is served with ([`Dataset::served`]).
+    pub fn html(&self, id: &str) -> Result<String, Error> {
+        let (bytes, charset) = self.served(id)?;
         decode(&bytes, &charset, &format!("{}/{id}", self.name))
     }
 
@@ -214,9 +220,7 @@ pub fn serve_charset(suggested: Option<&str>, bytes: &[u8]) -> String {
         .or_else(|| Encoding::for_label(label.replace('_', "-").as_bytes()));
     match encoding {
         Some(e) if e == encoding_rs::UTF_8 => "utf-8".into(),
-        Some(e) if bytes.is_ascii() || std::str::from_utf8(bytes).is_err() => {
-            e.name().to_ascii_lowercase()
-        }
+        Some(e) if !crate::render::checks::is_utf8_text(bytes) => e.name().to_ascii_lowercase(),
         _ => "utf-8".into(),
     }
 }

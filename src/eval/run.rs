@@ -150,11 +150,8 @@ pub async fn run(
                     };
                     return (id.clone(), (Err(e), 0.0));
                 };
-                let bytes = ds_ref.html_bytes(id);
-                let r = match bytes {
-                    Ok(bytes) => {
-                        let charset =
-                            super::bench::serve_charset(ds_ref.suggested_charset(id), &bytes);
+                let r = match ds_ref.served(id) {
+                    Ok((bytes, charset)) => {
                         let t = Instant::now();
                         let r = renderer
                             .render(&Input::Html {

@@ -662,8 +662,26 @@ impl Renderer {
         mut r: Rendered,
         opts: &RenderOptions,
     ) -> Rendered {
-        if r.html_text_chars.is_none() {
-            r.html_text_chars = local_html_text_chars(input);
+        let decoded_as = r.snapshot.charset.as_str();
+        let misread_possible = !decoded_as.is_empty() && !decoded_as.eq_ignore_ascii_case("utf-8");
+        if r.html_text_chars.is_none() || misread_possible {
+            if let Some((bytes, charset)) = local_html(input) {
+                // A file given without --charset, decoded as its own `<meta charset>` says,
+                // whose bytes are UTF-8: extracted as a browser shows it, and said.
+                if misread_possible
+                    && matches!(input, Input::File(_))
+                    && checks::is_utf8_text(&bytes)
+                {
+                    tracing::warn!(
+                        "{}: Chromium read it as {decoded_as}, as the page declares, but its bytes are UTF-8; if the text looks garbled, pass --charset utf-8",
+                        input.name()
+                    );
+                }
+                if r.html_text_chars.is_none() {
+                    r.html_text_chars =
+                        Some(checks::html_text_chars(&checks::decode(&bytes, charset)));
+                }
+            }
         }
         let Some(html) = r.html_text_chars else {
             return r;
@@ -819,15 +837,16 @@ impl Drop for InFlight<'_> {
     }
 }
 
-/// Text characters of the HTML of a file or byte input (URL inputs get theirs from the
-/// main document's response).
-fn local_html_text_chars(input: &Input) -> Option<usize> {
-    let (bytes, charset) = match input {
-        Input::Url(_) => return None,
-        Input::File(p) => (std::fs::read(p).ok()?, None),
-        Input::Html { bytes, charset, .. } => (bytes.clone(), Some(charset.as_str())),
-    };
-    Some(checks::html_text_chars(&checks::decode(&bytes, charset)))
+/// The HTML of a file or byte input and the charset it was given with (URL inputs get
+/// theirs from the main document's response).
+fn local_html(input: &Input) -> Option<(std::borrow::Cow<'_, [u8]>, Option<&str>)> {
+    match input {
+        Input::Url(_) => None,
+        Input::File(p) => Some((std::fs::read(p).ok()?.into(), None)),
+        Input::Html { bytes, charset, .. } => {
+            Some((bytes.as_slice().into(), Some(charset.as_str())))
+        }
+    }
 }
 
 /// A page whose `<title>` is never closed is all title to an HTML parser (the body stays

@@ -1130,7 +1130,7 @@ impl Tab {
                         message: "a script navigated away before the page loaded (refused), and the tab still showed the previous page".into(),
                     });
                 }
-                self.start_body_read(opts);
+                self.start_body_read();
                 self.finish_body_read(input).await?;
                 return Ok(true);
             }
@@ -1157,7 +1157,7 @@ impl Tab {
                 }
                 None => {
                     // Read while the page settles; checked after the settle.
-                    self.start_body_read(opts);
+                    self.start_body_read();
                     if !opts.javascript {
                         // The snapshot skips <noscript> (with scripts on, it never shows);
                         // with scripts off its content is the page's: unwrap it.
@@ -1240,7 +1240,7 @@ impl Tab {
     /// (Network.getResponseBody) while the page settles; [`Tab::finish_body_read`] checks it.
     /// The read usually started already, when the document finished loading (the event task
     /// starts it at the main request's `Network.loadingFinished`, before `load`).
-    fn start_body_read(&mut self, opts: &RenderOptions) {
+    fn start_body_read(&mut self) {
         let mut s = self.state.lock().expect("tab state");
         if s.body.is_some() {
             return;
@@ -1248,7 +1248,7 @@ impl Tab {
         let Some(id) = s.main_request.clone() else {
             return;
         };
-        s.body = Some(spawn_body_read(self.page.clone(), id, opts.command_timeout));
+        s.body = Some(spawn_body_read(self.page.clone(), id, s.body_limit));
     }
 
     /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
