@@ -3,6 +3,7 @@
 //! explains each kept block.
 
 use sightline::extract::learned::model::Model;
+use sightline::extract::params::Decision;
 use sightline::extract::{extract, Algorithm, Params};
 use sightline::output::text;
 use sightline::snapshot::{rect, SnapshotBuilder};
@@ -118,6 +119,12 @@ fn shipped_model_keeps_the_article_and_drops_the_chrome() {
         d.blocks.len() >= 6,
         "headline and five paragraphs explained"
     );
+    // The default decision keeps exactly the units at or above the page's cutoff.
+    assert_eq!(d.decision, Decision::ExpectedF1);
+    assert_eq!(
+        d.heat.iter().filter(|h| h[4] >= d.threshold).count(),
+        d.blocks.len()
+    );
     for blk in &d.blocks {
         assert!(blk.probability >= d.threshold);
         assert!(
@@ -180,6 +187,9 @@ fn a_given_model_replaces_the_built_in_one() {
     m.description = "a user's model".into();
     let mut params = Params::default();
     params.learned.model = Some(std::sync::Arc::new(m));
+    // The model's threshold is used by the threshold decision (the default, expected F1,
+    // needs none).
+    params.learned.decision = Decision::Threshold;
     params.learned.empty_fallback = 0.0; // and no fallback to the page's best units
     let ex = extract(&snap, Algorithm::Learned, &params);
     let sightline::extract::Details::Learned(d) = &ex.details else {

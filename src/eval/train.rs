@@ -8,7 +8,8 @@
 //! Phases: [`load_pages`] (snapshot → units and pass-1 features; gold → labels by
 //! [`align_labels`]) → [`fit`] (pass 1 on every training page; pass 2 on out-of-fold pass-1
 //! probabilities, two folds of alternate pages, so the smoothing pass never sees a
-//! probability of a page the first pass was fit on; threshold 0.5) → [`lodo`] (for each
+//! probability of a page the first pass was fit on; the model's threshold 0.5 is used only by
+//! the `threshold` decision, the default keeps the units of highest expected F1) → [`lodo`] (for each
 //! dataset: fit on the others, score the
 //! held-out pages exactly as `sightline eval` does: the text writer's output against the gold
 //! with [`metrics::score`]).
@@ -28,6 +29,7 @@ use super::metrics::{self, MacroScores, PageScore};
 use crate::extract::learned::features::{self, PageFeatures, FEATURES, PASS2_FEATURES};
 use crate::extract::learned::model::{self, Model, MODEL_FORMAT};
 use crate::extract::learned::{self};
+use crate::extract::params::Decision;
 use crate::extract::text::eval_tokens;
 use crate::extract::Params;
 use crate::output::text;
@@ -633,9 +635,16 @@ pub fn lodo(
         }
         let scored = score_dataset(cfg, &m, held)?;
         let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
+        let decision = match cfg.params.learned.rule() {
+            Decision::ExpectedF1 => "decision: expected F1".to_string(),
+            Decision::Threshold => format!(
+                "decision: threshold {}",
+                cfg.params.learned.threshold.unwrap_or(m.threshold)
+            ),
+        };
         log(&format!(
-            "held out {held}: F1 {:.3} P {:.3} R {:.3} (threshold {})",
-            ms.lcs_f1, ms.lcs_p, ms.lcs_r, m.threshold
+            "held out {held}: F1 {:.3} P {:.3} R {:.3} ({decision})",
+            ms.lcs_f1, ms.lcs_p, ms.lcs_r
         ));
         rows.push(Row {
             kind: format!("held out (trained on {})", others.join(", ")),

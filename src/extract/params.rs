@@ -26,20 +26,22 @@ pub struct Params {
     pub learned: LearnedParams,
 }
 
-/// Parameters of `learned` (`src/extract/learned/`). Not from a paper: the classifier and its
-/// decision threshold come from the model file (`models/learned.json`, `sightline train`).
+/// Parameters of `learned` (`src/extract/learned/`). Not from a paper: the classifier comes
+/// from the model file (`models/learned.json`, `sightline train`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LearnedParams {
-    /// Keep a unit when its probability reaches this, instead of the model's own threshold
-    /// (default: none, use the model's). Lower it for recall, raise it for precision.
+    /// How the units to keep are chosen from their probabilities (default `expected-f1`).
+    /// Setting [`threshold`](Self::threshold) selects `threshold`.
+    pub decision: Decision,
+    /// With the `threshold` decision: keep a unit when its probability reaches this (default:
+    /// none, the model's own threshold). Lower it for recall, raise it for precision. Setting
+    /// it selects the `threshold` decision.
     pub threshold: Option<f64>,
-    /// When no unit of a page reaches the threshold, keep the units whose probability is at
-    /// least this share of the page's highest (default 0.5; 0 or less: keep nothing, as a
-    /// plain threshold would). A page always has a most likely article; an empty output
-    /// scores 0 however unsure the model was. Held out (pass 1, leave-one-dataset-out on
-    /// the benchmark) this raised the mean LCS F1 by 0.004, mostly on pages with a one-line
-    /// article.
+    /// With the `threshold` decision, when no unit of a page reaches the threshold: keep the
+    /// units whose probability is at least this share of the page's highest (default 0.5; 0
+    /// or less: keep nothing, as a plain threshold would). A page always has a most likely
+    /// article; an empty output scores 0 however unsure the model was.
     pub empty_fallback: f64,
     /// A model to run instead of the one built into the binary (`--model FILE`, a file
     /// written by `sightline train --model FILE`; see [`crate::extract::learned::model::Model::from_file`]).
@@ -48,9 +50,37 @@ pub struct LearnedParams {
     pub model: Option<std::sync::Arc<crate::extract::learned::model::Model>>,
 }
 
+/// How `learned` turns its units' probabilities into the kept text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    /// Keep the units that maximise the page's expected F1 (the metric the model is scored
+    /// by): with each unit's probability `p` and word-token count `n`, keep the most probable
+    /// units while the plug-in estimate `2 Σkept p·n / (Σkept n + Σall p·n)` grows (see
+    /// [`crate::extract::learned::decide_expected_f1`]). A page keeps at least its most
+    /// probable unit, and keeps unsure units when the page's probable text is short.
+    #[default]
+    ExpectedF1,
+    /// Keep the units whose probability reaches a threshold (the parameters' or the model's),
+    /// with [`LearnedParams::empty_fallback`].
+    Threshold,
+}
+
+impl LearnedParams {
+    /// The decision in force: `threshold` when a threshold is set, else [`Self::decision`].
+    pub fn rule(&self) -> Decision {
+        if self.threshold.is_some() {
+            Decision::Threshold
+        } else {
+            self.decision
+        }
+    }
+}
+
 impl Default for LearnedParams {
     fn default() -> Self {
         LearnedParams {
+            decision: Decision::ExpectedF1,
             threshold: None,
             empty_fallback: 0.5,
             model: None,

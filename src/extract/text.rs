@@ -94,6 +94,23 @@ pub fn eval_tokens(s: &str) -> Vec<String> {
     out
 }
 
+/// The number of [`eval_tokens`] of `s`, without building them (the same runs; lower-casing
+/// does not move a token boundary, so it is skipped).
+pub fn eval_token_count(s: &str) -> usize {
+    let normalized = ComposingNormalizerBorrowed::new_nfkc().normalize(s);
+    normalized
+        .split(|c: char| !is_word_char(c))
+        .filter(|run| !run.is_empty())
+        .map(|run| {
+            if run.chars().any(is_cjk) {
+                run.chars().count()
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
 /// A Unicode word character as UTS #18 defines `\w` (the regex crate's and Python `regex`'s
 /// `\w`): a letter (L*), a mark (M*), a number (N*) or connector punctuation (Pc, e.g. `_`).
 /// Unlike Python `re`'s `\w` this keeps combining marks inside the word they belong to.
@@ -142,5 +159,20 @@ mod tests {
             eval_tokens("The Cat's 3.7bn 中文abc"),
             vec!["the", "cat", "s", "3", "7bn", "中", "文", "a", "b", "c"]
         );
+    }
+
+    #[test]
+    fn eval_token_count_counts_the_eval_tokens() {
+        for s in [
+            "The Cat's 3.7bn 中文abc",
+            "",
+            "  -- ",
+            "ﬁne ligatures™ and İstanbul",
+            "naïve café ⬇️ हिन्दी ไทย",
+            "日本語のテキスト、かな混じり。English too_under_score",
+        ] {
+            assert_eq!(eval_token_count(s), eval_tokens(s).len(), "{s:?}");
+        }
+        assert_eq!(eval_token_count("The Cat's 3.7bn 中文abc"), 10);
     }
 }

@@ -8,7 +8,8 @@
 //!   "title":     string
 //!   "algorithm": string   learned | td | ctd | htd | ctd-smooth | wang | vsse | vsse-records |
 //!                         crunch | blocks | ensemble
-//!   "threshold": number?  the density threshold (§3.5.2), null for other algorithms
+//!   "threshold": number?  the density threshold (§3.5.2); for learned the probability a unit
+//!                         of this page needed (details.threshold); null for other algorithms
 //!   "text":      string   the content, one paragraph per line
 //!   "html":      string   the content subtrees as cleaned HTML
 //!   "content": [          the content subtree roots in document order

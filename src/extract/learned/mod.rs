@@ -23,6 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use self::features::{PageFeatures, FEATURES, PASS2_FEATURES};
 use self::model::Model;
+use super::params::Decision;
+use super::text::eval_token_count;
 use super::{Algorithm, Extraction, Params};
 use crate::snapshot::{Rect, Tree};
 
@@ -65,7 +67,7 @@ pub struct BlockExplanation {
 /// The `details` of a `learned` extraction (`--format json`).
 ///
 /// ```text
-/// { "model": string, "threshold": number, "units": int,
+/// { "model": string, "decision": "expected-f1" | "threshold", "threshold": number, "units": int,
 ///   "blocks": [ { "path", "box", "chars", "probability", "pass1_probability",
 ///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
 ///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
@@ -74,7 +76,10 @@ pub struct BlockExplanation {
 pub struct LearnedDetails {
     /// The model's description (how it was trained).
     pub model: String,
-    /// The probability a unit needs to be kept.
+    /// How the kept units were chosen from their probabilities.
+    pub decision: Decision,
+    /// The probability a unit of this page needed to be kept: the threshold, or with the
+    /// expected-F1 decision the page's cutoff (its lowest kept probability).
     pub threshold: f64,
     /// Number of text units classified.
     pub units: usize,
@@ -219,14 +224,23 @@ pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
 }
 
 fn top(names: &[&str], row: &[f64], contribs: &[f64]) -> Vec<Contribution> {
-    let mut idx: Vec<usize> = (0..names.len()).filter(|&j| contribs[j] != 0.0).collect();
-    idx.sort_by(|&a, &b| {
-        contribs[b]
+    // The largest magnitudes first, ties by feature order; zero contributions never.
+    let before = |a: usize, b: usize| {
+        contribs[a]
             .abs()
-            .total_cmp(&contribs[a].abs())
-            .then(a.cmp(&b))
-    });
-    idx.truncate(TOP_CONTRIBUTIONS);
+            .total_cmp(&contribs[b].abs())
+            .then(b.cmp(&a))
+            .is_gt()
+    };
+    let mut idx: Vec<usize> = Vec::with_capacity(TOP_CONTRIBUTIONS + 1);
+    for j in (0..names.len()).filter(|&j| contribs[j] != 0.0) {
+        if idx.len() == TOP_CONTRIBUTIONS && !before(j, idx[TOP_CONTRIBUTIONS - 1]) {
+            continue;
+        }
+        let at = idx.iter().position(|&k| before(j, k)).unwrap_or(idx.len());
+        idx.insert(at, j);
+        idx.truncate(TOP_CONTRIBUTIONS);
+    }
     idx.into_iter()
         .map(|j| Contribution {
             feature: names[j].to_string(),
@@ -249,11 +263,55 @@ pub fn decide(p: &[f64], threshold: f64, fallback: f64) -> Vec<bool> {
     p.iter().map(|&q| q >= t && q > 0.0).collect()
 }
 
+/// Which units to keep so that the page's expected F1 is highest, from each unit's
+/// probability `p` and token count `n` ([`Decision::ExpectedF1`]).
+///
+/// The F1 of keeping a set K is `2·TP / (|K| + |gold|)` in tokens; with independent units its
+/// plug-in expectation is `2 Σ_K p·n / (Σ_K n + Σ_all p·n)`. For a given size of K this is
+/// largest when K holds the most probable units, so the best set is a prefix of the units
+/// sorted by probability: the prefix with the highest estimate is kept, extended to every unit
+/// tied with its last one. Returns the decisions and the page's cutoff (the lowest kept
+/// probability; 1 when nothing is kept, which happens only when every probability is 0).
+pub fn decide_expected_f1(p: &[f64], n: &[usize]) -> (Vec<bool>, f64) {
+    let pn: Vec<f64> = p.iter().zip(n).map(|(&q, &k)| q * k as f64).collect();
+    let expected_gold: f64 = pn.iter().sum();
+    if expected_gold <= 0.0 {
+        return (vec![false; p.len()], 1.0);
+    }
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+    let (mut kept_n, mut kept_pn) = (0.0, 0.0);
+    let (mut best, mut cutoff) = (f64::NEG_INFINITY, 1.0);
+    for &u in &order {
+        kept_n += n[u] as f64;
+        kept_pn += pn[u];
+        let f = 2.0 * kept_pn / (kept_n + expected_gold);
+        if f > best {
+            best = f;
+            cutoff = p[u];
+        }
+    }
+    (p.iter().map(|&q| q >= cutoff && q > 0.0).collect(), cutoff)
+}
+
 /// Run `learned` with a given model.
 pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     let c = classify(tree, model, params);
-    let threshold = params.learned.threshold.unwrap_or(model.threshold);
-    let keep = decide(&c.p2, threshold, params.learned.empty_fallback);
+    let (keep, threshold) = match params.learned.rule() {
+        Decision::Threshold => {
+            let t = params.learned.threshold.unwrap_or(model.threshold);
+            (decide(&c.p2, t, params.learned.empty_fallback), t)
+        }
+        Decision::ExpectedF1 => {
+            let n: Vec<usize> = c
+                .features
+                .units
+                .iter()
+                .map(|u| eval_token_count(&u.text))
+                .collect();
+            decide_expected_f1(&c.p2, &n)
+        }
+    };
     let kept = kept_nodes(tree, &c.features, &keep);
 
     // Explanations of the kept units.
@@ -307,6 +365,7 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
         .collect();
     let details = LearnedDetails {
         model: model.description.clone(),
+        decision: params.learned.rule(),
         threshold,
         units: c.features.units.len(),
         blocks,
@@ -335,6 +394,7 @@ pub fn extract(tree: &Tree, params: &Params) -> Extraction {
             let mut ex = Extraction::empty(Algorithm::Learned, tree.len());
             ex.details = super::Details::Learned(LearnedDetails {
                 model: String::new(),
+                decision: params.learned.rule(),
                 threshold: 0.0,
                 units: 0,
                 blocks: Vec::new(),
@@ -348,7 +408,7 @@ pub fn extract(tree: &Tree, params: &Params) -> Extraction {
 
 #[cfg(test)]
 mod tests {
-    use super::decide;
+    use super::{decide, decide_expected_f1};
     use crate::snapshot::{rect, SnapshotBuilder, Tree};
 
     /// `kept_nodes` for the page `b` builds, every unit kept but those whose text holds one of
@@ -431,6 +491,34 @@ mod tests {
         assert!(!kept[pixel], "a 1x1 pixel inside a kept paragraph");
         assert!(!kept[after], "an image after the last kept text");
         assert!(!kept[hidden]);
+    }
+
+    #[test]
+    fn the_expected_f1_decision_keeps_the_best_prefix_by_probability() {
+        // p = 0.9, 0.6, 0.3, 10 tokens each: expected gold 18 tokens. Keeping 1, 2, 3 units:
+        // 2·9/(10+18) = 0.643, 2·15/(20+18) = 0.789, 2·18/(30+18) = 0.75: the first two.
+        let (k, cut) = decide_expected_f1(&[0.9, 0.3, 0.6], &[10, 10, 10]);
+        assert_eq!(k, [true, false, true]);
+        assert_eq!(cut, 0.6);
+        // Two unsure units of 10 tokens (p 0.45): one gives 2·4.5/(10+9) = 0.474, both
+        // 2·9/(20+9) = 0.621: both are kept, though a 0.5 threshold keeps neither.
+        assert_eq!(decide_expected_f1(&[0.45, 0.45], &[10, 10]).0, [true, true]);
+        // A long unsure unit after a sure short one: 0.9 × 5 tokens, 0.3 × 100 tokens.
+        // Expected gold 34.5; one: 9/(5+34.5) = 0.228; both: 2·34.5/(105+34.5) = 0.495.
+        assert_eq!(decide_expected_f1(&[0.9, 0.3], &[5, 100]).0, [true, true]);
+        // But not when it is unlikely: 0.9 × 50 tokens, 0.1 × 100: one 90/(50+55) = 0.857,
+        // both 110/(150+55) = 0.537.
+        assert_eq!(decide_expected_f1(&[0.9, 0.1], &[50, 100]).0, [true, false]);
+        // Ties with the last kept unit are kept too; all-zero pages keep nothing.
+        assert_eq!(
+            decide_expected_f1(&[0.8, 0.8, 0.1], &[10, 10, 10]).0,
+            [true, true, false]
+        );
+        assert_eq!(
+            decide_expected_f1(&[0.0, 0.0], &[5, 5]),
+            (vec![false, false], 1.0)
+        );
+        assert_eq!(decide_expected_f1(&[], &[]).0, Vec::<bool>::new());
     }
 
     #[test]

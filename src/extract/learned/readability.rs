@@ -33,6 +33,8 @@
 //! 0.3 weight of `#` links; conditional cleaning judges every element on the unmodified
 //! article rather than after the removals of its descendants; node order is document order.
 
+use std::collections::HashMap;
+
 use crate::snapshot::{NodeId, Tree};
 
 /// `DEFAULT_TAGS_TO_SCORE`.
@@ -248,10 +250,14 @@ impl Readability {
     }
 }
 
+/// An element's class and id attributes.
+type ClassId<'a> = (Option<&'a str>, Option<&'a str>);
+
 /// Per-page facts every attempt reads.
 struct Base {
-    lower_class: Vec<String>,
-    lower_id: Vec<String>,
+    /// Does the element's "class id" match `REGEXPS.unlikelyCandidates` and not
+    /// `okMaybeItsACandidate`?
+    unlikely: Vec<bool>,
     hidden: Vec<bool>,
     in_table_or_code: Vec<bool>,
 }
@@ -260,17 +266,31 @@ struct Base {
 pub fn grab_article(tree: &Tree) -> Readability {
     let n = tree.len();
     let mut base = Base {
-        lower_class: Vec::with_capacity(n),
-        lower_id: Vec::with_capacity(n),
+        unlikely: vec![false; n],
         hidden: vec![false; n],
         in_table_or_code: vec![false; n],
     };
-    for i in 0..n {
+    let mut class_weights = vec![0.0; n];
+    // Pages repeat their class and id values: match each distinct pair once.
+    let mut matched: HashMap<ClassId, (bool, f64)> = HashMap::new();
+    for (i, weight) in class_weights.iter_mut().enumerate() {
         let nd = tree.node(i);
-        base.lower_class
-            .push(nd.class.as_deref().unwrap_or("").to_lowercase());
-        base.lower_id
-            .push(nd.id.as_deref().unwrap_or("").to_lowercase());
+        if nd.is_element() {
+            let key = (nd.class.as_deref(), nd.id.as_deref());
+            let (unlikely, w) = *matched.entry(key).or_insert_with(|| {
+                let m = format!(
+                    "{} {}",
+                    key.0.unwrap_or("").to_lowercase(),
+                    key.1.unwrap_or("").to_lowercase()
+                );
+                (
+                    any_in(&m, &UNLIKELY) && !any_in(&m, &OK_MAYBE),
+                    class_weight(key.0, key.1),
+                )
+            });
+            base.unlikely[i] = unlikely;
+            *weight = w;
+        }
         if let Some(p) = tree.parent(i) {
             base.hidden[i] = base.hidden[p];
             base.in_table_or_code[i] =
@@ -280,16 +300,6 @@ pub fn grab_article(tree: &Tree) -> Readability {
             base.hidden[i] = true;
         }
     }
-    let class_weights: Vec<f64> = (0..n)
-        .map(|i| {
-            let nd = tree.node(i);
-            if nd.is_text() {
-                0.0
-            } else {
-                class_weight(nd.class.as_deref(), nd.id.as_deref())
-            }
-        })
-        .collect();
     let mut best: Option<Readability> = None;
     for attempt in 0..4 {
         let r = attempt_article(tree, &base, &class_weights, attempt);
@@ -327,12 +337,7 @@ fn attempt_article(tree: &Tree, base: &Base, class_weights: &[f64], attempt: usi
         if nd.is_text() || !strip {
             continue;
         }
-        let m = format!("{} {}", base.lower_class[i], base.lower_id[i]);
-        if any_in(&m, &UNLIKELY)
-            && !any_in(&m, &OK_MAYBE)
-            && !base.in_table_or_code[i]
-            && nd.tag != "a"
-        {
+        if base.unlikely[i] && !base.in_table_or_code[i] && nd.tag != "a" {
             removed[i] = true;
             continue;
         }
