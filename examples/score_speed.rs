@@ -1,6 +1,7 @@
 //! Scoring-only throughput of an algorithm over saved snapshots, on one thread: loads the
 //! snapshots first (not timed), then times tree building + extraction + the text writer for
-//! every page, and, for `learned`, its phases (features, pass 1, pass 2).
+//! every page, and, for `learned`, its phases (features, pass 1, pass 2). `learned` runs as
+//! `sightline eval` re-scores: without the JSON explanations' feature contributions.
 //!
 //! Usage: cargo run --release --example score_speed -- DIR [EVERY=1] [ALGORITHM=learned] [REPS=1]
 //! where DIR holds `<dataset>/<id>.json` (`sightline eval --save-snapshots DIR`); every
@@ -59,7 +60,9 @@ fn main() -> anyhow::Result<()> {
         })
         .collect::<anyhow::Result<_>>()?;
     eprintln!("loaded {} snapshots from {}", snaps.len(), dir.display());
-    let params = Params::default();
+    // As `sightline eval` re-scores (text only): no feature contributions.
+    let mut params = Params::default();
+    params.learned.explain = false;
     let model = Model::shipped()?;
     let (mut t_tree, mut t_feat, mut t_p1, mut t_p2, mut t_all) = (
         Duration::ZERO,

@@ -33,7 +33,9 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                 .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
                 .collect::<Result<_>>()?
         };
-    let params = crate::cli::load_params_model(&a.params, &a.model)?;
+    let mut params = crate::cli::load_params_model(&a.params, &a.model)?;
+    // Scoring reads the text only: no feature contributions.
+    params.learned.explain = false;
     let (results, stats) = if a.rescore {
         (
             sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?,

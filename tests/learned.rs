@@ -205,3 +205,29 @@ fn a_given_model_replaces_the_built_in_one() {
     let ex = extract(&snap, Algorithm::Learned, &params);
     assert!(ex.kept.iter().any(|&k| k), "the fallback keeps something");
 }
+
+/// `explain: false` (what `eval`, `train` and the text formats run) drops only the feature
+/// contributions: the same units are kept with the same probabilities and the same text.
+#[test]
+fn turning_explanations_off_changes_no_decision() {
+    let snap = page();
+    let tree = Tree::new(&snap);
+    let with = extract(&snap, Algorithm::Learned, &Params::default());
+    let mut params = Params::default();
+    params.learned.explain = false;
+    let without = extract(&snap, Algorithm::Learned, &params);
+    assert_eq!(with.kept, without.kept);
+    assert_eq!(text::render(&tree, &with), text::render(&tree, &without));
+    let (sightline::extract::Details::Learned(a), sightline::extract::Details::Learned(b)) =
+        (&with.details, &without.details)
+    else {
+        panic!("learned details")
+    };
+    assert_eq!(a.blocks.len(), b.blocks.len());
+    assert!(!a.blocks.is_empty());
+    for (x, y) in a.blocks.iter().zip(&b.blocks) {
+        assert_eq!((x.probability, &x.path), (y.probability, &y.path));
+        assert!(!x.pass1_top.is_empty() && !x.pass2_top.is_empty());
+        assert!(y.pass1_top.is_empty() && y.pass2_top.is_empty());
+    }
+}

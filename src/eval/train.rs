@@ -466,6 +466,15 @@ pub fn score_pages(
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<Scored>, Error> {
     let ds = Dataset::open(&cfg.bench, dataset)?;
+    // Scoring reads the text only: no feature contributions.
+    let params = Params {
+        learned: crate::extract::params::LearnedParams {
+            explain: false,
+            ..cfg.params.learned.clone()
+        },
+        ..cfg.params.clone()
+    };
+    let params = &params;
     let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
     ids.sort();
     let threads = cfg.threads.max(1);
@@ -483,7 +492,7 @@ pub fn score_pages(
                             let out = if path.is_file() {
                                 let snap = read_snapshot(&path)?;
                                 let tree = Tree::new(&snap);
-                                let ex = learned::extract_with(&tree, model, &cfg.params);
+                                let ex = learned::extract_with(&tree, model, params);
                                 text::render(&tree, &ex)
                             } else {
                                 String::new()

@@ -43,6 +43,11 @@ pub struct LearnedParams {
     /// or less: keep nothing, as a plain threshold would). A page always has a most likely
     /// article; an empty output scores 0 however unsure the model was.
     pub empty_fallback: f64,
+    /// Compute each kept block's top feature contributions (`details.blocks[].pass1_top` and
+    /// `pass2_top`; default true). They cost about a tenth of `learned`'s time; the commands
+    /// that write no JSON (`eval`, `train`, `extract` with the text, markdown or html format)
+    /// turn them off, which changes no decision.
+    pub explain: bool,
     /// A model to run instead of the one built into the binary (`--model FILE`, a file
     /// written by `sightline train --model FILE`; see [`crate::extract::learned::model::Model::from_file`]).
     /// Not part of the parameters JSON.
@@ -83,6 +88,7 @@ impl Default for LearnedParams {
             decision: Decision::ExpectedF1,
             threshold: None,
             empty_fallback: 0.5,
+            explain: true,
             model: None,
         }
     }

@@ -58,7 +58,8 @@ pub struct BlockExplanation {
     pub probability: f64,
     /// The first pass's probability (the unit's own features only).
     pub pass1_probability: f64,
-    /// Largest pass-1 contributions by magnitude (the block's own features).
+    /// Largest pass-1 contributions by magnitude (the block's own features); empty when
+    /// explanations are turned off ([`crate::extract::params::LearnedParams::explain`]).
     pub pass1_top: Vec<Contribution>,
     /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities).
     pub pass2_top: Vec<Contribution>,
@@ -314,42 +315,31 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     };
     let kept = kept_nodes(tree, &c.features, &keep);
 
-    // Explanations of the kept units.
-    let nf = FEATURES.len();
+    // Explanations of the kept units (their feature contributions only when asked for).
     let n2 = PASS2_FEATURES.len();
-    let chosen: Vec<usize> = (0..keep.len()).filter(|&u| keep[u]).collect();
-    let rows1: Vec<f64> = chosen
-        .iter()
-        .flat_map(|&u| c.features.row(u).iter().copied())
-        .collect();
-    let rows2: Vec<f64> = chosen
-        .iter()
-        .flat_map(|&u| c.pass2_rows[u * n2..(u + 1) * n2].iter().copied())
-        .collect();
     let (f1, f2) = model.forests();
-    let c1: Vec<f64> = rows1.chunks(nf).flat_map(|r| f1.contributions(r)).collect();
-    let c2: Vec<f64> = rows2.chunks(n2).flat_map(|r| f2.contributions(r)).collect();
-    let blocks: Vec<BlockExplanation> = chosen
-        .iter()
-        .enumerate()
-        .map(|(r, &u)| {
+    let blocks: Vec<BlockExplanation> = (0..keep.len())
+        .filter(|&u| keep[u])
+        .map(|u| {
             let unit = &c.features.units[u];
+            let row1 = c.features.row(u);
+            let row2 = &c.pass2_rows[u * n2..(u + 1) * n2];
+            let (pass1_top, pass2_top) = if params.learned.explain {
+                (
+                    top(FEATURES, row1, &f1.contributions(row1)),
+                    top(PASS2_FEATURES, row2, &f2.contributions(row2)),
+                )
+            } else {
+                (Vec::new(), Vec::new())
+            };
             BlockExplanation {
                 path: tree.css_path(unit.block),
                 rect: tree.node(unit.block).rect,
                 chars: unit.nodes.iter().map(|&i| tree.own_chars[i]).sum(),
                 probability: c.p2[u],
                 pass1_probability: c.p1[u],
-                pass1_top: top(
-                    FEATURES,
-                    &rows1[r * nf..(r + 1) * nf],
-                    &c1[r * (nf + 1)..(r + 1) * (nf + 1)],
-                ),
-                pass2_top: top(
-                    PASS2_FEATURES,
-                    &rows2[r * n2..(r + 1) * n2],
-                    &c2[r * (n2 + 1)..(r + 1) * (n2 + 1)],
-                ),
+                pass1_top,
+                pass2_top,
             }
         })
         .collect();
