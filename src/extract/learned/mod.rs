@@ -8,8 +8,10 @@
 //! out-of-fold first-pass predictions, see `eval::train`).
 //!
 //! Phases: [`features::page_features`] → pass 1 → [`features::pass2_features`] → pass 2 →
-//! keep the units whose probability reaches the model's threshold → elements whose text is
-//! all kept → explanations (probability and top feature contributions of each kept block).
+//! keep the units that maximise the page's expected F1 ([`decide_expected_f1`]; or, with the
+//! `threshold` decision, those reaching a threshold) → elements whose text is all kept →
+//! explanations (probability and, when asked for, top feature contributions of each kept
+//! block).
 //!
 //! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
 //! reproduced by `sightline train`.

@@ -31,7 +31,8 @@ pub struct Model {
     pub features: Vec<String>,
     /// Pass-2 feature names; must equal [`PASS2_FEATURES`].
     pub pass2_features: Vec<String>,
-    /// A unit is content when its pass-2 probability reaches this.
+    /// With the `threshold` decision ([`crate::extract::params::Decision`]), a unit is content
+    /// when its pass-2 probability reaches this; the default decision does not read it.
     pub threshold: f64,
     /// Pass 1: one unit's own features → probability of being content.
     pub pass1: GradientBooster,
