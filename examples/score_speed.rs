@@ -61,8 +61,7 @@ fn main() -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     eprintln!("loaded {} snapshots from {}", snaps.len(), dir.display());
     // As `sightline eval` re-scores (text only): no feature contributions.
-    let mut params = Params::default();
-    params.learned.explain = false;
+    let params = Params::default().text_only();
     let model = Model::shipped()?;
     let (mut t_tree, mut t_feat, mut t_p1, mut t_p2, mut t_all) = (
         Duration::ZERO,

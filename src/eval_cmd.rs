@@ -33,9 +33,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                 .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
                 .collect::<Result<_>>()?
         };
-    let mut params = crate::cli::load_params_model(&a.params, &a.model)?;
-    // Scoring reads the text only: no feature contributions.
-    params.learned.explain = false;
+    let params = crate::cli::load_params_model(&a.params, &a.model)?;
     let (results, stats) = if a.rescore {
         (
             sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?,

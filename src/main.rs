@@ -92,7 +92,9 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
     let mut params = load_params_model(&a.params, &a.model)?;
     // Only the JSON record shows `learned`'s feature contributions.
-    params.learned.explain &= format == Format::Json;
+    if format != Format::Json {
+        params = params.text_only();
+    }
     if let Some(f) = &a.ad_hosts {
         let list = std::fs::read_to_string(f)
             .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;

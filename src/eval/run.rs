@@ -110,6 +110,8 @@ pub async fn run(
     let mut seconds: BTreeMap<(String, String), f64> = BTreeMap::new();
     let mut stats = RunStats::default();
     let conc = renderer.map_or(1, |r| r.options().concurrency.max(1));
+    // Scoring reads the text only.
+    let params = &cfg.params.text_only();
     for name in &names {
         let ds = Dataset::open(&cfg.root, name)?;
         let ids = select_ids(&ds, cfg.every, cfg.limit, cfg.sample);
@@ -207,7 +209,7 @@ pub async fn run(
                     let tree = Tree::new(&rendered.snapshot);
                     for &a in &cfg.algorithms {
                         let t = Instant::now();
-                        let ex = extract_tree(&tree, a, &cfg.params);
+                        let ex = extract_tree(&tree, a, params);
                         let txt = text::render(&tree, &ex);
                         *stats.score_s.entry(a.name().to_string()).or_default() +=
                             t.elapsed().as_secs_f64();

@@ -29,7 +29,6 @@ use super::metrics::{self, MacroScores, PageScore};
 use crate::extract::learned::features::{self, PageFeatures, FEATURES, PASS2_FEATURES};
 use crate::extract::learned::model::{self, Model, MODEL_FORMAT};
 use crate::extract::learned::{self};
-use crate::extract::params::Decision;
 use crate::extract::text::eval_tokens;
 use crate::extract::Params;
 use crate::output::text;
@@ -466,15 +465,7 @@ pub fn score_pages(
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<Scored>, Error> {
     let ds = Dataset::open(&cfg.bench, dataset)?;
-    // Scoring reads the text only: no feature contributions.
-    let params = Params {
-        learned: crate::extract::params::LearnedParams {
-            explain: false,
-            ..cfg.params.learned.clone()
-        },
-        ..cfg.params.clone()
-    };
-    let params = &params;
+    let params = &cfg.params.text_only();
     let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
     ids.sort();
     let threads = cfg.threads.max(1);
@@ -644,12 +635,9 @@ pub fn lodo(
         }
         let scored = score_dataset(cfg, &m, held)?;
         let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
-        let decision = match cfg.params.learned.rule() {
-            Decision::ExpectedF1 => "decision: expected F1".to_string(),
-            Decision::Threshold => format!(
-                "decision: threshold {}",
-                cfg.params.learned.threshold.unwrap_or(m.threshold)
-            ),
+        let decision = match cfg.params.learned.cut(m.threshold) {
+            Some(t) => format!("decision: threshold {t}"),
+            None => "decision: expected F1".to_string(),
         };
         log(&format!(
             "held out {held}: F1 {:.3} P {:.3} R {:.3} ({decision})",

@@ -80,6 +80,27 @@ impl LearnedParams {
             self.decision
         }
     }
+
+    /// The fixed cut in force for a model whose own threshold is `model_threshold`: the
+    /// parameters' threshold or the model's under the `threshold` decision; None under
+    /// `expected-f1` (each page gets its own cutoff).
+    pub fn cut(&self, model_threshold: f64) -> Option<f64> {
+        match self.rule() {
+            Decision::Threshold => Some(self.threshold.unwrap_or(model_threshold)),
+            Decision::ExpectedF1 => None,
+        }
+    }
+}
+
+impl Params {
+    /// These parameters for a caller that writes text only (`eval`, `train`, the text,
+    /// markdown and html formats): `learned` skips its feature contributions
+    /// ([`LearnedParams::explain`]), which changes no decision.
+    pub fn text_only(&self) -> Params {
+        let mut p = self.clone();
+        p.learned.explain = false;
+        p
+    }
 }
 
 impl Default for LearnedParams {

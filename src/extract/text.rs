@@ -79,36 +79,35 @@ pub fn word_count(s: &str) -> usize {
 /// at every vowel sign.
 pub fn eval_tokens(s: &str) -> Vec<String> {
     let normalized = ComposingNormalizerBorrowed::new_nfkc().normalize(s);
-    let lower = normalized.to_lowercase();
     let mut out = Vec::new();
-    for run in lower.split(|c: char| !is_word_char(c)) {
+    for_each_token(&normalized.to_lowercase(), |t| out.push(t.to_string()));
+    out
+}
+
+/// The number of [`eval_tokens`] of `s`, without building them (lower-casing does not move a
+/// token boundary, so it is skipped).
+pub fn eval_token_count(s: &str) -> usize {
+    let normalized = ComposingNormalizerBorrowed::new_nfkc().normalize(s);
+    let mut n = 0;
+    for_each_token(&normalized, |_| n += 1);
+    n
+}
+
+/// Call `f` with each token of an NFKC-normalised text: runs of word characters, a run
+/// holding CJK split into single characters.
+fn for_each_token<'a>(s: &'a str, mut f: impl FnMut(&'a str)) {
+    for run in s.split(|c: char| !is_word_char(c)) {
         if run.is_empty() {
             continue;
         }
         if run.chars().any(is_cjk) {
-            out.extend(run.chars().map(String::from));
+            for (i, c) in run.char_indices() {
+                f(&run[i..i + c.len_utf8()]);
+            }
         } else {
-            out.push(run.to_string());
+            f(run);
         }
     }
-    out
-}
-
-/// The number of [`eval_tokens`] of `s`, without building them (the same runs; lower-casing
-/// does not move a token boundary, so it is skipped).
-pub fn eval_token_count(s: &str) -> usize {
-    let normalized = ComposingNormalizerBorrowed::new_nfkc().normalize(s);
-    normalized
-        .split(|c: char| !is_word_char(c))
-        .filter(|run| !run.is_empty())
-        .map(|run| {
-            if run.chars().any(is_cjk) {
-                run.chars().count()
-            } else {
-                1
-            }
-        })
-        .sum()
 }
 
 /// A Unicode word character as UTS #18 defines `\w` (the regex crate's and Python `regex`'s

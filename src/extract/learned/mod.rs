@@ -63,7 +63,8 @@ pub struct BlockExplanation {
     /// Largest pass-1 contributions by magnitude (the block's own features); empty when
     /// explanations are turned off ([`crate::extract::params::LearnedParams::explain`]).
     pub pass1_top: Vec<Contribution>,
-    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities).
+    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities);
+    /// empty when explanations are turned off.
     pub pass2_top: Vec<Contribution>,
 }
 
@@ -227,23 +228,19 @@ pub fn kept_nodes(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<bool> {
 }
 
 fn top(names: &[&str], row: &[f64], contribs: &[f64]) -> Vec<Contribution> {
-    // The largest magnitudes first, ties by feature order; zero contributions never.
-    let before = |a: usize, b: usize| {
-        contribs[a]
+    let mut idx: Vec<usize> = (0..names.len()).filter(|&j| contribs[j] != 0.0).collect();
+    // Largest magnitude first, ties by feature order: select the top few, then sort them.
+    let order = |a: &usize, b: &usize| {
+        contribs[*b]
             .abs()
-            .total_cmp(&contribs[b].abs())
-            .then(b.cmp(&a))
-            .is_gt()
+            .total_cmp(&contribs[*a].abs())
+            .then(a.cmp(b))
     };
-    let mut idx: Vec<usize> = Vec::with_capacity(TOP_CONTRIBUTIONS + 1);
-    for j in (0..names.len()).filter(|&j| contribs[j] != 0.0) {
-        if idx.len() == TOP_CONTRIBUTIONS && !before(j, idx[TOP_CONTRIBUTIONS - 1]) {
-            continue;
-        }
-        let at = idx.iter().position(|&k| before(j, k)).unwrap_or(idx.len());
-        idx.insert(at, j);
+    if idx.len() > TOP_CONTRIBUTIONS {
+        idx.select_nth_unstable_by(TOP_CONTRIBUTIONS, order);
         idx.truncate(TOP_CONTRIBUTIONS);
     }
+    idx.sort_by(order);
     idx.into_iter()
         .map(|j| Contribution {
             feature: names[j].to_string(),
@@ -300,12 +297,9 @@ pub fn decide_expected_f1(p: &[f64], n: &[usize]) -> (Vec<bool>, f64) {
 /// Run `learned` with a given model.
 pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     let c = classify(tree, model, params);
-    let (keep, threshold) = match params.learned.rule() {
-        Decision::Threshold => {
-            let t = params.learned.threshold.unwrap_or(model.threshold);
-            (decide(&c.p2, t, params.learned.empty_fallback), t)
-        }
-        Decision::ExpectedF1 => {
+    let (keep, threshold) = match params.learned.cut(model.threshold) {
+        Some(t) => (decide(&c.p2, t, params.learned.empty_fallback), t),
+        None => {
             let n: Vec<usize> = c
                 .features
                 .units
