@@ -401,6 +401,12 @@ pub struct TrainArgs {
     /// published held-out table is the full four-fold run.
     #[arg(long = "lodo-only", value_name = "NAME")]
     pub lodo_only: Vec<String>,
+    /// With --lodo: write each fold's model to DIR/without-<dataset>.json (the same bytes as
+    /// `train --dataset <the other three> --model FILE`), to score a held-out set again with
+    /// other parameters: `sightline eval --from-snapshots S --dataset D --model
+    /// DIR/without-D.json --params P`.
+    #[arg(long = "lodo-models", value_name = "DIR", requires = "lodo")]
+    pub lodo_models: Option<PathBuf>,
     /// With --lodo: write each held-out page's scores to FILE (JSON lines: dataset, id,
     /// page_type, lcs_f1, lcs_p, lcs_r, out_tokens, gold_tokens; no page text).
     #[arg(long = "lodo-pages", value_name = "FILE", requires = "lodo")]
@@ -442,6 +448,7 @@ impl TrainArgs {
             lodo_pages: self.lodo_pages.clone(),
             cv: self.cv,
             cv_pages: self.cv_pages.clone(),
+            lodo_models: self.lodo_models.clone(),
         }
     }
 }

@@ -597,9 +597,14 @@ pub struct Row {
 
 /// Leave-one-dataset-out: for each dataset, fit on the others and score it. Returns the rows
 /// and the held-out page scores (for breakdowns such as wcxb-dev's page types).
+///
+/// With `models_dir`, each fold's model is also written there as `without-<dataset>.json`:
+/// byte for byte what `sightline train --dataset <the others> --model FILE` writes, so a held-out
+/// set can be scored again with other parameters (`sightline eval --model ... --params ...`).
 pub fn lodo(
     cfg: &TrainConfig,
     pages: &[Page],
+    models_dir: Option<&Path>,
     mut log: impl FnMut(&str),
 ) -> Result<(Vec<Row>, Vec<Scored>), Error> {
     let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
@@ -621,7 +626,16 @@ pub fn lodo(
             train.len(),
             others.join(", ")
         ));
-        let m = fit(&train, &cfg.learner, &format!("lodo without {held}"))?;
+        let others_owned: Vec<String> = others.iter().map(|d| d.to_string()).collect();
+        let m = fit(&train, &cfg.learner, &describe(&others_owned, &cfg.learner))?;
+        if let Some(dir) = models_dir {
+            let path = dir.join(format!("without-{held}.json"));
+            write_model(&m, &path)?;
+            log(&format!(
+                "wrote the model without {held} to {}",
+                path.display()
+            ));
+        }
         for &t in &cfg.sweep {
             let mut c = cfg.clone();
             c.params.learned.threshold = Some(t);
@@ -756,6 +770,18 @@ pub struct TrainRun {
     pub cv: Option<usize>,
     /// With `cv`: write every cross-validated page's scores here (as `lodo_pages`).
     pub cv_pages: Option<PathBuf>,
+    /// With `lodo`: write each fold's model here as `without-<dataset>.json`.
+    pub lodo_models: Option<PathBuf>,
+}
+
+/// Write a model file; returns its size in bytes.
+fn write_model(m: &Model, path: &Path) -> Result<usize, Error> {
+    let json = m.to_json();
+    std::fs::write(path, &json).map_err(|e| Error::Output {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(json.len())
 }
 
 /// One JSON line per held-out page: `{"dataset", "id", "page_type", "lcs_f1", "lcs_p",
@@ -868,7 +894,13 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let mut rows = Vec::new();
     let mut types = Vec::new();
     if r.lodo {
-        let (held, scored) = lodo(&r.cfg, &pages, &mut log)?;
+        if let Some(dir) = &r.lodo_models {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+                path: dir.display().to_string(),
+                message: format!("cannot create the directory for the fold models: {e}"),
+            })?;
+        }
+        let (held, scored) = lodo(&r.cfg, &pages, r.lodo_models.as_deref(), &mut log)?;
         if let Some(path) = &r.lodo_pages {
             write_page_scores(&scored, path)?;
             log(&wrote_scores(&scored, "held-out", path));
@@ -894,16 +926,13 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         let all: Vec<&Page> = pages.iter().collect();
         log(&format!("fitting the model on {} pages", all.len()));
         let m = fit(&all, &r.cfg.learner, &describe(&names, &r.cfg.learner))?;
-        let json = m.to_json();
-        std::fs::write(out, &json).map_err(|e| Error::Output {
-            path: out.display().to_string(),
-            message: e.to_string(),
-        })?;
-        log(&format!("wrote {} ({} bytes)", out.display(), json.len()));
+        let bytes = write_model(&m, out)?;
+        log(&format!("wrote {} ({bytes} bytes)", out.display()));
+        let kind = in_sample_kind(&names);
         for name in &names {
             let scored = score_dataset(&r.cfg, &m, name)?;
             rows.push(Row {
-                kind: "in-sample (shipped model, trained on all four)".into(),
+                kind: kind.clone(),
                 dataset: name.clone(),
                 pages: scored.len(),
                 scores: MacroScores::from_pages(scored.iter().map(|s| &s.score)),
@@ -914,10 +943,36 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     Ok(markdown(&rows, &types))
 }
 
+/// The label of the rows scored by the model written with `--model`: in-sample, and trained on
+/// which datasets (the shipped model is trained on all four; `--dataset` may name fewer).
+fn in_sample_kind(names: &[String]) -> String {
+    let all =
+        DATASETS.len() == names.len() && DATASETS.iter().all(|d| names.iter().any(|n| n == d));
+    if all {
+        "in-sample (trained on all four, as the shipped model)".into()
+    } else {
+        format!("in-sample (trained on {})", names.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn in_sample_rows_name_the_datasets_the_model_saw() {
+        let four: Vec<String> = DATASETS.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            in_sample_kind(&four),
+            "in-sample (trained on all four, as the shipped model)"
+        );
+        let three = &four[..3];
+        assert_eq!(
+            in_sample_kind(three),
+            "in-sample (trained on cleaneval, l3s-gn1, readability)"
+        );
+    }
 
     #[test]
     fn cross_validation_folds_deal_each_dataset_evenly_by_sorted_id() {

@@ -1,0 +1,144 @@
+//! `sightline train` end to end on a small bench built here (no browser, no `../shared/bench`):
+//! leave-one-dataset-out writes each fold's model, and that file is the one `train --dataset
+//! <the others> --model FILE` writes, byte for byte, so a held-out set can be scored again.
+
+use std::fs;
+use std::path::Path;
+
+use sightline::eval::train::{run, Learner, TrainConfig, TrainRun};
+use sightline::extract::learned::model::Model;
+use sightline::snapshot::{rect, SnapshotBuilder};
+use sightline::Params;
+
+const SENTENCES: [&str; 8] = [
+    "The harbour bridge reopened to traffic on Monday morning after two years of repairs to its corroded cables.",
+    "Commuters who had faced a long detour through the industrial district welcomed the news on the radio.",
+    "Engineers said the new galvanised steel strands should last eighty years if they are inspected regularly.",
+    "The repairs cost about 140 million euros, more than the estimate, because storms delayed the works.",
+    "A ceremony with the mayor and the workers who rebuilt the deck is planned for the coming weekend.",
+    "Local shops near the eastern ramp said their trade had fallen by a third while the bridge was shut.",
+    "The council will publish the final accounts of the project before the budget debate in the spring.",
+    "Cyclists will get a separate lane on the southern side once the last barriers are taken away.",
+];
+
+/// A page: a menu, an article of three sentences chosen by `k`, a footer. Returns the
+/// snapshot and its gold text (the headline and the article).
+fn page(k: usize) -> (sightline::Snapshot, String) {
+    let mut b = SnapshotBuilder::new(1366.0);
+    b.title("Example News");
+    let nav = b.el(0, "nav", rect(0.0, 0.0, 1366.0, 40.0));
+    b.node_mut(nav).class = Some("main-menu".into());
+    for (i, w) in ["Home", "World", "Business", "Sport", "Culture"]
+        .iter()
+        .enumerate()
+    {
+        let a = b.el(nav, "a", rect(100.0 * i as f64, 0.0, 100.0, 40.0));
+        b.text(a, w);
+    }
+    let art = b.el(0, "article", rect(283.0, 100.0, 800.0, 700.0));
+    let h1 = b.el(art, "h1", rect(283.0, 100.0, 800.0, 90.0));
+    b.node_mut(h1).font_size = 36.0;
+    let headline = format!("Bridge story number {k}");
+    b.text(h1, &headline);
+    let mut gold = headline.clone();
+    for j in 0..3 {
+        let t = SENTENCES[(k + j) % SENTENCES.len()];
+        let p = b.el(
+            art,
+            "p",
+            rect(283.0, 210.0 + 140.0 * j as f64, 800.0, 120.0),
+        );
+        b.node_mut(p).font_size = 18.0;
+        b.text(p, t);
+        gold.push('\n');
+        gold.push_str(t);
+    }
+    let footer = b.el(0, "footer", rect(0.0, 900.0, 1366.0, 60.0));
+    b.node_mut(footer).font_size = 12.0;
+    b.text(footer, "© Example News. About us · Contact · Terms of use");
+    (b.build(), gold)
+}
+
+/// Datasets `a` and `b`, four pages each: bench (manifest, gold) and snapshots under `root`.
+fn mini_bench(root: &Path) {
+    for (d, name) in ["a", "b"].iter().enumerate() {
+        let dir = root.join("bench").join(name);
+        fs::create_dir_all(dir.join("gold")).unwrap();
+        fs::create_dir_all(root.join("snaps").join(name)).unwrap();
+        let mut manifest = String::new();
+        for i in 0..4 {
+            let id = format!("p{i}");
+            let (snap, gold) = page(d * 4 + i);
+            manifest.push_str(&format!("{{\"id\": \"{id}\"}}\n"));
+            fs::write(dir.join("gold").join(format!("{id}.txt")), gold).unwrap();
+            fs::write(
+                root.join("snaps").join(name).join(format!("{id}.json")),
+                snap.to_json(),
+            )
+            .unwrap();
+        }
+        fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    }
+}
+
+fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
+    TrainRun {
+        cfg: TrainConfig {
+            bench: root.join("bench"),
+            snapshots: root.join("snaps"),
+            datasets: datasets.iter().map(|s| s.to_string()).collect(),
+            learner: Learner::default(),
+            params: Params::default(),
+            threads: 1,
+            sweep: vec![],
+            held_out: vec![],
+        },
+        model_out: None,
+        lodo: false,
+        export: None,
+        lodo_pages: None,
+        cv: None,
+        cv_pages: None,
+        lodo_models: None,
+    }
+}
+
+#[test]
+fn lodo_writes_each_folds_model_as_train_on_the_other_datasets_would() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    mini_bench(root);
+
+    let mut r = train_run(root, &["a", "b"]);
+    r.lodo = true;
+    r.lodo_models = Some(root.join("folds/nested"));
+    let report = run(&r, |_| {}).unwrap();
+    assert!(report.contains("held out (trained on b)"), "{report}");
+    assert!(report.contains("held out (trained on a)"), "{report}");
+
+    for (held, other) in [("a", "b"), ("b", "a")] {
+        let fold = root.join(format!("folds/nested/without-{held}.json"));
+        let bytes = fs::read_to_string(&fold).unwrap();
+        let m = Model::from_json(&bytes, &fold.display().to_string()).unwrap();
+        assert!(
+            m.description.ends_with(&format!("trained on {other}")),
+            "{}",
+            m.description
+        );
+
+        // The same model as training on the other dataset alone.
+        let mut single = train_run(root, &[other]);
+        let out = root.join(format!("only-{other}.json"));
+        single.model_out = Some(out.clone());
+        let report = run(&single, |_| {}).unwrap();
+        assert!(
+            report.contains(&format!("in-sample (trained on {other})")),
+            "{report}"
+        );
+        assert_eq!(
+            fs::read_to_string(&out).unwrap(),
+            bytes,
+            "fold without {held}"
+        );
+    }
+}
