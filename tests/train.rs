@@ -5,7 +5,9 @@
 use std::fs;
 use std::path::Path;
 
-use sightline::eval::train::{run, Learner, TrainConfig, TrainRun};
+use sightline::eval::train::{
+    comment_outside_article, load_pages, run, Learner, TrainConfig, TrainRun,
+};
 use sightline::extract::learned::model::Model;
 use sightline::snapshot::{rect, SnapshotBuilder};
 use sightline::Params;
@@ -24,6 +26,12 @@ const SENTENCES: [&str; 8] = [
 /// A page: a menu, an article of three sentences chosen by `k`, a footer. Returns the
 /// snapshot and its gold text (the headline and the article).
 fn page(k: usize) -> (sightline::Snapshot, String) {
+    page_with_comments(k, &[])
+}
+
+/// [`page`] with a reader-comment section after the article (`div#comments`, one
+/// `div.comment-body` each) that the gold keeps, as CleanEval's gold does.
+fn page_with_comments(k: usize, comments: &[&str]) -> (sightline::Snapshot, String) {
     let mut b = SnapshotBuilder::new(1366.0);
     b.title("Example News");
     let nav = b.el(0, "nav", rect(0.0, 0.0, 1366.0, 40.0));
@@ -52,6 +60,19 @@ fn page(k: usize) -> (sightline::Snapshot, String) {
         b.text(p, t);
         gold.push('\n');
         gold.push_str(t);
+    }
+    if !comments.is_empty() {
+        let section = b.el(0, "div", rect(283.0, 820.0, 800.0, 60.0));
+        b.node_mut(section).id = Some("comments".into());
+        for (i, t) in comments.iter().enumerate() {
+            let y = 820.0 + 30.0 * i as f64;
+            let c = b.el(section, "div", rect(283.0, y, 800.0, 28.0));
+            b.node_mut(c).class = Some("comment-body".into());
+            let p = b.el(c, "p", rect(283.0, y, 800.0, 28.0));
+            b.text(p, t);
+            gold.push('\n');
+            gold.push_str(t);
+        }
     }
     let footer = b.el(0, "footer", rect(0.0, 900.0, 1366.0, 60.0));
     b.node_mut(footer).font_size = 12.0;
@@ -92,6 +113,7 @@ fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
             threads: 1,
             sweep: vec![],
             held_out: vec![],
+            relabel_comments: vec![],
         },
         model_out: None,
         lodo: false,
@@ -141,4 +163,46 @@ fn lodo_writes_each_folds_model_as_train_on_the_other_datasets_would() {
             "fold without {held}"
         );
     }
+}
+
+/// CleanEval keeps reader comments in its gold; the other datasets do not. `train` labels the
+/// comment units of the datasets in `relabel_comments` as boilerplate, and only those.
+#[test]
+fn comments_outside_the_article_are_relabelled_only_in_the_named_datasets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let comments = [
+        "I drove across it this morning and the traffic was much lighter than I expected today.",
+        "About time too, the detour added half an hour to my commute every single working day.",
+    ];
+    let dir = root.join("bench/c");
+    fs::create_dir_all(dir.join("gold")).unwrap();
+    fs::create_dir_all(root.join("snaps/c")).unwrap();
+    let (snap, gold) = page_with_comments(2, &comments);
+    fs::write(dir.join("manifest.jsonl"), "{\"id\": \"p0\"}\n").unwrap();
+    fs::write(dir.join("gold/p0.txt"), &gold).unwrap();
+    fs::write(root.join("snaps/c/p0.json"), snap.to_json()).unwrap();
+
+    let labels = |relabel: &[&str]| {
+        let mut cfg = train_run(root, &["c"]).cfg;
+        cfg.relabel_comments = relabel.iter().map(|s| s.to_string()).collect();
+        let (pages, _) = load_pages(&cfg, |_, _, _| {}).unwrap();
+        let p = &pages[0];
+        let of = |needle: &str| {
+            let u = p
+                .features
+                .units
+                .iter()
+                .position(|u| u.text.contains(needle))
+                .unwrap_or_else(|| panic!("no unit holds {needle:?}"));
+            (p.labels[u], comment_outside_article(&p.features, u))
+        };
+        (of("I drove across"), of("About time too"), of(SENTENCES[2]))
+    };
+    // As aligned: the gold keeps both comments and the article.
+    assert_eq!(labels(&[]), ((1.0, true), (1.0, true), (1.0, false)));
+    // Relabelled in `c`: the comments are boilerplate, the article is still content.
+    assert_eq!(labels(&["c"]), ((0.0, true), (0.0, true), (1.0, false)));
+    // Naming another dataset changes nothing here.
+    assert_eq!(labels(&["other"]), labels(&[]));
 }
