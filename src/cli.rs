@@ -445,18 +445,16 @@ impl TrainArgs {
         use sightline::eval::train::{Learner, TrainConfig, TrainRun};
         TrainRun {
             cfg: TrainConfig {
-                bench: self.bench.clone(),
-                snapshots: self.snapshots.clone(),
                 datasets: self.datasets.clone(),
                 learner: Learner {
                     seed: self.seed,
                     ..Learner::default()
                 },
-                params: sightline::Params::default(),
                 threads: self.threads,
                 sweep: self.sweep.clone(),
                 held_out: self.lodo_only.clone(),
                 relabel_comments: self.relabel_comments.clone(),
+                ..TrainConfig::new(self.bench.clone(), self.snapshots.clone())
             },
             model_out: self.model.clone(),
             lodo: self.lodo,

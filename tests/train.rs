@@ -5,12 +5,9 @@
 use std::fs;
 use std::path::Path;
 
-use sightline::eval::train::{
-    comment_outside_article, load_pages, run, Learner, TrainConfig, TrainRun,
-};
+use sightline::eval::train::{comment_outside_article, load_pages, run, TrainConfig, TrainRun};
 use sightline::extract::learned::model::Model;
 use sightline::snapshot::{rect, SnapshotBuilder};
-use sightline::Params;
 
 const SENTENCES: [&str; 8] = [
     "The harbour bridge reopened to traffic on Monday morning after two years of repairs to its corroded cables.",
@@ -105,15 +102,9 @@ fn mini_bench(root: &Path) {
 fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
     TrainRun {
         cfg: TrainConfig {
-            bench: root.join("bench"),
-            snapshots: root.join("snaps"),
             datasets: datasets.iter().map(|s| s.to_string()).collect(),
-            learner: Learner::default(),
-            params: Params::default(),
             threads: 1,
-            sweep: vec![],
-            held_out: vec![],
-            relabel_comments: vec![],
+            ..TrainConfig::new(root.join("bench"), root.join("snaps"))
         },
         model_out: None,
         lodo: false,

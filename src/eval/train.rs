@@ -18,7 +18,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use forust_ml::objective::ObjectiveType;
 use forust_ml::sampler::SampleMethod;
@@ -122,21 +121,27 @@ pub struct TrainConfig {
 /// role names a comment (`anc_comment`, `own_comment`), and outside the article chosen by the
 /// Readability port (`rd_in_article`).
 pub fn comment_outside_article(pf: &PageFeatures, u: usize) -> bool {
-    static AT: OnceLock<[usize; 3]> = OnceLock::new();
-    let at = AT.get_or_init(|| {
-        let i = |name: &str| {
-            FEATURES
-                .iter()
-                .position(|f| *f == name)
-                .expect("a pass-1 feature")
-        };
-        [i("anc_comment"), i("own_comment"), i("rd_in_article")]
-    });
-    let row = pf.row(u);
-    (row[at[0]] > 0.0 || row[at[1]] > 0.0) && row[at[2]] <= 0.0
+    let f = |name: &str| pf.row(u)[features::feature_index(name)];
+    (f("anc_comment") > 0.0 || f("own_comment") > 0.0) && f("rd_in_article") <= 0.0
 }
 
 impl TrainConfig {
+    /// Training on the bench at `bench` with the snapshots in `snapshots`: every dataset, the
+    /// default learner and parameters, 2 threads, no sweep, every fold, no relabelling.
+    pub fn new(bench: PathBuf, snapshots: PathBuf) -> TrainConfig {
+        TrainConfig {
+            bench,
+            snapshots,
+            datasets: Vec::new(),
+            learner: Learner::default(),
+            params: Params::default(),
+            threads: 2,
+            sweep: Vec::new(),
+            held_out: Vec::new(),
+            relabel_comments: Vec::new(),
+        }
+    }
+
     /// The datasets to read: `datasets`, or the four of [`DATASETS`] when none is given.
     pub fn dataset_names(&self) -> Vec<String> {
         if self.datasets.is_empty() {
@@ -663,19 +668,18 @@ pub fn lodo(
             continue;
         }
         let train: Vec<&Page> = pages.iter().filter(|p| p.dataset != *held).collect();
-        let others: Vec<&str> = names
-            .iter()
-            .filter(|d| *d != held)
-            .map(String::as_str)
-            .collect();
+        let others: Vec<String> = names.iter().filter(|d| *d != held).cloned().collect();
         log(&format!(
             "held out {held}: fitting on {} pages of {}",
             train.len(),
             others.join(", ")
         ));
-        let others_owned: Vec<String> = others.iter().map(|d| d.to_string()).collect();
-        let m = fit(&train, &cfg.learner, &describe(&others_owned, cfg))?;
+        let m = fit(&train, &cfg.learner, &describe(&others, cfg))?;
         if let Some(dir) = models_dir {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+                path: dir.display().to_string(),
+                message: format!("cannot create the directory for the fold models: {e}"),
+            })?;
             let path = dir.join(format!("without-{held}.json"));
             write_model(&m, &path)?;
             log(&format!(
@@ -955,12 +959,6 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let mut rows = Vec::new();
     let mut types = Vec::new();
     if r.lodo {
-        if let Some(dir) = &r.lodo_models {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
-                path: dir.display().to_string(),
-                message: format!("cannot create the directory for the fold models: {e}"),
-            })?;
-        }
         let (held, scored) = lodo(&r.cfg, &pages, r.lodo_models.as_deref(), &mut log)?;
         if let Some(path) = &r.lodo_pages {
             write_page_scores(&scored, path)?;
@@ -1061,15 +1059,9 @@ mod tests {
             std::fs::write(d.join("manifest.jsonl"), manifest).unwrap();
         }
         let cfg = TrainConfig {
-            bench: dir.path().to_path_buf(),
-            snapshots: dir.path().to_path_buf(),
             datasets: vec!["a".into(), "b".into()],
-            learner: Learner::default(),
-            params: Params::default(),
             threads: 1,
-            sweep: vec![],
-            held_out: vec![],
-            relabel_comments: vec![],
+            ..TrainConfig::new(dir.path().to_path_buf(), dir.path().to_path_buf())
         };
         let folds = cv_folds(&cfg, 3).unwrap();
         assert_eq!(folds.len(), 10);

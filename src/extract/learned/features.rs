@@ -323,6 +323,15 @@ macro_rules! names {
     ($($n:expr),* $(,)?) => { &[$($n),*] };
 }
 
+/// The column of the pass-1 feature `name` in a unit's row ([`PageFeatures::row`]). Panics on a
+/// name that is not in [`FEATURES`] (a programming error, not an input one).
+pub fn feature_index(name: &str) -> usize {
+    FEATURES
+        .iter()
+        .position(|f| *f == name)
+        .unwrap_or_else(|| panic!("{name:?} is not a pass-1 feature"))
+}
+
 /// Names of the pass-1 features, in row order (the model file stores them and refuses a
 /// mismatch).
 pub const FEATURES: &[&str] = names![
@@ -1131,8 +1140,10 @@ pub fn pass2_features(pf: &PageFeatures, p1: &[f64]) -> Vec<f64> {
     if nu == 0 {
         return out;
     }
-    let idx = |name: &str| FEATURES.iter().position(|f| *f == name).expect("feature");
-    let copied: Vec<usize> = PASS2_FEATURES[17..].iter().map(|n| idx(n)).collect();
+    let copied: Vec<usize> = PASS2_FEATURES[17..]
+        .iter()
+        .map(|n| feature_index(n))
+        .collect();
     let chars: Vec<f64> = (0..nu).map(|k| pf.row(k)[0].exp_m1().max(1.0)).collect();
     // Character-weighted mean of p1 over a window.
     let mut cum_w = vec![0.0; nu + 1];
