@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-use sightline::render::serve::Server;
+use sightline::render::loopback::Server;
 use sightline::render::{BrowserHandle, RenderOptions, Tab};
 
 fn fixtures_dir() -> PathBuf {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use sightline::extract::{extract_tree, Algorithm, Params};
 use sightline::output::json::AlgorithmResult;
 use sightline::output::{html, markdown, text};
-use sightline::render::serve::Server;
+use sightline::render::loopback::Server;
 use sightline::render::{Input, RenderOptions, Renderer};
 use sightline::Tree;
 

@@ -138,7 +138,7 @@ fn shipped_model_keeps_the_article_and_drops_the_chrome() {
 /// article comes out whole and the fixed cookie banner, the ads and the footer do not.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn demo_page_has_no_cookie_banner_in_real_chromium() {
-    use sightline::render::serve::Server;
+    use sightline::render::loopback::Server;
     use sightline::render::{Input, RenderOptions, Renderer};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let server = Server::start(Some(dir)).await.expect("loopback server");

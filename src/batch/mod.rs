@@ -15,6 +15,7 @@
 
 pub mod inputs;
 pub mod page;
+mod record;
 pub mod sink;
 
 use std::future::Future;
@@ -26,6 +27,7 @@ use futures::{Stream, StreamExt};
 
 pub use inputs::Shard;
 pub use page::{PageConfig, PageOut};
+pub use record::{ErrorInfo, Record};
 pub use sink::{Dest, PngTarget, Sink, SinkOptions};
 
 use crate::render::{Input, Rendered, Renderer};

@@ -6,9 +6,11 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::time::Instant;
 
+use super::record::{ErrorInfo, Record};
 use crate::extract::{extract_tree, Algorithm, Params};
-use crate::output::json::{AlgorithmResult, ErrorInfo, Record, Timings};
+use crate::output::json::AlgorithmResult;
 use crate::output::{annotate, html, markdown, text, Format};
+use crate::render::Timings;
 use crate::render::{Input, Rendered};
 use crate::{Error, Extraction, Snapshot, Tree};
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use super::inputs::{recorded_inputs, slug};
 use super::page::PageOut;
-use crate::output::json::{AlgorithmResult, Record};
+use super::record::Record;
+use crate::output::json::AlgorithmResult;
 use crate::output::Format;
 use crate::Error;
 

@@ -1,4 +1,5 @@
-//! The JSON output record.
+//! The JSON form of one algorithm's result ([`AlgorithmResult`]), the part of a record
+//! ([`crate::batch::Record`]) the writers own. The record's schema is documented there.
 //!
 //! # Schema (`sightline extract --format json`, one object per input)
 //! ```text
@@ -37,26 +38,6 @@ use serde::Serialize;
 
 use crate::extract::Extraction;
 use crate::snapshot::{Rect, Tree};
-
-/// Wall-clock time of each phase in milliseconds; absent phases are omitted.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Timings {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub launch: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub navigate: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub settle: Option<f64>,
-    /// The scroll phase (present when it scrolled).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scroll: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub snapshot: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub screenshot: Option<f64>,
-}
 
 /// Scores of one content node (density algorithms).
 #[derive(Debug, Clone, Serialize)]
@@ -126,66 +107,4 @@ impl AlgorithmResult {
             score_ms,
         }
     }
-}
-
-/// The error part of a record.
-#[derive(Debug, Clone, Serialize)]
-pub struct ErrorInfo {
-    pub kind: String,
-    pub message: String,
-}
-
-/// One output record: a page's result or its error.
-#[derive(Debug, Clone, Serialize, Default)]
-pub struct Record {
-    pub input: String,
-    /// Position of the input in the run's input list (records are written as pages finish).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub index: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// HTTP status of the main document (absent for file:// pages).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub result: Option<AlgorithmResult>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub algorithms: Option<std::collections::BTreeMap<String, AlgorithmResult>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timings_ms: Option<Timings>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub screenshot: Option<String>,
-    /// The screenshot was cut at `--max-screenshot-height`.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub screenshot_truncated: bool,
-    /// Files written for this page with `-o DIR`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// A repair applied to the page's HTML (e.g. "unclosed <title>").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repaired: Option<String>,
-    /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dialogs: Option<usize>,
-    /// Segments of React's streaming server rendering (`<div hidden id="S:n">`) that the
-    /// snapshot put in their place because the page's inline script that does it never ran
-    /// (a saved copy without its scripts, or JavaScript disabled).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub streamed_segments: Option<u32>,
-    /// "disabled-fallback" when the snapshot was rendered with JavaScript disabled.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub javascript: Option<String>,
-    /// What the scroll phase did before the snapshot: `px` scrolled, `steps`, and why it
-    /// `stopped` (`bottom`, a bound: `max-scroll-px` / `max-scroll-steps` / `time-budget`, or
-    /// a skip: `fits-viewport` / `no-scroll-hints` / `off`), with the document height
-    /// before and after.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scroll: Option<crate::render::ScrollReport>,
-    /// 1 when the page was retried after a renderer crash or a lost browser.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retries: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<ErrorInfo>,
 }

@@ -3,7 +3,7 @@
 //!
 //! - `text`: the content in document order, one paragraph per block element, one per line;
 //! - `html`: the content subtrees as cleaned HTML (structure kept, presentation dropped);
-//! - `json`: everything, including per-node scores and phase timings ([`json::Record`]);
+//! - `json`: everything, including per-node scores ([`json::AlgorithmResult`], inside a [`crate::batch::Record`]);
 //! - `annotate`: the full-page screenshot with the extraction drawn over it (PNG).
 
 pub mod annotate;

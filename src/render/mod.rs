@@ -10,12 +10,13 @@ pub mod browser;
 pub mod checks;
 pub mod dialogs;
 pub mod guard;
+pub mod loopback;
 pub mod pool;
 pub mod reap;
 pub mod scroll;
-pub mod serve;
 pub mod settle;
 pub mod tab;
+mod timings;
 pub mod wrapper;
 
 use std::collections::HashSet;
@@ -31,6 +32,7 @@ pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
 pub use tab::{Rendered, Tab};
+pub use timings::Timings;
 
 use crate::Error;
 
@@ -199,7 +201,7 @@ pub struct Renderer {
     generation: AtomicU64,
     tabs: Mutex<Vec<(u64, Tab)>>,
     slots: Semaphore,
-    server: serve::Server,
+    server: loopback::Server,
     next_id: AtomicUsize,
     relaunches: AtomicUsize,
     gate: RwLock<()>,
@@ -230,7 +232,7 @@ impl Renderer {
         )
         .await?;
         let launch_ms = t.elapsed().as_secs_f64() * 1000.0;
-        let server = serve::Server::start(None)
+        let server = loopback::Server::start(None)
             .await
             .map_err(|e| Error::Launch {
                 path: "127.0.0.1".into(),
@@ -813,7 +815,7 @@ impl Renderer {
 /// background so Chromium does not keep it (if that close does not go through, the next
 /// sweeps find the target unowned and close it from the browser).
 struct InFlight<'a> {
-    server: &'a serve::Server,
+    server: &'a loopback::Server,
     owned: &'a std::sync::Mutex<HashSet<String>>,
     served: Option<String>,
     page: Option<chromiumoxide::Page>,

@@ -32,8 +32,8 @@ use futures::StreamExt;
 
 use super::scroll::{self, ScrollReport};
 use super::settle::{self, INSTRUMENT_JS};
+use super::timings::Timings;
 use super::{checks, dialogs, RenderOptions};
-use crate::output::json::Timings;
 use crate::snapshot::Snapshot;
 use crate::Error;
 

@@ -19,8 +19,8 @@ use cli::{
 };
 use cli::{Cli, Command, ExtractArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
-use sightline::output::json::Timings;
 use sightline::output::Format;
+use sightline::render::Timings;
 use sightline::render::{BrowserPool, Renderer};
 use sightline::Snapshot;
 
