@@ -11,8 +11,11 @@
 //!    `parsely-*`, `sailthru.*`, `date`, `pubdate`.
 //! 4. Microdata (`itemprop="author"`, `datePublished`, ...) and `<time datetime>`.
 //! 5. The rendered layout: the byline ("By …", "Von …", "Par …") and the date shown next
-//!    to the headline (the largest heading at the top of the page), then `<title>`,
-//!    `<html lang>` and `<link rel=canonical>`.
+//!    to the headline (the largest heading at the top of the page; it is the title when
+//!    `<title>` holds it).
+//! 6. The document and its URL: `<title>`, a date in the URL's path, the first date written
+//!    in the page's text, `<html lang>`, `<link rel=canonical>`, and the host name as the
+//!    site's name.
 //!
 //! Pure: reads a [`Snapshot`] (whose `head` the snapshot script fills) and its [`Tree`].
 
@@ -20,6 +23,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::snapshot::{NodeId, Snapshot, Tree};
+
+mod dates;
+use dates::plausible;
+pub use dates::{iso_date, text_date};
 
 /// One metadata value and where it was read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -174,7 +181,8 @@ fn ld_objects(snap: &Snapshot) -> Vec<Value> {
 
 fn ld_str(v: Option<&Value>) -> Option<String> {
     match v? {
-        Value::String(s) => clean(s),
+        // WordPress and others write HTML entities inside JSON-LD strings (`&#038;`).
+        Value::String(s) => clean(&html_escape::decode_html_entities(s)),
         Value::Number(n) => Some(n.to_string()),
         Value::Array(a) => a.iter().find_map(|x| ld_str(Some(x))),
         Value::Object(o) => ld_str(o.get("name").or(o.get("@value")).or(o.get("url"))),
@@ -185,7 +193,7 @@ fn ld_str(v: Option<&Value>) -> Option<String> {
 fn ld_names(v: Option<&Value>) -> Vec<String> {
     match v {
         Some(Value::Array(a)) => a.iter().flat_map(|x| ld_names(Some(x))).collect(),
-        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::String(s)) => vec![html_escape::decode_html_entities(s).into_owned()],
         Some(Value::Object(o)) => ld_str(o.get("name")).into_iter().collect(),
         _ => Vec::new(),
     }
@@ -193,7 +201,10 @@ fn ld_names(v: Option<&Value>) -> Vec<String> {
 
 fn ld_list(v: Option<&Value>) -> Vec<String> {
     match v {
-        Some(Value::String(s)) => s.split(',').map(str::to_string).collect(),
+        Some(Value::String(s)) => html_escape::decode_html_entities(s)
+            .split(',')
+            .map(str::to_string)
+            .collect(),
         Some(Value::Array(a)) => a.iter().flat_map(|x| ld_list(Some(x))).collect(),
         Some(Value::Object(o)) => ld_str(o.get("name")).into_iter().collect(),
         _ => Vec::new(),
@@ -531,13 +542,109 @@ fn from_layout(snap: &Snapshot, tree: &Tree, m: &mut Metadata) {
             set(&mut m.published, Some(d), || "layout:date".into());
         }
     }
-    set(&mut m.title, clean(&tree.text(h)), || {
-        "layout:headline".into()
-    });
+    // The title: the headline when `<title>` holds it (`Headline | Site`: the headline
+    // without the site's name), else `<title>` itself ([`from_document`]); the headline alone
+    // only for a page without a `<title>`.
+    let head_text = clean(&tree.text(h));
+    let title = clean(&snap.title);
+    match (&head_text, &title) {
+        (Some(ht), Some(t)) if t.to_lowercase().contains(&ht.to_lowercase()) => {
+            set(&mut m.title, head_text.clone(), || "layout:headline".into())
+        }
+        (Some(_), None) => set(&mut m.title, head_text.clone(), || "layout:headline".into()),
+        _ => {}
+    }
+}
+
+/// The first date written anywhere in the page's visible text, in document order: pages
+/// state their date in a dateline or footer far from the headline too.
+fn page_date(snap: &Snapshot) -> Option<String> {
+    snap.nodes
+        .iter()
+        .filter(|n| n.rendered)
+        .filter_map(|n| n.text.as_deref())
+        .map(str::trim)
+        .filter(|t| t.chars().count() <= 200)
+        .find_map(text_date)
+}
+
+/// A date in the URL's path (`/2024/03/05/`, `/2024-03-05-`), as news sites write them.
+fn url_date(url: &str) -> Option<String> {
+    let path = url::Url::parse(url).ok()?.path().to_string();
+    let parts: Vec<&str> = path.split(['/', '-', '_', '.']).collect();
+    parts.windows(3).find_map(|w| {
+        let (y, mo, d) = (w[0], w[1], w[2]);
+        if y.len() != 4 || mo.len() > 2 || d.len() > 2 || d.is_empty() || mo.is_empty() {
+            return None;
+        }
+        let date =
+            chrono::NaiveDate::from_ymd_opt(y.parse().ok()?, mo.parse().ok()?, d.parse().ok()?)?;
+        plausible(date)
+    })
+}
+
+/// The URL's host when it names a site (not an address, not this machine).
+fn site_host(url: &str) -> Option<String> {
+    let u = url::Url::parse(url).ok()?;
+    match u.host()? {
+        url::Host::Domain(d) if d != "localhost" && d.contains('.') => {
+            Some(d.trim_start_matches("www.").to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Separators between a page's title and its site's name in `<title>`.
+const TITLE_SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " » ", " · ", " :: ", " > ", " : ",
+];
+
+/// `<title>` without the site's name: split at the separators, drop the parts that name the
+/// site (its stated name or its host), keep the longest part left (in words; the first of
+/// equals). A title without separators is kept whole.
+fn clean_title(title: &str, site: Option<&str>, host: Option<&str>) -> Option<String> {
+    let title = clean(title)?;
+    let Some(sep) = TITLE_SEPARATORS.iter().find(|s| title.contains(**s)) else {
+        return Some(title);
+    };
+    let names_site = |part: &str| {
+        let p = part.to_lowercase();
+        site.is_some_and(|s| {
+            let s = s.to_lowercase();
+            p == s || (p.len() > 3 && s.contains(&p)) || (s.len() > 3 && p.contains(&s))
+        }) || host.is_some_and(|h| {
+            let stem = h.split('.').next().unwrap_or(h);
+            p.replace([' ', '-'], "").contains(stem) && p.split_whitespace().count() <= 3
+        }) || (p.split_whitespace().count() == 1 && p.contains('.'))
+    };
+    let parts: Vec<&str> = title
+        .split(sep)
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let kept: Vec<&str> = parts.iter().copied().filter(|p| !names_site(p)).collect();
+    let pick = |v: &[&str]| {
+        v.iter()
+            .copied()
+            .rev()
+            .max_by_key(|p| p.split_whitespace().count())
+            .map(str::to_string)
+    };
+    pick(&kept).or_else(|| pick(&parts)).or(Some(title))
 }
 
 fn from_document(snap: &Snapshot, m: &mut Metadata) {
-    set(&mut m.title, clean(&snap.title), || "title".into());
+    let site = m.site_name.as_ref().map(|f| f.value.clone());
+    let host = site_host(&snap.url);
+    set(
+        &mut m.title,
+        clean_title(&snap.title, site.as_deref(), host.as_deref()),
+        || "title".into(),
+    );
+    set(&mut m.published, url_date(&snap.url), || "url:path".into());
+    set(&mut m.published, page_date(snap), || {
+        "layout:page-date".into()
+    });
     set(&mut m.language, clean(&snap.lang), || "html-lang".into());
     set(&mut m.description, clean(&snap.description), || {
         "meta:description".into()
@@ -553,376 +660,16 @@ fn from_document(snap: &Snapshot, m: &mut Metadata) {
         "link:canonical".into()
     });
     set(&mut m.image, link("image_src"), || "link:image_src".into());
-}
-
-// ---- dates ------------------------------------------------------------------------------------
-
-/// A stated date as ISO 8601: RFC 3339 and its common relatives (`2024-03-05T10:00:00Z`,
-/// `2024-03-05 10:00:00`, `2024-03-05`), RFC 2822 (`Tue, 5 Mar 2024 10:00:00 +0000`), and
-/// written dates ([`text_date`]).
-pub fn iso_date(s: &str) -> Option<String> {
-    use chrono::{DateTime, NaiveDate, NaiveDateTime};
-    let s = s.trim();
-    if s.is_empty() || s.len() > 80 {
-        return None;
-    }
-    if let Ok(d) = DateTime::parse_from_rfc3339(s) {
-        return Some(d.to_rfc3339());
-    }
-    for f in [
-        "%Y-%m-%dT%H:%M:%S%.f%z",
-        "%Y-%m-%dT%H:%M%z",
-        "%Y-%m-%d %H:%M:%S%.f%z",
-    ] {
-        if let Ok(d) = DateTime::parse_from_str(s, f) {
-            return Some(d.to_rfc3339());
-        }
-    }
-    if let Ok(d) = DateTime::parse_from_rfc2822(s) {
-        return Some(d.to_rfc3339());
-    }
-    for f in [
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M:%S",
-        "%Y-%m-%d %H:%M",
-    ] {
-        if let Ok(d) = NaiveDateTime::parse_from_str(s, f) {
-            return Some(d.format("%Y-%m-%dT%H:%M:%S").to_string());
-        }
-    }
-    let day = s.get(..10).unwrap_or(s);
-    for f in ["%Y-%m-%d", "%Y/%m/%d", "%Y%m%d"] {
-        if let Ok(d) = NaiveDate::parse_from_str(day, f) {
-            return plausible(d);
-        }
-    }
-    text_date(s)
-}
-
-fn plausible(d: chrono::NaiveDate) -> Option<String> {
-    use chrono::Datelike;
-    (1990..=2100)
-        .contains(&d.year())
-        .then(|| d.format("%Y-%m-%d").to_string())
-}
-
-/// Month names of the bench's languages (English, German, French, Dutch, Spanish, Italian,
-/// Polish, in full and abbreviated), lower case, with their number.
-const MONTHS: &[(&str, u32)] = &[
-    ("january", 1),
-    ("jan", 1),
-    ("januar", 1),
-    ("janvier", 1),
-    ("januari", 1),
-    ("enero", 1),
-    ("gennaio", 1),
-    ("stycznia", 1),
-    ("styczeń", 1),
-    ("february", 2),
-    ("feb", 2),
-    ("februar", 2),
-    ("février", 2),
-    ("fevrier", 2),
-    ("februari", 2),
-    ("febrero", 2),
-    ("febbraio", 2),
-    ("lutego", 2),
-    ("march", 3),
-    ("mar", 3),
-    ("märz", 3),
-    ("maerz", 3),
-    ("mars", 3),
-    ("maart", 3),
-    ("marzo", 3),
-    ("marca", 3),
-    ("april", 4),
-    ("apr", 4),
-    ("avril", 4),
-    ("abril", 4),
-    ("aprile", 4),
-    ("kwietnia", 4),
-    ("may", 5),
-    ("mai", 5),
-    ("mei", 5),
-    ("mayo", 5),
-    ("maggio", 5),
-    ("maja", 5),
-    ("june", 6),
-    ("jun", 6),
-    ("juni", 6),
-    ("juin", 6),
-    ("junio", 6),
-    ("giugno", 6),
-    ("czerwca", 6),
-    ("july", 7),
-    ("jul", 7),
-    ("juli", 7),
-    ("juillet", 7),
-    ("julio", 7),
-    ("luglio", 7),
-    ("lipca", 7),
-    ("august", 8),
-    ("aug", 8),
-    ("août", 8),
-    ("aout", 8),
-    ("augustus", 8),
-    ("agosto", 8),
-    ("sierpnia", 8),
-    ("september", 9),
-    ("sep", 9),
-    ("sept", 9),
-    ("septembre", 9),
-    ("septiembre", 9),
-    ("settembre", 9),
-    ("września", 9),
-    ("october", 10),
-    ("oct", 10),
-    ("oktober", 10),
-    ("octobre", 10),
-    ("octubre", 10),
-    ("ottobre", 10),
-    ("okt", 10),
-    ("października", 10),
-    ("november", 11),
-    ("nov", 11),
-    ("novembre", 11),
-    ("noviembre", 11),
-    ("listopada", 11),
-    ("december", 12),
-    ("dec", 12),
-    ("dezember", 12),
-    ("décembre", 12),
-    ("decembre", 12),
-    ("diciembre", 12),
-    ("dicembre", 12),
-    ("dez", 12),
-    ("grudnia", 12),
-];
-
-/// A date written in a short text: `5 March 2024`, `March 5, 2024`, `5. März 2024`,
-/// `05.03.2024`, `le 5 mars 2024`; day-first for numeric dates with dots (the European
-/// order), and only years 1990–2100.
-pub fn text_date(s: &str) -> Option<String> {
-    if s.chars().count() > 120 {
-        return None;
-    }
-    let lower = s.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '|')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let num = |w: &str| -> Option<u32> {
-        w.trim_end_matches(['.', 'h', 't', 's', 'n', 'r', 'd'])
-            .parse()
-            .ok()
-    };
-    let month = |w: &str| -> Option<u32> {
-        let w = w.trim_end_matches('.');
-        MONTHS.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
-    };
-    let make = |y: u32, mo: u32, d: u32| {
-        chrono::NaiveDate::from_ymd_opt(y as i32, mo, d).and_then(plausible)
-    };
-    for i in 0..words.len() {
-        // 5 March 2024 / 5. März 2024
-        if i + 2 < words.len() {
-            if let (Some(d), Some(mo), Some(y)) =
-                (num(words[i]), month(words[i + 1]), num(words[i + 2]))
-            {
-                if let Some(x) = make(y, mo, d) {
-                    return Some(x);
-                }
-            }
-            // March 5, 2024
-            if let (Some(mo), Some(d), Some(y)) =
-                (month(words[i]), num(words[i + 1]), num(words[i + 2]))
-            {
-                if let Some(x) = make(y, mo, d) {
-                    return Some(x);
-                }
-            }
-        }
-        // 05.03.2024 (day first) and 2024.03.05
-        let parts: Vec<&str> = words[i].trim_end_matches('.').split('.').collect();
-        if parts.len() == 3
-            && parts
-                .iter()
-                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-        {
-            let n: Vec<u32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
-            let x = if parts[0].len() == 4 {
-                make(n[0], n[1], n[2])
-            } else {
-                make(n[2], n[1], n[0])
-            };
-            if x.is_some() {
-                return x;
-            }
-        }
-    }
-    None
+    let canonical = m.canonical_url.as_ref().map(|f| f.value.clone());
+    set(
+        &mut m.site_name,
+        canonical
+            .as_deref()
+            .and_then(site_host)
+            .or_else(|| site_host(&snap.url)),
+        || "url:host".into(),
+    );
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::snapshot::{rect, SnapshotBuilder};
-
-    fn page(head: impl FnOnce(&mut crate::snapshot::Head)) -> Snapshot {
-        let mut b = SnapshotBuilder::new(1200.0);
-        b.title("Fallback title | Site");
-        let h1 = b.el(0, "h1", rect(100.0, 100.0, 800.0, 60.0));
-        b.text(h1, "Harbour city opens its first tidal power station");
-        let by = b.el(0, "p", rect(100.0, 170.0, 800.0, 20.0));
-        b.text(by, "By Ada Lovelace, science reporter");
-        let d = b.el(0, "p", rect(100.0, 195.0, 800.0, 20.0));
-        b.text(d, "Published 5 March 2024");
-        let mut s = b.build();
-        for n in s.nodes.iter_mut().filter(|n| n.tag == "h1") {
-            n.font_size = 32.0;
-        }
-        head(&mut s.head);
-        s
-    }
-
-    fn meta(s: &Snapshot) -> Metadata {
-        metadata(s, &Tree::new(s))
-    }
-
-    #[test]
-    fn json_ld_comes_first_and_names_its_keys() {
-        let s = page(|h| {
-            h.json_ld.push(
-                r#"{"@context":"https://schema.org","@graph":[
-                  {"@type":"WebSite","name":"The Daily Demo"},
-                  {"@type":["NewsArticle"],"headline":"LD headline",
-                   "author":[{"@type":"Person","name":"Grace Hopper"},{"name":"Alan Turing"}],
-                   "datePublished":"2024-03-05T09:30:00+01:00","dateModified":"2024-03-06",
-                   "keywords":"tides, energy","articleSection":["Science"],
-                   "image":{"@type":"ImageObject","url":"https://x.example/a.jpg"}}]};"#
-                    .into(),
-            );
-            h.metas.push(("og:title".into(), "OG title".into()));
-        });
-        let m = meta(&s);
-        assert_eq!(m.title.as_ref().unwrap().value, "LD headline");
-        assert_eq!(m.title.as_ref().unwrap().source, "json-ld:headline");
-        assert_eq!(
-            m.authors.unwrap().value,
-            vec!["Grace Hopper", "Alan Turing"]
-        );
-        assert_eq!(m.published.unwrap().value, "2024-03-05T09:30:00+01:00");
-        assert_eq!(m.modified.unwrap().value, "2024-03-06");
-        assert_eq!(m.site_name.unwrap().value, "The Daily Demo");
-        assert_eq!(m.tags.unwrap().value, vec!["tides", "energy"]);
-        assert_eq!(m.categories.unwrap().value, vec!["Science"]);
-        assert_eq!(m.image.unwrap().value, "https://x.example/a.jpg");
-    }
-
-    #[test]
-    fn opengraph_then_meta_then_layout() {
-        let s = page(|h| {
-            h.metas.push(("og:title".into(), "OG title".into()));
-            h.metas.push(("og:site_name".into(), "Demo".into()));
-            h.metas.push((
-                "article:published_time".into(),
-                "2024-03-04T08:00:00Z".into(),
-            ));
-            h.metas.push(("article:tag".into(), "tides".into()));
-            h.metas.push(("article:tag".into(), "Tides".into()));
-            h.metas.push(("description".into(), "A station.".into()));
-            h.links
-                .push(("canonical".into(), "https://x.example/a".into()));
-        });
-        let m = meta(&s);
-        assert_eq!(m.title.unwrap().source, "opengraph:og:title");
-        assert_eq!(m.published.unwrap().value, "2024-03-04T08:00:00+00:00");
-        assert_eq!(m.tags.unwrap().value, vec!["tides"], "deduplicated");
-        assert_eq!(m.description.unwrap().source, "meta:description");
-        assert_eq!(m.canonical_url.unwrap().value, "https://x.example/a");
-        // No stated author: the byline under the headline.
-        let a = m.authors.unwrap();
-        assert_eq!(
-            (a.value, a.source.as_str()),
-            (vec!["Ada Lovelace".to_string()], "layout:byline")
-        );
-    }
-
-    #[test]
-    fn microdata_and_time_then_the_layout_date() {
-        let s = page(|h| {
-            h.items
-                .push(("author".into(), String::new(), "Mary Somerville".into()));
-            h.items
-                .push(("time".into(), "2023-11-02".into(), "2 Nov".into()));
-        });
-        let m = meta(&s);
-        assert_eq!(m.authors.unwrap().source, "microdata:author");
-        let p = m.published.unwrap();
-        assert_eq!(
-            (p.value.as_str(), p.source.as_str()),
-            ("2023-11-02", "time:datetime")
-        );
-        // Nothing stated: the layout's date and headline, then the document's title.
-        let bare = page(|_| {});
-        let m = meta(&bare);
-        let p = m.published.unwrap();
-        assert_eq!(
-            (p.value.as_str(), p.source.as_str()),
-            ("2024-03-05", "layout:date")
-        );
-        assert_eq!(m.title.unwrap().source, "layout:headline");
-    }
-
-    #[test]
-    fn dates_in_the_forms_pages_write_them() {
-        assert_eq!(iso_date("2024-03-05").as_deref(), Some("2024-03-05"));
-        assert_eq!(
-            iso_date("2024-03-05T10:00:00").as_deref(),
-            Some("2024-03-05T10:00:00")
-        );
-        assert_eq!(
-            iso_date("Tue, 5 Mar 2024 10:00:00 +0000").as_deref(),
-            Some("2024-03-05T10:00:00+00:00")
-        );
-        assert_eq!(
-            text_date("5. März 2024, 14:03 Uhr").as_deref(),
-            Some("2024-03-05")
-        );
-        assert_eq!(
-            text_date("le 12 janvier 2021").as_deref(),
-            Some("2021-01-12")
-        );
-        assert_eq!(
-            text_date("Updated March 5, 2024").as_deref(),
-            Some("2024-03-05")
-        );
-        assert_eq!(text_date("05.03.2024").as_deref(), Some("2024-03-05"));
-        assert_eq!(
-            text_date("12 listopada 2020").as_deref(),
-            Some("2020-11-12")
-        );
-        assert_eq!(text_date("5 apples for 2024 people"), None);
-        assert_eq!(
-            iso_date("0001-01-01"),
-            None,
-            "implausible years are not dates"
-        );
-        assert_eq!(iso_date("not a date"), None);
-    }
-
-    #[test]
-    fn hostile_json_ld_is_ignored() {
-        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-        let s = page(|h| {
-            h.json_ld.push("{not json".into());
-            h.json_ld.push(deep);
-            h.json_ld
-                .push(r#"{"@type":"Article","headline":42,"author":{"name":null}}"#.into());
-        });
-        let m = meta(&s);
-        assert_eq!(m.title.unwrap().value, "42");
-        assert_eq!(m.authors.unwrap().source, "layout:byline");
-    }
-}
+mod tests;
