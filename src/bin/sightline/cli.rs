@@ -307,7 +307,7 @@ pub struct ExtractArgs {
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
-    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see README).
+    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see docs/algorithms.md).
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
     /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
@@ -387,7 +387,7 @@ pub struct EvalArgs {
     /// the built-in one.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
-    /// Print the README's quality table on stdout instead of the report: of this run, or,
+    /// Print the quality table of docs/quality.md on stdout instead of the report: of this run, or,
     /// given a saved report.json, of that run without rendering anything.
     #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
     pub table: Option<PathBuf>,
@@ -425,7 +425,7 @@ pub struct TrainArgs {
     #[arg(long = "lodo-only", value_name = "NAME")]
     pub lodo_only: Vec<String>,
     /// Seed of the learner's random row sampling. The default is the shipped model's seed;
-    /// other seeds show how much of a difference between two runs is the draw (README,
+    /// other seeds show how much of a difference between two runs is the draw (docs/quality.md,
     /// Quality: about 0.003 on the held-out mean).
     #[arg(long, value_name = "N", default_value_t = sightline::eval::train::Learner::default().seed)]
     pub seed: u64,
@@ -433,7 +433,7 @@ pub struct TrainArgs {
     /// units in a comment container outside the page's article (Readability's), whatever the
     /// gold says. CleanEval's gold keeps such comments and the other datasets' gold does not;
     /// `--relabel-comments cleaneval` trains on one convention (scores are always against the
-    /// gold as it is). Off by default: it did not raise the held-out mean (README, Quality).
+    /// gold as it is). Off by default: it did not raise the held-out mean (docs/quality.md).
     #[arg(long = "relabel-comments", value_name = "NAME")]
     pub relabel_comments: Vec<String>,
     /// With --lodo: write each fold's model to DIR/without-<dataset>.json (the same bytes as
