@@ -3,11 +3,11 @@
 //! paragraph), whether it is main content, from every signal the render gives: the five
 //! papers' scores, Readability.js's article detection ([`readability`]), the geometry of the
 //! box, DOM and text statistics, class/id tokens, the unit compared with the rest of its page
-//! and repeated records ([`context`]), and the unit's neighbourhood ([`features`]). A second pass smooths the decisions across the reading
+//! and repeated records ([`context`]), and the unit's neighbourhood ([`features`]), on text units ([`units`]). A second pass smooths the decisions across the reading
 //! order by reading the neighbours' first-pass probabilities (stacking; trained on
 //! out-of-fold first-pass predictions, see `eval::train`).
 //!
-//! Phases: [`features::page_features`] → pass 1 → [`features::pass2_features`] → pass 2 →
+//! Phases: [`features::page_features`] → pass 1 → [`pass2::pass2_features`] → pass 2 →
 //! keep the units that maximise the page's expected F1 ([`decide_expected_f1`]; or, with the
 //! `threshold` decision, those reaching a threshold) → elements whose text is all kept →
 //! explanations (probability and, when asked for, top feature contributions of each kept
@@ -19,12 +19,17 @@
 pub mod context;
 pub mod features;
 pub mod model;
+pub mod pass2;
 pub mod readability;
+pub mod schema;
+pub mod tokens;
+pub mod units;
 
 use serde::{Deserialize, Serialize};
 
-use self::features::{PageFeatures, FEATURES, PASS2_FEATURES};
+use self::features::PageFeatures;
 use self::model::Model;
+use self::schema::{FEATURES, PASS2_FEATURES};
 use super::params::Decision;
 use super::text::eval_token_count;
 use super::{Algorithm, Extraction, Params};
@@ -36,7 +41,7 @@ pub const TOP_CONTRIBUTIONS: usize = 5;
 /// One feature's share in a block's decision.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Contribution {
-    /// Feature name (see `extract::learned::features::FEATURES` / `PASS2_FEATURES`).
+    /// Feature name (see `extract::learned::schema::FEATURES` / `PASS2_FEATURES`).
     pub feature: String,
     /// The feature's value for this block.
     pub value: f64,
@@ -111,7 +116,7 @@ pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
     let pf = features::page_features(tree, params);
     let (f1, f2) = model.forests();
     let p1 = f1.predict(&pf.rows, FEATURES.len());
-    let pass2_rows = features::pass2_features(&pf, &p1);
+    let pass2_rows = pass2::pass2_features(&pf, &p1);
     let p2 = f2.predict(&pass2_rows, PASS2_FEATURES.len());
     Classified {
         features: pf,
