@@ -28,7 +28,7 @@ use super::context;
 use super::readability::{self, Readability};
 use super::schema::FEATURES;
 use super::tokens::{group_mask_cached, inside_bit, BLOCK_TAGS, INSIDE_TAGS, TOKEN_GROUPS};
-use super::units::{units, Unit};
+use super::units::{text_stats, units, TextStats, Unit};
 use crate::extract::text::{is_punct, words};
 use crate::extract::{crunch, density, vsse, weight, Algorithm, DensityScores, Params};
 use crate::snapshot::{Node, NodeId, Rect, Tree};
@@ -64,97 +64,6 @@ fn b(x: bool) -> f64 {
     } else {
         0.0
     }
-}
-
-/// Text statistics of one unit.
-struct TextStats {
-    chars: usize,
-    link_chars: usize,
-    words: usize,
-    punct: usize,
-    sentence_ends: usize,
-    stop: usize,
-    digits: usize,
-    upper: usize,
-    letters: usize,
-    word_len: usize,
-    separators: usize,
-    ends_with_stop: bool,
-    starts_upper: bool,
-    copyright: bool,
-}
-
-/// The statistics of one unit and, when `keep_words`, its lower-cased words that are not
-/// stop words (for the title overlap).
-fn text_stats(
-    tree: &Tree,
-    u: &Unit,
-    stop: &HashSet<&str>,
-    keep_words: bool,
-) -> (TextStats, HashSet<String>) {
-    let mut s = TextStats {
-        chars: 0,
-        link_chars: 0,
-        words: 0,
-        punct: 0,
-        sentence_ends: 0,
-        stop: 0,
-        digits: 0,
-        upper: 0,
-        letters: 0,
-        word_len: 0,
-        separators: 0,
-        ends_with_stop: false,
-        starts_upper: false,
-        copyright: false,
-    };
-    for &i in &u.nodes {
-        s.chars += tree.own_chars[i];
-        if tree.node(i).link {
-            s.link_chars += tree.own_chars[i];
-        }
-    }
-    let text = u.text.trim();
-    for c in text.chars() {
-        if is_punct(c) {
-            s.punct += 1;
-            if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') {
-                s.sentence_ends += 1;
-            }
-        }
-        if c.is_numeric() {
-            s.digits += 1;
-        }
-        if c.is_alphabetic() {
-            s.letters += 1;
-            if c.is_uppercase() {
-                s.upper += 1;
-            }
-        }
-        if matches!(c, '|' | '·' | '»' | '•' | '›' | '/' | '>') {
-            s.separators += 1;
-        }
-        if c == '©' {
-            s.copyright = true;
-        }
-    }
-    s.ends_with_stop = text
-        .chars()
-        .last()
-        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '"' | '”' | ':'));
-    s.starts_upper = text.chars().next().is_some_and(|c| c.is_uppercase());
-    let mut kept = HashSet::new();
-    for w in words(text) {
-        s.words += 1;
-        s.word_len += w.chars().count();
-        let lower = w.to_lowercase();
-        if stop.contains(lower.as_str()) {
-            s.stop += 1;
-        } else if keep_words {
-            kept.insert(lower);
-        }
-    }
-    (s, kept)
 }
 
 /// Compute the units and pass-1 feature rows of one page. Runs the paper algorithms it reads
