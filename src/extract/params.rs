@@ -27,7 +27,8 @@ pub struct Params {
 }
 
 /// Parameters of `learned` (`src/extract/learned/`). Not from a paper: the classifier comes
-/// from the model file (`models/learned.json`, `sightline train`).
+/// from the model file (`models/learned.json`, `sightline train`), which is not a parameter:
+/// a caller with a model of its own passes it to [`crate::extract::extract_tree_with`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LearnedParams {
@@ -48,11 +49,6 @@ pub struct LearnedParams {
     /// that write no JSON (`eval`, `train`, `extract` with the text, markdown or html format)
     /// turn them off, which changes no decision.
     pub explain: bool,
-    /// A model to run instead of the one built into the binary (`--model FILE`, a file
-    /// written by `sightline train --model FILE`; see [`crate::extract::learned::model::Model::from_file`]).
-    /// Not part of the parameters JSON.
-    #[serde(skip)]
-    pub model: Option<std::sync::Arc<crate::extract::learned::model::Model>>,
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
@@ -110,7 +106,6 @@ impl Default for LearnedParams {
             threshold: None,
             empty_fallback: 0.5,
             explain: true,
-            model: None,
         }
     }
 }
