@@ -49,6 +49,7 @@ mod error;
 pub mod eval;
 pub mod extract;
 mod extractor;
+mod hash;
 pub mod output;
 pub mod render;
 pub mod serve;
