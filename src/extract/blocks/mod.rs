@@ -537,61 +537,6 @@ fn mark(c: &Content, seg: &Segmentation, main: &[usize]) -> (Vec<bool>, Vec<usiz
 // Entry point and report.
 // ---------------------------------------------------------------------------------------------
 
-/// CSS selector paths for many nodes: the same strings as [`Tree::css_path`], with each
-/// node's `:nth-of-type` step computed once for the whole page (`Tree::css_path` scans the
-/// siblings at every step, which is quadratic on a list of thousands of items).
-struct CssPaths<'t, 'a> {
-    tree: &'t Tree<'a>,
-    /// Each element's own step (`div:nth-of-type(2)`, or the bare tag for the root).
-    step: Vec<String>,
-}
-
-impl<'t, 'a> CssPaths<'t, 'a> {
-    fn new(tree: &'t Tree<'a>) -> Self {
-        let mut step: Vec<String> = tree.snap.nodes.iter().map(|n| n.tag.clone()).collect();
-        for kids in &tree.children {
-            let mut count: HashMap<&str, usize> = HashMap::new();
-            for &k in kids {
-                *count.entry(tree.node(k).tag.as_str()).or_default() += 1;
-            }
-            let mut seen: HashMap<&str, usize> = HashMap::new();
-            for &k in kids {
-                let tag = tree.node(k).tag.as_str();
-                let nth = seen.entry(tag).or_default();
-                *nth += 1;
-                if count[tag] > 1 {
-                    step[k] = format!("{tag}:nth-of-type({nth})");
-                }
-            }
-        }
-        CssPaths { tree, step }
-    }
-
-    /// The path of a node (a text node gets its parent's).
-    fn path(&self, id: NodeId) -> String {
-        let tree = self.tree;
-        let id = if tree.node(id).is_text() {
-            tree.parent(id).unwrap_or(0)
-        } else {
-            id
-        };
-        let mut parts: Vec<&str> = std::iter::once(id)
-            .chain(tree.ancestors(id))
-            .map(|n| self.step[n].as_str())
-            .collect();
-        // The root is always named by its bare tag.
-        if let Some(root) = parts.last_mut() {
-            let r = std::iter::once(id)
-                .chain(tree.ancestors(id))
-                .last()
-                .unwrap_or(0);
-            *root = tree.node(r).tag.as_str();
-        }
-        parts.reverse();
-        parts.join(" > ")
-    }
-}
-
 fn bbox(tree: &Tree, id: NodeId) -> Bbox {
     let r = tree.node(id).rect;
     [r.x, r.y, r.w, r.h]
@@ -606,18 +551,17 @@ fn report(
     dropped: &[usize],
 ) -> BlocksDetails {
     let tree = c.tree;
-    let css = CssPaths::new(tree);
     let blocks = seg
         .blocks
         .iter()
         .enumerate()
         .map(|(i, b)| BlockReport {
             id: i,
-            max: css.path(b.max),
-            min: css.path(b.min),
+            max: tree.css_path(b.max),
+            min: tree.css_path(b.min),
             max_node: b.max,
             min_node: b.min,
-            range: b.range.iter().map(|&n| css.path(n)).collect(),
+            range: b.range.iter().map(|&n| tree.css_path(n)).collect(),
             bbox: bbox(tree, b.max),
             min_box: bbox(tree, b.min),
             parent: b.parent,

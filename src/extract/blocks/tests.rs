@@ -334,18 +334,6 @@ fn the_headline_before_the_article_body_is_kept() {
 }
 
 #[test]
-fn css_paths_equal_tree_css_path_on_the_real_fixture() {
-    let json = include_str!("../../../fixtures/blocks-cards/snapshot.json");
-    let s = Snapshot::from_json(json, "blocks-cards").expect("valid snapshot");
-    let t = Tree::new(&s);
-    let css = CssPaths::new(&t);
-    for id in 0..t.len() {
-        assert_eq!(css.path(id), t.css_path(id), "node {id}");
-    }
-    assert!(t.len() > 100, "the whole fixture page");
-}
-
-#[test]
 fn an_empty_body_has_no_blocks_and_keeps_nothing() {
     let s = SnapshotBuilder::new(800.0).build();
     let ex = extract(&Tree::new(&s), &BlocksParams::default());
