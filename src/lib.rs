@@ -65,6 +65,7 @@ pub mod snapshot;
 
 pub use error::{BoxError, Error};
 pub use extract::{extract, Algorithm, Extraction, Params};
+pub use extract::metadata::Metadata;
 pub use extractor::{Extractor, Options, Page, Source};
 pub use output::Format;
 pub use render::{RenderOptions, Timings};

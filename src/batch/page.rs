@@ -34,6 +34,8 @@ pub struct PageConfig {
     /// A front end's hint appended to error records (the CLI names its flags: "pass a larger
     /// --timeout"); the library's own messages speak of the library.
     pub hint: Option<fn(&Error) -> Option<String>>,
+    /// Markdown bodies start with the page's metadata as YAML front matter.
+    pub front_matter: bool,
 }
 
 impl Default for PageConfig {
@@ -47,6 +49,7 @@ impl Default for PageConfig {
             max_text_bytes: 20_000_000,
             charset: None,
             hint: None,
+            front_matter: false,
         }
     }
 }
@@ -218,6 +221,12 @@ pub fn score(
     png: Option<&[u8]>,
 ) -> (PageOut, Vec<Extraction>) {
     let tree = Tree::new(snap);
+    let metadata = crate::extract::metadata::metadata(snap, &tree);
+    let front = if cfg.front_matter && cfg.format == Format::Markdown {
+        crate::output::front_matter::render(&metadata)
+    } else {
+        String::new()
+    };
     let mut extractions = Vec::with_capacity(cfg.algorithms.len());
     let mut results = BTreeMap::new();
     let mut bodies = Vec::new();
@@ -231,7 +240,7 @@ pub fn score(
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         total += ms;
         empty &= !ex.has_text(&tree);
-        let body = render_body(&tree, &ex, cfg.format);
+        let body = front.clone() + &render_body(&tree, &ex, cfg.format);
         if many && cfg.format != Format::Json {
             bodies.push(format!("==> {} <==\n{body}", a.name()));
         } else {
@@ -258,6 +267,7 @@ pub fn score(
         input: input.to_string(),
         url: Some(snap.url.clone()),
         title: Some(snap.title.clone()),
+        metadata: (!metadata.is_empty()).then_some(metadata),
         timings_ms: Some(timings),
         ..Record::default()
     };

@@ -26,6 +26,10 @@ pub struct Record {
     pub status: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The page's metadata, each field with where it was read
+    /// ([`crate::extract::metadata`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<crate::extract::metadata::Metadata>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub result: Option<AlgorithmResult>,
     #[serde(skip_serializing_if = "Option::is_none")]

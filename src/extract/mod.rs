@@ -18,6 +18,7 @@ pub mod details;
 pub mod ensemble;
 pub mod hosts;
 pub mod learned;
+pub mod metadata;
 pub mod params;
 pub mod text;
 pub mod visual;

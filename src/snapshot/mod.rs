@@ -60,10 +60,58 @@ pub struct Snapshot {
     /// never ran (a saved copy without its scripts, or JavaScript disabled).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub streamed_segments: u32,
+    /// Metadata as the document states it (`<meta>`, JSON-LD, `<link rel>`, microdata and
+    /// `<time>`), read by [`crate::extract::metadata`]; empty in older snapshots.
+    #[serde(default, skip_serializing_if = "Head::is_empty")]
+    pub head: Head,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
     pub nodes: Vec<Node>,
+}
+
+/// The page's stated metadata, bounded in count and length by the snapshot script.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Head {
+    /// `[key, content]` of each `<meta name|property|itemprop content>`; keys lower-cased
+    /// (`og:title`, `article:published_time`, `author`, `description`).
+    #[serde(default)]
+    pub metas: Vec<(String, String)>,
+    /// The text of each `<script type="application/ld+json">`.
+    #[serde(default)]
+    pub json_ld: Vec<String>,
+    /// `[rel, absolute href]` of `<link rel>` naming the canonical URL, the author or the
+    /// page's image.
+    #[serde(default)]
+    pub links: Vec<(String, String)>,
+    /// `[itemprop, datetime or content attribute, text]` of microdata elements and of
+    /// `<time datetime>` (itemprop `time`), in document order.
+    #[serde(default)]
+    pub items: Vec<(String, String, String)>,
+}
+
+impl Head {
+    /// Nothing was stated.
+    pub fn is_empty(&self) -> bool {
+        self.metas.is_empty()
+            && self.json_ld.is_empty()
+            && self.links.is_empty()
+            && self.items.is_empty()
+    }
+    /// The content of the first `<meta>` with this (lower-case) key.
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.metas
+            .iter()
+            .find(|(k, v)| k == key && !v.trim().is_empty())
+            .map(|(_, v)| v.trim())
+    }
+    /// Every non-empty content of `<meta>` with this key, in document order.
+    pub fn metas<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.metas
+            .iter()
+            .filter(move |(k, v)| k == key && !v.trim().is_empty())
+            .map(|(_, v)| v.trim())
+    }
 }
 
 /// A width and height in CSS px.
@@ -573,6 +621,7 @@ impl SnapshotBuilder {
                 shadow_roots: 0,
                 frames: 0,
                 streamed_segments: 0,
+                head: Head::default(),
                 document: Size {
                     width,
                     height: 1000.0,

@@ -299,6 +299,11 @@ pub struct ExtractArgs {
     /// Cut screenshots at this height in CSS px (the record says `screenshot_truncated`).
     #[arg(long, default_value_t = 16_384, value_name = "PX")]
     pub max_screenshot_height: u32,
+    /// Start markdown output with the page's metadata (title, authors, dates, site name,
+    /// language, description, canonical URL, image, tags, categories) as YAML front matter.
+    /// The JSON record always carries it as `metadata`, each field with its source.
+    #[arg(long)]
+    pub front_matter: bool,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,

@@ -134,6 +134,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
         hint: Some(cli::hint),
+        front_matter: a.front_matter,
     };
 
     // Saved snapshot: no browser.

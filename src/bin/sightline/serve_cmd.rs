@@ -38,6 +38,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         max_text_bytes: a.max_text_bytes,
         charset: None,
         hint: Some(crate::cli::hint),
+        front_matter: false,
     };
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
