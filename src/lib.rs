@@ -64,8 +64,8 @@ pub mod serve;
 pub mod snapshot;
 
 pub use error::{BoxError, Error};
-pub use extract::{extract, Algorithm, Extraction, Params};
 pub use extract::metadata::Metadata;
+pub use extract::{extract, Algorithm, Extraction, Params};
 pub use extractor::{Extractor, Options, Page, Source};
 pub use output::Format;
 pub use render::{RenderOptions, Timings};
