@@ -4,10 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::record::{ErrorInfo, Record};
-use crate::extract::{extract_tree, Algorithm, Params};
+use crate::extract::learned::model::Model;
+use crate::extract::{extract_tree_with, Algorithm, Params};
 use crate::output::json::AlgorithmResult;
 use crate::output::{annotate, html, markdown, text, Format};
 use crate::render::Timings;
@@ -20,6 +22,8 @@ pub struct PageConfig {
     /// Algorithms to run on the one snapshot (several: the record holds each).
     pub algorithms: Vec<Algorithm>,
     pub params: Params,
+    /// The `learned` model to run instead of the one built into the binary (`--model FILE`).
+    pub model: Option<Arc<Model>>,
     pub format: Format,
     /// Draw the extraction on the screenshot (needs a screenshot).
     pub annotate: bool,
@@ -39,6 +43,7 @@ impl Default for PageConfig {
         PageConfig {
             algorithms: vec![crate::extract::DEFAULT_ALGORITHM],
             params: Params::default(),
+            model: None,
             format: Format::Text,
             annotate: false,
             max_text_bytes: 20_000_000,
@@ -231,7 +236,7 @@ pub fn score(
     let many = cfg.algorithms.len() > 1;
     for &a in &cfg.algorithms {
         let t = Instant::now();
-        let ex = extract_tree(&tree, a, &cfg.params);
+        let ex = extract_tree_with(&tree, a, &cfg.params, cfg.model.as_deref());
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         total += ms;
         empty &= !ex.has_text(&tree);

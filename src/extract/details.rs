@@ -4,9 +4,10 @@
 //! Every box is `[x, y, w, h]` in CSS px, document coordinates, like every other box in the
 //! output.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::params::LinkListScope;
+use super::params::{Decision, LinkListScope};
+use crate::snapshot::Rect;
 
 /// A rendered box: `[x, y, w, h]`, CSS px, document coordinates.
 pub type Bbox = [f64; 4];
@@ -34,7 +35,7 @@ pub enum Details {
     Ensemble(EnsembleDetails),
     /// `learned`: each kept block's probability and top feature contributions, every unit's
     /// probability heat.
-    Learned(super::learned::LearnedDetails),
+    Learned(LearnedDetails),
 }
 
 impl Details {
@@ -258,4 +259,67 @@ pub struct GroupReport {
 pub struct EnsembleDetails {
     pub voters: Vec<&'static str>,
     pub min_votes: usize,
+}
+
+/// One feature's share in a block's decision.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Contribution {
+    /// Feature name (see `extract::learned::schema::FEATURES` / `PASS2_FEATURES`).
+    pub feature: String,
+    /// The feature's value for this block.
+    pub value: f64,
+    /// Its contribution to the log-odds of "content" (Saabas: the change of the node value
+    /// at every split on this feature along the block's path, summed over the trees);
+    /// positive pushes towards content.
+    pub contribution: f64,
+}
+
+/// One content block of the `learned` extraction with why it was kept.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BlockExplanation {
+    /// CSS path of the block element holding the text.
+    pub path: String,
+    /// The block element's box (CSS px).
+    #[serde(rename = "box")]
+    pub rect: Rect,
+    /// Characters of the unit's text.
+    pub chars: usize,
+    /// Final probability of being content (pass 2).
+    pub probability: f64,
+    /// The first pass's probability (the unit's own features only).
+    pub pass1_probability: f64,
+    /// Largest pass-1 contributions by magnitude (the block's own features); empty when
+    /// explanations are turned off ([`crate::extract::params::LearnedParams::explain`]).
+    pub pass1_top: Vec<Contribution>,
+    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities);
+    /// empty when explanations are turned off.
+    pub pass2_top: Vec<Contribution>,
+}
+
+/// The `details` of a `learned` extraction (`--format json`).
+///
+/// ```text
+/// { "model": string, "decision": "expected-f1" | "threshold", "threshold": number, "units": int,
+///   "blocks": [ { "path", "box", "chars", "probability", "pass1_probability",
+///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
+///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LearnedDetails {
+    /// The model's description (how it was trained).
+    pub model: String,
+    /// How the kept units were chosen from their probabilities.
+    pub decision: Decision,
+    /// The probability a unit of this page needed to be kept: the threshold, or with the
+    /// expected-F1 decision the page's cutoff (its lowest kept probability).
+    pub threshold: f64,
+    /// Number of text units classified.
+    pub units: usize,
+    /// The kept units, in document order, with their explanations.
+    pub blocks: Vec<BlockExplanation>,
+    /// Every unit's block box and probability (`[x, y, w, h, p]`), for `--annotate`.
+    pub heat: Vec<[f64; 5]>,
+    /// Why nothing was classified (model failed to load), when that happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }

@@ -33,6 +33,8 @@ use serde::{Deserialize, Serialize};
 pub use details::Details;
 pub use params::Params;
 
+use self::learned::model::Model;
+
 use crate::snapshot::{NodeId, Snapshot, Tree};
 
 /// An extraction algorithm.
@@ -200,7 +202,21 @@ pub fn extract(snap: &Snapshot, algorithm: Algorithm, params: &Params) -> Extrac
 }
 
 /// Run one algorithm on an already built tree (lets `--algorithm all` share the counts).
+/// `learned` runs the model built into the binary.
 pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extraction {
+    extract_tree_with(tree, algorithm, params, None)
+}
+
+/// [`extract_tree`] with the `learned` model to run instead of the one built into the binary
+/// (`--model FILE`, a file written by `sightline train --model FILE`; see
+/// [`learned::model::Model::from_file`]). `None`: the built-in model. The other algorithms
+/// ignore it.
+pub fn extract_tree_with(
+    tree: &Tree,
+    algorithm: Algorithm,
+    params: &Params,
+    model: Option<&Model>,
+) -> Extraction {
     match algorithm {
         Algorithm::Td | Algorithm::Ctd | Algorithm::Htd | Algorithm::CtdSmooth => {
             density::extract(tree, algorithm, &params.density)
@@ -210,7 +226,7 @@ pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extra
         Algorithm::VsseRecords => vsse::extract_records(tree, &params.vsse),
         Algorithm::Crunch => crunch::extract(tree, &params.crunch),
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
-        Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params),
-        Algorithm::Learned => learned::extract(tree, params),
+        Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params, model),
+        Algorithm::Learned => learned::extract(tree, params, model),
     }
 }

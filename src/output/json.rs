@@ -108,3 +108,60 @@ impl AlgorithmResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{density, Algorithm, Details};
+    use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn a_result_holds_the_roots_their_scores_and_both_writers_outputs() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 300.0));
+        let p1 = b.el(art, "p", rect(0.0, 0.0, 800.0, 40.0));
+        b.text(p1, "First paragraph.");
+        let p2 = b.el(art, "p", rect(0.0, 50.0, 800.0, 40.0));
+        b.text(p2, "Second one.");
+        let nav = b.el(0, "nav", rect(0.0, 400.0, 800.0, 40.0));
+        b.text(nav, "Home");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+
+        let mut ex = Extraction::empty(Algorithm::Wang, tree.len());
+        ex.threshold = Some(0.25);
+        for i in p2..nav {
+            ex.kept[i] = true;
+        }
+        let r = AlgorithmResult::new(&tree, &ex, Some(1.5));
+        assert_eq!(r.algorithm, "wang");
+        assert_eq!(r.threshold, Some(0.25));
+        assert_eq!(r.score_ms, Some(1.5));
+        assert_eq!(r.details, Details::None);
+        assert_eq!(r.text, crate::output::text::render(&tree, &ex));
+        assert_eq!(r.html, "<p>Second one.</p>\n");
+        assert_eq!(r.content.len(), 1);
+        let c = &r.content[0];
+        assert_eq!(c.path, "body > article > p:nth-of-type(2)");
+        assert_eq!(c.tag, "p");
+        assert_eq!(c.rect, rect(0.0, 50.0, 800.0, 40.0));
+        assert_eq!(c.chars, 11);
+        assert!(c.scores.is_none(), "no density scores");
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            v["content"][0]["box"],
+            serde_json::json!([0.0, 50.0, 800.0, 40.0])
+        );
+
+        // A density algorithm's roots carry their scores; no timing, no score_ms key.
+        let ex = density::extract(&tree, Algorithm::Td, &Default::default());
+        let r = AlgorithmResult::new(&tree, &ex, None);
+        let s = ex.scores.as_ref().unwrap();
+        for (c, root) in r.content.iter().zip(ex.roots(&tree)) {
+            let ns = c.scores.as_ref().unwrap();
+            assert_eq!((ns.td, ns.htd), (s.td[root], s.htd[root]));
+            assert_eq!(c.path, tree.css_path(root));
+        }
+        assert!(serde_json::to_value(&r).unwrap().get("score_ms").is_none());
+    }
+}

@@ -5,6 +5,9 @@
 //! A `Snapshot` is the only thing scoring ever sees, so every algorithm can be run and tested
 //! from a JSON file with no browser. Fixtures store exactly this JSON.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -377,6 +380,9 @@ pub struct Tree<'a> {
     pub link_chars: Vec<usize>,
     /// LinkTagNumber LT_i: link elements (a, button, select) among the descendants.
     pub link_tags: Vec<usize>,
+    /// Each node's `:nth-of-type` index among its parent's children, 0 when no sibling shares
+    /// its tag: computed once for the whole page, on the first [`Tree::css_path`].
+    nth_of_type: OnceLock<Vec<u32>>,
 }
 
 impl<'a> Tree<'a> {
@@ -423,6 +429,7 @@ impl<'a> Tree<'a> {
             tags,
             link_chars,
             link_tags,
+            nth_of_type: OnceLock::new(),
         }
     }
 
@@ -504,39 +511,58 @@ impl<'a> Tree<'a> {
     }
     /// A CSS selector path from `<body>` to the node, exact in the rendered DOM:
     /// `body > div:nth-of-type(2) > p`. Text nodes get their parent's path.
+    ///
+    /// Each step is the element's tag, with `:nth-of-type(k)` when a sibling shares the tag;
+    /// the root is its bare tag. The indices are computed once for the whole page (linear),
+    /// so a path costs its depth.
     pub fn css_path(&self, id: NodeId) -> String {
         let id = if self.snap.nodes[id].is_text() {
             self.parent(id).unwrap_or(0)
         } else {
             id
         };
-        // Walk up once, counting same-tag siblings in place (no per-level vectors).
-        let mut parts: Vec<(&str, usize)> = Vec::new();
+        let nth = self.nth_of_type();
+        let mut steps: Vec<NodeId> = Vec::new();
         let mut cur = id;
         while let Some(p) = self.parent(cur) {
-            let tag = self.snap.nodes[cur].tag.as_str();
-            let (mut same, mut k) = (0, 0);
-            for &c in &self.children[p] {
-                if self.snap.nodes[c].tag == tag {
-                    same += 1;
-                    if c == cur {
-                        k = same;
-                    }
-                }
-            }
-            parts.push((tag, if same > 1 { k.max(1) } else { 0 }));
+            steps.push(cur);
             cur = p;
         }
         let mut out = self.snap.nodes[cur].tag.clone();
-        for (tag, k) in parts.into_iter().rev() {
+        for &s in steps.iter().rev() {
             out.push_str(" > ");
-            out.push_str(tag);
-            if k > 0 {
+            out.push_str(&self.snap.nodes[s].tag);
+            if nth[s] > 0 {
                 use std::fmt::Write as _;
-                let _ = write!(out, ":nth-of-type({k})");
+                let _ = write!(out, ":nth-of-type({})", nth[s]);
             }
         }
         out
+    }
+
+    /// Each node's `:nth-of-type` index among its siblings (0: its tag is unique there).
+    fn nth_of_type(&self) -> &[u32] {
+        self.nth_of_type.get_or_init(|| {
+            let mut nth = vec![0u32; self.len()];
+            let mut count: HashMap<&str, u32> = HashMap::new();
+            let mut seen: HashMap<&str, u32> = HashMap::new();
+            for kids in self.children.iter().filter(|k| k.len() > 1) {
+                count.clear();
+                seen.clear();
+                for &k in kids {
+                    *count.entry(self.snap.nodes[k].tag.as_str()).or_default() += 1;
+                }
+                for &k in kids {
+                    let tag = self.snap.nodes[k].tag.as_str();
+                    let s = seen.entry(tag).or_default();
+                    *s += 1;
+                    if count[tag] > 1 {
+                        nth[k] = *s;
+                    }
+                }
+            }
+            nth
+        })
     }
 }
 
@@ -679,3 +705,6 @@ impl Node {
 pub fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
     Rect { x, y, w, h }
 }
+
+#[cfg(test)]
+mod tests;

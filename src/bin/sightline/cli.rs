@@ -576,14 +576,18 @@ pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
     }
 }
 
-/// Load `--params FILE` and `--model FILE` (the `learned` model to run instead of the built-in one).
-pub fn load_params_model(p: &Option<PathBuf>, model: &Option<PathBuf>) -> Result<Params> {
-    let mut params = load_params(p)?;
-    if let Some(m) = model {
-        let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
-        params.learned.model = Some(std::sync::Arc::new(m));
+/// Load `--model FILE`: the `learned` model to run instead of the built-in one (None: the
+/// built-in one).
+pub fn load_model(
+    model: &Option<PathBuf>,
+) -> Result<Option<std::sync::Arc<sightline::extract::learned::model::Model>>> {
+    match model {
+        None => Ok(None),
+        Some(m) => {
+            let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
+            Ok(Some(std::sync::Arc::new(m)))
+        }
     }
-    Ok(params)
 }
 
 pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
