@@ -6,14 +6,14 @@ use crate::output::json::AlgorithmResult;
 use crate::render::Timings;
 
 /// The error part of a record.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ErrorInfo {
     pub kind: String,
     pub message: String,
 }
 
 /// One output record: a page's result or its error.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Default, schemars::JsonSchema)]
 pub struct Record {
     pub input: String,
     /// Position of the input in the run's input list (records are written as pages finish).

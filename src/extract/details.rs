@@ -13,7 +13,7 @@ use crate::snapshot::Rect;
 pub type Bbox = [f64; 4];
 
 /// What an algorithm reports beside the kept nodes.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Details {
     /// Nothing to report (serialises as `null`).
@@ -46,14 +46,14 @@ impl Details {
 }
 
 /// Density family: the node with the largest DensitySum (eq. 5).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct DensityDetails {
     pub max_density_sum_node: String,
     pub max_density_sum: f64,
 }
 
 /// Wang & Liu: page facts, every candidate subtree (eq. 2) and the chosen one (eq. 3).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangDetails {
     pub title: String,
     pub meta_keywords: Vec<String>,
@@ -63,7 +63,7 @@ pub struct WangDetails {
 }
 
 /// One candidate subtree.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangSubtree {
     pub root: String,
     pub width_attr: f64,
@@ -74,7 +74,7 @@ pub struct WangSubtree {
 }
 
 /// The chosen subtree with its leaves (eq. 1 terms).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangChosen {
     pub root: String,
     pub width_attr: f64,
@@ -84,7 +84,7 @@ pub struct WangChosen {
 }
 
 /// A leaf and its NodeImp terms.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangLeaf {
     pub path: String,
     pub word_num: usize,
@@ -94,7 +94,7 @@ pub struct WangLeaf {
 }
 
 /// VSSE: seeds (eq. 1), the content area (eq. 2) and each paragraph's SimHash decision.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseDetails {
     pub leaves: usize,
     pub max_vvtc: f64,
@@ -106,7 +106,7 @@ pub struct VsseDetails {
 }
 
 /// A seed leaf.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseSeed {
     pub path: String,
     pub vvtc: f64,
@@ -115,7 +115,7 @@ pub struct VsseSeed {
 }
 
 /// The aggregated content area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseArea {
     pub path: String,
     pub tag_path: String,
@@ -123,7 +123,7 @@ pub struct VsseArea {
 }
 
 /// One paragraph of the area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseParagraph {
     pub path: String,
     pub punctuated: bool,
@@ -132,7 +132,7 @@ pub struct VsseParagraph {
 }
 
 /// VSSE structured records (§4.3.2): the HMM path and the records under its area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct RecordsDetails {
     pub leaves: usize,
     pub characteristics: [&'static str; 2],
@@ -143,7 +143,7 @@ pub struct RecordsDetails {
 }
 
 /// One node of the Viterbi descent.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct HmmStep {
     pub path: String,
     pub tag: String,
@@ -152,7 +152,7 @@ pub struct HmmStep {
 }
 
 /// One attribute-value record.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseRecord {
     pub path: String,
     pub text: String,
@@ -161,7 +161,7 @@ pub struct VsseRecord {
 }
 
 /// Crunch: each filter's removals, both link-list scopes, and the retained links.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct CrunchDetails {
     pub filters: Vec<FilterReport>,
     pub link_lists: LinkListReport,
@@ -172,7 +172,7 @@ pub struct CrunchDetails {
 }
 
 /// One filter of the pipeline.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct FilterReport {
     pub name: &'static str,
     pub pass: u8,
@@ -184,7 +184,7 @@ pub struct FilterReport {
 }
 
 /// The link-list filter's settings and what each scope would remove.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct LinkListReport {
     pub scope: LinkListScope,
     pub link_text_ratio: f64,
@@ -193,7 +193,7 @@ pub struct LinkListReport {
 }
 
 /// What each link-list scope would remove.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WouldRemove {
     #[serde(rename = "table-cells")]
     pub table_cells: ScopeReport,
@@ -201,21 +201,21 @@ pub struct WouldRemove {
 }
 
 /// Removals of one scope.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct ScopeReport {
     pub count: usize,
     pub paths: Vec<String>,
 }
 
 /// A link removed by a filter and kept by the retainer.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct RetainedLink {
     pub text: String,
     pub href: String,
 }
 
 /// Content blocks: the block tree, variation groups, and the blocks chosen as content.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct BlocksDetails {
     pub blocks: Vec<BlockReport>,
     pub groups: Vec<GroupReport>,
@@ -225,7 +225,7 @@ pub struct BlocksDetails {
 }
 
 /// One block: its maximum and minimum boundaries (Algorithm 2) and facts.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct BlockReport {
     pub id: usize,
     pub max: String,
@@ -247,7 +247,7 @@ pub struct BlockReport {
 }
 
 /// A variation group (Algorithm 3).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct GroupReport {
     pub id: usize,
     pub parent: Option<usize>,
@@ -255,14 +255,14 @@ pub struct GroupReport {
 }
 
 /// Ensemble: who voted and the quorum.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct EnsembleDetails {
     pub voters: Vec<&'static str>,
     pub min_votes: usize,
 }
 
 /// One feature's share in a block's decision.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Contribution {
     /// Feature name (see `extract::learned::schema::FEATURES` / `PASS2_FEATURES`).
     pub feature: String,
@@ -275,7 +275,7 @@ pub struct Contribution {
 }
 
 /// One content block of the `learned` extraction with why it was kept.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct BlockExplanation {
     /// CSS path of the block element holding the text.
     pub path: String,
@@ -304,7 +304,7 @@ pub struct BlockExplanation {
 ///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
 ///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
 /// ```
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct LearnedDetails {
     /// The model's description (how it was trained).
     pub model: String,

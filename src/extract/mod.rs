@@ -38,7 +38,19 @@ use self::learned::model::Model;
 use crate::snapshot::{NodeId, Snapshot, Tree};
 
 /// An extraction algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    PartialOrd,
+    Ord,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// CETD-DS: Text Density (eq. 1) with DensitySum.
@@ -143,7 +155,7 @@ impl FromStr for Algorithm {
 }
 
 /// Per-node scores of the density family, each indexed by node id. Absent values are 0.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct DensityScores {
     /// Text Density, eq. 1.
     pub td: Vec<f64>,
@@ -158,7 +170,7 @@ pub struct DensityScores {
 }
 
 /// The result of one algorithm on one snapshot.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Extraction {
     pub algorithm: Algorithm,
     /// For each node: is it part of the main content?

@@ -52,7 +52,9 @@ pub struct LearnedParams {
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     /// Keep the units that maximise the page's expected F1 (the metric the model is scored
@@ -443,7 +445,7 @@ impl TagFilter {
 }
 
 /// Which elements the link-list remover tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LinkListScope {
     /// The paper (§3): table cells only ([`CrunchParams::table_cell_tags`]).

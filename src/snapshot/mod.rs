@@ -20,7 +20,7 @@ pub type NodeId = usize;
 
 /// One rendered page: page-level facts and every element and non-blank text node under
 /// `<body>` in document order, with its rendered box and computed style.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Snapshot {
     /// Schema version the JSON was written with ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
@@ -71,7 +71,7 @@ pub struct Snapshot {
 }
 
 /// The page's stated metadata, bounded in count and length by the snapshot script.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 pub struct Head {
     /// `[key, content]` of each `<meta name|property|itemprop content>`; keys lower-cased
     /// (`og:title`, `article:published_time`, `author`, `description`).
@@ -115,14 +115,14 @@ impl Head {
 }
 
 /// A width and height in CSS px.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 pub struct Size {
     pub width: f64,
     pub height: f64,
 }
 
 /// A rectangle in CSS px in document coordinates (the page scrolled to its top).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 #[serde(from = "[f64; 4]", into = "[f64; 4]")]
 pub struct Rect {
     pub x: f64,
@@ -195,7 +195,7 @@ fn is_400(v: &u32) -> bool {
 }
 
 /// One element or text node. Text nodes have `tag == "#text"` and carry `text`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Node {
     /// Index of the parent node, or -1 for the root.
     pub parent: i64,

@@ -29,7 +29,7 @@ use dates::plausible;
 pub use dates::{iso_date, text_date};
 
 /// One metadata value and where it was read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Field<T> {
     pub value: T,
     /// `json-ld`, `opengraph`, `meta`, `microdata`, `time`, `layout`, `title`, `html-lang`,
@@ -38,7 +38,7 @@ pub struct Field<T> {
 }
 
 /// The page's metadata. Absent fields were found nowhere.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Metadata {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<Field<String>>,
