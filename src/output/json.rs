@@ -1,5 +1,5 @@
 //! The JSON form of one algorithm's result ([`AlgorithmResult`]), the part of a record
-//! ([`crate::batch::Record`]) the writers own. The record's schema is documented there.
+//! ([`crate::batch::Record`]) the writers own.
 //!
 //! The record's JSON schema is derived from these serde types and [`crate::batch::Record`]
 //! with schemars and pinned in `schemas/record.schema.json` (`tests/schemas.rs`); its
