@@ -16,7 +16,7 @@
 pub mod inputs;
 pub mod page;
 mod record;
-pub mod sink;
+pub(crate) mod sink;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};

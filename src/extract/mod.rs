@@ -16,12 +16,12 @@ pub mod crunch;
 pub mod density;
 pub mod details;
 pub mod ensemble;
-pub mod hosts;
+pub(crate) mod hosts;
 pub mod learned;
 pub mod metadata;
 pub mod params;
 pub mod text;
-pub mod visual;
+pub(crate) mod visual;
 pub mod vsse;
 pub mod weight;
 

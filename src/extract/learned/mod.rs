@@ -16,14 +16,14 @@
 //! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
 //! reproduced by `sightline train`.
 
-pub mod context;
+pub(crate) mod context;
 pub mod features;
 pub mod model;
 pub mod pass2;
-pub mod readability;
+pub(crate) mod readability;
 pub mod schema;
-pub mod tokens;
-pub mod units;
+pub(crate) mod tokens;
+pub(crate) mod units;
 
 use self::features::PageFeatures;
 use self::model::Model;

@@ -298,6 +298,7 @@ fn word_mask(w: &str) -> u32 {
     mask
 }
 
+#[cfg(test)]
 /// The token-group bit mask of one element's class, id and role.
 pub fn group_mask(class: Option<&str>, id: Option<&str>, role: Option<&str>) -> u32 {
     group_mask_cached(class, id, role, &mut HashMap::new())

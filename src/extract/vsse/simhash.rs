@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::super::params::VsseParams;
 use super::super::text::words;
 
+#[cfg(test)]
 /// The keywords of `text`: its words (Unicode word segmentation, one CJK character per word,
 /// standing in for the NLPIR segmenter), lower-cased, without stop words and without words
 /// that hold no letter (numbers are not keywords).
