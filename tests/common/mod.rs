@@ -25,8 +25,10 @@ pub async fn render_html(name: &str, html: &str) -> Result<Rendered, sightline::
     page
 }
 
-/// The benchmark root (`$SIGHTLINE_BENCH`, else `../shared/bench`), or None when it is absent
-/// and `SIGHTLINE_SKIP_BENCH=1`; otherwise a missing benchmark fails the test with the fix.
+/// The benchmark root (`$SIGHTLINE_BENCH`, else `../shared/bench`), or None when it is absent:
+/// the test is then skipped with one line on stderr naming `SIGHTLINE_BENCH`, so that the
+/// suite passes on a fresh clone with nothing beside it. With `SIGHTLINE_REQUIRE_BENCH=1`
+/// (set by `.ci/run`) a missing benchmark fails the test instead: CI never skips silently.
 pub fn bench_root() -> Option<PathBuf> {
     let root = std::env::var_os("SIGHTLINE_BENCH")
         .map(PathBuf::from)
@@ -34,16 +36,16 @@ pub fn bench_root() -> Option<PathBuf> {
     if root.join("PEERS.md").is_file() {
         return Some(root);
     }
-    if std::env::var("SIGHTLINE_SKIP_BENCH").as_deref() == Ok("1") {
-        eprintln!(
-            "skipping: no benchmark at {} (SIGHTLINE_SKIP_BENCH=1)",
+    if std::env::var("SIGHTLINE_REQUIRE_BENCH").as_deref() == Ok("1") {
+        panic!(
+            "benchmark data not found at {} and SIGHTLINE_REQUIRE_BENCH=1: put shared/bench \
+             beside the project or set SIGHTLINE_BENCH=DIR",
             root.display()
         );
-        return None;
     }
-    panic!(
-        "benchmark data not found at {}: put shared/bench beside the project, set SIGHTLINE_BENCH=DIR, \
-         or set SIGHTLINE_SKIP_BENCH=1 to skip this test",
+    eprintln!(
+        "skipped: no benchmark at {} (set SIGHTLINE_BENCH=DIR to run this test)",
         root.display()
     );
+    None
 }
