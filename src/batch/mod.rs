@@ -30,13 +30,21 @@ pub use page::{PageConfig, PageOut};
 pub use record::{ErrorInfo, Record};
 pub use sink::{Dest, PngTarget, Sink, SinkOptions};
 
-use crate::render::{Input, Rendered, Renderer};
+use crate::render::{Input, Rendered, Renderer, Timings};
 use crate::Error;
 
 /// Something that renders pages: the real [`Renderer`], or a fake in tests.
 pub trait PageRenderer: Send + Sync {
     /// Render one input.
     fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>>;
+    /// Render one input, with the phase timings of a failed page too (a `timeout` record's
+    /// `timings_ms` shows where the time went). By default, no timings for failures.
+    fn render_timed<'a>(
+        &'a self,
+        input: &'a Input,
+    ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
+        Box::pin(async move { (self.render(input).await, Timings::default()) })
+    }
     /// Pages rendered at once.
     fn concurrency(&self) -> usize;
     /// Milliseconds the browser took to start (reported on the first record).
@@ -48,6 +56,16 @@ pub trait PageRenderer: Send + Sync {
 impl PageRenderer for Renderer {
     fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>> {
         Box::pin(Renderer::render(self, input))
+    }
+    fn render_timed<'a>(
+        &'a self,
+        input: &'a Input,
+    ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
+        Box::pin(Renderer::render_timed(
+            self,
+            input,
+            self.options().screenshot,
+        ))
     }
     fn concurrency(&self) -> usize {
         self.options().concurrency.max(1)
@@ -122,8 +140,8 @@ pub async fn process<R: PageRenderer + ?Sized>(
 ) -> PageOut {
     let mut out = match page::to_input(&job.input, &cfg.charset) {
         Err(e) => PageOut::error(&job.input, &e),
-        Ok(input) => match renderer.render(&input).await {
-            Ok(r) => {
+        Ok(input) => match renderer.render_timed(&input).await {
+            (Ok(r), _) => {
                 let launch = (job.index == 0).then(|| renderer.launch_ms());
                 let name = job.input.clone();
                 match tokio::task::spawn_blocking(move || page::finish(&name, r, &cfg, launch))
@@ -136,7 +154,11 @@ pub async fn process<R: PageRenderer + ?Sized>(
                     },
                 }
             }
-            Err(e) => PageOut::error(&job.input, &e),
+            (Err(e), timings) => {
+                let mut out = PageOut::error(&job.input, &e);
+                out.record.timings_ms = Some(timings).filter(|t| t.navigate.is_some());
+                out
+            }
         },
     };
     out.record.index = Some(job.index);

@@ -394,20 +394,24 @@ impl Renderer {
         }
     }
 
-    /// Close a tab's target: from its own session, and from the browser's when that does
-    /// not answer (a renderer whose scripts never yield).
+    /// Close a tab's target in the background (the page's record does not wait for it): from
+    /// its own session, and from the browser's when that does not answer (a renderer whose
+    /// scripts never yield, a navigation that never ends). If neither goes through, the next
+    /// sweeps find the target unowned and close it.
     async fn close_page(&self, page: chromiumoxide::Page) {
         let id = page.target_id().inner().clone();
         self.owned.lock().expect("owned").remove(&id);
-        if !matches!(
-            tokio::time::timeout(Duration::from_secs(2), page.close()).await,
-            Ok(Ok(()))
-        ) {
-            let h = self.browser.lock().await.clone();
-            if let Some(h) = h.filter(|h| !h.is_gone()) {
-                h.close_target(&id, Duration::from_secs(2)).await;
+        let h = self.browser.lock().await.clone();
+        tokio::spawn(async move {
+            if !matches!(
+                tokio::time::timeout(Duration::from_secs(2), page.close()).await,
+                Ok(Ok(()))
+            ) {
+                if let Some(h) = h.filter(|h| !h.is_gone()) {
+                    h.close_target(&id, Duration::from_secs(2)).await;
+                }
             }
-        }
+        });
     }
 
     /// Render one input on a pooled tab. Several calls may run at once, up to `concurrency`.
@@ -420,6 +424,16 @@ impl Renderer {
     /// [`Renderer::render`] with the screenshot asked for per page (the service decides per
     /// request). Dropping the returned future (a client that went away) closes its tab.
     pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
+        self.render_timed(input, screenshot).await.0
+    }
+
+    /// [`Renderer::render_with`], with the phase timings of a failed page too (a `timeout`
+    /// record shows where its time went); on success they are the page's own.
+    pub async fn render_timed(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, Timings) {
         let slot = self.slots.acquire().await.expect("semaphore open");
         let gate = self.gate.read().await;
         let r = self.render_retrying(input, screenshot).await;
@@ -429,71 +443,114 @@ impl Renderer {
         r
     }
 
-    async fn render_retrying(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
+    /// One page: its attempts (a retry after a crash or a lost browser is a new navigation
+    /// with a deadline of its own), and the renders that may follow a successful one (the
+    /// title repair, the JavaScript-disabled fallback), which share its deadline.
+    async fn render_retrying(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, Timings) {
         let mut opts = self.opts.clone();
         opts.screenshot = screenshot;
-        let opts = &opts;
+        let first = &opts;
         let mut retries = 0;
         loop {
-            let (used, r) = self.render_once(input, opts).await;
-            // The attempt's browser is gone if another page already replaced it, or if it
-            // does not answer now.
-            let gone = match &r {
-                Ok(_) => false,
-                Err(e) => {
-                    used.is_some_and(|g| g != self.generation.load(Ordering::SeqCst))
-                        || self.probe_gone(e).await
-                }
-            };
+            let started = Instant::now();
+            let (used, r, timings) = self.render_once(input, first).await;
+            let r = self
+                .after_attempt(input, first, started, used, r, &mut retries)
+                .await;
             match r {
-                Ok(mut r) => {
-                    r.retries = retries;
-                    if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                Attempt::Break(r) => return (r, timings),
+                Attempt::Continue(()) => continue,
+            }
+        }
+    }
+
+    /// The options of a render that follows a successful one at `started`: the time left of
+    /// that page's deadline, or None when less than [`FOLLOW_UP_MIN`] is left.
+    fn follow_up(opts: &RenderOptions, started: Instant) -> Option<RenderOptions> {
+        let left = (started + opts.timeout).saturating_duration_since(Instant::now());
+        (left >= FOLLOW_UP_MIN).then(|| RenderOptions {
+            timeout: left,
+            ..opts.clone()
+        })
+    }
+
+    /// What follows one attempt: the page (perhaps re-rendered), its error, or a retry.
+    async fn after_attempt(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+        started: Instant,
+        used: Option<u64>,
+        r: Result<Rendered, Error>,
+        retries: &mut u32,
+    ) -> Attempt {
+        // The attempt's browser is gone if another page already replaced it, or if it does
+        // not answer now.
+        let gone = match &r {
+            Ok(_) => false,
+            Err(e) => {
+                used.is_some_and(|g| g != self.generation.load(Ordering::SeqCst))
+                    || self.probe_gone(e).await
+            }
+        };
+        match r {
+            Ok(mut r) => {
+                r.retries = *retries;
+                if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                    if let Some(left) = Self::follow_up(opts, started) {
                         tracing::info!("{}: the page's <title> is never closed; rendering it with the title closed", input.name());
-                        let (_, again) = self.render_once(&fixed, opts).await;
+                        let (_, again, _) = self.render_once(&fixed, &left).await;
                         if let Ok(mut again) = again {
                             again.repaired = Some("unclosed <title>".into());
-                            return Ok(again);
+                            return Attempt::Break(Ok(again));
                         }
                     }
-                    return Ok(self.javascript_fallback(input, r, opts).await);
                 }
-                // The page's scripts left nothing to walk (the root element removed, a
-                // document emptied): try the page as its HTML has it, with JavaScript off.
-                Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
-                    if opts.javascript && !gone =>
-                {
-                    return match self.render_without_js(input, opts).await {
-                        Ok(mut again) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
-                            tracing::info!(
-                                "{}: {e}; using the render with JavaScript disabled",
-                                input.name()
-                            );
-                            again.retries = retries;
-                            Ok(again)
-                        }
-                        _ => Err(e),
-                    };
-                }
-                Err(e) => {
-                    // A tab that could not be opened in time (a loaded machine) gets one
-                    // more try too: nothing of the page ran yet.
-                    let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
-                        || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
-                        || gone;
-                    if retries == 0 && retryable {
-                        tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
-                        retries += 1;
-                        continue;
+                Attempt::Break(Ok(self.javascript_fallback(input, r, opts, started).await))
+            }
+            // The page's scripts left nothing to walk (the root element removed, a document
+            // emptied): try the page as its HTML has it, with JavaScript off.
+            Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
+                if opts.javascript && !gone =>
+            {
+                let again = match Self::follow_up(opts, started) {
+                    Some(left) => Some(self.render_without_js(input, &left).await),
+                    None => None,
+                };
+                Attempt::Break(match again {
+                    Some(Ok(mut again)) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
+                        tracing::info!(
+                            "{}: {e}; using the render with JavaScript disabled",
+                            input.name()
+                        );
+                        again.retries = *retries;
+                        Ok(again)
                     }
-                    return Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
-                        Error::BrowserGone {
-                            message: e.to_string(),
-                        }
-                    } else {
-                        e
-                    });
+                    _ => Err(e),
+                })
+            }
+            Err(e) => {
+                // A tab that could not be opened in time (a loaded machine) gets one more try
+                // too: nothing of the page ran yet.
+                let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                    || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                    || gone;
+                if *retries == 0 && retryable {
+                    tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
+                    *retries += 1;
+                    return Attempt::Continue(());
                 }
+                Attempt::Break(Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
+                    Error::BrowserGone {
+                        message: e.to_string(),
+                    }
+                } else {
+                    e
+                }))
             }
         }
     }
@@ -524,6 +581,7 @@ impl Renderer {
         input: &Input,
         mut r: Rendered,
         opts: &RenderOptions,
+        started: Instant,
     ) -> Rendered {
         let decoded_as = r.snapshot.charset.as_str();
         let misread_possible = !decoded_as.is_empty() && !decoded_as.eq_ignore_ascii_case("utf-8");
@@ -553,7 +611,14 @@ impl Renderer {
         if !checks::needs_js_fallback(shown, html) {
             return r;
         }
-        let again = self.render_without_js(input, opts).await;
+        let Some(left) = Self::follow_up(opts, started) else {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text, but too little of the page's deadline is left for a render with JavaScript disabled",
+                input.name()
+            );
+            return r;
+        };
+        let again = self.render_without_js(input, &left).await;
         if let Ok(a) = &again {
             tracing::debug!(
                 "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
@@ -596,9 +661,9 @@ impl Renderer {
         &self,
         input: &Input,
         opts: &RenderOptions,
-    ) -> (Option<u64>, Result<Rendered, Error>) {
+    ) -> (Option<u64>, Result<Rendered, Error>, Timings) {
         let (url, served) = match self.prepare(input) {
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(e), Timings::default()),
             Ok(x) => x,
         };
         let mut guard = InFlight {
@@ -609,7 +674,7 @@ impl Renderer {
         };
         let (gen, mut tab) = match self.take_tab().await {
             Ok(t) => t,
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(e), Timings::default()),
         };
         guard.page = Some(tab.page.clone());
         let mut page_opts;
@@ -621,10 +686,11 @@ impl Renderer {
             opts
         };
         let r = tab.render(&input.name(), &url, opts).await;
+        let timings = tab.timings();
         guard.page = None;
         drop(guard);
         self.give_back(gen, tab).await;
-        (Some(gen), r)
+        (Some(gen), r, timings)
     }
 
     /// The URL to load for an input (HTML bytes are put on the loopback server; the path to
@@ -699,5 +765,12 @@ impl Drop for InFlight<'_> {
         }
     }
 }
+/// How an attempt at a page ended: the page's result, or another attempt.
+type Attempt = std::ops::ControlFlow<Result<Rendered, Error>>;
+
+/// The least time left of a page's deadline for a render that follows its first (the title
+/// repair, the JavaScript-disabled fallback); with less, the first render stands.
+const FOLLOW_UP_MIN: Duration = Duration::from_secs(1);
+
 /// How long a browser may take to start.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);

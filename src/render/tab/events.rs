@@ -206,6 +206,9 @@ pub(super) fn spawn(
                     {
                         s.body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
                     }
+                    if s.main_request.as_deref() == Some(id.as_str()) {
+                        s.main_finished = true;
+                    }
                     if !s.inflight.remove(&id) { s.finished.insert(id); }
                     s.last_net = Some(Instant::now());
                 }

@@ -99,9 +99,18 @@ struct State {
     body: Option<BodyRead>,
     /// How long reading the body may take (`RenderOptions::command_timeout`).
     body_limit: Duration,
+    /// The main document's `Network.loadingFinished` came: its body is all here.
+    main_finished: bool,
 }
 
 impl State {
+    /// An http(s) page whose main document has not arrived whole: the server never
+    /// answered, or has not finished the body. (Other schemes are read at once.)
+    fn main_document_incomplete(&self) -> bool {
+        (self.nav_url.starts_with("http:") || self.nav_url.starts_with("https:"))
+            && !self.main_finished
+    }
+
     /// Stop a body read of the previous page still running.
     fn abort_body_read(&mut self) {
         if let Some(h) = self.body.take() {
@@ -152,6 +161,101 @@ impl Fault {
                 message: message.clone(),
             },
         }
+    }
+}
+
+/// The phases of one page's render, in order (see `phases`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Navigate,
+    Settle,
+    Scroll,
+    Snapshot,
+    Screenshot,
+}
+
+impl Phase {
+    /// What the page was doing, for a timeout's message.
+    fn doing(self) -> &'static str {
+        match self {
+            Phase::Navigate => "loading the page",
+            Phase::Settle => "waiting for the page to settle",
+            Phase::Scroll => "scrolling the page",
+            Phase::Snapshot => "taking the snapshot",
+            Phase::Screenshot => "taking the screenshot",
+        }
+    }
+
+    /// This phase's entry in [`Timings`].
+    fn slot(self, t: &mut Timings) -> &mut Option<f64> {
+        match self {
+            Phase::Navigate => &mut t.navigate,
+            Phase::Settle => &mut t.settle,
+            Phase::Scroll => &mut t.scroll,
+            Phase::Snapshot => &mut t.snapshot,
+            Phase::Screenshot => &mut t.screenshot,
+        }
+    }
+}
+
+/// Where one page's render is: the phase running, since when, and the time of each phase
+/// done. Kept in the tab, so that a render cut off by its deadline still tells where the time
+/// went ([`Tab::timings`]).
+#[derive(Debug, Clone)]
+struct Progress {
+    phase: Phase,
+    since: Instant,
+    /// The running phase is not recorded (a scroll phase that did not scroll).
+    skipped: bool,
+    ended: bool,
+    timings: Timings,
+}
+
+impl Progress {
+    /// A render whose navigation started at `start`.
+    fn new(start: Instant) -> Progress {
+        Progress {
+            phase: Phase::Navigate,
+            since: start,
+            skipped: false,
+            ended: false,
+            timings: Timings::default(),
+        }
+    }
+
+    /// Record the running phase and start `next`.
+    fn enter(&mut self, next: Phase) {
+        self.close();
+        self.phase = next;
+        self.since = Instant::now();
+        self.skipped = false;
+    }
+
+    /// Do not record the running phase.
+    fn skip(&mut self) {
+        self.skipped = true;
+    }
+
+    /// Record the running phase: the render is over.
+    fn end(&mut self) {
+        self.close();
+        self.ended = true;
+    }
+
+    fn close(&mut self) {
+        if !self.skipped && !self.ended {
+            *self.phase.slot(&mut self.timings) = Some(ms(self.since.elapsed()));
+        }
+        self.skipped = true;
+    }
+
+    /// The timings so far, the running phase's up to now.
+    fn so_far(&self) -> Timings {
+        let mut t = self.timings.clone();
+        if !self.skipped && !self.ended {
+            *self.phase.slot(&mut t) = Some(ms(self.since.elapsed()));
+        }
+        t
     }
 }
 
@@ -275,6 +379,8 @@ pub struct Tab {
     /// The front of the window this tab shares with the browser's other tabs, held while
     /// scrolling (see [`scroll::Front`]).
     front: scroll::Front,
+    /// Where the current (or last) page's render is.
+    progress: Progress,
 }
 
 impl Drop for Tab {
@@ -389,7 +495,14 @@ impl Tab {
             uses: 0,
             js_disabled: false,
             front,
+            progress: Progress::new(Instant::now()),
         })
+    }
+
+    /// The phase timings of the last render, up to now if it is still running or was cut off
+    /// by its deadline (what a `timeout` record's `timings_ms` shows).
+    pub fn timings(&self) -> Timings {
+        self.progress.so_far()
     }
 
     fn fault(&self) -> Option<Fault> {

@@ -14,11 +14,11 @@ use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
 use super::events::origin_of;
 use super::{
-    cmd, ms, same_document_url, spawn_body_read, Bounded, Fault, Rendered, State, Tab, SNAPSHOT_JS,
+    cmd, same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, State, Tab,
+    SNAPSHOT_JS,
 };
 use crate::render::scroll::{self, ScrollReport};
 use crate::render::settle;
-use crate::render::timings::Timings;
 use crate::render::{checks, RenderOptions};
 use crate::snapshot::Snapshot;
 use crate::Error;
@@ -38,6 +38,15 @@ const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
   }
   return n;
 })()"#;
+
+/// How long past the page's deadline its capture may run (the snapshot, and the screenshot,
+/// of a page captured as it is when `load` did not come in time); beyond it the page is a
+/// `timeout`.
+pub(crate) const DEADLINE_GRACE: Duration = Duration::from_secs(1);
+
+/// How long a page whose `load` did not come by the deadline may take to answer whether it
+/// is alive (a page that answers is captured as it is; one that does not is a `timeout`).
+const ALIVE_CHECK: Duration = Duration::from_millis(500);
 
 /// After the main document's fault, how long navigation may take to report its end.
 const FAULT_SETTLE: Duration = Duration::from_secs(1);
@@ -80,6 +89,36 @@ impl Tab {
                 });
             }
         }
+        // The page's deadline, held whatever the server or the page does: the phases below
+        // bound each wait by it, and this bound (plus DEADLINE_GRACE for the capture of a
+        // page whose `load` never came) cuts whatever still runs. A tab cut off mid-phase is
+        // replaced, never reused.
+        let limit = opts.timeout + DEADLINE_GRACE;
+        let phases = self.phases(input, url, opts);
+        match tokio::time::timeout(limit, phases).await {
+            Ok(r) => r,
+            Err(_) => {
+                self.healthy = false;
+                tracing::debug!(
+                    "{input}: the deadline passed while {}; replacing the tab",
+                    self.progress.phase.doing()
+                );
+                Err(Error::Timeout {
+                    input: input.into(),
+                    phase: self.progress.phase.doing().into(),
+                    seconds: opts.timeout.as_secs_f64(),
+                })
+            }
+        }
+    }
+
+    /// The phases of one page, in order, from the start of its navigation.
+    async fn phases(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, Error> {
         let start = Instant::now();
         let deadline = start + opts.timeout;
         self.uses += 1;
@@ -105,13 +144,13 @@ impl Tab {
                 ..State::default()
             };
         }
-        let mut timings = Timings::default();
+        self.progress = Progress::new(start);
 
         // navigate
-        let load_timed_out = self.navigate(input, url, opts).await?;
-        timings.navigate = Some(ms(start.elapsed()));
+        let load_timed_out = self.navigate(input, url, opts, deadline).await?;
 
         // settle (the rule: src/render/settle.rs)
+        self.progress.enter(Phase::Settle);
         let settle_start = Instant::now();
         if !load_timed_out {
             self.settle(input, opts, start, deadline, settle_start)
@@ -121,29 +160,27 @@ impl Tab {
             self.reset_after_error(opts).await;
             return Err(e);
         }
-        timings.settle = Some(ms(settle_start.elapsed()));
 
         // scroll (src/render/scroll.rs)
-        let scroll_start = Instant::now();
+        self.progress.enter(Phase::Scroll);
         let scroll_report = self.scroll(input, opts, deadline, load_timed_out).await?;
-        if scroll_report.steps > 0 {
-            timings.scroll = Some(ms(scroll_start.elapsed()));
+        if scroll_report.steps == 0 {
+            self.progress.skip();
         }
 
         // snapshot
-        let snap_start = Instant::now();
+        self.progress.enter(Phase::Snapshot);
         let (snapshot, json) = self.snapshot(input, opts, start, deadline).await?;
-        timings.snapshot = Some(ms(snap_start.elapsed()));
 
         // screenshot
         let screenshot = if opts.screenshot {
-            let shot_start = Instant::now();
-            let bytes = self.screenshot(input, opts, &snapshot).await?;
-            timings.screenshot = Some(ms(shot_start.elapsed()));
-            Some(bytes)
+            self.progress.enter(Phase::Screenshot);
+            Some(self.screenshot(input, opts, &snapshot).await?)
         } else {
             None
         };
+        self.progress.end();
+        let timings = self.progress.timings.clone();
 
         let snapshot_h = snapshot.document.height;
         // A later navigation may go straight from this page to the next one (see
@@ -456,6 +493,7 @@ impl Tab {
         input: &str,
         url: &str,
         opts: &RenderOptions,
+        deadline: Instant,
     ) -> Result<bool, Error> {
         if self.js_disabled == opts.javascript {
             let r = cmd(
@@ -491,7 +529,10 @@ impl Tab {
             }
         };
         let nav = {
-            let goto = self.bounded(opts.timeout, self.page.goto(NavigateParams::new(url)));
+            let goto = self.bounded(
+                deadline.saturating_duration_since(Instant::now()),
+                self.page.goto(NavigateParams::new(url)),
+            );
             tokio::pin!(goto);
             tokio::select! {
                 r = &mut goto => Ok(r),
@@ -595,8 +636,27 @@ impl Tab {
                         input: input.into(),
                     });
                 }
+                let timed_out = |phase: &str| Error::Timeout {
+                    input: input.into(),
+                    phase: phase.into(),
+                    seconds: opts.timeout.as_secs_f64(),
+                };
+                // The server never answered, never finished the document, or dribbles it:
+                // there is no page to capture, and chromiumoxide still waits on the
+                // navigation (the tab's next one would queue behind it): the tab is replaced.
+                if self
+                    .state
+                    .lock()
+                    .expect("tab state")
+                    .main_document_incomplete()
+                {
+                    self.healthy = false;
+                    return Err(timed_out(
+                        "loading the page (the server did not send the whole document)",
+                    ));
+                }
                 let alive = tokio::time::timeout(
-                    opts.command_timeout.min(Duration::from_secs(2)),
+                    ALIVE_CHECK,
                     self.page.execute(EvaluateParams::new("location.href")),
                 )
                 .await;
@@ -604,14 +664,11 @@ impl Tab {
                     Ok(Ok(r)) => r.result.result.value.clone(),
                     _ => None,
                 };
-                let timed_out = || Error::Timeout {
-                    input: input.into(),
-                    phase: "loading the page".into(),
-                    seconds: opts.timeout.as_secs_f64(),
-                };
                 if !matches!(alive, Ok(Ok(_))) {
-                    self.recover_hung(opts).await;
-                    return Err(timed_out());
+                    // Stuck in a script: the deadline passed, so no recovery here; the
+                    // pool replaces the tab.
+                    self.healthy = false;
+                    return Err(timed_out("loading the page"));
                 }
                 if (href.as_ref().and_then(|v| v.as_str()) == Some("about:blank")
                     && !same_document_url(url, "about:blank"))
@@ -621,7 +678,7 @@ impl Tab {
                     // page it waited on, or the previous page. chromiumoxide still waits on the navigation, so
                     // the tab is replaced.
                     self.healthy = false;
-                    return Err(timed_out());
+                    return Err(timed_out("loading the page"));
                 }
                 // The page is captured as it is, but chromiumoxide still waits for its
                 // `load` (up to 30 s) and would queue the tab's next navigation behind it:
