@@ -221,7 +221,29 @@ impl Snapshot {
             message: e.to_string(),
         })?;
         snap.validate(source)?;
+        let mut snap = snap;
+        snap.cap_depth(MAX_DEPTH);
         Ok(snap)
+    }
+
+    /// Flatten nesting below `max` levels: a node that would sit deeper becomes the next
+    /// sibling of its parent (at depth `max`), so text keeps its document order. Chromium's
+    /// HTML parser caps nesting at 512 levels the same way; only a script builds deeper trees,
+    /// and no algorithm or writer then pays for the depth. Linear in nodes. Returns how many
+    /// nodes moved.
+    pub fn cap_depth(&mut self, max: usize) -> usize {
+        let mut depth = vec![0usize; self.nodes.len()];
+        let mut moved = 0;
+        for i in 1..self.nodes.len() {
+            let mut p = self.nodes[i].parent as usize;
+            if depth[p] >= max {
+                p = self.nodes[p].parent as usize;
+                self.nodes[i].parent = p as i64;
+                moved += 1;
+            }
+            depth[i] = depth[p] + 1;
+        }
+        moved
     }
 
     /// Check the invariants scoring relies on: known schema, a root, parents before children.
@@ -261,6 +283,10 @@ impl Snapshot {
         serde_json::to_string(self).expect("a snapshot always serializes")
     }
 }
+
+/// The deepest nesting a snapshot keeps ([`Snapshot::cap_depth`]): Chromium's HTML parser's
+/// own limit.
+pub const MAX_DEPTH: usize = 512;
 
 /// Tags whose content the counting ignores although a snapshot may hold them.
 const LINK_TAGS: [&str; 3] = ["a", "button", "select"];
@@ -327,6 +353,9 @@ pub struct Tree<'a> {
     pub link_chars: Vec<usize>,
     /// LinkTagNumber LT_i: link elements (a, button, select) among the descendants.
     pub link_tags: Vec<usize>,
+    /// For each node, its `:nth-of-type` index among its parent's children (0 when it is the
+    /// only one of its tag there), computed once for [`Tree::css_path`].
+    nth_of_type: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl<'a> Tree<'a> {
@@ -373,7 +402,30 @@ impl<'a> Tree<'a> {
             tags,
             link_chars,
             link_tags,
+            nth_of_type: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Every node's `:nth-of-type` index (see [`Tree::css_path`]): linear in nodes.
+    fn nth_of_type(&self) -> &[usize] {
+        self.nth_of_type.get_or_init(|| {
+            let mut nth = vec![0usize; self.len()];
+            let mut seen: std::collections::HashMap<&str, usize> = Default::default();
+            for kids in &self.children {
+                seen.clear();
+                for &c in kids {
+                    let k = seen.entry(self.snap.nodes[c].tag.as_str()).or_default();
+                    *k += 1;
+                    nth[c] = *k;
+                }
+                for &c in kids {
+                    if seen[self.snap.nodes[c].tag.as_str()] == 1 {
+                        nth[c] = 0;
+                    }
+                }
+            }
+            nth
+        })
     }
 
     /// Number of nodes.
@@ -460,21 +512,12 @@ impl<'a> Tree<'a> {
         } else {
             id
         };
-        // Walk up once, counting same-tag siblings in place (no per-level vectors).
+        // Walk up once; each level's `:nth-of-type` index is computed once per tree.
+        let nth = self.nth_of_type();
         let mut parts: Vec<(&str, usize)> = Vec::new();
         let mut cur = id;
         while let Some(p) = self.parent(cur) {
-            let tag = self.snap.nodes[cur].tag.as_str();
-            let (mut same, mut k) = (0, 0);
-            for &c in &self.children[p] {
-                if self.snap.nodes[c].tag == tag {
-                    same += 1;
-                    if c == cur {
-                        k = same;
-                    }
-                }
-            }
-            parts.push((tag, if same > 1 { k.max(1) } else { 0 }));
+            parts.push((self.snap.nodes[cur].tag.as_str(), nth[cur]));
             cur = p;
         }
         let mut out = self.snap.nodes[cur].tag.clone();
