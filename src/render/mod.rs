@@ -98,6 +98,7 @@ impl Renderer {
             .map_err(|e| Error::Launch {
                 path: "127.0.0.1".into(),
                 message: format!("cannot start the loopback server: {e}"),
+                source: Some(Box::new(e)),
             })?;
         Ok(Renderer {
             slots: Semaphore::new(opts.concurrency.max(1)),
@@ -703,6 +704,7 @@ impl Renderer {
                 let abs = std::fs::canonicalize(p).map_err(|e| Error::Input {
                     input: name.clone(),
                     message: e.to_string(),
+                    source: Some(Box::new(e)),
                 })?;
                 (format!("file://{}", abs.display()), None)
             }

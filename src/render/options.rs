@@ -113,6 +113,7 @@ impl Input {
             checks::check_url(arg).map_err(|message| Error::Input {
                 input: arg.into(),
                 message,
+                source: None,
             })?;
             return Ok(Input::Url(arg.to_string()));
         }
@@ -124,6 +125,7 @@ impl Input {
             return Err(Error::Input {
                 input: arg.into(),
                 message: "is not a file".into(),
+                source: None,
             });
         }
         if arg.contains('.')
@@ -136,6 +138,7 @@ impl Input {
         Err(Error::Input {
             input: arg.into(),
             message: "no such file, and not a URL (URLs need a scheme such as https://)".into(),
+            source: None,
         })
     }
 

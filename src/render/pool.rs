@@ -171,24 +171,3 @@ impl BrowserPool {
         }
     }
 }
-
-impl crate::batch::PageRenderer for BrowserPool {
-    fn render<'a>(
-        &'a self,
-        input: &'a Input,
-    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
-        Box::pin(BrowserPool::render(self, input))
-    }
-    fn render_timed<'a>(
-        &'a self,
-        input: &'a Input,
-    ) -> futures::future::BoxFuture<'a, (Result<Rendered, Error>, crate::render::Timings)> {
-        Box::pin(BrowserPool::render_timed(self, input, self.opts.screenshot))
-    }
-    fn concurrency(&self) -> usize {
-        self.capacity()
-    }
-    fn launch_ms(&self) -> f64 {
-        BrowserPool::launch_ms(self)
-    }
-}

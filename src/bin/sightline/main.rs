@@ -15,7 +15,8 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 
 use cli::{
-    browser_endpoints, collect_inputs, exit, load_params_model, parse_algorithms, render_options,
+    browser_endpoints, collect_inputs, exit, load_model, load_params, parse_algorithms,
+    render_options,
 };
 use cli::{Cli, Command, ExtractArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
@@ -78,7 +79,7 @@ fn main() {
             .map_err(Into::into),
         };
         r.unwrap_or_else(|e| {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", report(&e));
             exit::ERROR
         })
     });
@@ -88,9 +89,33 @@ fn main() {
     std::process::exit(code);
 }
 
+/// An error for stderr: its chain of causes, each said once (a library error's message
+/// often quotes its source already), and the CLI's hint for a library error.
+fn report(e: &anyhow::Error) -> String {
+    let mut s = String::new();
+    let mut hint = None;
+    for cause in e.chain() {
+        let m = cause.to_string();
+        if !s.contains(&m) {
+            if !s.is_empty() {
+                s.push_str(": ");
+            }
+            s.push_str(&m);
+        }
+        if let Some(se) = cause.downcast_ref::<sightline::Error>() {
+            hint = hint.or_else(|| cli::hint(se));
+        }
+    }
+    match hint {
+        Some(h) => format!("{s} ({h})"),
+        None => s,
+    }
+}
+
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let mut params = load_params_model(&a.params, &a.model)?;
+    let mut params = load_params(&a.params)?;
+    let model = load_model(&a.model)?;
     // Only the JSON record shows `learned`'s feature contributions.
     if format != Format::Json {
         params = params.text_only();
@@ -103,10 +128,13 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let cfg = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
         params,
+        model,
         format,
         annotate: a.annotate.is_some(),
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
+        hint: Some(cli::hint),
+        front_matter: a.front_matter,
     };
 
     // Saved snapshot: no browser.
