@@ -404,18 +404,31 @@ fn zero_size_nan_and_infinite_boxes_do_not_panic() {
     }
 }
 
-#[test]
-fn fifty_megabytes_of_text_in_one_node() {
+/// Every algorithm and writer on one text node of `mb` megabytes.
+fn text_in_one_node(mb: usize) {
     let mut b = SnapshotBuilder::new(1200.0);
     let p = b.el(0, "p", rect(0.0, 0.0, 1200.0, 1e6));
     let word = "harbour, ";
-    b.text(p, &word.repeat(50 * 1024 * 1024 / word.len()));
+    b.text(p, &word.repeat(mb * 1024 * 1024 / word.len()));
     let s = b.build();
     for a in Algorithm::ALL {
         let t = Instant::now();
         let (_, text, _, _) = outputs(&s, a, &Params::default());
-        eprintln!("50 MB: {} {:?}", a.name(), t.elapsed());
+        eprintln!("{mb} MB: {} {:?}", a.name(), t.elapsed());
         assert!(text.is_empty() || text.contains("harbour"), "{}", a.name());
     }
-    let _ = extract(&s, Algorithm::Td, &Params::default());
+}
+
+#[test]
+fn five_megabytes_of_text_in_one_node() {
+    text_in_one_node(5);
+}
+
+/// 50 MB, as the issue asks: ignored by default, since a debug build spends minutes on it
+/// (vsse over 5.8 million words); run it with
+/// `cargo test --release --test properties -- --ignored`.
+#[test]
+#[ignore = "minutes in a debug build: cargo test --release --test properties -- --ignored"]
+fn fifty_megabytes_of_text_in_one_node() {
+    text_in_one_node(50);
 }
