@@ -21,36 +21,52 @@ pub fn escape(s: &str) -> String {
     o
 }
 
+/// Write the kept subtree of `id`. Iterative (an explicit stack of open elements), so that a
+/// page nested 100,000 levels deep does not overflow the stack.
 fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
-    let n = tree.node(id);
-    if n.is_text() {
-        out.push_str(&escape(n.text.as_deref().unwrap_or("")));
-        return;
+    enum Step<'a> {
+        Open(NodeId),
+        Close(&'a str),
     }
-    let tag = if id == 0 { "div" } else { n.tag.as_str() };
-    // A <picture>'s <source> candidates: its <img> carries the one the browser chose.
-    if tag == "source" {
-        return;
-    }
-    out.push('<');
-    out.push_str(tag);
-    for (name, v) in [("href", &n.href), ("src", &n.src), ("alt", &n.alt)] {
-        if let Some(v) = v {
-            out.push_str(&format!(" {name}=\"{}\"", escape(v)));
+    let mut stack = vec![Step::Open(id)];
+    while let Some(step) = stack.pop() {
+        let id = match step {
+            Step::Close(tag) => {
+                out.push_str("</");
+                out.push_str(tag);
+                out.push('>');
+                continue;
+            }
+            Step::Open(id) => id,
+        };
+        let n = tree.node(id);
+        if n.is_text() {
+            out.push_str(&escape(n.text.as_deref().unwrap_or("")));
+            continue;
+        }
+        let tag = if id == 0 { "div" } else { n.tag.as_str() };
+        // A <picture>'s <source> candidates: its <img> carries the one the browser chose.
+        if tag == "source" {
+            continue;
+        }
+        out.push('<');
+        out.push_str(tag);
+        for (name, v) in [("href", &n.href), ("src", &n.src), ("alt", &n.alt)] {
+            if let Some(v) = v {
+                out.push_str(&format!(" {name}=\"{}\"", escape(v)));
+            }
+        }
+        out.push('>');
+        if VOID.contains(&tag) {
+            continue;
+        }
+        stack.push(Step::Close(tag));
+        for &k in tree.children[id].iter().rev() {
+            if ex.kept[k] {
+                stack.push(Step::Open(k));
+            }
         }
     }
-    out.push('>');
-    if VOID.contains(&tag) {
-        return;
-    }
-    for &k in &tree.children[id] {
-        if ex.kept[k] {
-            write_node(tree, ex, k, out);
-        }
-    }
-    out.push_str("</");
-    out.push_str(tag);
-    out.push('>');
 }
 
 /// The content subtrees as one HTML fragment, one root per line, in document order.

@@ -273,7 +273,29 @@ impl Snapshot {
             source: Some(Box::new(e)),
         })?;
         snap.validate(source)?;
+        let mut snap = snap;
+        snap.cap_depth(MAX_DEPTH);
         Ok(snap)
+    }
+
+    /// Flatten nesting below `max` levels: a node that would sit deeper becomes the next
+    /// sibling of its parent (at depth `max`), so text keeps its document order. Chromium's
+    /// HTML parser caps nesting at 512 levels the same way; only a script builds deeper trees,
+    /// and no algorithm or writer then pays for the depth. Linear in nodes. Returns how many
+    /// nodes moved.
+    pub fn cap_depth(&mut self, max: usize) -> usize {
+        let mut depth = vec![0usize; self.nodes.len()];
+        let mut moved = 0;
+        for i in 1..self.nodes.len() {
+            let mut p = self.nodes[i].parent as usize;
+            if depth[p] >= max {
+                p = self.nodes[p].parent as usize;
+                self.nodes[i].parent = p as i64;
+                moved += 1;
+            }
+            depth[i] = depth[p] + 1;
+        }
+        moved
     }
 
     /// Check the invariants scoring relies on: known schema, a root, parents before children.
@@ -314,6 +336,10 @@ impl Snapshot {
         serde_json::to_string(self).expect("a snapshot always serializes")
     }
 }
+
+/// The deepest nesting a snapshot keeps ([`Snapshot::cap_depth`]): Chromium's HTML parser's
+/// own limit.
+pub const MAX_DEPTH: usize = 512;
 
 /// Tags whose content the counting ignores although a snapshot may hold them.
 const LINK_TAGS: [&str; 3] = ["a", "button", "select"];

@@ -154,6 +154,19 @@ pub struct ServeArgs {
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
+    /// Connections open at once; one over the cap is closed at once.
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    pub max_connections: usize,
+    /// Time a client has to send a request's line and headers (and that an idle keep-alive
+    /// connection is kept); then the connection is closed.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub header_timeout: f64,
+    /// Time a client has to send a request's body (then 408).
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub body_timeout: f64,
+    /// Largest request body in bytes (then 413).
+    #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
+    pub max_body: usize,
     #[command(flatten)]
     pub render: RenderArgs,
 }

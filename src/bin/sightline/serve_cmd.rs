@@ -18,6 +18,8 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     for (v, name) in [
         (a.request_timeout, "--request-timeout"),
         (a.drain_timeout, "--drain-timeout"),
+        (a.header_timeout, "--header-timeout"),
+        (a.body_timeout, "--body-timeout"),
     ] {
         if v.is_nan() || v <= 0.0 {
             bail!("{name} {v}: must be a positive number of seconds");
@@ -51,7 +53,15 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         token: a.token.clone().filter(|t| !t.is_empty()),
         policy,
         page,
+        limits: serve::Limits {
+            max_connections: a.max_connections.max(1),
+            header_timeout: Duration::from_secs_f64(a.header_timeout),
+            body_timeout: Duration::from_secs_f64(a.body_timeout),
+            max_body_bytes: a.max_body,
+            ..serve::Limits::default()
+        },
     };
+    let limits = cfg.limits.clone();
     let app = serve::router(renderer.clone(), cfg);
     if !quiet {
         eprintln!(
@@ -95,6 +105,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         app,
         shutdown,
         Duration::from_secs_f64(a.drain_timeout),
+        &limits,
     )
     .await
     .context("the HTTP server failed")?;

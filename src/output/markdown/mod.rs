@@ -191,7 +191,14 @@ struct Writer<'t, 'a> {
     kept: &'t [bool],
     /// Does the node's kept subtree (below it) hold a block element?
     has_block: Vec<bool>,
+    /// Elements open in the recursive descent (see [`MAX_DEPTH`]).
+    depth: std::cell::Cell<usize>,
 }
+
+/// How deep the writer descends into nested elements; below that, a subtree's text is written
+/// as plain text (no markdown structure), walked without recursion, so that a page nested
+/// 100,000 levels deep cannot overflow the stack of a 2 MiB worker thread.
+const MAX_DEPTH: usize = 96;
 
 impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction) -> Self {
@@ -200,6 +207,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             tree,
             kept: &ex.kept,
             has_block: vec![false; n],
+            depth: std::cell::Cell::new(0),
         };
         for id in (1..n).rev() {
             if !w.kept[id] {
@@ -271,8 +279,43 @@ impl<'t, 'a> Writer<'t, 'a> {
         b
     }
 
+    /// The kept text of a subtree, in document order, into `inl` (iterative: the fallback of
+    /// [`MAX_DEPTH`]).
+    fn flat_text(&self, id: NodeId, inl: &mut Inline) {
+        let mut stack = vec![id];
+        while let Some(id) = stack.pop() {
+            if self.base_kind(id) == Kind::Skip {
+                continue;
+            }
+            if let Some(t) = &self.tree.node(id).text {
+                inl.text(t);
+            }
+            stack.extend(self.kids(id).collect::<Vec<_>>().into_iter().rev());
+        }
+    }
+
+    /// Run `f` one level deeper, or None past [`MAX_DEPTH`].
+    fn deeper<T>(&self, f: impl FnOnce() -> T) -> Option<T> {
+        let d = self.depth.get();
+        if d >= MAX_DEPTH {
+            return None;
+        }
+        self.depth.set(d + 1);
+        let r = f();
+        self.depth.set(d);
+        Some(r)
+    }
+
     /// Render one block element.
     fn block(&self, id: NodeId, blocks: &mut Vec<Block>) {
+        if self.deeper(|| self.block_at_depth(id, blocks)).is_none() {
+            let mut inl = Inline::default();
+            self.flat_text(id, &mut inl);
+            flush(&mut inl, blocks);
+        }
+    }
+
+    fn block_at_depth(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let n = self.tree.node(id);
         match n.tag.as_str() {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => self.heading(id, blocks),
@@ -471,6 +514,12 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     /// Render an inline node (text or inline element) into the paragraph being built.
     fn inline(&self, id: NodeId, inl: &mut Inline) {
+        if self.deeper(|| self.inline_at_depth(id, inl)).is_none() {
+            self.flat_text(id, inl);
+        }
+    }
+
+    fn inline_at_depth(&self, id: NodeId, inl: &mut Inline) {
         let n = self.tree.node(id);
         if let Some(t) = &n.text {
             // Texts the layout shows apart are two words, as in the text writer; not right
