@@ -16,6 +16,8 @@
 //!   through the renderer and the algorithms to records, with cancellation, resume and
 //!   sharding.
 //! - [`serve`]: the pipeline as an HTTP service (axum), with a target policy against SSRF.
+//! - [`mcp`]: the pipeline as Model Context Protocol tools for LLM agents (`extract`,
+//!   `screenshot`, `snapshot`), over stdio (`sightline mcp`) and on `serve` at `/mcp`.
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
@@ -49,6 +51,7 @@ mod error;
 pub mod eval;
 pub mod extract;
 mod extractor;
+pub mod mcp;
 pub mod output;
 pub mod render;
 pub mod serve;
