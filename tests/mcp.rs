@@ -332,3 +332,33 @@ async fn serve_answers_mcp_behind_its_token_and_target_policy() {
     client.cancel().await.expect("close the session");
     drop(svc);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_without_a_token_answers_mcp_for_loopback_names_only() {
+    let svc = start_serve(&[]);
+    let port = svc.base.rsplit(':').next().unwrap().to_string();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    // A page in the user's browser that rebinds its own name to 127.0.0.1 sends its name as
+    // Host: refused. Loopback names are answered.
+    for (host, status) in [
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("attacker.example:{port}"), 403),
+    ] {
+        let r = reqwest::Client::new()
+            .post(format!("{}/mcp", svc.base))
+            .header("host", &host)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), status, "{host}");
+        if status == 200 {
+            let body: Value = r.json().await.unwrap();
+            assert_eq!(body["result"]["serverInfo"]["name"], "sightline", "{body}");
+        }
+    }
+}

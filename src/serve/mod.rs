@@ -54,7 +54,7 @@ pub struct ServeConfig {
     pub max_queue: usize,
     /// Deadline of one request, queueing included.
     pub request_timeout: Duration,
-    /// Bearer token required on `/extract` and `/metrics` (not on `/healthz`).
+    /// Bearer token required on `/extract`, `/metrics` and `/mcp` (not on `/healthz`).
     pub token: Option<String>,
     /// Which targets may be rendered.
     pub policy: NetPolicy,

@@ -91,7 +91,7 @@ pub enum Command {
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
     /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, /healthz,
-    /// /metrics.
+    /// /metrics, and the MCP tools at /mcp (streamable HTTP).
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
@@ -111,7 +111,8 @@ pub enum Command {
     /// to stderr. Tools: extract (a URL to Markdown or text, with title, metadata and links),
     /// screenshot (a PNG) and snapshot (a layout summary). Client configuration (Claude
     /// Desktop, Cursor, ...):
-    ///   {"mcpServers": {"sightline": {"command": "sightline", "args": ["mcp"]}}}
+    ///
+    /// {"mcpServers": {"sightline": {"command": "sightline", "args": ["mcp"]}}}
     ///
     /// Targets are checked as `serve` checks them: loopback, private, link-local and
     /// unique-local addresses and file:// URLs are refused, when the tool is called and for
@@ -142,7 +143,8 @@ pub struct ServeArgs {
     /// After SIGTERM, how long the pages in flight may take before the service exits.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub drain_timeout: f64,
-    /// Require `Authorization: Bearer TOKEN` on /extract and /metrics.
+    /// Require `Authorization: Bearer TOKEN` on /extract, /metrics and /mcp. Without one,
+    /// /mcp answers only requests addressed to localhost, 127.0.0.1 or ::1 (Host header).
     #[arg(
         long,
         env = "SIGHTLINE_TOKEN",
