@@ -111,7 +111,9 @@ async fn stdio_client_lists_the_tools_and_extracts_a_loopback_page() {
     let s = r.structured_content.clone().expect("structured content");
     assert_eq!(s["url"], page.as_str());
     assert!(s["title"].as_str().unwrap().contains(HEADLINE), "{s}");
-    assert_eq!(s["metadata"]["title"], s["title"]);
+    let title = s["metadata"]["title"]["value"].as_str().unwrap_or_default();
+    assert!(title.contains(HEADLINE), "{s}");
+    assert_eq!(s["metadata"]["language"]["value"], "en", "{s}");
     assert_eq!(s["format"], "markdown");
     assert_eq!(s["algorithm"], "learned");
     assert_eq!(s["content"].as_str(), Some(md.as_str()));

@@ -32,7 +32,7 @@ pub use page::{PageConfig, PageOut};
 pub use record::{ErrorInfo, Record};
 pub use sink::{Dest, PngTarget, Sink, SinkOptions};
 
-use crate::render::{Input, Rendered, Renderer};
+use crate::render::{BrowserPool, Input, Rendered, Renderer};
 use crate::Error;
 
 /// Something that renders pages: the real [`Renderer`], or a fake in tests.
@@ -73,6 +73,29 @@ impl PageRenderer for Renderer {
     }
     fn launch_ms(&self) -> f64 {
         self.launch_ms
+    }
+}
+
+impl PageRenderer for BrowserPool {
+    fn render<'a>(
+        &'a self,
+        input: &'a Input,
+    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
+        Box::pin(BrowserPool::render(self, input))
+    }
+    fn render_with<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
+        let shot = screenshot.unwrap_or(self.options().screenshot);
+        Box::pin(BrowserPool::render_with(self, input, shot))
+    }
+    fn concurrency(&self) -> usize {
+        self.capacity()
+    }
+    fn launch_ms(&self) -> f64 {
+        BrowserPool::launch_ms(self)
     }
 }
 

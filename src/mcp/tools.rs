@@ -2,8 +2,8 @@
 //! schema clients see, derived with `schemars`), their structured results, and the mapping of
 //! a failed page to a tool error. Each tool checks the target against the policy, renders the
 //! page through the shared [`Extractor`](crate::Extractor), and reads its answer from the
-//! [`Page`]: no extraction logic of its own beyond small reads of the snapshot (metadata,
-//! links inside the kept nodes, the largest text blocks).
+//! [`Page`] (its content, the library's metadata): no extraction logic of its own beyond
+//! small reads of the snapshot (the links inside the kept nodes, the largest text blocks).
 
 use std::sync::Arc;
 
@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::McpServer;
 use crate::batch::PageConfig;
+use crate::extract::metadata::Metadata;
 use crate::extract::Algorithm;
 use crate::snapshot::{NodeId, Tree};
 use crate::{Error, Page, Source};
@@ -85,25 +86,6 @@ fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     })
 }
 
-/// What the page says about itself (read from the snapshot; empty fields are omitted).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Metadata {
-    /// `document.title`.
-    pub title: String,
-    /// `<html lang>`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lang: Option<String>,
-    /// `<meta name="description">`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// `<meta name="keywords">`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub keywords: Option<String>,
-    /// The encoding the browser decoded the document with.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub charset: Option<String>,
-}
-
 /// A link inside the extracted content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Link {
@@ -126,7 +108,9 @@ pub struct ExtractResult {
     pub algorithm: String,
     /// The main content, in `format`.
     pub content: String,
-    /// What the page says about itself.
+    /// What the page says about itself (authors, dates, site, language, description,
+    /// canonical URL, image, tags), each field with where it was read; absent fields were
+    /// found nowhere.
     pub metadata: Metadata,
     /// The links inside the content, in document order, each (text, href) once.
     pub links: Vec<Link>,
@@ -223,8 +207,8 @@ fn structured<T: Serialize>(first: Option<ContentBlock>, value: &T) -> CallToolR
 impl McpServer {
     /// Render a page in headless Chromium and return its main content as Markdown (or plain
     /// text), without navigation, ads or other boilerplate. The structured result adds the
-    /// page's title, final URL, metadata (language, description), the links inside the content
-    /// and the time each phase took.
+    /// page's title, final URL, metadata (authors, dates, site, language, description,
+    /// canonical URL), the links inside the content and the time each phase took.
     #[tool(
         name = "extract",
         annotations(title = "Extract a page's main content", read_only_hint = true, open_world_hint = true),
@@ -388,7 +372,6 @@ impl McpServer {
 /// `extract`'s structured result, with `content` as given.
 fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractResult {
     let snap = page.snapshot();
-    let some = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
     ExtractResult {
         url: page.url().to_string(),
         title: page.title().to_string(),
@@ -398,13 +381,7 @@ fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractRe
             .map_or("", |e| e.algorithm.name())
             .to_string(),
         content,
-        metadata: Metadata {
-            title: snap.title.clone(),
-            lang: some(&snap.lang),
-            description: some(&snap.description),
-            keywords: some(&snap.keywords),
-            charset: some(&snap.charset),
-        },
+        metadata: page.metadata().cloned().unwrap_or_default(),
         links: page
             .extraction()
             .map_or_else(Vec::new, |ex| content_links(&Tree::new(snap), &ex.kept)),

@@ -16,7 +16,8 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 
 use cli::{
-    browser_endpoints, collect_inputs, exit, load_params_model, parse_algorithms, render_options,
+    browser_endpoints, collect_inputs, exit, load_model, load_params, parse_algorithms,
+    render_options,
 };
 use cli::{Cli, Command, ExtractArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
@@ -115,7 +116,8 @@ fn report(e: &anyhow::Error) -> String {
 
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let mut params = load_params_model(&a.params, &a.model)?;
+    let mut params = load_params(&a.params)?;
+    let model = load_model(&a.model)?;
     // Only the JSON record shows `learned`'s feature contributions.
     if format != Format::Json {
         params = params.text_only();
@@ -128,11 +130,13 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let cfg = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
         params,
+        model,
         format,
         annotate: a.annotate.is_some(),
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
         hint: Some(cli::hint),
+        front_matter: a.front_matter,
     };
 
     // Saved snapshot: no browser.

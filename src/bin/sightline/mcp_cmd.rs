@@ -12,7 +12,7 @@ use sightline::render::guard::NetPolicy;
 use sightline::render::BrowserPool;
 
 use crate::cli::{
-    browser_endpoints, exit, load_params_model, parse_algorithms, render_options, McpArgs,
+    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, McpArgs,
 };
 
 pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
@@ -24,12 +24,14 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     opts.policy = Some(policy.clone());
     let page = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
-        params: load_params_model(&a.params, &a.model)?,
+        params: load_params(&a.params)?,
+        model: load_model(&a.model)?,
         format: Format::Text,
         annotate: false,
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
         hint: Some(crate::cli::hint),
+        front_matter: false,
     };
     let pool = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
     if !quiet {

@@ -11,7 +11,7 @@ use sightline::render::BrowserPool;
 use sightline::serve::{self, ServeConfig};
 
 use crate::cli::{
-    browser_endpoints, exit, load_params_model, parse_algorithms, render_options, ServeArgs,
+    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, ServeArgs,
 };
 
 pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
@@ -31,12 +31,14 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     opts.policy = Some(policy.clone());
     let page = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
-        params: load_params_model(&a.params, &a.model)?,
+        params: load_params(&a.params)?,
+        model: load_model(&a.model)?,
         format: Format::Text,
         annotate: false,
         max_text_bytes: a.max_text_bytes,
         charset: None,
         hint: Some(crate::cli::hint),
+        front_matter: false,
     };
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
