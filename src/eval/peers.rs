@@ -195,7 +195,10 @@ mod tests {
                 "{} not found and SIGHTLINE_REQUIRE_BENCH=1: set SIGHTLINE_BENCH=DIR",
                 path.display()
             );
-            eprintln!(
+            // Straight to stderr: libtest would capture `eprintln!` of a passing test.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
                 "skipped: no benchmark at {} (set SIGHTLINE_BENCH=DIR to run this test)",
                 root.display()
             );

@@ -46,7 +46,11 @@ pub fn bench_root() -> Option<PathBuf> {
             root.display()
         );
     }
-    eprintln!(
+    // Written to stderr directly: libtest captures `eprintln!` of a passing test, and this
+    // line must show in a plain `cargo test`.
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
         "skipped: no benchmark at {} (set SIGHTLINE_BENCH=DIR to run this test)",
         root.display()
     );
