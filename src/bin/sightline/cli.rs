@@ -619,6 +619,28 @@ pub fn browser_endpoints(r: &RenderArgs) -> Result<Vec<String>> {
     Ok(eps)
 }
 
+/// The scoring settings of the long-running front ends (`serve`, `mcp`): they write text, and
+/// their error messages carry the CLI's flag hints.
+pub fn service_page(
+    algorithm: &str,
+    params: &Option<PathBuf>,
+    model: &Option<PathBuf>,
+    max_text_bytes: usize,
+    charset: Option<String>,
+) -> Result<sightline::batch::PageConfig> {
+    Ok(sightline::batch::PageConfig {
+        algorithms: parse_algorithms(algorithm)?,
+        params: load_params(params)?,
+        model: load_model(model)?,
+        format: sightline::output::Format::Text,
+        annotate: false,
+        max_text_bytes,
+        charset,
+        hint: Some(hint),
+        front_matter: false,
+    })
+}
+
 /// Load `--params FILE` (any subset of `Params` as JSON).
 pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
     match p {

@@ -5,15 +5,11 @@
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use sightline::batch::PageConfig;
 use sightline::mcp::{McpConfig, McpServer};
-use sightline::output::Format;
 use sightline::render::guard::NetPolicy;
 use sightline::render::BrowserPool;
 
-use crate::cli::{
-    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, McpArgs,
-};
+use crate::cli::{browser_endpoints, exit, render_options, service_page, McpArgs};
 
 pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     let policy = NetPolicy {
@@ -22,17 +18,13 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     };
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
-    let page = PageConfig {
-        algorithms: parse_algorithms(&a.algorithm)?,
-        params: load_params(&a.params)?,
-        model: load_model(&a.model)?,
-        format: Format::Text,
-        annotate: false,
-        max_text_bytes: a.max_text_bytes,
-        charset: a.render.charset.clone(),
-        hint: Some(crate::cli::hint),
-        front_matter: false,
-    };
+    let page = service_page(
+        &a.algorithm,
+        &a.params,
+        &a.model,
+        a.max_text_bytes,
+        a.render.charset.clone(),
+    )?;
     let pool = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
     if !quiet {
         eprintln!(

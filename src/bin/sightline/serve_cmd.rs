@@ -4,15 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use sightline::batch::PageConfig;
-use sightline::output::Format;
 use sightline::render::guard::NetPolicy;
 use sightline::render::BrowserPool;
 use sightline::serve::{self, ServeConfig};
 
-use crate::cli::{
-    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, ServeArgs,
-};
+use crate::cli::{browser_endpoints, exit, render_options, service_page, ServeArgs};
 
 pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     for (v, name) in [
@@ -31,17 +27,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     };
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
-    let page = PageConfig {
-        algorithms: parse_algorithms(&a.algorithm)?,
-        params: load_params(&a.params)?,
-        model: load_model(&a.model)?,
-        format: Format::Text,
-        annotate: false,
-        max_text_bytes: a.max_text_bytes,
-        charset: None,
-        hint: Some(crate::cli::hint),
-        front_matter: false,
-    };
+    let page = service_page(&a.algorithm, &a.params, &a.model, a.max_text_bytes, None)?;
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
         .with_context(|| format!("cannot listen on {} (--listen)", a.listen))?;
