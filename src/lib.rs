@@ -10,6 +10,8 @@
 //!   derived counts (characters, tags, link characters, link tags).
 //! - [`extract`]: pure, synchronous scoring, one file per paper, every constant in
 //!   [`extract::params`].
+//! - [`scores`]: every algorithm's per-node quantities as named columns ([`scores::node_scores`]),
+//!   for `sightline scores` and the Python package.
 //! - [`output`]: pure writers from an extraction to text, HTML, markdown and JSON.
 //! - [`eval`]: the metrics of Song et al. eq. 6-9 and the benchmark runner.
 //! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`): inputs
@@ -27,6 +29,7 @@ pub mod eval;
 pub mod extract;
 pub mod output;
 pub mod render;
+pub mod scores;
 pub mod serve;
 pub mod snapshot;
 

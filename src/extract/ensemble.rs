@@ -17,19 +17,7 @@ use crate::snapshot::Tree;
 /// Run the ensemble. `params` supplies the voters' own parameters.
 pub fn extract(tree: &Tree, p: &EnsembleParams, params: &Params) -> Extraction {
     let n = tree.len();
-    let mut votes = vec![0usize; n];
-    let voters: Vec<Algorithm> = p
-        .voters
-        .iter()
-        .copied()
-        .filter(|a| *a != Algorithm::Ensemble)
-        .collect();
-    for &a in &voters {
-        let ex = extract_tree(tree, a, params);
-        for (v, &k) in votes.iter_mut().zip(&ex.kept) {
-            *v += usize::from(k);
-        }
-    }
+    let (votes, voters) = votes(tree, p, params);
     let mut kept = vec![false; n];
     for i in 0..n {
         kept[i] = tree.node(i).is_text() && votes[i] >= p.min_votes;
@@ -59,6 +47,28 @@ pub fn extract(tree: &Tree, p: &EnsembleParams, params: &Params) -> Extraction {
             min_votes: p.min_votes,
         }),
     }
+}
+
+/// How many voters keep each node, and the voters (the ensemble itself never votes).
+pub(crate) fn votes(
+    tree: &Tree,
+    p: &EnsembleParams,
+    params: &Params,
+) -> (Vec<usize>, Vec<Algorithm>) {
+    let mut votes = vec![0usize; tree.len()];
+    let voters: Vec<Algorithm> = p
+        .voters
+        .iter()
+        .copied()
+        .filter(|a| *a != Algorithm::Ensemble)
+        .collect();
+    for &a in &voters {
+        let ex = extract_tree(tree, a, params);
+        for (v, &k) in votes.iter_mut().zip(&ex.kept) {
+            *v += usize::from(k);
+        }
+    }
+    (votes, voters)
 }
 
 #[cfg(test)]
