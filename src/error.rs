@@ -1,25 +1,45 @@
-//! The library's error type. Every message names the input it concerns and what to do.
+//! The library's error type. Every message names the input it concerns and what to do, in
+//! the library's terms; front ends add their own hints (the CLI names its flags, see
+//! [`Error::kind`] and the binary's `hint`). The underlying failure (an I/O error, a JSON
+//! error, a browser-protocol error) is kept as the [`std::error::Error::source`], and
+//! [`Error::detail`] gives the message with its sources, as records carry it.
 
 use std::path::PathBuf;
 
+/// The underlying failure kept by an [`Error`].
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Why a page or a run failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// No Chromium executable was found.
-    #[error("Chromium not found (looked at {looked}): install Debian's `chromium` (apt-get install -y chromium) or pass --chrome PATH / set $CHROME")]
+    #[error("Chromium not found (looked at {looked}): install Debian's `chromium` (apt-get install -y chromium), or name the executable (the browser option, or $CHROME)")]
     ChromeNotFound { looked: String },
     /// Chromium could not be started or connected to.
     #[error("could not start Chromium at {path}: {message}")]
-    Launch { path: PathBuf, message: String },
+    Launch {
+        path: PathBuf,
+        message: String,
+        source: Option<BoxError>,
+    },
     /// Connecting to an already running browser failed.
-    #[error("could not connect to the browser at {url}: {message} (is Chromium running with --remote-debugging-port?)")]
-    Connect { url: String, message: String },
+    #[error("could not connect to the browser at {url}: {message} (is Chromium running with a DevTools endpoint, --remote-debugging-port?)")]
+    Connect {
+        url: String,
+        message: String,
+        source: Option<BoxError>,
+    },
     /// The browser connection is gone (the browser was killed or crashed).
     #[error("the browser connection is closed ({message}); the browser was killed or crashed")]
     BrowserGone { message: String },
     /// An input could not be read.
     #[error("cannot read {input}: {message}")]
-    Input { input: String, message: String },
+    Input {
+        input: String,
+        message: String,
+        source: Option<BoxError>,
+    },
     /// The page did not load.
     #[error("{input}: navigation failed: {message}")]
     Navigation { input: String, message: String },
@@ -27,13 +47,13 @@ pub enum Error {
     #[error("{input}: refused: {message}")]
     Forbidden { input: String, message: String },
     /// The main document answered with an HTTP error status (>= 400).
-    #[error("{input}: HTTP status {status} for the main document (pass --accept-http-errors to extract such pages anyway)")]
+    #[error("{input}: HTTP status {status} for the main document (accept HTTP errors in the render options to extract such pages anyway)")]
     Http { input: String, status: i64 },
     /// The main document is not HTML (a PDF, an image, a binary body, a download).
     #[error("{input}: not an HTML page: {message} (sightline extracts HTML documents only)")]
     ContentType { input: String, message: String },
     /// The page did not finish in time.
-    #[error("{input}: timed out after {seconds:.1}s while {phase} (raise --timeout, or the page's script may loop forever)")]
+    #[error("{input}: timed out after {seconds:.1}s while {phase} (raise the timeout, or the page's script may loop forever)")]
     Timeout {
         input: String,
         phase: String,
@@ -56,6 +76,7 @@ pub enum Error {
     Snapshot {
         source_name: String,
         message: String,
+        source: Option<BoxError>,
     },
     /// Another browser-protocol failure.
     #[error("{input}: browser error while {phase}: {message}")]
@@ -66,13 +87,20 @@ pub enum Error {
     },
     /// An I/O failure writing output.
     #[error("cannot write {path}: {message}")]
-    Output { path: String, message: String },
+    Output {
+        path: String,
+        message: String,
+        source: Option<BoxError>,
+    },
+    /// A bug: the page's processing panicked. The rest of a batch goes on.
+    #[error("{input}: internal error ({message}); please report it with the page")]
+    Internal { input: String, message: String },
 }
 
 impl Error {
     /// A short machine-readable kind for output records: timeout, navigation, http,
     /// content-type, forbidden, crashed, script, charset, too-large, input, browser, snapshot,
-    /// output.
+    /// output, internal.
     pub fn kind(&self) -> &'static str {
         match self {
             Error::ChromeNotFound { .. }
@@ -92,6 +120,41 @@ impl Error {
             Error::Snapshot { .. } => "snapshot",
             Error::Cdp { .. } => "browser",
             Error::Output { .. } => "output",
+            Error::Internal { .. } => "internal",
+        }
+    }
+
+    /// The message with the chain of its sources (`cannot read a.html: no such file: No
+    /// such file or directory (os error 2)`), as error records carry it.
+    pub fn detail(&self) -> String {
+        let mut s = self.to_string();
+        let mut cur = std::error::Error::source(self);
+        while let Some(e) = cur {
+            let m = e.to_string();
+            if !s.contains(&m) {
+                s.push_str(": ");
+                s.push_str(&m);
+            }
+            cur = e.source();
+        }
+        s
+    }
+
+    /// An I/O failure reading `input`, kept as the source.
+    pub fn input_io(input: impl Into<String>, what: &str, e: std::io::Error) -> Error {
+        Error::Input {
+            input: input.into(),
+            message: what.to_string(),
+            source: Some(Box::new(e)),
+        }
+    }
+
+    /// An I/O failure writing `path`, kept as the source.
+    pub fn output_io(path: impl Into<String>, what: &str, e: std::io::Error) -> Error {
+        Error::Output {
+            path: path.into(),
+            message: what.to_string(),
+            source: Some(Box::new(e)),
         }
     }
 }

@@ -21,18 +21,45 @@
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
+//!
+//! # Extract a page
+//! [`Extractor`] is the front door: it holds a browser with a pool of tabs and turns each
+//! URL, file or HTML string into a [`Page`] (text, Markdown, HTML, the JSON record, the
+//! screenshot, the snapshot and every algorithm's extraction).
+//!
+//! ```
+//! use sightline::{Extractor, Options};
+//!
+//! # fn main() -> Result<(), sightline::Error> {
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let extractor = Extractor::new(Options::default().offline(true)).await?;
+//! let page = extractor.extract("fixtures/demo-news/page.html").await?;
+//! assert!(page.markdown().contains("# "));
+//! println!("{}", page.text());
+//! extractor.shutdown().await;
+//! # Ok(()) })
+//! # }
+//! ```
+//!
+//! Many pages at once: [`Extractor::extract_many`] yields `(index, Result<Page, Error>)` in
+//! completion order; errors are values with a [`Error::kind`], and a page that fails never
+//! stops the others.
 #![forbid(unsafe_code)]
 
 pub mod batch;
-pub mod error;
+mod error;
 pub mod eval;
 pub mod extract;
+mod extractor;
 pub mod output;
 pub mod render;
 pub mod scores;
 pub mod serve;
 pub mod snapshot;
 
-pub use error::Error;
+pub use error::{BoxError, Error};
 pub use extract::{extract, Algorithm, Extraction, Params};
+pub use extractor::{Extractor, Options, Page, Source};
+pub use output::Format;
+pub use render::{RenderOptions, Timings};
 pub use snapshot::{Snapshot, Tree};

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use sightline::render::{Input, RenderOptions, Renderer};
+use sightline::render::{Input, RenderOptions, Renderer, ScrollOptions};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_tab_of_a_pool_loads_content_on_scroll() {
@@ -17,7 +17,13 @@ async fn every_tab_of_a_pool_loads_content_on_scroll() {
     let r = Renderer::new(RenderOptions {
         offline: true,
         concurrency: 4,
-        timeout: Duration::from_secs(20),
+        timeout: Duration::from_secs(30),
+        // A generous scroll budget: on a loaded machine the default 2.5 s could run out,
+        // and the test is about frames being rendered, not about speed.
+        scroll: ScrollOptions {
+            budget: Duration::from_secs(20),
+            ..ScrollOptions::default()
+        },
         ..RenderOptions::default()
     })
     .await

@@ -22,8 +22,10 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use std::panic::AssertUnwindSafe;
+
 use futures::future::BoxFuture;
-use futures::{Stream, StreamExt};
+use futures::{FutureExt, Stream, StreamExt};
 
 pub use inputs::Shard;
 pub use page::{PageConfig, PageOut};
@@ -37,6 +39,15 @@ use crate::Error;
 pub trait PageRenderer: Send + Sync {
     /// Render one input.
     fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>>;
+    /// Render one input, with a screenshot or not (`None`: as the renderer's options say).
+    fn render_with<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> BoxFuture<'a, Result<Rendered, Error>> {
+        let _ = screenshot;
+        self.render(input)
+    }
     /// Pages rendered at once.
     fn concurrency(&self) -> usize;
     /// Milliseconds the browser took to start (reported on the first record).
@@ -48,6 +59,14 @@ pub trait PageRenderer: Send + Sync {
 impl PageRenderer for Renderer {
     fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>> {
         Box::pin(Renderer::render(self, input))
+    }
+    fn render_with<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> BoxFuture<'a, Result<Rendered, Error>> {
+        let shot = screenshot.unwrap_or(self.options().screenshot);
+        Box::pin(Renderer::render_with(self, input, shot))
     }
     fn concurrency(&self) -> usize {
         self.options().concurrency.max(1)
@@ -113,34 +132,93 @@ where
         .buffer_unordered(concurrency.max(1))
 }
 
-/// One page through the pipeline, never failing: errors become error records. The scoring
-/// runs on tokio's blocking pool, so that it overlaps the renders of other pages.
+/// One page through the pipeline, never failing: errors become error records (with the
+/// front end's hint, [`PageConfig::hint`]), and so does a panic anywhere in the page's
+/// render or scoring (kind `internal`): one bad page never loses the rest of a batch.
 pub async fn process<R: PageRenderer + ?Sized>(
     renderer: &R,
     job: &Job,
     cfg: Arc<PageConfig>,
 ) -> PageOut {
+    let launch = (job.index == 0).then(|| renderer.launch_ms());
     let mut out = match page::to_input(&job.input, &cfg.charset) {
-        Err(e) => PageOut::error(&job.input, &e),
-        Ok(input) => match renderer.render(&input).await {
-            Ok(r) => {
-                let launch = (job.index == 0).then(|| renderer.launch_ms());
-                let name = job.input.clone();
-                match tokio::task::spawn_blocking(move || page::finish(&name, r, &cfg, launch))
-                    .await
-                {
-                    Ok(out) => out,
-                    Err(e) => match e.try_into_panic() {
-                        Ok(panic) => std::panic::resume_unwind(panic),
-                        Err(e) => panic!("the scoring task of {} ended: {e}", job.input),
-                    },
-                }
+        Err(e) => PageOut::error_for(&job.input, &e, &cfg),
+        Ok(input) => {
+            match render_and_score(renderer, &input, &job.input, cfg.clone(), None, launch).await {
+                Ok(f) => f.out,
+                Err(e) => PageOut::error_for(&job.input, &e, &cfg),
             }
-            Err(e) => PageOut::error(&job.input, &e),
-        },
+        }
     };
     out.record.index = Some(job.index);
     out
+}
+
+/// Render `input` (with a screenshot when `screenshot` says so, else as the renderer's
+/// options say) and score it with every configured algorithm. The scoring runs on tokio's
+/// blocking pool, so that it overlaps the renders of other pages. A panic in either phase is
+/// an [`Error::Internal`] naming the phase.
+pub async fn render_and_score<R: PageRenderer + ?Sized>(
+    renderer: &R,
+    input: &Input,
+    name: &str,
+    cfg: Arc<PageConfig>,
+    screenshot: Option<bool>,
+    launch_ms: Option<f64>,
+) -> Result<page::Finished, Error> {
+    render_and_score_with(
+        renderer,
+        input,
+        name,
+        cfg,
+        screenshot,
+        launch_ms,
+        page::finish_page,
+    )
+    .await
+}
+
+/// The scoring step of [`render_and_score`], as a function (tests inject a panicking one).
+type Finish = fn(&str, Rendered, &PageConfig, Option<f64>) -> Result<page::Finished, Error>;
+
+async fn render_and_score_with<R: PageRenderer + ?Sized>(
+    renderer: &R,
+    input: &Input,
+    name: &str,
+    cfg: Arc<PageConfig>,
+    screenshot: Option<bool>,
+    launch_ms: Option<f64>,
+    finish: Finish,
+) -> Result<page::Finished, Error> {
+    let rendered = AssertUnwindSafe(renderer.render_with(input, screenshot))
+        .catch_unwind()
+        .await
+        .map_err(|p| internal(name, "rendering", p.as_ref()))??;
+    let owned = name.to_string();
+    match tokio::task::spawn_blocking(move || finish(&owned, rendered, &cfg, launch_ms)).await {
+        Ok(r) => r,
+        Err(e) => Err(match e.try_into_panic() {
+            Ok(p) => internal(name, "scoring", p.as_ref()),
+            Err(e) => Error::Internal {
+                input: name.to_string(),
+                message: format!("the scoring task ended: {e}"),
+            },
+        }),
+    }
+}
+
+/// The error of a page whose processing panicked, with the panic's message.
+fn internal(input: &str, phase: &str, panic: &(dyn std::any::Any + Send)) -> Error {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    tracing::error!("{input}: panic while {phase}: {what}");
+    Error::Internal {
+        input: input.to_string(),
+        message: format!("panic while {phase}: {what}"),
+    }
 }
 
 /// Run every job and write each page to `sink` as it completes. `on_page` sees each page
@@ -222,6 +300,9 @@ mod tests {
                 let tail = name.rsplit('/').next().unwrap_or("").to_string();
                 if tail == "crash" {
                     return Err(Error::Crashed { input: name });
+                }
+                if tail == "panic" {
+                    panic!("injected panic in the render of {name}");
                 }
                 let delay: u64 = tail
                     .strip_prefix("ok-")
@@ -429,6 +510,63 @@ mod tests {
             .count();
         assert_eq!(txt, 4);
         assert!(!index.contains("Body text"));
+    }
+
+    #[tokio::test]
+    async fn a_panicking_page_is_an_internal_record_not_a_lost_batch() {
+        let fake = Fake::new(2);
+        let buf = Buf::default();
+        let mut sink = stdout_sink(&buf);
+        let names = ["ok-0", "panic", "ok-5", "ok-1"];
+        let s = run(
+            &fake,
+            jobs(&names),
+            &json_cfg(),
+            &Cancel::new(),
+            &mut sink,
+            |_, _| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!((s.recorded, s.failed), (4, 1));
+        let recs = records(&buf);
+        let bad = recs.iter().find(|r| r["index"] == 1).unwrap();
+        assert_eq!(bad["error"]["kind"], "internal");
+        let msg = bad["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("panic while rendering") && msg.contains("injected panic"),
+            "{msg}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_scoring_is_an_internal_error_naming_the_phase() {
+        fn panicking(
+            _: &str,
+            _: Rendered,
+            _: &PageConfig,
+            _: Option<f64>,
+        ) -> Result<page::Finished, Error> {
+            panic!("injected panic in scoring")
+        }
+        let fake = Fake::new(1);
+        let input = Input::Url("https://t.example/ok-0".into());
+        let r = render_and_score_with(
+            &fake,
+            &input,
+            "https://t.example/ok-0",
+            Arc::new(json_cfg()),
+            None,
+            None,
+            panicking,
+        )
+        .await;
+        let e = r.unwrap_err();
+        assert_eq!(e.kind(), "internal");
+        assert!(e.to_string().contains("panic while scoring"), "{e}");
+        // The same page scored normally is fine: the fake itself is not the cause.
+        let ok = render_and_score(&fake, &input, "ok", Arc::new(json_cfg()), None, None).await;
+        assert!(ok.is_ok());
     }
 
     #[tokio::test]

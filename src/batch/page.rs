@@ -27,6 +27,9 @@ pub struct PageConfig {
     pub max_text_bytes: usize,
     /// Charset of file and stdin inputs served as bytes (`--charset`).
     pub charset: Option<String>,
+    /// A front end's hint appended to error records (the CLI names its flags: "pass a larger
+    /// --timeout"); the library's own messages speak of the library.
+    pub hint: Option<fn(&Error) -> Option<String>>,
 }
 
 impl Default for PageConfig {
@@ -38,6 +41,7 @@ impl Default for PageConfig {
             annotate: false,
             max_text_bytes: 20_000_000,
             charset: None,
+            hint: None,
         }
     }
 }
@@ -63,7 +67,7 @@ impl PageOut {
                 input: input.to_string(),
                 error: Some(ErrorInfo {
                     kind: e.kind().to_string(),
-                    message: e.to_string(),
+                    message: e.detail(),
                 }),
                 ..Record::default()
             },
@@ -72,6 +76,15 @@ impl PageOut {
             annotated: None,
             empty: true,
         }
+    }
+
+    /// The record of a page that failed, with the front end's hint (`cfg.hint`).
+    pub fn error_for(input: &str, e: &Error, cfg: &PageConfig) -> PageOut {
+        let mut out = PageOut::error(input, e);
+        if let (Some(hint), Some(info)) = (cfg.hint.and_then(|h| h(e)), out.record.error.as_mut()) {
+            info.message = format!("{} ({hint})", info.message);
+        }
+        out
     }
 
     /// Did the page fail?
@@ -90,6 +103,7 @@ pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
             .map_err(|e| Error::Input {
                 input: "-".into(),
                 message: e.to_string(),
+                source: Some(Box::new(e)),
             })?;
         return Ok(Input::Html {
             name: "-".into(),
@@ -102,6 +116,7 @@ pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
             let bytes = std::fs::read(&p).map_err(|e| Error::Input {
                 input: arg.into(),
                 message: e.to_string(),
+                source: Some(Box::new(e)),
             })?;
             Ok(Input::Html {
                 name: arg.into(),
@@ -113,9 +128,33 @@ pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
     }
 }
 
+/// A page scored by every algorithm: what the writers need ([`PageOut`]) and what the
+/// library's [`crate::Page`] keeps (the snapshot and each algorithm's extraction).
+#[derive(Debug)]
+pub struct Finished {
+    pub out: PageOut,
+    pub snapshot: Snapshot,
+    /// One extraction per configured algorithm, in `cfg.algorithms` order.
+    pub extractions: Vec<Extraction>,
+}
+
 /// The page's rendered outcome as a [`PageOut`]: the size limit, every algorithm, and the
-/// render facts (status, retries, repairs) copied into the record.
+/// render facts (status, retries, repairs) copied into the record. Errors are records.
 pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>) -> PageOut {
+    match finish_page(input, r, cfg, launch_ms) {
+        Ok(f) => f.out,
+        Err(e) => PageOut::error_for(input, &e, cfg),
+    }
+}
+
+/// [`finish`], keeping the snapshot and the extractions; a page over the size limit is an
+/// error.
+pub fn finish_page(
+    input: &str,
+    r: Rendered,
+    cfg: &PageConfig,
+    launch_ms: Option<f64>,
+) -> Result<Finished, Error> {
     let text_bytes: usize = r
         .snapshot
         .nodes
@@ -124,20 +163,19 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
         .map(|t| t.len())
         .sum();
     if text_bytes > cfg.max_text_bytes {
-        let e = Error::TooLarge {
+        return Err(Error::TooLarge {
             input: input.to_string(),
             message: format!(
-                "{text_bytes} bytes of text, more than --max-text-bytes {}",
+                "{text_bytes} bytes of text, more than the limit of {} (max_text_bytes)",
                 cfg.max_text_bytes
             ),
-        };
-        return PageOut::error(input, &e);
+        });
     }
     let mut t = r.timings.clone();
     if let Some(ms) = launch_ms {
         t.launch = Some((ms * 1000.0).round() / 1000.0);
     }
-    let mut out = score_snapshot(input, &r.snapshot, cfg, t, r.screenshot.as_deref());
+    let (mut out, extractions) = score(input, &r.snapshot, cfg, t, r.screenshot.as_deref());
     out.record.status = r.status;
     out.record.retries = (r.retries > 0).then_some(r.retries);
     out.record.screenshot_truncated = r.screenshot_truncated;
@@ -148,7 +186,11 @@ pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>
     out.record.javascript = r.javascript.clone();
     out.record.scroll = Some(r.scroll.clone());
     out.screenshot = r.screenshot;
-    out
+    Ok(Finished {
+        out,
+        snapshot: r.snapshot,
+        extractions,
+    })
 }
 
 /// Score a snapshot with each algorithm and build the record and the formatted body.
@@ -156,10 +198,22 @@ pub fn score_snapshot(
     input: &str,
     snap: &Snapshot,
     cfg: &PageConfig,
-    mut timings: Timings,
+    timings: Timings,
     png: Option<&[u8]>,
 ) -> PageOut {
+    score(input, snap, cfg, timings, png).0
+}
+
+/// [`score_snapshot`], keeping each algorithm's extraction.
+pub fn score(
+    input: &str,
+    snap: &Snapshot,
+    cfg: &PageConfig,
+    mut timings: Timings,
+    png: Option<&[u8]>,
+) -> (PageOut, Vec<Extraction>) {
     let tree = Tree::new(snap);
+    let mut extractions = Vec::with_capacity(cfg.algorithms.len());
     let mut results = BTreeMap::new();
     let mut bodies = Vec::new();
     let mut total = 0.0;
@@ -192,6 +246,7 @@ pub fn score_snapshot(
             a.name().to_string(),
             AlgorithmResult::new(&tree, &ex, Some(ms)),
         );
+        extractions.push(ex);
     }
     timings.score = Some((total * 1000.0).round() / 1000.0);
     let mut record = Record {
@@ -211,13 +266,16 @@ pub fn score_snapshot(
     } else {
         bodies.concat()
     };
-    PageOut {
-        record,
-        body,
-        screenshot: None,
-        annotated,
-        empty,
-    }
+    (
+        PageOut {
+            record,
+            body,
+            screenshot: None,
+            annotated,
+            empty,
+        },
+        extractions,
+    )
 }
 
 /// The content of one extraction in a non-JSON format, with Crunch's retained links after it.

@@ -66,6 +66,7 @@ fn io_err(path: &Path, e: std::io::Error) -> Error {
     Error::Output {
         path: path.display().to_string(),
         message: e.to_string(),
+        source: Some(Box::new(e)),
     }
 }
 
@@ -80,6 +81,7 @@ impl Sink {
             return Err(Error::Output {
                 path: "-".into(),
                 message: "--resume needs -o DIR, or -o FILE with --format jsonl".into(),
+                source: None,
             });
         }
         for t in [&opts.screenshot, &opts.annotate].into_iter().flatten() {
@@ -197,6 +199,7 @@ fn to_json(r: &Record, pretty: bool) -> Result<String, Error> {
     s.map_err(|e| Error::Output {
         path: r.input.clone(),
         message: format!("cannot serialise the record: {e}"),
+        source: Some(Box::new(e)),
     })
 }
 

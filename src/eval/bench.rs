@@ -73,6 +73,7 @@ fn missing_root(root: &Path, e: &std::io::Error) -> Error {
             "{e}: this is the benchmark root (shared/bench, holding cleaneval/, l3s-gn1/, ...); \
              run from the project root beside shared/ or pass the bench directory explicitly"
         ),
+        source: None,
     }
 }
 
@@ -80,6 +81,7 @@ fn input_error(path: &Path, message: impl Into<String>) -> Error {
     Error::Input {
         input: path.display().to_string(),
         message: message.into(),
+        source: None,
     }
 }
 

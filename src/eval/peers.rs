@@ -37,6 +37,7 @@ impl PeerTable {
         parse(&text).map_err(|message| Error::Input {
             input: path.display().to_string(),
             message: format!("{message} (expected `## metric` sections with `| tool | <datasets> | mean |` tables)"),
+            source: None,
         })
     }
 

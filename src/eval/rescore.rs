@@ -24,6 +24,7 @@ pub fn rescore_dir(outputs: &Path, root: &Path) -> Result<Results, Error> {
             input: outputs.display().to_string(),
             message: "no algorithm directories: expected DIR/<algorithm>/<dataset>/<id>.txt"
                 .to_string(),
+            source: None,
         });
     }
     let mut datasets: Vec<String> = Vec::new();
@@ -57,6 +58,7 @@ fn subdirs(dir: &Path) -> Result<Vec<String>, Error> {
         message: format!(
             "{e}: expected a directory laid out as DIR/<algorithm>/<dataset>/<id>.txt"
         ),
+        source: Some(Box::new(e)),
     })?;
     let mut names: Vec<String> = read
         .flatten()

@@ -120,6 +120,7 @@ pub async fn run(
             std::fs::create_dir_all(&dir).map_err(|e| Error::Output {
                 path: dir.display().to_string(),
                 message: e.to_string(),
+                source: Some(Box::new(e)),
             })?;
         }
         let t0 = Instant::now();
@@ -137,6 +138,7 @@ pub async fn run(
                         .map_err(|e| Error::Input {
                             input: path.display().to_string(),
                             message: e.to_string(),
+                            source: Some(Box::new(e)),
                         })
                         .and_then(|json| {
                             let snapshot =
@@ -149,6 +151,7 @@ pub async fn run(
                     let e = Error::Input {
                         input: id.clone(),
                         message: "no renderer and no saved snapshot".into(),
+                        source: None,
                     };
                     return (id.clone(), (Err(e), 0.0));
                 };
@@ -199,11 +202,13 @@ pub async fn run(
                         std::fs::create_dir_all(&d).map_err(|e| Error::Output {
                             path: d.display().to_string(),
                             message: e.to_string(),
+                            source: Some(Box::new(e)),
                         })?;
                         let p = d.join(format!("{id}.json"));
                         std::fs::write(&p, &rendered.snapshot_json).map_err(|e| Error::Output {
                             path: p.display().to_string(),
                             message: e.to_string(),
+                            source: Some(Box::new(e)),
                         })?;
                     }
                     let tree = Tree::new(&rendered.snapshot);
@@ -217,6 +222,7 @@ pub async fn run(
                         std::fs::write(&path, &txt).map_err(|e| Error::Output {
                             path: path.display().to_string(),
                             message: e.to_string(),
+                            source: Some(Box::new(e)),
                         })?;
                         pages.push(page_result(a.name(), name, &id, Ok(&txt), &gold));
                     }

@@ -272,6 +272,7 @@ pub fn table_from_json(
             "not a sightline eval report.json ({e}); pass the report.json that \
              `sightline eval --out DIR` wrote"
         ),
+        source: Some(Box::new(e)),
     })?;
     let wcxb = Dataset::open(bench, DATASETS[3]).ok();
     Ok(readme_table(

@@ -205,6 +205,7 @@ fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
     let json = std::fs::read_to_string(path).map_err(|e| Error::Input {
         input: path.display().to_string(),
         message: format!("{e} (make snapshots with `sightline eval --save-snapshots DIR`)"),
+        source: Some(Box::new(e)),
     })?;
     Snapshot::from_json(&json, &path.display().to_string())
 }
@@ -334,6 +335,7 @@ fn fit_booster(
     b.fit(&m, y, w, None).map_err(|e| Error::Input {
         input: "training data".into(),
         message: format!("the learner failed: {e}"),
+        source: Some(Box::new(e)),
     })?;
     Ok(b)
 }
@@ -679,6 +681,7 @@ pub fn lodo(
             std::fs::create_dir_all(dir).map_err(|e| Error::Output {
                 path: dir.display().to_string(),
                 message: format!("cannot create the directory for the fold models: {e}"),
+                source: Some(Box::new(e)),
             })?;
             let path = dir.join(format!("without-{held}.json"));
             write_model(&m, &path)?;
@@ -845,6 +848,7 @@ fn write_model(m: &Model, path: &Path) -> Result<usize, Error> {
     std::fs::write(path, &json).map_err(|e| Error::Output {
         path: path.display().to_string(),
         message: e.to_string(),
+        source: Some(Box::new(e)),
     })?;
     Ok(json.len())
 }
@@ -871,6 +875,7 @@ pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
     std::fs::write(path, out).map_err(|e| Error::Output {
         path: path.display().to_string(),
         message: e.to_string(),
+        source: Some(Box::new(e)),
     })
 }
 
@@ -893,6 +898,7 @@ pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
     let fail = |path: &Path, e: std::io::Error| Error::Output {
         path: path.display().to_string(),
         message: e.to_string(),
+        source: Some(Box::new(e)),
     };
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let names = dir.join("features.txt");
@@ -933,6 +939,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         return Err(Error::Input {
             input: format!("--cv {k}"),
             message: "cross-validation needs at least 2 folds (5 is usual)".into(),
+            source: None,
         });
     }
     let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
@@ -944,6 +951,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         return Err(Error::Input {
             input: r.cfg.snapshots.display().to_string(),
             message: "no page has both a snapshot and a gold text: make snapshots with `sightline eval --save-snapshots DIR`".into(),
+            source: None,
         });
     }
     let units: usize = pages.iter().map(|p| p.labels.len()).sum();

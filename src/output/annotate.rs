@@ -121,12 +121,14 @@ pub fn annotate(
                 ex.kept.len(),
                 tree.len()
             ),
+            source: None,
         });
     }
     let decoded =
         image::load_from_memory_with_format(png, ImageFormat::Png).map_err(|e| Error::Input {
             input: "screenshot".into(),
             message: format!("not a readable PNG image ({e}); capture it again"),
+            source: Some(Box::new(e)),
         })?;
     let has_alpha = decoded.color().has_alpha();
     let mut canvas = Canvas {
@@ -172,6 +174,7 @@ pub fn annotate(
         .map_err(|e| Error::Output {
             path: "annotated screenshot".into(),
             message: format!("PNG encoding failed: {e}"),
+            source: Some(Box::new(e)),
         })?;
     Ok(bytes)
 }

@@ -187,6 +187,7 @@ impl BrowserHandle {
                 let profile = temp_profile().map_err(|e| Error::Launch {
                     path: exe.clone(),
                     message: format!("cannot create a temporary profile directory: {e}"),
+                    source: Some(Box::new(e)),
                 })?;
                 // Chromium's own temporary files (the `org.chromium.Chromium.*` directory of
                 // its singleton socket, one a launch, removed only by a clean exit) go inside
@@ -195,6 +196,7 @@ impl BrowserHandle {
                 std::fs::create_dir_all(&tmp).map_err(|e| Error::Launch {
                     path: exe.clone(),
                     message: format!("cannot create {}: {e}", tmp.display()),
+                    source: None,
                 })?;
                 let config = BrowserConfig::builder()
                     .chrome_executable(&exe)
@@ -221,6 +223,7 @@ impl BrowserHandle {
                     .map_err(|m| Error::Launch {
                         path: exe.clone(),
                         message: m,
+                        source: None,
                     })?;
                 let (b, h) =
                     tokio::time::timeout(timeout + Duration::from_secs(1), Browser::launch(config))
@@ -228,10 +231,12 @@ impl BrowserHandle {
                         .map_err(|_| Error::Launch {
                             path: exe.clone(),
                             message: format!("no DevTools endpoint within {timeout:?}"),
+                            source: None,
                         })?
                         .map_err(|e| Error::Launch {
                             path: exe.clone(),
                             message: e.to_string(),
+                            source: Some(Box::new(e)),
                         })?;
                 (b, h, Some(profile), true)
             }
@@ -241,10 +246,12 @@ impl BrowserHandle {
                     .map_err(|_| Error::Connect {
                         url: url.clone(),
                         message: "timed out".into(),
+                        source: None,
                     })?
                     .map_err(|e| Error::Connect {
                         url: url.clone(),
                         message: e.to_string(),
+                        source: Some(Box::new(e)),
                     })?;
                 (b, h, None, false)
             }

@@ -141,6 +141,7 @@ impl Input {
             checks::check_url(arg).map_err(|message| Error::Input {
                 input: arg.into(),
                 message,
+                source: None,
             })?;
             return Ok(Input::Url(arg.to_string()));
         }
@@ -152,6 +153,7 @@ impl Input {
             return Err(Error::Input {
                 input: arg.into(),
                 message: "is not a file".into(),
+                source: None,
             });
         }
         if arg.contains('.')
@@ -164,6 +166,7 @@ impl Input {
         Err(Error::Input {
             input: arg.into(),
             message: "no such file, and not a URL (URLs need a scheme such as https://)".into(),
+            source: None,
         })
     }
 
@@ -237,6 +240,7 @@ impl Renderer {
             .map_err(|e| Error::Launch {
                 path: "127.0.0.1".into(),
                 message: format!("cannot start the loopback server: {e}"),
+                source: Some(Box::new(e)),
             })?;
         Ok(Renderer {
             slots: Semaphore::new(opts.concurrency.max(1)),
@@ -776,6 +780,7 @@ impl Renderer {
                 let abs = std::fs::canonicalize(p).map_err(|e| Error::Input {
                     input: name.clone(),
                     message: e.to_string(),
+                    source: Some(Box::new(e)),
                 })?;
                 (format!("file://{}", abs.display()), None)
             }

@@ -166,6 +166,14 @@ impl crate::batch::PageRenderer for BrowserPool {
     ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
         Box::pin(BrowserPool::render(self, input))
     }
+    fn render_with<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
+        let shot = screenshot.unwrap_or(self.opts.screenshot);
+        Box::pin(BrowserPool::render_with(self, input, shot))
+    }
     fn concurrency(&self) -> usize {
         self.capacity()
     }

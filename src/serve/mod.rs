@@ -225,12 +225,20 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
         input: input.name(),
     };
     let renderer = state.renderer.clone();
+    let page_cfg = Arc::new(cfg.page.clone());
     let work = async {
-        let r = renderer.render_with(&input, cfg.screenshot).await;
-        let launch = None;
+        let r = batch::render_and_score(
+            renderer.as_ref(),
+            &input,
+            &job.input,
+            page_cfg.clone(),
+            Some(cfg.screenshot),
+            None,
+        )
+        .await;
         match r {
-            Ok(r) => batch::page::finish(&job.input, r, &cfg.page, launch),
-            Err(e) => PageOut::error(&job.input, &e),
+            Ok(f) => f.out,
+            Err(e) => PageOut::error_for(&job.input, &e, &page_cfg),
         }
     };
     let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
@@ -245,7 +253,7 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
                 phase: "serving the request".into(),
                 seconds: state.cfg.request_timeout.as_secs_f64(),
             };
-            PageOut::error(&job.input, &e)
+            PageOut::error_for(&job.input, &e, &cfg.page)
         }
     };
     state

@@ -219,6 +219,7 @@ impl Snapshot {
         let snap: Snapshot = serde_json::from_str(json).map_err(|e| Error::Snapshot {
             source_name: source.to_string(),
             message: e.to_string(),
+            source: Some(Box::new(e)),
         })?;
         snap.validate(source)?;
         Ok(snap)
@@ -229,6 +230,7 @@ impl Snapshot {
         let bad = |message: String| Error::Snapshot {
             source_name: source.to_string(),
             message,
+            source: None,
         };
         if self.schema_version != SCHEMA_VERSION {
             return Err(bad(format!(

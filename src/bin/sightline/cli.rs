@@ -23,6 +23,24 @@ pub mod exit {
     pub const INTERRUPTED: i32 = 130;
 }
 
+/// The CLI's hint for a library error: the flag that changes the outcome. The library's
+/// messages speak of the library; records and stderr of the CLI name its flags.
+pub fn hint(e: &sightline::Error) -> Option<String> {
+    use sightline::Error as E;
+    Some(
+        match e {
+            E::ChromeNotFound { .. } => "pass --chrome PATH or set $CHROME",
+            E::Connect { .. } => "check the --browser-ws endpoint",
+            E::Timeout { .. } => "raise --timeout",
+            E::Http { .. } => "pass --accept-http-errors to extract such pages anyway",
+            E::TooLarge { .. } => "raise --max-nodes or --max-text-bytes",
+            E::Charset { .. } => "pass --charset with a WHATWG label such as utf-8",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
 const AFTER_HELP: &str = "\
 Exit codes:
   0    every input extracted

@@ -79,7 +79,7 @@ fn main() {
             .map_err(Into::into),
         };
         r.unwrap_or_else(|e| {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", report(&e));
             exit::ERROR
         })
     });
@@ -87,6 +87,29 @@ fn main() {
     // Browsers a task still held when the runtime stopped waiting (normally none).
     sightline::render::reap::end_all_now();
     std::process::exit(code);
+}
+
+/// An error for stderr: its chain of causes, each said once (a library error's message
+/// often quotes its source already), and the CLI's hint for a library error.
+fn report(e: &anyhow::Error) -> String {
+    let mut s = String::new();
+    let mut hint = None;
+    for cause in e.chain() {
+        let m = cause.to_string();
+        if !s.contains(&m) {
+            if !s.is_empty() {
+                s.push_str(": ");
+            }
+            s.push_str(&m);
+        }
+        if let Some(se) = cause.downcast_ref::<sightline::Error>() {
+            hint = hint.or_else(|| cli::hint(se));
+        }
+    }
+    match hint {
+        Some(h) => format!("{s} ({h})"),
+        None => s,
+    }
 }
 
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
@@ -108,6 +131,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         annotate: a.annotate.is_some(),
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
+        hint: Some(cli::hint),
     };
 
     // Saved snapshot: no browser.

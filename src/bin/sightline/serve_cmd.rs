@@ -36,6 +36,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         annotate: false,
         max_text_bytes: a.max_text_bytes,
         charset: None,
+        hint: Some(crate::cli::hint),
     };
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await

@@ -236,6 +236,7 @@ impl Model {
         let bad = |message: String| Error::Input {
             input: source.to_string(),
             message,
+            source: None,
         };
         let m: Model = serde_json::from_str(json).map_err(|e| {
             bad(format!(
@@ -272,6 +273,7 @@ impl Model {
             message: format!(
                 "cannot read the model file ({e}); pass a file written by `sightline train --model FILE`"
             ),
+            source: Some(Box::new(e)),
         })?;
         Model::from_json(&json, &source)
     }
@@ -293,6 +295,7 @@ impl Model {
             .map_err(|e| Error::Input {
                 input: "models/learned.json (built in)".into(),
                 message: e.clone(),
+                source: None,
             })
     }
 }

@@ -1,0 +1,572 @@
+//! The library's front door: an [`Extractor`] holds a browser (or several, with
+//! [`Options::browser_ws`]) and a pool of tabs, and turns each [`Source`] into a [`Page`].
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), sightline::Error> {
+//! use sightline::{Extractor, Options};
+//!
+//! let extractor = Extractor::new(Options::default().offline(true)).await?;
+//! let page = extractor.extract("fixtures/demo-news/page.html").await?;
+//! println!("{}\n{}", page.title(), page.markdown());
+//! extractor.shutdown().await;
+//! # Ok(()) }
+//! ```
+//!
+//! Phases of one page, in order: the source becomes a render input (files, URLs, HTML bytes
+//! served on loopback) → the browser renders it and the snapshot script reads the layout
+//! ([`crate::render`]) → every configured algorithm scores the snapshot, on tokio's blocking
+//! pool ([`crate::batch::render_and_score`]) → a [`Page`] keeps the snapshot, the extractions
+//! and the record the CLI writes with `-f json`. The writers run when a format is asked for.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::{Stream, StreamExt};
+
+use crate::batch::{self, page, Cancel, PageConfig, Record};
+use crate::extract::{Algorithm, Extraction, Params};
+use crate::output::Format;
+use crate::render::{BrowserPool, BrowserSource, Input, RenderOptions, Timings};
+use crate::{Error, Snapshot, Tree};
+
+/// How an [`Extractor`] renders and scores pages. `Options::default()` launches the Chromium
+/// found on this machine (`$CHROME`, then the headless shell, then `chromium` on `PATH`) with
+/// one tab, a 15 s deadline a page, and the default algorithm (`learned`).
+#[derive(Debug, Clone)]
+pub struct Options {
+    render: RenderOptions,
+    endpoints: Vec<String>,
+    page: PageConfig,
+    memory_bound_set: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            render: RenderOptions::default(),
+            endpoints: Vec::new(),
+            page: PageConfig {
+                format: Format::Json,
+                ..PageConfig::default()
+            },
+            memory_bound_set: false,
+        }
+    }
+}
+
+impl Options {
+    /// The defaults (see [`Options`]).
+    pub fn new() -> Options {
+        Options::default()
+    }
+    /// Pages rendered at once, each in its own tab (default 1).
+    pub fn tabs(mut self, n: usize) -> Options {
+        self.render.concurrency = n.max(1);
+        self
+    }
+    /// Abort every request but the page's own document and same-origin loopback resources:
+    /// nothing leaves the machine (tests, benchmarks, saved pages).
+    pub fn offline(mut self, on: bool) -> Options {
+        self.render.offline = on;
+        self
+    }
+    /// The deadline of one page, from the start of navigation to its snapshot (default 15 s).
+    pub fn timeout(mut self, t: Duration) -> Options {
+        self.render.timeout = t;
+        self
+    }
+    /// Take a full-page PNG of every page ([`Page::screenshot`]).
+    pub fn screenshot(mut self, on: bool) -> Options {
+        self.render.screenshot = on;
+        self
+    }
+    /// Also draw the extraction on the screenshot ([`Page::annotated`]); implies
+    /// [`Options::screenshot`].
+    pub fn annotate(mut self, on: bool) -> Options {
+        self.page.annotate = on;
+        if on {
+            self.render.screenshot = true;
+        }
+        self
+    }
+    /// The viewport in CSS pixels (default 1366x900).
+    pub fn viewport(mut self, width: u32, height: u32) -> Options {
+        self.render.viewport = (width, height);
+        self
+    }
+    /// Launch this Chromium executable instead of the one found on the machine.
+    pub fn chrome(mut self, path: impl Into<PathBuf>) -> Options {
+        self.render.browser = BrowserSource::Launch(Some(path.into()));
+        self
+    }
+    /// Connect to running browsers (their DevTools WebSocket URLs) instead of launching one;
+    /// pages go to the browser with the most free tabs, and a lost browser's pages are
+    /// retried on the others.
+    pub fn browser_ws<S: Into<String>>(
+        mut self,
+        endpoints: impl IntoIterator<Item = S>,
+    ) -> Options {
+        self.endpoints = endpoints.into_iter().map(Into::into).collect();
+        if let Some(first) = self.endpoints.first() {
+            self.render.browser = BrowserSource::Connect(first.clone());
+        }
+        self
+    }
+    /// Score with this algorithm (default [`Algorithm::Learned`]).
+    pub fn algorithm(mut self, a: Algorithm) -> Options {
+        self.page.algorithms = vec![a];
+        self
+    }
+    /// Score with each of these algorithms on the one render; [`Page::text`] and the other
+    /// formats show the first, [`Page::extractions`] and [`Page::json`] all of them.
+    pub fn algorithms(mut self, a: impl IntoIterator<Item = Algorithm>) -> Options {
+        let v: Vec<Algorithm> = a.into_iter().collect();
+        if !v.is_empty() {
+            self.page.algorithms = v;
+        }
+        self
+    }
+    /// The algorithms' parameters (every paper constant; see [`Params`]).
+    pub fn params(mut self, p: Params) -> Options {
+        self.page.params = p;
+        self
+    }
+    /// The charset of HTML given as bytes ([`Source::Html`]) and of files, when the page does
+    /// not declare it (a WHATWG label such as `utf-8` or `windows-1252`).
+    pub fn charset(mut self, label: impl Into<String>) -> Options {
+        self.page.charset = Some(label.into());
+        self
+    }
+    /// Extract main documents answered with an HTTP error status (>= 400) instead of failing
+    /// them with an `http` error.
+    pub fn accept_http_errors(mut self, on: bool) -> Options {
+        self.render.accept_http_errors = on;
+        self
+    }
+    /// Pages with more DOM nodes than this fail with a `too-large` error (default 200,000).
+    pub fn max_nodes(mut self, n: usize) -> Options {
+        self.render.max_nodes = n;
+        self
+    }
+    /// Pages with more text than this many bytes fail with a `too-large` error (default 20 MB).
+    pub fn max_text_bytes(mut self, n: usize) -> Options {
+        self.page.max_text_bytes = n;
+        self
+    }
+    /// Relaunch a launched browser when its processes' memory passes this many bytes (`None`:
+    /// no bound; default 1 GiB plus 512 MiB a tab).
+    pub fn max_browser_memory(mut self, bytes: Option<u64>) -> Options {
+        self.render.max_browser_memory = bytes;
+        self.memory_bound_set = true;
+        self
+    }
+    /// Every render setting at once (settling, scrolling, recycling, Chromium flags, the
+    /// network policy), for what the setters above do not cover.
+    pub fn render_options(mut self, opts: RenderOptions) -> Options {
+        self.render = opts;
+        self.memory_bound_set = true;
+        self
+    }
+    /// The render settings in force.
+    pub fn render(&self) -> &RenderOptions {
+        &self.render
+    }
+    /// The scoring settings in force.
+    pub fn page_config(&self) -> &PageConfig {
+        &self.page
+    }
+}
+
+/// What to extract: a URL, a local file, or HTML given as bytes.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// An `http`, `https`, `file`, `data` or `about` URL.
+    Url(String),
+    /// A local HTML file.
+    Path(PathBuf),
+    /// HTML bytes, served to the browser on a loopback port of this machine (so relative
+    /// resources do not resolve unless the page has a `<base href>`).
+    Html {
+        /// The name used in records and messages.
+        name: String,
+        /// The page's bytes.
+        html: Vec<u8>,
+        /// Its charset when the page does not declare one (default `utf-8`).
+        charset: Option<String>,
+    },
+    /// A command-line style argument: a URL, an existing path, or a bare host name.
+    Arg(String),
+}
+
+impl Source {
+    /// HTML given as a string, named `name` in records.
+    pub fn html(name: impl Into<String>, html: impl Into<Vec<u8>>) -> Source {
+        Source::Html {
+            name: name.into(),
+            html: html.into(),
+            charset: None,
+        }
+    }
+    /// The name records and messages use for this source.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Url(u) | Source::Arg(u) => u.clone(),
+            Source::Path(p) => p.display().to_string(),
+            Source::Html { name, .. } => name.clone(),
+        }
+    }
+    fn to_input(&self, default_charset: &Option<String>) -> Result<Input, Error> {
+        match self {
+            Source::Url(u) => match Input::parse(u)? {
+                i @ Input::Url(_) => Ok(i),
+                _ => Err(Error::Input {
+                    input: u.clone(),
+                    message: "not a URL (URLs need a scheme such as https://)".into(),
+                    source: None,
+                }),
+            },
+            Source::Path(p) => {
+                page::to_input(&p.display().to_string(), default_charset).and_then(|i| match i {
+                    Input::Url(_) => Err(Error::Input {
+                        input: p.display().to_string(),
+                        message: "no such file".into(),
+                        source: None,
+                    }),
+                    i => Ok(i),
+                })
+            }
+            Source::Html {
+                name,
+                html,
+                charset,
+            } => Ok(Input::Html {
+                name: name.clone(),
+                bytes: html.clone(),
+                charset: charset
+                    .clone()
+                    .or_else(|| default_charset.clone())
+                    .unwrap_or_else(|| "utf-8".into()),
+            }),
+            Source::Arg(a) => page::to_input(a, default_charset),
+        }
+    }
+}
+
+impl From<&str> for Source {
+    fn from(s: &str) -> Source {
+        Source::Arg(s.to_string())
+    }
+}
+impl From<String> for Source {
+    fn from(s: String) -> Source {
+        Source::Arg(s)
+    }
+}
+impl From<&String> for Source {
+    fn from(s: &String) -> Source {
+        Source::Arg(s.clone())
+    }
+}
+impl From<&Path> for Source {
+    fn from(p: &Path) -> Source {
+        Source::Path(p.to_path_buf())
+    }
+}
+impl From<PathBuf> for Source {
+    fn from(p: PathBuf) -> Source {
+        Source::Path(p)
+    }
+}
+impl From<url::Url> for Source {
+    fn from(u: url::Url) -> Source {
+        Source::Url(u.to_string())
+    }
+}
+
+/// One extracted page: the snapshot of its layout, each algorithm's extraction, and the
+/// record `sightline extract -f json` writes. The text formats are written on demand.
+#[derive(Debug, Clone)]
+pub struct Page {
+    snapshot: Snapshot,
+    extractions: Vec<Extraction>,
+    record: Record,
+    screenshot: Option<Vec<u8>>,
+    annotated: Option<Vec<u8>>,
+}
+
+impl Page {
+    fn from_finished(f: page::Finished) -> Page {
+        Page {
+            snapshot: f.snapshot,
+            extractions: f.extractions,
+            record: f.out.record,
+            screenshot: f.out.screenshot,
+            annotated: f.out.annotated,
+        }
+    }
+
+    /// Score a saved snapshot (no browser), as a render of it would be scored.
+    pub fn from_snapshot(name: &str, snapshot: Snapshot, options: &Options) -> Page {
+        let (out, extractions) =
+            page::score(name, &snapshot, &options.page, Timings::default(), None);
+        Page {
+            snapshot,
+            extractions,
+            record: out.record,
+            screenshot: None,
+            annotated: None,
+        }
+    }
+
+    /// The content as plain text, one paragraph per line (the CLI's `-f text`).
+    pub fn text(&self) -> String {
+        self.format(Format::Text)
+    }
+    /// The content as Markdown (`-f markdown`).
+    pub fn markdown(&self) -> String {
+        self.format(Format::Markdown)
+    }
+    /// The content subtrees as cleaned HTML (`-f html`).
+    pub fn html(&self) -> String {
+        self.format(Format::Html)
+    }
+    /// The record of `-f json`: URL, title, text, html, content boxes, the algorithm's
+    /// details, timings and the render facts.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.record).unwrap_or(serde_json::Value::Null)
+    }
+    /// The content of the first algorithm in `format` (JSON: the record).
+    pub fn format(&self, format: Format) -> String {
+        match (format, self.extractions.first()) {
+            (Format::Json, _) => serde_json::to_string(&self.record).unwrap_or_default(),
+            (_, None) => String::new(),
+            (f, Some(ex)) => page::render_body(&Tree::new(&self.snapshot), ex, f),
+        }
+    }
+    /// The page's title (`document.title`).
+    pub fn title(&self) -> &str {
+        &self.snapshot.title
+    }
+    /// The page's final URL, after redirects.
+    pub fn url(&self) -> &str {
+        &self.snapshot.url
+    }
+    /// The source as given.
+    pub fn input(&self) -> &str {
+        &self.record.input
+    }
+    /// The full-page PNG, when screenshots were asked for.
+    pub fn screenshot(&self) -> Option<&[u8]> {
+        self.screenshot.as_deref()
+    }
+    /// The screenshot with the extraction drawn on it ([`Options::annotate`]).
+    pub fn annotated(&self) -> Option<&[u8]> {
+        self.annotated.as_deref()
+    }
+    /// Milliseconds of each phase (launch, navigate, settle, scroll, snapshot, score,
+    /// screenshot).
+    pub fn timings(&self) -> Option<&Timings> {
+        self.record.timings_ms.as_ref()
+    }
+    /// The layout the algorithms scored (every node's box, style and text).
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+    /// The first algorithm's extraction (which nodes are content, and its details).
+    pub fn extraction(&self) -> Option<&Extraction> {
+        self.extractions.first()
+    }
+    /// Every configured algorithm's extraction, in the configured order.
+    pub fn extractions(&self) -> &[Extraction] {
+        &self.extractions
+    }
+    /// The output record, as written with `-f json`.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+    /// Did any algorithm keep text?
+    pub fn is_empty(&self) -> bool {
+        let tree = Tree::new(&self.snapshot);
+        !self.extractions.iter().any(|e| e.has_text(&tree))
+    }
+}
+
+/// A browser with a pool of tabs, and the scoring settings: the one type a Rust user needs.
+/// Rendering is async (tokio); scoring runs on tokio's blocking pool. Dropping an
+/// `Extractor` ends its browser; [`Extractor::shutdown`] does it in an orderly way.
+pub struct Extractor {
+    pool: BrowserPool,
+    cfg: Arc<PageConfig>,
+}
+
+impl Extractor {
+    /// Launch the browser (or connect to [`Options::browser_ws`]).
+    pub async fn new(options: Options) -> Result<Extractor, Error> {
+        let Options {
+            mut render,
+            endpoints,
+            page,
+            memory_bound_set,
+        } = options;
+        if !memory_bound_set && render.max_browser_memory.is_none() {
+            render.max_browser_memory = Some((1024 + 512 * render.concurrency as u64) << 20);
+        }
+        let pool = BrowserPool::new(render, &endpoints).await?;
+        Ok(Extractor {
+            pool,
+            cfg: Arc::new(page),
+        })
+    }
+
+    /// Render and extract one page.
+    pub async fn extract(&self, source: impl Into<Source>) -> Result<Page, Error> {
+        self.extract_with(source, &self.cfg, None).await
+    }
+
+    /// [`Extractor::extract`] with other scoring settings for this page (algorithms, params)
+    /// and, when `screenshot` is `Some`, with or without a screenshot.
+    pub async fn extract_with(
+        &self,
+        source: impl Into<Source>,
+        cfg: &Arc<PageConfig>,
+        screenshot: Option<bool>,
+    ) -> Result<Page, Error> {
+        let source = source.into();
+        let name = source.name();
+        let input = source.to_input(&cfg.charset)?;
+        let launch = Some(self.pool.launch_ms());
+        batch::render_and_score(&self.pool, &input, &name, cfg.clone(), screenshot, launch)
+            .await
+            .map(Page::from_finished)
+    }
+
+    /// Extract many pages with every tab busy: one item per input, `(index of the input,
+    /// its page or its error)`, in completion order. Failures are values; the stream never
+    /// ends early. Dropping the stream stops taking new inputs.
+    pub fn extract_many<'a, S: Into<Source>>(
+        &'a self,
+        inputs: impl IntoIterator<Item = S>,
+    ) -> impl Stream<Item = (usize, Result<Page, Error>)> + 'a {
+        self.extract_many_with(inputs, self.cfg.clone(), Cancel::new())
+    }
+
+    /// [`Extractor::extract_many`] with other scoring settings, and a [`Cancel`] that stops
+    /// it taking new inputs (the pages in flight still finish and are yielded).
+    pub fn extract_many_with<'a, S: Into<Source>>(
+        &'a self,
+        inputs: impl IntoIterator<Item = S>,
+        cfg: Arc<PageConfig>,
+        cancel: Cancel,
+    ) -> impl Stream<Item = (usize, Result<Page, Error>)> + 'a {
+        let items: Vec<(usize, Source)> = inputs.into_iter().map(Into::into).enumerate().collect();
+        // One page more than there are tabs: while a page is scored, the next one renders.
+        let conc = batch::PageRenderer::concurrency(&self.pool) + 1;
+        futures::stream::iter(items)
+            .take_while(move |_| futures::future::ready(!cancel.is_cancelled()))
+            .map(move |(i, s)| {
+                let cfg = cfg.clone();
+                async move { (i, self.extract_with(s, &cfg, None).await) }
+            })
+            .buffer_unordered(conc)
+    }
+
+    /// Render one page and return its layout snapshot, without scoring it (what `sightline
+    /// snapshot` saves; [`Snapshot::to_json`] writes it).
+    pub async fn snapshot(&self, source: impl Into<Source>) -> Result<Snapshot, Error> {
+        let source = source.into();
+        let input = source.to_input(&self.cfg.charset)?;
+        batch::PageRenderer::render_with(&self.pool, &input, Some(false))
+            .await
+            .map(|r| r.snapshot)
+    }
+
+    /// The scoring settings of [`Extractor::extract`].
+    pub fn page_config(&self) -> &Arc<PageConfig> {
+        &self.cfg
+    }
+
+    /// The browsers behind this extractor.
+    pub fn browsers(&self) -> &BrowserPool {
+        &self.pool
+    }
+
+    /// Close every tab and end the launched browser (its processes and profile are removed).
+    pub async fn shutdown(self) {
+        self.pool.shutdown().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::{rect, SnapshotBuilder};
+
+    fn article() -> Snapshot {
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title("A page");
+        let main = b.el(0, "article", rect(100.0, 100.0, 700.0, 600.0));
+        for i in 0..4 {
+            let p = b.el(
+                main,
+                "p",
+                rect(100.0, 100.0 + 100.0 * i as f64, 700.0, 80.0),
+            );
+            b.text(
+                p,
+                &format!(
+                    "Paragraph {i} of the article holds a long sentence, with commas, and more words."
+                ),
+            );
+        }
+        b.build()
+    }
+
+    #[test]
+    fn a_page_writes_every_format_from_one_scoring() {
+        let opts = Options::default().algorithm(Algorithm::Learned);
+        let page = Page::from_snapshot("a.json", article(), &opts);
+        assert_eq!(page.title(), "A page");
+        assert!(page.text().contains("Paragraph 0 of the article"));
+        assert!(page.markdown().contains("Paragraph 3"));
+        assert!(page.html().contains("<p>"));
+        let j = page.json();
+        assert_eq!(j["algorithm"], "learned");
+        assert_eq!(j["text"].as_str().unwrap().trim(), page.text().trim());
+        assert!(!page.is_empty());
+        assert_eq!(page.extractions().len(), 1);
+    }
+
+    #[test]
+    fn several_algorithms_score_one_snapshot() {
+        let opts = Options::default().algorithms([Algorithm::Htd, Algorithm::Wang]);
+        let page = Page::from_snapshot("a.json", article(), &opts);
+        assert_eq!(page.extractions().len(), 2);
+        assert_eq!(page.extractions()[1].algorithm, Algorithm::Wang);
+        assert!(page.json()["algorithms"]["wang"].is_object());
+    }
+
+    #[test]
+    fn sources_say_what_they_are() {
+        let e = Source::Url("not a url".into()).to_input(&None).unwrap_err();
+        assert_eq!(e.kind(), "input");
+        let e = Source::Path("/no/such/page.html".into())
+            .to_input(&None)
+            .unwrap_err();
+        assert_eq!(e.kind(), "input");
+        assert!(e.to_string().contains("/no/such/page.html"), "{e}");
+        match Source::html("inline", "<p>x</p>").to_input(&None).unwrap() {
+            Input::Html { charset, name, .. } => {
+                assert_eq!(charset, "utf-8");
+                assert_eq!(name, "inline");
+            }
+            i => panic!("{i:?}"),
+        }
+        assert!(matches!(
+            Source::from("https://example.com/")
+                .to_input(&None)
+                .unwrap(),
+            Input::Url(_)
+        ));
+    }
+}
