@@ -240,9 +240,7 @@ def snapshot(
         return b.snapshot(source, html=html, url=url)
 
 
-def evaluate(*args: Any, **kwargs: Any) -> Table:
-    """Per-page precision, recall and F1 on a benchmark (see ``sightline eval``)."""
-    return _sightline.evaluate(*args, **kwargs)
+evaluate = _sightline.evaluate
 
 
 @atexit.register

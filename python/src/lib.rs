@@ -8,10 +8,12 @@
 //!   async iterators of `extract_many`.
 //! - [`snapshot`]: `Snapshot` (load, save, nodes, scores, extract without a browser).
 //! - [`table`]: `Table`, a column table exported through the Arrow C data interface.
+//! - [`eval`]: `evaluate()`, the benchmark runner's per-page scores as a `Table`.
 //! - [`convert`]: JSON values to Python objects, library errors to typed exceptions.
 
 mod browser;
 mod convert;
+mod eval;
 mod snapshot;
 mod table;
 
@@ -88,6 +90,7 @@ fn _sightline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(snapshot::load_snapshot, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(_end_all_browsers, m)?)?;
     m.add(
         "DEFAULT_ALGORITHM",
