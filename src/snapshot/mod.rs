@@ -454,6 +454,49 @@ impl<'a> Tree<'a> {
         ) || (d != "inline" && BLOCK_TAGS.contains(&n.tag.as_str()))
             || n.tag == "br"
     }
+    /// [`Tree::css_path`] of every node at once, in O(n) (one pass over each node's
+    /// children), for tables of every node; `css_path(i)` walks up from one node.
+    pub fn css_paths(&self) -> Vec<String> {
+        use std::collections::HashMap;
+        use std::fmt::Write as _;
+        let n = self.len();
+        let mut paths: Vec<String> = vec![String::new(); n];
+        if n == 0 {
+            return paths;
+        }
+        paths[0] = self.snap.nodes[0].tag.clone();
+        let mut same: HashMap<&str, usize> = HashMap::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for p in 0..n {
+            let kids = &self.children[p];
+            same.clear();
+            seen.clear();
+            for &c in kids {
+                *same.entry(self.snap.nodes[c].tag.as_str()).or_default() += 1;
+            }
+            for &c in kids {
+                if self.snap.nodes[c].is_text() {
+                    continue;
+                }
+                let tag = self.snap.nodes[c].tag.as_str();
+                let k = seen.entry(tag).or_default();
+                *k += 1;
+                let mut path = paths[p].clone();
+                path.push_str(" > ");
+                path.push_str(tag);
+                if same[tag] > 1 {
+                    let _ = write!(path, ":nth-of-type({k})");
+                }
+                paths[c] = path;
+            }
+        }
+        for i in 0..n {
+            if self.snap.nodes[i].is_text() {
+                paths[i] = paths[self.parent(i).unwrap_or(0)].clone();
+            }
+        }
+        paths
+    }
     /// A CSS selector path from `<body>` to the node, exact in the rendered DOM:
     /// `body > div:nth-of-type(2) > p`. Text nodes get their parent's path.
     pub fn css_path(&self, id: NodeId) -> String {
@@ -629,4 +672,31 @@ impl Node {
 /// Shorthand for a [`Rect`].
 pub fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
     Rect { x, y, w, h }
+}
+
+#[cfg(test)]
+mod css_path_tests {
+    use super::*;
+
+    #[test]
+    fn css_paths_at_once_equal_each_nodes_css_path() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let r = rect(0.0, 0.0, 100.0, 20.0);
+        for i in 0..3 {
+            let d = b.el(0, "div", r);
+            b.text(d, "text");
+            for _ in 0..i + 1 {
+                let p = b.el(d, "p", r);
+                b.text(p, "para");
+                b.el(p, "span", r);
+            }
+        }
+        b.el(0, "footer", r);
+        b.text(0, "tail");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let each: Vec<String> = (0..tree.len()).map(|i| tree.css_path(i)).collect();
+        assert_eq!(tree.css_paths(), each);
+        assert!(each.contains(&"body > div:nth-of-type(3) > p:nth-of-type(2) > span".to_string()));
+    }
 }
