@@ -207,9 +207,7 @@ fn node_columns(snap: &sightline::Snapshot) -> Columns {
         ("tag", s(&|x| Some(x.tag.as_str()))),
         (
             "css_path",
-            Arc::new(StringArray::from_iter_values(
-                (0..n).map(|i| tree.css_path(i)),
-            )),
+            Arc::new(StringArray::from_iter_values(tree.css_paths())),
         ),
         ("text", s(&|x| x.text.as_deref())),
         ("x", f(&|x| x.rect.x)),
