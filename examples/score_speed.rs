@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use sightline::extract::learned::{features, model::Model};
+use sightline::extract::learned::{features, model::Model, pass2, schema};
 use sightline::{Algorithm, Params, Snapshot, Tree};
 
 /// This thread's user + system CPU seconds (Linux `/proc/thread-self/stat`, clock ticks of
@@ -88,11 +88,11 @@ fn main() -> anyhow::Result<()> {
                 t_feat += t.elapsed();
                 let t = Instant::now();
                 let (f1, f2) = model.forests();
-                let p1 = f1.predict(&pf.rows, features::FEATURES.len());
+                let p1 = f1.predict(&pf.rows, schema::FEATURES.len());
                 t_p1 += t.elapsed();
                 let t = Instant::now();
-                let rows2 = features::pass2_features(&pf, &p1);
-                let p2 = f2.predict(&rows2, features::PASS2_FEATURES.len());
+                let rows2 = pass2::pass2_features(&pf, &p1);
+                let p2 = f2.predict(&rows2, schema::PASS2_FEATURES.len());
                 t_p2 += t.elapsed();
                 sink += p2.len();
             }

@@ -176,6 +176,40 @@
     const m = find(document, "querySelector").call(document, `meta[name="${name}" i]`);
     return m ? (attr(m, "content") || "") : "";
   };
+  // Page metadata as the document states it (read by `src/extract/metadata.rs`): <meta>
+  // name/property/itemprop pairs, JSON-LD blocks, <link rel> targets, and microdata and
+  // <time> values. Bounded in count and length: a hostile page cannot grow the snapshot.
+  const head = (() => {
+    const all = find(document, "querySelectorAll");
+    const textOf = onEl("textContent");
+    const q = (sel, max) => {
+      const out = [], list = all.call(document, sel);
+      for (let i = 0; i < list.length && out.length < max; i++) out.push(list[i]);
+      return out;
+    };
+    const cut = (v, n) => String(v == null ? "" : v).slice(0, n);
+    const text = (el) => cut(textOf.call(el), 2000).replace(/\s+/g, " ").trim();
+    const metas = [];
+    for (const m of q("meta[name], meta[property], meta[itemprop]", 300)) {
+      const k = attr(m, "property") || attr(m, "name") || attr(m, "itemprop");
+      const c = attr(m, "content");
+      if (k && c) metas.push([cut(k, 100).toLowerCase(), cut(c, 4000)]);
+    }
+    const json_ld = q('script[type="application/ld+json" i]', 20)
+      .map((s) => cut(textOf.call(s), 200000));
+    const links = [];
+    for (const l of q("link[rel][href]", 100)) {
+      const rel = String(attr(l, "rel") || "").toLowerCase();
+      if (/\b(canonical|author|image_src|shortlink)\b/.test(rel)) links.push([cut(rel, 100), cut(find(l, "href").call(l), 4000)]);
+    }
+    const items = [];
+    for (const el of q("[itemprop]:not(meta), time[datetime]", 200)) {
+      const prop = String(attr(el, "itemprop") || "time").toLowerCase();
+      const value = attr(el, "datetime") || attr(el, "content") || "";
+      items.push([cut(prop, 100), cut(value, 1000), text(el).slice(0, 300)]);
+    }
+    return { metas, json_ld, links, items };
+  })();
   const onPage = (r, c) => r.width > 0 && r.height > 0 && r.right + c.ox > 0 && r.bottom + c.oy > 0;
   // The nodes rendered in place of an element's children (flattened tree).
   const kidsOf = (el, tagU) => {
@@ -314,6 +348,7 @@
     shadow_roots: shadowRoots,
     frames,
     streamed_segments: streamed,
+    head,
     document: { width: docW, height: docH },
     nodes,
   });

@@ -127,6 +127,11 @@ impl Options {
         }
         self
     }
+    /// Start [`Page::markdown`] with the page's metadata as YAML front matter.
+    pub fn front_matter(mut self, on: bool) -> Options {
+        self.page.front_matter = on;
+        self
+    }
     /// The algorithms' parameters (every paper constant; see [`Params`]).
     pub fn params(mut self, p: Params) -> Options {
         self.page.params = p;
@@ -293,11 +298,13 @@ pub struct Page {
     record: Record,
     screenshot: Option<Vec<u8>>,
     annotated: Option<Vec<u8>>,
+    front_matter: bool,
 }
 
 impl Page {
-    fn from_finished(f: page::Finished) -> Page {
+    fn from_finished(f: page::Finished, front_matter: bool) -> Page {
         Page {
+            front_matter,
             snapshot: f.snapshot,
             extractions: f.extractions,
             record: f.out.record,
@@ -316,6 +323,7 @@ impl Page {
             record: out.record,
             screenshot: None,
             annotated: None,
+            front_matter: options.page.front_matter,
         }
     }
 
@@ -341,8 +349,21 @@ impl Page {
         match (format, self.extractions.first()) {
             (Format::Json, _) => serde_json::to_string(&self.record).unwrap_or_default(),
             (_, None) => String::new(),
-            (f, Some(ex)) => page::render_body(&Tree::new(&self.snapshot), ex, f),
+            (f, Some(ex)) => {
+                let body = page::render_body(&Tree::new(&self.snapshot), ex, f);
+                match (&self.record.metadata, f) {
+                    (Some(m), Format::Markdown) if self.front_matter => {
+                        crate::output::front_matter::render(m) + &body
+                    }
+                    _ => body,
+                }
+            }
         }
+    }
+    /// The page's metadata (title, authors, dates, site, language, description, canonical
+    /// URL, image, tags, categories), each field with where it was read.
+    pub fn metadata(&self) -> Option<&crate::extract::metadata::Metadata> {
+        self.record.metadata.as_ref()
     }
     /// The page's title (`document.title`).
     pub fn title(&self) -> &str {
@@ -438,7 +459,7 @@ impl Extractor {
         let launch = Some(self.pool.launch_ms());
         batch::render_and_score(&self.pool, &input, &name, cfg.clone(), screenshot, launch)
             .await
-            .map(Page::from_finished)
+            .map(|f| Page::from_finished(f, cfg.front_matter))
     }
 
     /// Extract many pages with every tab busy: one item per input, `(index of the input,

@@ -8,16 +8,24 @@
 //!   tabs, navigation, settling, request blocking (`--offline`), snapshot and screenshot.
 //! - [`snapshot`]: the [`Snapshot`] value `js/snapshot.js` returns, and the node [`Tree`] with
 //!   derived counts (characters, tags, link characters, link tags).
-//! - [`extract`]: pure, synchronous scoring, one file per paper, every constant in
-//!   [`extract::params`].
+//! - [`extract`]: pure, synchronous scoring, one file per paper (`density`, `visual`,
+//!   `weight`, `vsse/`, `crunch`, `blocks/`), `ensemble`, and `learned/` (units, token
+//!   vocabulary, feature schema, pass-1 and pass-2 features, the Readability.js port, the
+//!   model); every constant in [`extract::params`], every algorithm's report in
+//!   [`extract::details`]. The `learned` model is passed in
+//!   ([`extract::extract_tree_with`]), never a parameter.
 //! - [`scores`]: every algorithm's per-node quantities as named columns ([`scores::node_scores`]),
 //!   for `sightline scores` and the Python package.
-//! - [`output`]: pure writers from an extraction to text, HTML, markdown and JSON.
-//! - [`eval`]: the metrics of Song et al. eq. 6-9 and the benchmark runner.
+//! - [`output`]: pure writers from an extraction to text, HTML, markdown (`markdown/`) and
+//!   JSON, and the annotated screenshot (`annotate/`: layers, canvas, legend).
+//! - [`eval`]: the metrics of Song et al. eq. 6-9, the benchmark runner, the quality gate, and
+//!   `train/` (data and labels, fitting, cross-validation and leave-one-dataset-out, reports).
 //! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`): inputs
 //!   through the renderer and the algorithms to records, with cancellation, resume and
 //!   sharding.
 //! - [`serve`]: the pipeline as an HTTP service (axum), with a target policy against SSRF.
+//! - `hash` (crate-private): the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
+//! - `src/bin/sightline/`: the command-line binary (argument parsing, exit codes, progress).
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
@@ -51,6 +59,7 @@ mod error;
 pub mod eval;
 pub mod extract;
 mod extractor;
+mod hash;
 pub mod output;
 pub mod render;
 pub mod scores;
@@ -58,6 +67,7 @@ pub mod serve;
 pub mod snapshot;
 
 pub use error::{BoxError, Error};
+pub use extract::metadata::Metadata;
 pub use extract::{extract, Algorithm, Extraction, Params};
 pub use extractor::{Extractor, Options, Page, Source};
 pub use output::Format;

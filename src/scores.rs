@@ -10,6 +10,7 @@
 //! [`Extraction`](crate::Extraction). The columns of each algorithm are listed on
 //! [`node_scores`].
 
+use crate::extract::learned::model::Model;
 use crate::extract::{
     crunch, density, ensemble, learned, vsse, weight, Algorithm, Details, Params,
 };
@@ -121,8 +122,19 @@ fn some<T: Copy>(v: &[T]) -> Vec<Option<T>> {
 ///   to the log-odds as `feature=value:contribution; ...`; and `unit_block` (the node is a
 ///   unit's block element).
 pub fn node_scores(tree: &Tree, algorithm: Algorithm, params: &Params) -> NodeScores {
+    node_scores_with(tree, algorithm, params, None)
+}
+
+/// [`node_scores`] with a `learned` model other than the built-in one (`None`: the built-in
+/// one), as [`crate::extract::extract_tree_with`] takes it.
+pub fn node_scores_with(
+    tree: &Tree,
+    algorithm: Algorithm,
+    params: &Params,
+    model: Option<&Model>,
+) -> NodeScores {
     let n = tree.len();
-    let ex = crate::extract::extract_tree(tree, algorithm, params);
+    let ex = crate::extract::extract_tree_with(tree, algorithm, params, model);
     let mut s = NodeScores {
         algorithm,
         columns: Vec::new(),
@@ -151,13 +163,13 @@ pub fn node_scores(tree: &Tree, algorithm: Algorithm, params: &Params) -> NodeSc
         Algorithm::Crunch => crunch_columns(&mut s, tree, params),
         Algorithm::Blocks => blocks_columns(&mut s, tree, &ex.details),
         Algorithm::Ensemble => {
-            let (votes, _) = ensemble::votes(tree, &params.ensemble, params);
+            let (votes, _) = ensemble::votes(tree, &params.ensemble, params, model);
             s.push(
                 "votes",
                 Values::I64(votes.iter().map(|&v| Some(v as i64)).collect()),
             );
         }
-        Algorithm::Learned => learned_columns(&mut s, tree, params),
+        Algorithm::Learned => learned_columns(&mut s, tree, params, model),
     }
     s
 }
@@ -347,9 +359,9 @@ fn blocks_columns(s: &mut NodeScores, tree: &Tree, details: &Details) {
     s.push("headline", headline);
 }
 
-fn learned_columns(s: &mut NodeScores, tree: &Tree, params: &Params) {
+fn learned_columns(s: &mut NodeScores, tree: &Tree, params: &Params, model: Option<&Model>) {
     let n = tree.len();
-    let units = learned::unit_scores(tree, params).unwrap_or_default();
+    let units = learned::unit_scores(tree, params, model).unwrap_or_default();
     let (mut unit, mut p2, mut p1) = (vec![None; n], vec![None; n], vec![None; n]);
     let (mut top1, mut top2, mut block) = (vec![None; n], vec![None; n], vec![false; n]);
     let fmt = |c: &[learned::Contribution]| {

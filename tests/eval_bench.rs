@@ -1,7 +1,8 @@
 //! Every page of the benchmark loads: manifest, gunzip, decode with the charset it is served
 //! with (`serve_charset`: the manifest's `suggested_charset`, or UTF-8), gold. Two cleaneval
 //! pages declare charsets that are no encoding label at all (`iso-1252`, `0`): they are served
-//! as UTF-8, and decoding with such a label is a typed error naming the page. Needs `../shared/bench` (or `$SIGHTLINE_BENCH`); `SIGHTLINE_SKIP_BENCH=1` skips.
+//! as UTF-8, and decoding with such a label is a typed error naming the page. Needs `../shared/bench`
+//! (or `$SIGHTLINE_BENCH`): skipped without it, unless `SIGHTLINE_REQUIRE_BENCH=1`.
 
 mod common;
 use common::bench_root;

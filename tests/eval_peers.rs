@@ -4,7 +4,8 @@
 //! published numbers that every other tool is compared with.
 //!
 //! The bench lives beside the project (`../shared/bench`, or `$SIGHTLINE_BENCH`). If it is
-//! missing the test fails, unless `SIGHTLINE_SKIP_BENCH=1`.
+//! missing the test is skipped with one line naming `SIGHTLINE_BENCH`, or fails with
+//! `SIGHTLINE_REQUIRE_BENCH=1` (as in CI).
 
 mod common;
 use common::bench_root;

@@ -174,7 +174,7 @@ async fn demo_page_has_no_cookie_banner_in_real_chromium() {
     }
 }
 
-/// `--model FILE`: a model given in the parameters replaces the built-in one.
+/// `--model FILE`: a model passed to `extract_tree_with` replaces the built-in one.
 #[test]
 fn a_given_model_replaces_the_built_in_one() {
     let snap = page();
@@ -186,12 +186,15 @@ fn a_given_model_replaces_the_built_in_one() {
     m.threshold = 2.0; // no probability reaches it: nothing is kept
     m.description = "a user's model".into();
     let mut params = Params::default();
-    params.learned.model = Some(std::sync::Arc::new(m));
+    let tree = Tree::new(&snap);
+    let run = |params: &Params| {
+        sightline::extract::extract_tree_with(&tree, Algorithm::Learned, params, Some(&m))
+    };
     // The model's threshold is used by the threshold decision (the default, expected F1,
     // needs none).
     params.learned.decision = Decision::Threshold;
     params.learned.empty_fallback = 0.0; // and no fallback to the page's best units
-    let ex = extract(&snap, Algorithm::Learned, &params);
+    let ex = run(&params);
     let sightline::extract::Details::Learned(d) = &ex.details else {
         panic!("learned details")
     };
@@ -202,7 +205,7 @@ fn a_given_model_replaces_the_built_in_one() {
     // With the default fallback, a page where no unit reaches the threshold keeps the units
     // near its best instead of nothing.
     params.learned.empty_fallback = Params::default().learned.empty_fallback;
-    let ex = extract(&snap, Algorithm::Learned, &params);
+    let ex = run(&params);
     assert!(ex.kept.iter().any(|&k| k), "the fallback keeps something");
 }
 

@@ -4,10 +4,12 @@
 //! the pages in flight. Everything stays on 127.0.0.1: private, link-local and unique-local
 //! addresses are unit tests of `render::guard`, never traffic.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+mod common;
+use common::start;
 
 use axum::response::{Html, IntoResponse, Redirect};
 use axum::routing::get;
@@ -72,65 +74,6 @@ async fn site() -> SocketAddr {
     let addr = l.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
     addr
-}
-
-struct Service {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Service {
-    /// Stop the service as an operator would (SIGTERM: it drains and shuts its browser down),
-    /// and SIGKILL it only if it has not exited after 10 s. A SIGKILL-ed service cannot close
-    /// its Chromium, which would outlive the test run.
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Start `sightline serve` on an ephemeral port and wait for its "listening on" line.
-fn start(args: &[&str]) -> Service {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--offline"])
-        .args(args)
-        .env_remove("SIGHTLINE_TOKEN")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    // Owned by the guard from here on: a failed start kills and reaps the child.
-    let mut svc = Service {
-        child,
-        base: String::new(),
-    };
-    let mut line = String::new();
-    let t = Instant::now();
-    loop {
-        line.clear();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "serve exited before listening"
-        );
-        if let Some(rest) = line.split("listening on ").nth(1) {
-            svc.base = rest.split_whitespace().next().unwrap().to_string();
-            // Keep draining stderr so the child never blocks on a full pipe.
-            std::thread::spawn(move || for _ in err.lines() {});
-            return svc;
-        }
-        assert!(t.elapsed() < Duration::from_secs(30), "serve did not start");
-    }
 }
 
 fn client() -> reqwest::Client {

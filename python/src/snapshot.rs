@@ -207,7 +207,9 @@ fn node_columns(snap: &sightline::Snapshot) -> Columns {
         ("tag", s(&|x| Some(x.tag.as_str()))),
         (
             "css_path",
-            Arc::new(StringArray::from_iter_values(tree.css_paths())),
+            Arc::new(StringArray::from_iter_values(
+                (0..n).map(|i| tree.css_path(i)),
+            )),
         ),
         ("text", s(&|x| x.text.as_deref())),
         ("x", f(&|x| x.rect.x)),

@@ -57,9 +57,7 @@ impl fmt::Display for Shard {
 /// FNV-1a, 64 bits, over the input's bytes: the same on every machine, platform and run
 /// (Rust's `DefaultHasher` is not promised to be).
 pub fn stable_hash(input: &str) -> u64 {
-    input.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::hash::fnv1a64(&[input.as_bytes()])
 }
 
 /// Inputs that already have a record in a JSON Lines file (for `--resume`). A line cut by a

@@ -16,7 +16,7 @@
 pub mod inputs;
 pub mod page;
 mod record;
-pub mod sink;
+pub(crate) mod sink;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +32,7 @@ pub use page::{PageConfig, PageOut};
 pub use record::{ErrorInfo, Record};
 pub use sink::{Dest, PngTarget, Sink, SinkOptions};
 
-use crate::render::{Input, Rendered, Renderer};
+use crate::render::{BrowserPool, Input, Rendered, Renderer, Timings};
 use crate::Error;
 
 /// Something that renders pages: the real [`Renderer`], or a fake in tests.
@@ -47,6 +47,20 @@ pub trait PageRenderer: Send + Sync {
     ) -> BoxFuture<'a, Result<Rendered, Error>> {
         let _ = screenshot;
         self.render(input)
+    }
+    /// [`PageRenderer::render_with`], with the phase timings of a failed page too (a
+    /// `timeout` record's `timings_ms` shows where the time went). By default, none.
+    fn render_timed<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
+        Box::pin(async move {
+            (
+                self.render_with(input, screenshot).await,
+                Timings::default(),
+            )
+        })
     }
     /// Pages rendered at once.
     fn concurrency(&self) -> usize;
@@ -68,11 +82,50 @@ impl PageRenderer for Renderer {
         let shot = screenshot.unwrap_or(self.options().screenshot);
         Box::pin(Renderer::render_with(self, input, shot))
     }
+    fn render_timed<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
+        let shot = screenshot.unwrap_or(self.options().screenshot);
+        Box::pin(Renderer::render_timed(self, input, shot))
+    }
     fn concurrency(&self) -> usize {
         self.options().concurrency.max(1)
     }
     fn launch_ms(&self) -> f64 {
         self.launch_ms
+    }
+}
+
+impl PageRenderer for BrowserPool {
+    fn render<'a>(
+        &'a self,
+        input: &'a Input,
+    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
+        Box::pin(BrowserPool::render(self, input))
+    }
+    fn render_with<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
+        let shot = screenshot.unwrap_or(self.options().screenshot);
+        Box::pin(BrowserPool::render_with(self, input, shot))
+    }
+    fn render_timed<'a>(
+        &'a self,
+        input: &'a Input,
+        screenshot: Option<bool>,
+    ) -> futures::future::BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
+        let shot = screenshot.unwrap_or(self.options().screenshot);
+        Box::pin(BrowserPool::render_timed(self, input, shot))
+    }
+    fn concurrency(&self) -> usize {
+        self.capacity()
+    }
+    fn launch_ms(&self) -> f64 {
+        BrowserPool::launch_ms(self)
     }
 }
 
@@ -144,9 +197,23 @@ pub async fn process<R: PageRenderer + ?Sized>(
     let mut out = match page::to_input(&job.input, &cfg.charset) {
         Err(e) => PageOut::error_for(&job.input, &e, &cfg),
         Ok(input) => {
-            match render_and_score(renderer, &input, &job.input, cfg.clone(), None, launch).await {
+            let (r, timings) = render_and_score_with(
+                renderer,
+                &input,
+                &job.input,
+                cfg.clone(),
+                None,
+                launch,
+                page::finish_page,
+            )
+            .await;
+            match r {
                 Ok(f) => f.out,
-                Err(e) => PageOut::error_for(&job.input, &e, &cfg),
+                Err(e) => {
+                    let mut out = PageOut::error_for(&job.input, &e, &cfg);
+                    out.record.timings_ms = Some(timings).filter(|t| t.navigate.is_some());
+                    out
+                }
             }
         }
     };
@@ -176,6 +243,7 @@ pub async fn render_and_score<R: PageRenderer + ?Sized>(
         page::finish_page,
     )
     .await
+    .0
 }
 
 /// The scoring step of [`render_and_score`], as a function (tests inject a panicking one).
@@ -189,13 +257,20 @@ async fn render_and_score_with<R: PageRenderer + ?Sized>(
     screenshot: Option<bool>,
     launch_ms: Option<f64>,
     finish: Finish,
-) -> Result<page::Finished, Error> {
-    let rendered = AssertUnwindSafe(renderer.render_with(input, screenshot))
+) -> (Result<page::Finished, Error>, Timings) {
+    let rendered = AssertUnwindSafe(renderer.render_timed(input, screenshot))
         .catch_unwind()
         .await
-        .map_err(|p| internal(name, "rendering", p.as_ref()))??;
+        .map_err(|p| internal(name, "rendering", p.as_ref()));
+    let (rendered, timings) = match rendered {
+        Ok((Ok(r), t)) => (r, t),
+        Ok((Err(e), t)) => return (Err(e), t),
+        Err(e) => return (Err(e), Timings::default()),
+    };
     let owned = name.to_string();
-    match tokio::task::spawn_blocking(move || finish(&owned, rendered, &cfg, launch_ms)).await {
+    let r = match tokio::task::spawn_blocking(move || finish(&owned, rendered, &cfg, launch_ms))
+        .await
+    {
         Ok(r) => r,
         Err(e) => Err(match e.try_into_panic() {
             Ok(p) => internal(name, "scoring", p.as_ref()),
@@ -204,7 +279,8 @@ async fn render_and_score_with<R: PageRenderer + ?Sized>(
                 message: format!("the scoring task ended: {e}"),
             },
         }),
-    }
+    };
+    (r, timings)
 }
 
 /// The error of a page whose processing panicked, with the panic's message.
@@ -560,7 +636,8 @@ mod tests {
             None,
             panicking,
         )
-        .await;
+        .await
+        .0;
         let e = r.unwrap_err();
         assert_eq!(e.kind(), "internal");
         assert!(e.to_string().contains("panic while scoring"), "{e}");

@@ -4,10 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::record::{ErrorInfo, Record};
-use crate::extract::{extract_tree, Algorithm, Params};
+use crate::extract::learned::model::Model;
+use crate::extract::{extract_tree_with, Algorithm, Params};
 use crate::output::json::AlgorithmResult;
 use crate::output::{annotate, html, markdown, text, Format};
 use crate::render::Timings;
@@ -20,6 +22,8 @@ pub struct PageConfig {
     /// Algorithms to run on the one snapshot (several: the record holds each).
     pub algorithms: Vec<Algorithm>,
     pub params: Params,
+    /// The `learned` model to run instead of the one built into the binary (`--model FILE`).
+    pub model: Option<Arc<Model>>,
     pub format: Format,
     /// Draw the extraction on the screenshot (needs a screenshot).
     pub annotate: bool,
@@ -30,6 +34,8 @@ pub struct PageConfig {
     /// A front end's hint appended to error records (the CLI names its flags: "pass a larger
     /// --timeout"); the library's own messages speak of the library.
     pub hint: Option<fn(&Error) -> Option<String>>,
+    /// Markdown bodies start with the page's metadata as YAML front matter.
+    pub front_matter: bool,
 }
 
 impl Default for PageConfig {
@@ -37,11 +43,13 @@ impl Default for PageConfig {
         PageConfig {
             algorithms: vec![crate::extract::DEFAULT_ALGORITHM],
             params: Params::default(),
+            model: None,
             format: Format::Text,
             annotate: false,
             max_text_bytes: 20_000_000,
             charset: None,
             hint: None,
+            front_matter: false,
         }
     }
 }
@@ -213,6 +221,12 @@ pub fn score(
     png: Option<&[u8]>,
 ) -> (PageOut, Vec<Extraction>) {
     let tree = Tree::new(snap);
+    let metadata = crate::extract::metadata::metadata(snap, &tree);
+    let front = if cfg.front_matter && cfg.format == Format::Markdown {
+        crate::output::front_matter::render(&metadata)
+    } else {
+        String::new()
+    };
     let mut extractions = Vec::with_capacity(cfg.algorithms.len());
     let mut results = BTreeMap::new();
     let mut bodies = Vec::new();
@@ -222,11 +236,11 @@ pub fn score(
     let many = cfg.algorithms.len() > 1;
     for &a in &cfg.algorithms {
         let t = Instant::now();
-        let ex = extract_tree(&tree, a, &cfg.params);
+        let ex = extract_tree_with(&tree, a, &cfg.params, cfg.model.as_deref());
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         total += ms;
         empty &= !ex.has_text(&tree);
-        let body = render_body(&tree, &ex, cfg.format);
+        let body = front.clone() + &render_body(&tree, &ex, cfg.format);
         if many && cfg.format != Format::Json {
             bodies.push(format!("==> {} <==\n{body}", a.name()));
         } else {
@@ -253,6 +267,7 @@ pub fn score(
         input: input.to_string(),
         url: Some(snap.url.clone()),
         title: Some(snap.title.clone()),
+        metadata: (!metadata.is_empty()).then_some(metadata),
         timings_ms: Some(timings),
         ..Record::default()
     };

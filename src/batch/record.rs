@@ -6,14 +6,14 @@ use crate::output::json::AlgorithmResult;
 use crate::render::Timings;
 
 /// The error part of a record.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ErrorInfo {
     pub kind: String,
     pub message: String,
 }
 
 /// One output record: a page's result or its error.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Default, schemars::JsonSchema)]
 pub struct Record {
     pub input: String,
     /// Position of the input in the run's input list (records are written as pages finish).
@@ -26,6 +26,10 @@ pub struct Record {
     pub status: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The page's metadata, each field with where it was read
+    /// ([`crate::extract::metadata`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<crate::extract::metadata::Metadata>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub result: Option<AlgorithmResult>,
     #[serde(skip_serializing_if = "Option::is_none")]

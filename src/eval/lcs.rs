@@ -11,13 +11,11 @@
 //! Match masks are stored sparsely (per symbol, the blocks where it occurs), so memory is
 //! linear in the pattern length whatever the vocabulary.
 
-use std::collections::HashMap;
-use std::hash::Hash;
-
-/// Length of the longest common subsequence of `a` and `b`.
-pub fn lcs_len<T: Eq + Hash>(a: &[T], b: &[T]) -> usize {
+/// Length of the longest common subsequence of `a` and `b` (the tests' reference entry).
+#[cfg(test)]
+pub fn lcs_len<T: Eq + std::hash::Hash>(a: &[T], b: &[T]) -> usize {
     // Intern the tokens of both sequences as dense ids.
-    let mut ids: HashMap<&T, u32> = HashMap::new();
+    let mut ids: std::collections::HashMap<&T, u32> = std::collections::HashMap::new();
     let mut intern = |t| {
         let next = ids.len() as u32;
         *ids.entry(t).or_insert(next)

@@ -23,12 +23,12 @@
 
 pub mod bench;
 pub mod gate;
-pub mod lcs;
+pub(crate) mod lcs;
 pub mod metrics;
 pub mod peers;
 pub mod report;
 pub mod rescore;
-pub mod results;
+pub(crate) mod results;
 pub mod run;
 pub mod sample;
 pub mod table;

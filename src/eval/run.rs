@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -13,7 +14,8 @@ use super::bench::Dataset;
 use super::report::{PageResult, Results};
 use super::rescore::page_result;
 use super::sample::{sample_ids, Sample};
-use crate::extract::{extract_tree, Algorithm, Params};
+use crate::extract::learned::model::Model;
+use crate::extract::{extract_tree_with, Algorithm, Params};
 use crate::output::text;
 use crate::render::{Input, Rendered, Renderer};
 use crate::{Error, Tree};
@@ -36,6 +38,8 @@ pub struct EvalConfig {
     /// Where texts go.
     pub out: PathBuf,
     pub params: Params,
+    /// The `learned` model to run instead of the built-in one (`--model FILE`).
+    pub model: Option<Arc<Model>>,
     /// Save each page's snapshot as `DIR/<dataset>/<id>.json`.
     pub save_snapshots: Option<PathBuf>,
     /// Score snapshots saved earlier in `DIR/<dataset>/<id>.json` instead of rendering (no
@@ -214,7 +218,7 @@ pub async fn run(
                     let tree = Tree::new(&rendered.snapshot);
                     for &a in &cfg.algorithms {
                         let t = Instant::now();
-                        let ex = extract_tree(&tree, a, params);
+                        let ex = extract_tree_with(&tree, a, params, cfg.model.as_deref());
                         let txt = text::render(&tree, &ex);
                         *stats.score_s.entry(a.name().to_string()).or_default() +=
                             t.elapsed().as_secs_f64();

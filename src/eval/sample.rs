@@ -28,14 +28,7 @@ pub struct Sample {
 /// The sampling key of a page: FNV-1a 64 over the seed's little-endian bytes and the id's
 /// UTF-8 bytes, then the SplitMix64 finaliser.
 pub fn page_key(seed: u64, id: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in seed.to_le_bytes().iter().chain(id.as_bytes()) {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
+    crate::hash::stable_hash64(&[&seed.to_le_bytes(), id.as_bytes()])
 }
 
 /// The stratum of a manifest record: its `page_type`, or `""`.

@@ -4,15 +4,16 @@
 //! Every box is `[x, y, w, h]` in CSS px, document coordinates, like every other box in the
 //! output.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::params::LinkListScope;
+use super::params::{Decision, LinkListScope};
+use crate::snapshot::Rect;
 
 /// A rendered box: `[x, y, w, h]`, CSS px, document coordinates.
 pub type Bbox = [f64; 4];
 
 /// What an algorithm reports beside the kept nodes.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Details {
     /// Nothing to report (serialises as `null`).
@@ -34,7 +35,7 @@ pub enum Details {
     Ensemble(EnsembleDetails),
     /// `learned`: each kept block's probability and top feature contributions, every unit's
     /// probability heat.
-    Learned(super::learned::LearnedDetails),
+    Learned(LearnedDetails),
 }
 
 impl Details {
@@ -45,14 +46,14 @@ impl Details {
 }
 
 /// Density family: the node with the largest DensitySum (eq. 5).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct DensityDetails {
     pub max_density_sum_node: String,
     pub max_density_sum: f64,
 }
 
 /// Wang & Liu: page facts, every candidate subtree (eq. 2) and the chosen one (eq. 3).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangDetails {
     pub title: String,
     pub meta_keywords: Vec<String>,
@@ -62,7 +63,7 @@ pub struct WangDetails {
 }
 
 /// One candidate subtree.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangSubtree {
     pub root: String,
     pub width_attr: f64,
@@ -73,7 +74,7 @@ pub struct WangSubtree {
 }
 
 /// The chosen subtree with its leaves (eq. 1 terms).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangChosen {
     pub root: String,
     pub width_attr: f64,
@@ -83,7 +84,7 @@ pub struct WangChosen {
 }
 
 /// A leaf and its NodeImp terms.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WangLeaf {
     pub path: String,
     pub word_num: usize,
@@ -93,7 +94,7 @@ pub struct WangLeaf {
 }
 
 /// VSSE: seeds (eq. 1), the content area (eq. 2) and each paragraph's SimHash decision.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseDetails {
     pub leaves: usize,
     pub max_vvtc: f64,
@@ -105,7 +106,7 @@ pub struct VsseDetails {
 }
 
 /// A seed leaf.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseSeed {
     pub path: String,
     pub vvtc: f64,
@@ -114,7 +115,7 @@ pub struct VsseSeed {
 }
 
 /// The aggregated content area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseArea {
     pub path: String,
     pub tag_path: String,
@@ -122,7 +123,7 @@ pub struct VsseArea {
 }
 
 /// One paragraph of the area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseParagraph {
     pub path: String,
     pub punctuated: bool,
@@ -131,7 +132,7 @@ pub struct VsseParagraph {
 }
 
 /// VSSE structured records (§4.3.2): the HMM path and the records under its area.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct RecordsDetails {
     pub leaves: usize,
     pub characteristics: [&'static str; 2],
@@ -142,7 +143,7 @@ pub struct RecordsDetails {
 }
 
 /// One node of the Viterbi descent.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct HmmStep {
     pub path: String,
     pub tag: String,
@@ -151,7 +152,7 @@ pub struct HmmStep {
 }
 
 /// One attribute-value record.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct VsseRecord {
     pub path: String,
     pub text: String,
@@ -160,7 +161,7 @@ pub struct VsseRecord {
 }
 
 /// Crunch: each filter's removals, both link-list scopes, and the retained links.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct CrunchDetails {
     pub filters: Vec<FilterReport>,
     pub link_lists: LinkListReport,
@@ -171,7 +172,7 @@ pub struct CrunchDetails {
 }
 
 /// One filter of the pipeline.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct FilterReport {
     pub name: &'static str,
     pub pass: u8,
@@ -183,7 +184,7 @@ pub struct FilterReport {
 }
 
 /// The link-list filter's settings and what each scope would remove.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct LinkListReport {
     pub scope: LinkListScope,
     pub link_text_ratio: f64,
@@ -192,7 +193,7 @@ pub struct LinkListReport {
 }
 
 /// What each link-list scope would remove.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct WouldRemove {
     #[serde(rename = "table-cells")]
     pub table_cells: ScopeReport,
@@ -200,21 +201,21 @@ pub struct WouldRemove {
 }
 
 /// Removals of one scope.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct ScopeReport {
     pub count: usize,
     pub paths: Vec<String>,
 }
 
 /// A link removed by a filter and kept by the retainer.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct RetainedLink {
     pub text: String,
     pub href: String,
 }
 
 /// Content blocks: the block tree, variation groups, and the blocks chosen as content.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct BlocksDetails {
     pub blocks: Vec<BlockReport>,
     pub groups: Vec<GroupReport>,
@@ -224,7 +225,7 @@ pub struct BlocksDetails {
 }
 
 /// One block: its maximum and minimum boundaries (Algorithm 2) and facts.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct BlockReport {
     pub id: usize,
     pub max: String,
@@ -246,7 +247,7 @@ pub struct BlockReport {
 }
 
 /// A variation group (Algorithm 3).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct GroupReport {
     pub id: usize,
     pub parent: Option<usize>,
@@ -254,8 +255,71 @@ pub struct GroupReport {
 }
 
 /// Ensemble: who voted and the quorum.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct EnsembleDetails {
     pub voters: Vec<&'static str>,
     pub min_votes: usize,
+}
+
+/// One feature's share in a block's decision.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+pub struct Contribution {
+    /// Feature name (see `extract::learned::schema::FEATURES` / `PASS2_FEATURES`).
+    pub feature: String,
+    /// The feature's value for this block.
+    pub value: f64,
+    /// Its contribution to the log-odds of "content" (Saabas: the change of the node value
+    /// at every split on this feature along the block's path, summed over the trees);
+    /// positive pushes towards content.
+    pub contribution: f64,
+}
+
+/// One content block of the `learned` extraction with why it was kept.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+pub struct BlockExplanation {
+    /// CSS path of the block element holding the text.
+    pub path: String,
+    /// The block element's box (CSS px).
+    #[serde(rename = "box")]
+    pub rect: Rect,
+    /// Characters of the unit's text.
+    pub chars: usize,
+    /// Final probability of being content (pass 2).
+    pub probability: f64,
+    /// The first pass's probability (the unit's own features only).
+    pub pass1_probability: f64,
+    /// Largest pass-1 contributions by magnitude (the block's own features); empty when
+    /// explanations are turned off ([`crate::extract::params::LearnedParams::explain`]).
+    pub pass1_top: Vec<Contribution>,
+    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities);
+    /// empty when explanations are turned off.
+    pub pass2_top: Vec<Contribution>,
+}
+
+/// The `details` of a `learned` extraction (`--format json`).
+///
+/// ```text
+/// { "model": string, "decision": "expected-f1" | "threshold", "threshold": number, "units": int,
+///   "blocks": [ { "path", "box", "chars", "probability", "pass1_probability",
+///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
+///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+pub struct LearnedDetails {
+    /// The model's description (how it was trained).
+    pub model: String,
+    /// How the kept units were chosen from their probabilities.
+    pub decision: Decision,
+    /// The probability a unit of this page needed to be kept: the threshold, or with the
+    /// expected-F1 decision the page's cutoff (its lowest kept probability).
+    pub threshold: f64,
+    /// Number of text units classified.
+    pub units: usize,
+    /// The kept units, in document order, with their explanations.
+    pub blocks: Vec<BlockExplanation>,
+    /// Every unit's block box and probability (`[x, y, w, h, p]`), for `--annotate`.
+    pub heat: Vec<[f64; 5]>,
+    /// Why nothing was classified (model failed to load), when that happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }

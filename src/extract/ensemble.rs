@@ -10,14 +10,21 @@
 //! text nodes with at least `min_votes` → keep an element when every text node under it is
 //! kept (so HTML output has whole subtrees where the voters agree).
 
+use super::learned::model::Model;
 use super::params::EnsembleParams;
-use super::{extract_tree, Algorithm, Extraction, Params};
+use super::{extract_tree_with, Algorithm, Extraction, Params};
 use crate::snapshot::Tree;
 
-/// Run the ensemble. `params` supplies the voters' own parameters.
-pub fn extract(tree: &Tree, p: &EnsembleParams, params: &Params) -> Extraction {
+/// Run the ensemble. `params` supplies the voters' own parameters, `model` the `learned`
+/// model when it votes (`None`: the built-in one).
+pub fn extract(
+    tree: &Tree,
+    p: &EnsembleParams,
+    params: &Params,
+    model: Option<&Model>,
+) -> Extraction {
     let n = tree.len();
-    let (votes, voters) = votes(tree, p, params);
+    let (votes, voters) = votes(tree, p, params, model);
     let mut kept = vec![false; n];
     for i in 0..n {
         kept[i] = tree.node(i).is_text() && votes[i] >= p.min_votes;
@@ -54,6 +61,7 @@ pub(crate) fn votes(
     tree: &Tree,
     p: &EnsembleParams,
     params: &Params,
+    model: Option<&Model>,
 ) -> (Vec<usize>, Vec<Algorithm>) {
     let mut votes = vec![0usize; tree.len()];
     let voters: Vec<Algorithm> = p
@@ -63,7 +71,7 @@ pub(crate) fn votes(
         .filter(|a| *a != Algorithm::Ensemble)
         .collect();
     for &a in &voters {
-        let ex = extract_tree(tree, a, params);
+        let ex = extract_tree_with(tree, a, params, model);
         for (v, &k) in votes.iter_mut().zip(&ex.kept) {
             *v += usize::from(k);
         }
@@ -96,7 +104,7 @@ mod tests {
         let snap = b.build();
         let tree = Tree::new(&snap);
         let params = Params::default();
-        let ex = extract(&tree, &params.ensemble, &params);
+        let ex = extract(&tree, &params.ensemble, &params, None);
         assert!(
             tree.subtree(art).all(|i| ex.kept[i]),
             "the article is kept whole"
@@ -110,6 +118,6 @@ mod tests {
             min_votes: 99,
             ..EnsembleParams::default()
         };
-        assert!(!extract(&tree, &none, &params).kept.iter().any(|&k| k));
+        assert!(!extract(&tree, &none, &params, None).kept.iter().any(|&k| k));
     }
 }

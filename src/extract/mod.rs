@@ -16,11 +16,12 @@ pub mod crunch;
 pub mod density;
 pub mod details;
 pub mod ensemble;
-pub mod hosts;
+pub(crate) mod hosts;
 pub mod learned;
+pub mod metadata;
 pub mod params;
 pub mod text;
-pub mod visual;
+pub(crate) mod visual;
 pub mod vsse;
 pub mod weight;
 
@@ -32,10 +33,24 @@ use serde::{Deserialize, Serialize};
 pub use details::Details;
 pub use params::Params;
 
+use self::learned::model::Model;
+
 use crate::snapshot::{NodeId, Snapshot, Tree};
 
 /// An extraction algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    PartialOrd,
+    Ord,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// CETD-DS: Text Density (eq. 1) with DensitySum.
@@ -140,7 +155,7 @@ impl FromStr for Algorithm {
 }
 
 /// Per-node scores of the density family, each indexed by node id. Absent values are 0.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct DensityScores {
     /// Text Density, eq. 1.
     pub td: Vec<f64>,
@@ -155,7 +170,7 @@ pub struct DensityScores {
 }
 
 /// The result of one algorithm on one snapshot.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Extraction {
     pub algorithm: Algorithm,
     /// For each node: is it part of the main content?
@@ -199,7 +214,21 @@ pub fn extract(snap: &Snapshot, algorithm: Algorithm, params: &Params) -> Extrac
 }
 
 /// Run one algorithm on an already built tree (lets `--algorithm all` share the counts).
+/// `learned` runs the model built into the binary.
 pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extraction {
+    extract_tree_with(tree, algorithm, params, None)
+}
+
+/// [`extract_tree`] with the `learned` model to run instead of the one built into the binary
+/// (`--model FILE`, a file written by `sightline train --model FILE`; see
+/// [`learned::model::Model::from_file`]). `None`: the built-in model. The other algorithms
+/// ignore it.
+pub fn extract_tree_with(
+    tree: &Tree,
+    algorithm: Algorithm,
+    params: &Params,
+    model: Option<&Model>,
+) -> Extraction {
     match algorithm {
         Algorithm::Td | Algorithm::Ctd | Algorithm::Htd | Algorithm::CtdSmooth => {
             density::extract(tree, algorithm, &params.density)
@@ -209,7 +238,7 @@ pub fn extract_tree(tree: &Tree, algorithm: Algorithm, params: &Params) -> Extra
         Algorithm::VsseRecords => vsse::extract_records(tree, &params.vsse),
         Algorithm::Crunch => crunch::extract(tree, &params.crunch),
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
-        Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params),
-        Algorithm::Learned => learned::extract(tree, params),
+        Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params, model),
+        Algorithm::Learned => learned::extract(tree, params, model),
     }
 }

@@ -27,7 +27,8 @@ pub struct Params {
 }
 
 /// Parameters of `learned` (`src/extract/learned/`). Not from a paper: the classifier comes
-/// from the model file (`models/learned.json`, `sightline train`).
+/// from the model file (`models/learned.json`, `sightline train`), which is not a parameter:
+/// a caller with a model of its own passes it to [`crate::extract::extract_tree_with`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LearnedParams {
@@ -48,15 +49,12 @@ pub struct LearnedParams {
     /// that write no JSON (`eval`, `train`, `extract` with the text, markdown or html format)
     /// turn them off, which changes no decision.
     pub explain: bool,
-    /// A model to run instead of the one built into the binary (`--model FILE`, a file
-    /// written by `sightline train --model FILE`; see [`crate::extract::learned::model::Model::from_file`]).
-    /// Not part of the parameters JSON.
-    #[serde(skip)]
-    pub model: Option<std::sync::Arc<crate::extract::learned::model::Model>>,
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     /// Keep the units that maximise the page's expected F1 (the metric the model is scored
@@ -110,7 +108,6 @@ impl Default for LearnedParams {
             threshold: None,
             empty_fallback: 0.5,
             explain: true,
-            model: None,
         }
     }
 }
@@ -448,7 +445,7 @@ impl TagFilter {
 }
 
 /// Which elements the link-list remover tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LinkListScope {
     /// The paper (§3): table cells only ([`CrunchParams::table_cell_tags`]).
@@ -667,5 +664,77 @@ impl Default for BlocksParams {
             headline_tags: vec!["h1".into()],
             link_dominated: 0.5,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Algorithm;
+
+    #[test]
+    fn defaults_are_the_papers_constants() {
+        let p = Params::default();
+        // Song et al.: zero denominators set to 1 (§3.2-3.3), N(0,1) over the widest span
+        // (§3.4.1), the (1, 2, 1) sibling kernel, DensitySum over text children too.
+        assert_eq!(p.density.zero_denominator, 1.0);
+        assert_eq!(p.density.vi_sigmas, 1.0);
+        assert_eq!(p.density.smoothing_weights, [1.0, 2.0, 1.0]);
+        assert!(p.density.text_children_in_density_sum);
+        assert!(!p.density.drop_hidden && !p.density.drop_fixed);
+        // VSSE: T1 0.8, two seeds, T2 3, 64-bit SimHash.
+        assert_eq!(
+            (p.vsse.t1, p.vsse.min_seeds, p.vsse.t2, p.vsse.simhash_bits),
+            (0.8, 2, 3, 64)
+        );
+        // Griazev & Ramanauskaite: Hamming threshold 0.1 (§3.3), variations at 0.92.
+        assert_eq!(p.blocks.hamming_threshold, 0.1);
+        assert_eq!(p.blocks.variation_threshold, 0.92);
+        // The ensemble: htd, blocks, vsse, 2 of 3.
+        assert_eq!(
+            p.ensemble.voters,
+            vec![Algorithm::Htd, Algorithm::Blocks, Algorithm::Vsse]
+        );
+        assert_eq!(p.ensemble.min_votes, 2);
+        // learned: the expected-F1 decision, explanations on, fallback 0.5.
+        assert_eq!(p.learned.rule(), Decision::ExpectedF1);
+        assert_eq!(p.learned.cut(0.5), None);
+        assert_eq!(p.learned.empty_fallback, 0.5);
+        assert!(p.learned.explain);
+        assert!(!p.text_only().learned.explain);
+    }
+
+    #[test]
+    fn a_partial_params_file_overrides_only_what_it_names() {
+        let json = r#"{"density": {"vi_sigmas": 2.0}, "learned": {"threshold": 0.4}}"#;
+        let p: Params = serde_json::from_str(json).unwrap();
+        assert_eq!(p.density.vi_sigmas, 2.0);
+        assert_eq!(p.density.zero_denominator, 1.0);
+        assert_eq!(p.learned.threshold, Some(0.4));
+        // Setting a threshold selects the threshold decision.
+        assert_eq!(p.learned.rule(), Decision::Threshold);
+        assert_eq!(p.learned.cut(0.7), Some(0.4));
+        let d = serde_json::to_value(Params::default()).unwrap();
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v["vsse"], d["vsse"]);
+        assert_eq!(v["crunch"], d["crunch"]);
+        // Written and read again, the parameters are the same.
+        let back: Params = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&back).unwrap(), v);
+        // An empty object is the defaults.
+        let empty: Params = serde_json::from_str("{}").unwrap();
+        assert_eq!(serde_json::to_value(&empty).unwrap(), d);
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_wrong_types_refused() {
+        // The current behaviour of `--params`: serde's default, no deny_unknown_fields.
+        let p: Params = serde_json::from_str(r#"{"density": {"no_such_field": 1}}"#).unwrap();
+        assert_eq!(p.density.vi_sigmas, 1.0);
+        assert!(serde_json::from_str::<Params>(r#"{"density": {"vi_sigmas": "two"}}"#).is_err());
+        assert!(serde_json::from_str::<Params>(r#"{"learned": {"decision": "best"}}"#).is_err());
+        let p: Params = serde_json::from_str(r#"{"learned": {"decision": "threshold"}}"#).unwrap();
+        assert_eq!(p.learned.rule(), Decision::Threshold);
+        assert_eq!(p.learned.cut(0.6), Some(0.6), "the model's own threshold");
     }
 }

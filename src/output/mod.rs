@@ -8,6 +8,7 @@
 //! - `annotate`: the full-page screenshot with the extraction drawn over it (PNG).
 
 pub mod annotate;
+pub mod front_matter;
 pub mod html;
 pub mod json;
 pub mod markdown;

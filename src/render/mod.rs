@@ -11,6 +11,7 @@ pub mod checks;
 pub mod dialogs;
 pub mod guard;
 pub mod loopback;
+mod options;
 pub mod pool;
 pub mod reap;
 pub mod scroll;
@@ -20,7 +21,6 @@ mod timings;
 pub mod wrapper;
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,157 +29,15 @@ use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use tokio::sync::{Mutex, RwLock, Semaphore};
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
+pub use options::{Input, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
 pub use tab::{Rendered, Tab};
 pub use timings::Timings;
 
+use options::{local_html, repair_unclosed_title};
+
 use crate::Error;
-
-/// How pages are rendered.
-#[derive(Debug, Clone)]
-pub struct RenderOptions {
-    /// Where the browser comes from.
-    pub browser: BrowserSource,
-    /// Viewport in CSS px (default 1366x900).
-    pub viewport: (u32, u32),
-    /// Deadline for one page: navigation, settling and snapshot (default 15 s).
-    pub timeout: Duration,
-    /// DOM quiet window of the settle rule (`settle.rs`): after `load`, a DOM change made by a
-    /// script must be followed by this long without one (default 100 ms).
-    pub quiet: Duration,
-    /// The scroll phase before the snapshot (`scroll.rs`).
-    pub scroll: ScrollOptions,
-    /// Limit for one small browser command (default 10 s).
-    pub command_timeout: Duration,
-    /// Abort every request but the page's own document and same-origin loopback resources.
-    pub offline: bool,
-    /// Take a full-page PNG after the snapshot.
-    pub screenshot: bool,
-    /// Screenshots are cut at this height in CSS px (default 16,384).
-    pub max_screenshot_height: u32,
-    /// Pages with more snapshot nodes fail with a too-large error (default 200,000).
-    pub max_nodes: usize,
-    /// Tabs used at once (default 1).
-    pub concurrency: usize,
-    /// Extra Chromium flags, without leading dashes (`js-flags=--max-old-space-size=128`).
-    pub chrome_args: Vec<String>,
-    /// Close a tab and open a fresh one after it rendered this many pages (0: never), so a
-    /// long run does not keep growing one renderer's memory (default 100).
-    pub recycle_tab_after: usize,
-    /// Relaunch a launched browser after it rendered this many pages (0: never). In-flight
-    /// pages finish first and new ones wait for the fresh browser, so no page is lost
-    /// (default 2,000).
-    pub recycle_browser_after: usize,
-    /// Relaunch a launched browser the same way when the summed resident memory of its
-    /// processes passes this many bytes (checked every few pages; None: no bound). The CLI
-    /// sets 1 GiB plus 512 MiB per tab unless told otherwise.
-    pub max_browser_memory: Option<u64>,
-    /// Targets the page may reach, checked by the browser for every request (redirects and
-    /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
-    pub policy: Option<guard::NetPolicy>,
-    /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
-    /// HTML a caller sent (set per page by the renderer).
-    pub exempt_origin: Option<String>,
-    /// Extract main documents answered with an HTTP error status (>= 400) instead of
-    /// failing them with an `http` error.
-    pub accept_http_errors: bool,
-    /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
-    /// off for one page.
-    pub javascript: bool,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            browser: BrowserSource::Launch(None),
-            viewport: (1366, 900),
-            timeout: Duration::from_secs(15),
-            quiet: Duration::from_millis(100),
-            scroll: ScrollOptions::default(),
-            command_timeout: Duration::from_secs(10),
-            offline: false,
-            screenshot: false,
-            max_screenshot_height: 16_384,
-            max_nodes: 200_000,
-            concurrency: 1,
-            chrome_args: Vec::new(),
-            recycle_tab_after: 100,
-            recycle_browser_after: 2_000,
-            max_browser_memory: None,
-            policy: None,
-            exempt_origin: None,
-            accept_http_errors: false,
-            javascript: true,
-        }
-    }
-}
-
-/// A page to render.
-#[derive(Debug, Clone)]
-pub enum Input {
-    /// A URL (http, https, file, about, data).
-    Url(String),
-    /// A local file.
-    File(PathBuf),
-    /// HTML bytes with a charset (stdin, benchmark pages): served on a loopback server with
-    /// the charset in `Content-Type`, so pages without a `<meta charset>` decode right.
-    Html {
-        name: String,
-        bytes: Vec<u8>,
-        charset: String,
-    },
-}
-
-impl Input {
-    /// Interpret a command-line argument: `-` is stdin (read by the caller), an existing path
-    /// is a file, anything with a scheme is a URL. A URL whose scheme sightline does not
-    /// render (ftp:, ws:, ...) is an input error naming the schemes it does
-    /// ([`checks::SUPPORTED_SCHEMES`]).
-    pub fn parse(arg: &str) -> Result<Input, Error> {
-        if arg.contains("://") || arg.starts_with("about:") || arg.starts_with("data:") {
-            checks::check_url(arg).map_err(|message| Error::Input {
-                input: arg.into(),
-                message,
-                source: None,
-            })?;
-            return Ok(Input::Url(arg.to_string()));
-        }
-        let p = PathBuf::from(arg);
-        if p.is_file() {
-            return Ok(Input::File(p));
-        }
-        if p.exists() {
-            return Err(Error::Input {
-                input: arg.into(),
-                message: "is not a file".into(),
-                source: None,
-            });
-        }
-        if arg.contains('.')
-            && !arg.contains('/')
-            && !arg.ends_with(".html")
-            && !arg.ends_with(".htm")
-        {
-            return Ok(Input::Url(format!("https://{arg}")));
-        }
-        Err(Error::Input {
-            input: arg.into(),
-            message: "no such file, and not a URL (URLs need a scheme such as https://)".into(),
-            source: None,
-        })
-    }
-
-    /// The name used in messages and records.
-    pub fn name(&self) -> String {
-        match self {
-            Input::Url(u) => u.clone(),
-            Input::File(p) => p.display().to_string(),
-            Input::Html { name, .. } => name.clone(),
-        }
-    }
-}
-
 /// Pages between two sweeps for page targets no tab owns.
 const SWEEP_EVERY: usize = 25;
 /// Pages between two reads of the browser's memory.
@@ -537,20 +395,24 @@ impl Renderer {
         }
     }
 
-    /// Close a tab's target: from its own session, and from the browser's when that does
-    /// not answer (a renderer whose scripts never yield).
+    /// Close a tab's target in the background (the page's record does not wait for it): from
+    /// its own session, and from the browser's when that does not answer (a renderer whose
+    /// scripts never yield, a navigation that never ends). If neither goes through, the next
+    /// sweeps find the target unowned and close it.
     async fn close_page(&self, page: chromiumoxide::Page) {
         let id = page.target_id().inner().clone();
         self.owned.lock().expect("owned").remove(&id);
-        if !matches!(
-            tokio::time::timeout(Duration::from_secs(2), page.close()).await,
-            Ok(Ok(()))
-        ) {
-            let h = self.browser.lock().await.clone();
-            if let Some(h) = h.filter(|h| !h.is_gone()) {
-                h.close_target(&id, Duration::from_secs(2)).await;
+        let h = self.browser.lock().await.clone();
+        tokio::spawn(async move {
+            if !matches!(
+                tokio::time::timeout(Duration::from_secs(2), page.close()).await,
+                Ok(Ok(()))
+            ) {
+                if let Some(h) = h.filter(|h| !h.is_gone()) {
+                    h.close_target(&id, Duration::from_secs(2)).await;
+                }
             }
-        }
+        });
     }
 
     /// Render one input on a pooled tab. Several calls may run at once, up to `concurrency`.
@@ -563,6 +425,16 @@ impl Renderer {
     /// [`Renderer::render`] with the screenshot asked for per page (the service decides per
     /// request). Dropping the returned future (a client that went away) closes its tab.
     pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
+        self.render_timed(input, screenshot).await.0
+    }
+
+    /// [`Renderer::render_with`], with the phase timings of a failed page too (a `timeout`
+    /// record shows where its time went); on success they are the page's own.
+    pub async fn render_timed(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, Timings) {
         let slot = self.slots.acquire().await.expect("semaphore open");
         let gate = self.gate.read().await;
         let r = self.render_retrying(input, screenshot).await;
@@ -572,71 +444,114 @@ impl Renderer {
         r
     }
 
-    async fn render_retrying(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
+    /// One page: its attempts (a retry after a crash or a lost browser is a new navigation
+    /// with a deadline of its own), and the renders that may follow a successful one (the
+    /// title repair, the JavaScript-disabled fallback), which share its deadline.
+    async fn render_retrying(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, Timings) {
         let mut opts = self.opts.clone();
         opts.screenshot = screenshot;
-        let opts = &opts;
+        let first = &opts;
         let mut retries = 0;
         loop {
-            let (used, r) = self.render_once(input, opts).await;
-            // The attempt's browser is gone if another page already replaced it, or if it
-            // does not answer now.
-            let gone = match &r {
-                Ok(_) => false,
-                Err(e) => {
-                    used.is_some_and(|g| g != self.generation.load(Ordering::SeqCst))
-                        || self.probe_gone(e).await
-                }
-            };
+            let started = Instant::now();
+            let (used, r, timings) = self.render_once(input, first).await;
+            let r = self
+                .after_attempt(input, first, started, used, r, &mut retries)
+                .await;
             match r {
-                Ok(mut r) => {
-                    r.retries = retries;
-                    if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                Attempt::Break(r) => return (r, timings),
+                Attempt::Continue(()) => continue,
+            }
+        }
+    }
+
+    /// The options of a render that follows a successful one at `started`: the time left of
+    /// that page's deadline, or None when less than [`FOLLOW_UP_MIN`] is left.
+    fn follow_up(opts: &RenderOptions, started: Instant) -> Option<RenderOptions> {
+        let left = (started + opts.timeout).saturating_duration_since(Instant::now());
+        (left >= FOLLOW_UP_MIN).then(|| RenderOptions {
+            timeout: left,
+            ..opts.clone()
+        })
+    }
+
+    /// What follows one attempt: the page (perhaps re-rendered), its error, or a retry.
+    async fn after_attempt(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+        started: Instant,
+        used: Option<u64>,
+        r: Result<Rendered, Error>,
+        retries: &mut u32,
+    ) -> Attempt {
+        // The attempt's browser is gone if another page already replaced it, or if it does
+        // not answer now.
+        let gone = match &r {
+            Ok(_) => false,
+            Err(e) => {
+                used.is_some_and(|g| g != self.generation.load(Ordering::SeqCst))
+                    || self.probe_gone(e).await
+            }
+        };
+        match r {
+            Ok(mut r) => {
+                r.retries = *retries;
+                if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                    if let Some(left) = Self::follow_up(opts, started) {
                         tracing::info!("{}: the page's <title> is never closed; rendering it with the title closed", input.name());
-                        let (_, again) = self.render_once(&fixed, opts).await;
+                        let (_, again, _) = self.render_once(&fixed, &left).await;
                         if let Ok(mut again) = again {
                             again.repaired = Some("unclosed <title>".into());
-                            return Ok(again);
+                            return Attempt::Break(Ok(again));
                         }
                     }
-                    return Ok(self.javascript_fallback(input, r, opts).await);
                 }
-                // The page's scripts left nothing to walk (the root element removed, a
-                // document emptied): try the page as its HTML has it, with JavaScript off.
-                Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
-                    if opts.javascript && !gone =>
-                {
-                    return match self.render_without_js(input, opts).await {
-                        Ok(mut again) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
-                            tracing::info!(
-                                "{}: {e}; using the render with JavaScript disabled",
-                                input.name()
-                            );
-                            again.retries = retries;
-                            Ok(again)
-                        }
-                        _ => Err(e),
-                    };
-                }
-                Err(e) => {
-                    // A tab that could not be opened in time (a loaded machine) gets one
-                    // more try too: nothing of the page ran yet.
-                    let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
-                        || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
-                        || gone;
-                    if retries == 0 && retryable {
-                        tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
-                        retries += 1;
-                        continue;
+                Attempt::Break(Ok(self.javascript_fallback(input, r, opts, started).await))
+            }
+            // The page's scripts left nothing to walk (the root element removed, a document
+            // emptied): try the page as its HTML has it, with JavaScript off.
+            Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
+                if opts.javascript && !gone =>
+            {
+                let again = match Self::follow_up(opts, started) {
+                    Some(left) => Some(self.render_without_js(input, &left).await),
+                    None => None,
+                };
+                Attempt::Break(match again {
+                    Some(Ok(mut again)) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
+                        tracing::info!(
+                            "{}: {e}; using the render with JavaScript disabled",
+                            input.name()
+                        );
+                        again.retries = *retries;
+                        Ok(again)
                     }
-                    return Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
-                        Error::BrowserGone {
-                            message: e.to_string(),
-                        }
-                    } else {
-                        e
-                    });
+                    _ => Err(e),
+                })
+            }
+            Err(e) => {
+                // A tab that could not be opened in time (a loaded machine) gets one more try
+                // too: nothing of the page ran yet.
+                let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                    || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                    || gone;
+                if *retries == 0 && retryable {
+                    tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
+                    *retries += 1;
+                    return Attempt::Continue(());
                 }
+                Attempt::Break(Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
+                    Error::BrowserGone {
+                        message: e.to_string(),
+                    }
+                } else {
+                    e
+                }))
             }
         }
     }
@@ -667,6 +582,7 @@ impl Renderer {
         input: &Input,
         mut r: Rendered,
         opts: &RenderOptions,
+        started: Instant,
     ) -> Rendered {
         let decoded_as = r.snapshot.charset.as_str();
         let misread_possible = !decoded_as.is_empty() && !decoded_as.eq_ignore_ascii_case("utf-8");
@@ -696,7 +612,14 @@ impl Renderer {
         if !checks::needs_js_fallback(shown, html) {
             return r;
         }
-        let again = self.render_without_js(input, opts).await;
+        let Some(left) = Self::follow_up(opts, started) else {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text, but too little of the page's deadline is left for a render with JavaScript disabled",
+                input.name()
+            );
+            return r;
+        };
+        let again = self.render_without_js(input, &left).await;
         if let Ok(a) = &again {
             tracing::debug!(
                 "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
@@ -739,9 +662,9 @@ impl Renderer {
         &self,
         input: &Input,
         opts: &RenderOptions,
-    ) -> (Option<u64>, Result<Rendered, Error>) {
+    ) -> (Option<u64>, Result<Rendered, Error>, Timings) {
         let (url, served) = match self.prepare(input) {
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(e), Timings::default()),
             Ok(x) => x,
         };
         let mut guard = InFlight {
@@ -752,7 +675,7 @@ impl Renderer {
         };
         let (gen, mut tab) = match self.take_tab().await {
             Ok(t) => t,
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(e), Timings::default()),
         };
         guard.page = Some(tab.page.clone());
         let mut page_opts;
@@ -764,10 +687,11 @@ impl Renderer {
             opts
         };
         let r = tab.render(&input.name(), &url, opts).await;
+        let timings = tab.timings();
         guard.page = None;
         drop(guard);
         self.give_back(gen, tab).await;
-        (Some(gen), r)
+        (Some(gen), r, timings)
     }
 
     /// The URL to load for an input (HTML bytes are put on the loopback server; the path to
@@ -843,115 +767,12 @@ impl Drop for InFlight<'_> {
         }
     }
 }
+/// How an attempt at a page ended: the page's result, or another attempt.
+type Attempt = std::ops::ControlFlow<Result<Rendered, Error>>;
 
-/// The HTML of a file or byte input and the charset it was given with (URL inputs get
-/// theirs from the main document's response).
-fn local_html(input: &Input) -> Option<(std::borrow::Cow<'_, [u8]>, Option<&str>)> {
-    match input {
-        Input::Url(_) => None,
-        Input::File(p) => Some((std::fs::read(p).ok()?.into(), None)),
-        Input::Html { bytes, charset, .. } => {
-            Some((bytes.as_slice().into(), Some(charset.as_str())))
-        }
-    }
-}
-
-/// A page whose `<title>` is never closed is all title to an HTML parser (the body stays
-/// empty); lenient parsers end the title at the next tag. For HTML given as bytes whose
-/// render came out with no text and a title longer than 1,000 characters, the bytes with
-/// `</title>` inserted before the first tag after `<title>`.
-fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Option<Input> {
-    let Input::Html {
-        name,
-        bytes,
-        charset,
-    } = input
-    else {
-        return None;
-    };
-    if snap.title.chars().count() <= 1000 || snap.nodes.iter().any(|n| n.text.is_some()) {
-        return None;
-    }
-    let lower: Vec<u8> = bytes.iter().map(|b| b.to_ascii_lowercase()).collect();
-    let find = |hay: &[u8], needle: &[u8], from: usize| {
-        hay[from..]
-            .windows(needle.len())
-            .position(|w| w == needle)
-            .map(|p| p + from)
-    };
-    let open = find(&lower, b"<title", 0)?;
-    let start = find(&lower, b">", open)? + 1;
-    // An end tag is `</title` followed by whitespace, `/` or `>` (`</titlevalue="x">` is not).
-    let mut from = start;
-    while let Some(at) = find(&lower, b"</title", from) {
-        match lower.get(at + 7) {
-            None | Some(b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>') => return None,
-            Some(_) => from = at + 7,
-        }
-    }
-    let end = find(&lower, b"<", start).unwrap_or(bytes.len());
-    let mut fixed = bytes[..end].to_vec();
-    fixed.extend_from_slice(b"</title>");
-    fixed.extend_from_slice(&bytes[end..]);
-    Some(Input::Html {
-        name: name.clone(),
-        bytes: fixed,
-        charset: charset.clone(),
-    })
-}
+/// The least time left of a page's deadline for a render that follows its first (the title
+/// repair, the JavaScript-disabled fallback); with less, the first render stands.
+const FOLLOW_UP_MIN: Duration = Duration::from_secs(1);
 
 /// How long a browser may take to start.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::snapshot::SnapshotBuilder;
-
-    #[test]
-    fn an_unclosed_title_is_closed_before_the_next_tag() {
-        let html = b"<html><head><TITLE>News story(Site)broken script text</head><body><p>Body</p></body></html>".to_vec();
-        let input = Input::Html {
-            name: "p".into(),
-            bytes: html,
-            charset: "utf-8".into(),
-        };
-        let mut b = SnapshotBuilder::new(1000.0);
-        b.title(&"x".repeat(1200));
-        let snap = b.build();
-        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
-            panic!("repaired")
-        };
-        assert_eq!(
-            String::from_utf8(bytes).unwrap(),
-            "<html><head><TITLE>News story(Site)broken script text</title></head><body><p>Body</p></body></html>"
-        );
-        // `</titlevalue="true" -->` (a broken template comment) does not end the title.
-        let input = Input::Html {
-            name: "p".into(),
-            bytes: b"<head><title>Story</titlevalue=\"true\" --></head><body><p>Body</p></body>"
-                .to_vec(),
-            charset: "utf-8".into(),
-        };
-        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
-            panic!("repaired")
-        };
-        assert!(String::from_utf8(bytes)
-            .unwrap()
-            .starts_with("<head><title>Story</title></titlevalue"));
-        // A real end tag, even with an attribute-like tail, is left alone.
-        let input = Input::Html {
-            name: "p".into(),
-            bytes: b"<head><title>Story</title ></head><body><p>Body</p></body>".to_vec(),
-            charset: "utf-8".into(),
-        };
-        assert!(repair_unclosed_title(&input, &snap).is_none());
-        // A normal page, or a page with text, is left alone.
-        let short = SnapshotBuilder::new(1000.0).build();
-        assert!(repair_unclosed_title(&input, &short).is_none());
-        let mut with_text = SnapshotBuilder::new(1000.0);
-        with_text.title(&"x".repeat(1200));
-        with_text.text(0, "visible");
-        assert!(repair_unclosed_title(&input, &with_text.build()).is_none());
-    }
-}

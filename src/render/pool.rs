@@ -113,6 +113,16 @@ impl BrowserPool {
     /// Render on the live browser with the most free tabs; a page whose browser was lost
     /// is retried on the others.
     pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
+        self.render_timed(input, screenshot).await.0
+    }
+
+    /// [`BrowserPool::render_with`], with the phase timings of a failed page too (see
+    /// [`Renderer::render_timed`]).
+    pub async fn render_timed(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, crate::render::Timings) {
         let mut tried = vec![false; self.members.len()];
         loop {
             let pick = self
@@ -122,20 +132,23 @@ impl BrowserPool {
                 .filter(|(i, m)| !tried[*i] && !m.dead.load(Ordering::SeqCst))
                 .min_by_key(|(_, m)| m.renderer.busy());
             let Some((i, m)) = pick else {
-                return Err(Error::BrowserGone {
-                    message: format!(
-                        "every browser of the pool is gone ({})",
-                        self.members
-                            .iter()
-                            .map(|m| m.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
+                return (
+                    Err(Error::BrowserGone {
+                        message: format!(
+                            "every browser of the pool is gone ({})",
+                            self.members
+                                .iter()
+                                .map(|m| m.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    }),
+                    Default::default(),
+                );
             };
             tried[i] = true;
-            match m.renderer.render_with(input, screenshot).await {
-                Err(Error::BrowserGone { message }) if m.remote && self.members.len() > 1 => {
+            match m.renderer.render_timed(input, screenshot).await {
+                (Err(Error::BrowserGone { message }), _) if m.remote && self.members.len() > 1 => {
                     if !m.dead.swap(true, Ordering::SeqCst) {
                         tracing::warn!("{}: taken out of the browser pool: {message}", m.name);
                     }
@@ -156,28 +169,5 @@ impl BrowserPool {
         for m in self.members {
             m.renderer.shutdown().await;
         }
-    }
-}
-
-impl crate::batch::PageRenderer for BrowserPool {
-    fn render<'a>(
-        &'a self,
-        input: &'a Input,
-    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
-        Box::pin(BrowserPool::render(self, input))
-    }
-    fn render_with<'a>(
-        &'a self,
-        input: &'a Input,
-        screenshot: Option<bool>,
-    ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
-        let shot = screenshot.unwrap_or(self.opts.screenshot);
-        Box::pin(BrowserPool::render_with(self, input, shot))
-    }
-    fn concurrency(&self) -> usize {
-        self.capacity()
-    }
-    fn launch_ms(&self) -> f64 {
-        BrowserPool::launch_ms(self)
     }
 }

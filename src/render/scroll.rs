@@ -71,7 +71,7 @@ impl Default for ScrollOptions {
 }
 
 /// What the scroll phase did (the record's `scroll` field).
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct ScrollReport {
     /// The deepest scroll position reached, in CSS px (0 when skipped).
     pub px: f64,

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// Wall-clock time of each phase in milliseconds; absent phases are omitted.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Timings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<f64>,

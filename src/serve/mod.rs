@@ -20,9 +20,9 @@
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
 //! Shutdown: stop accepting, let the pages in flight finish within a bound.
 
+mod edges;
 mod metrics;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,7 @@ use crate::render::guard::NetPolicy;
 use crate::render::{BrowserPool, Input};
 use crate::Error;
 
+pub use edges::Limits;
 pub use metrics::Metrics;
 
 /// How the service runs.
@@ -58,6 +59,8 @@ pub struct ServeConfig {
     /// Defaults of each page (algorithm, params, limits); requests override format,
     /// algorithm and screenshot.
     pub page: PageConfig,
+    /// The service's edges: connections, header and body timeouts, size limits.
+    pub limits: Limits,
 }
 
 /// What a request asks for (query string or JSON body).
@@ -86,6 +89,7 @@ struct AppState {
 /// The service's routes over a running renderer.
 pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
     let admitted = Arc::new(Semaphore::new(renderer.capacity() + cfg.max_queue));
+    let limits = Arc::new(cfg.limits.clone());
     let state = Arc::new(AppState {
         renderer,
         cfg,
@@ -98,40 +102,42 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .with_state(state)
+        .layer(axum::middleware::from_fn(move |req, next| {
+            edges::check_head(limits.clone(), req, next)
+        }))
 }
 
 /// Serve on `listener` until `shutdown` resolves; then stop accepting and wait for the
-/// requests in flight, at most `drain`.
+/// requests in flight, at most `drain`. Connections, headers and bodies are held to `limits`
+/// (see [`Limits`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     drain: Duration,
+    limits: &Limits,
 ) -> std::io::Result<()> {
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
-        shutdown.await;
-        let _ = tx.send(());
-    };
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal);
-    let mut server = std::pin::pin!(std::future::IntoFuture::into_future(server));
-    tokio::select! {
-        r = &mut server => r,
-        _ = async { let _ = rx.await; tokio::time::sleep(drain).await; } => {
-            tracing::warn!("shutdown: requests still running after {drain:?}; exiting");
-            Ok(())
-        }
-    }
+    edges::serve(listener, app, shutdown, drain, limits).await
 }
 
 /// A JSON error response.
 fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {
     let body = serde_json::json!({"error": {"kind": kind, "message": message}});
     (status, Json(body)).into_response()
+}
+
+/// A message that may quote what a client sent, cut to a readable length (a 1 MB `format`
+/// is not echoed back).
+fn clip(m: &str) -> String {
+    const MAX: usize = 300;
+    if m.len() <= MAX {
+        return m.to_string();
+    }
+    let mut end = MAX;
+    while !m.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &m[..end], m.len())
 }
 
 /// The HTTP status for a failed page.
@@ -164,8 +170,21 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 async fn extract_get(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    Query(req): Query<ExtractRequest>,
+    query: Result<Query<ExtractRequest>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    let req = match query {
+        Ok(Query(req)) => req,
+        Err(e) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                "input",
+                &format!(
+                    "{}: send a query such as ?url=https%3A%2F%2Fexample.com%2F&format=text (UTF-8, percent-encoded)",
+                    clip(&e.body_text())
+                ),
+            )
+        }
+    };
     if req.html.is_some() {
         return error_response(
             StatusCode::BAD_REQUEST,
@@ -179,14 +198,18 @@ async fn extract_get(
 async fn extract_post(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: axum::body::Body,
 ) -> Response {
+    let body = match edges::read_body(&state.cfg.limits, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
     match serde_json::from_slice::<ExtractRequest>(&body) {
         Ok(req) => handle(state, headers, req).await,
         Err(e) => error_response(
             StatusCode::BAD_REQUEST,
             "input",
-            &format!("the body is not a valid extract request ({e}); send JSON such as {{\"url\": \"https://example.com/\", \"format\": \"json\"}}"),
+            &format!("the body is not a valid extract request ({}); send JSON such as {{\"url\": \"https://example.com/\", \"format\": \"json\"}}", clip(&e.to_string())),
         ),
     }
 }
@@ -272,7 +295,7 @@ async fn request_to_page(
     state: &AppState,
     req: ExtractRequest,
 ) -> Result<(Input, RequestPage), Response> {
-    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &m);
+    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
     let mut page = state.cfg.page.clone();
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(bad)?;

@@ -5,6 +5,9 @@
 //! A `Snapshot` is the only thing scoring ever sees, so every algorithm can be run and tested
 //! from a JSON file with no browser. Fixtures store exactly this JSON.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -17,7 +20,7 @@ pub type NodeId = usize;
 
 /// One rendered page: page-level facts and every element and non-blank text node under
 /// `<body>` in document order, with its rendered box and computed style.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Snapshot {
     /// Schema version the JSON was written with ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
@@ -57,21 +60,69 @@ pub struct Snapshot {
     /// never ran (a saved copy without its scripts, or JavaScript disabled).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub streamed_segments: u32,
+    /// Metadata as the document states it (`<meta>`, JSON-LD, `<link rel>`, microdata and
+    /// `<time>`), read by [`crate::extract::metadata`]; empty in older snapshots.
+    #[serde(default, skip_serializing_if = "Head::is_empty")]
+    pub head: Head,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
     pub nodes: Vec<Node>,
 }
 
+/// The page's stated metadata, bounded in count and length by the snapshot script.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
+pub struct Head {
+    /// `[key, content]` of each `<meta name|property|itemprop content>`; keys lower-cased
+    /// (`og:title`, `article:published_time`, `author`, `description`).
+    #[serde(default)]
+    pub metas: Vec<(String, String)>,
+    /// The text of each `<script type="application/ld+json">`.
+    #[serde(default)]
+    pub json_ld: Vec<String>,
+    /// `[rel, absolute href]` of `<link rel>` naming the canonical URL, the author or the
+    /// page's image.
+    #[serde(default)]
+    pub links: Vec<(String, String)>,
+    /// `[itemprop, datetime or content attribute, text]` of microdata elements and of
+    /// `<time datetime>` (itemprop `time`), in document order.
+    #[serde(default)]
+    pub items: Vec<(String, String, String)>,
+}
+
+impl Head {
+    /// Nothing was stated.
+    pub fn is_empty(&self) -> bool {
+        self.metas.is_empty()
+            && self.json_ld.is_empty()
+            && self.links.is_empty()
+            && self.items.is_empty()
+    }
+    /// The content of the first `<meta>` with this (lower-case) key.
+    pub fn meta(&self, key: &str) -> Option<&str> {
+        self.metas
+            .iter()
+            .find(|(k, v)| k == key && !v.trim().is_empty())
+            .map(|(_, v)| v.trim())
+    }
+    /// Every non-empty content of `<meta>` with this key, in document order.
+    pub fn metas<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.metas
+            .iter()
+            .filter(move |(k, v)| k == key && !v.trim().is_empty())
+            .map(|(_, v)| v.trim())
+    }
+}
+
 /// A width and height in CSS px.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 pub struct Size {
     pub width: f64,
     pub height: f64,
 }
 
 /// A rectangle in CSS px in document coordinates (the page scrolled to its top).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 #[serde(from = "[f64; 4]", into = "[f64; 4]")]
 pub struct Rect {
     pub x: f64,
@@ -144,7 +195,7 @@ fn is_400(v: &u32) -> bool {
 }
 
 /// One element or text node. Text nodes have `tag == "#text"` and carry `text`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Node {
     /// Index of the parent node, or -1 for the root.
     pub parent: i64,
@@ -222,7 +273,29 @@ impl Snapshot {
             source: Some(Box::new(e)),
         })?;
         snap.validate(source)?;
+        let mut snap = snap;
+        snap.cap_depth(MAX_DEPTH);
         Ok(snap)
+    }
+
+    /// Flatten nesting below `max` levels: a node that would sit deeper becomes the next
+    /// sibling of its parent (at depth `max`), so text keeps its document order. Chromium's
+    /// HTML parser caps nesting at 512 levels the same way; only a script builds deeper trees,
+    /// and no algorithm or writer then pays for the depth. Linear in nodes. Returns how many
+    /// nodes moved.
+    pub fn cap_depth(&mut self, max: usize) -> usize {
+        let mut depth = vec![0usize; self.nodes.len()];
+        let mut moved = 0;
+        for i in 1..self.nodes.len() {
+            let mut p = self.nodes[i].parent as usize;
+            if depth[p] >= max {
+                p = self.nodes[p].parent as usize;
+                self.nodes[i].parent = p as i64;
+                moved += 1;
+            }
+            depth[i] = depth[p] + 1;
+        }
+        moved
     }
 
     /// Check the invariants scoring relies on: known schema, a root, parents before children.
@@ -263,6 +336,10 @@ impl Snapshot {
         serde_json::to_string(self).expect("a snapshot always serializes")
     }
 }
+
+/// The deepest nesting a snapshot keeps ([`Snapshot::cap_depth`]): Chromium's HTML parser's
+/// own limit.
+pub const MAX_DEPTH: usize = 512;
 
 /// Tags whose content the counting ignores although a snapshot may hold them.
 const LINK_TAGS: [&str; 3] = ["a", "button", "select"];
@@ -329,6 +406,9 @@ pub struct Tree<'a> {
     pub link_chars: Vec<usize>,
     /// LinkTagNumber LT_i: link elements (a, button, select) among the descendants.
     pub link_tags: Vec<usize>,
+    /// Each node's `:nth-of-type` index among its parent's children, 0 when no sibling shares
+    /// its tag: computed once for the whole page, on the first [`Tree::css_path`].
+    nth_of_type: OnceLock<Vec<u32>>,
 }
 
 impl<'a> Tree<'a> {
@@ -375,6 +455,7 @@ impl<'a> Tree<'a> {
             tags,
             link_chars,
             link_tags,
+            nth_of_type: OnceLock::new(),
         }
     }
 
@@ -454,84 +535,60 @@ impl<'a> Tree<'a> {
         ) || (d != "inline" && BLOCK_TAGS.contains(&n.tag.as_str()))
             || n.tag == "br"
     }
-    /// [`Tree::css_path`] of every node at once, in O(n) (one pass over each node's
-    /// children), for tables of every node; `css_path(i)` walks up from one node.
-    pub fn css_paths(&self) -> Vec<String> {
-        use std::collections::HashMap;
-        use std::fmt::Write as _;
-        let n = self.len();
-        let mut paths: Vec<String> = vec![String::new(); n];
-        if n == 0 {
-            return paths;
-        }
-        paths[0] = self.snap.nodes[0].tag.clone();
-        let mut same: HashMap<&str, usize> = HashMap::new();
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for p in 0..n {
-            let kids = &self.children[p];
-            same.clear();
-            seen.clear();
-            for &c in kids {
-                *same.entry(self.snap.nodes[c].tag.as_str()).or_default() += 1;
-            }
-            for &c in kids {
-                if self.snap.nodes[c].is_text() {
-                    continue;
-                }
-                let tag = self.snap.nodes[c].tag.as_str();
-                let k = seen.entry(tag).or_default();
-                *k += 1;
-                let mut path = paths[p].clone();
-                path.push_str(" > ");
-                path.push_str(tag);
-                if same[tag] > 1 {
-                    let _ = write!(path, ":nth-of-type({k})");
-                }
-                paths[c] = path;
-            }
-        }
-        for i in 0..n {
-            if self.snap.nodes[i].is_text() {
-                paths[i] = paths[self.parent(i).unwrap_or(0)].clone();
-            }
-        }
-        paths
-    }
     /// A CSS selector path from `<body>` to the node, exact in the rendered DOM:
     /// `body > div:nth-of-type(2) > p`. Text nodes get their parent's path.
+    ///
+    /// Each step is the element's tag, with `:nth-of-type(k)` when a sibling shares the tag;
+    /// the root is its bare tag. The indices are computed once for the whole page (linear),
+    /// so a path costs its depth.
     pub fn css_path(&self, id: NodeId) -> String {
         let id = if self.snap.nodes[id].is_text() {
             self.parent(id).unwrap_or(0)
         } else {
             id
         };
-        // Walk up once, counting same-tag siblings in place (no per-level vectors).
-        let mut parts: Vec<(&str, usize)> = Vec::new();
+        let nth = self.nth_of_type();
+        let mut steps: Vec<NodeId> = Vec::new();
         let mut cur = id;
         while let Some(p) = self.parent(cur) {
-            let tag = self.snap.nodes[cur].tag.as_str();
-            let (mut same, mut k) = (0, 0);
-            for &c in &self.children[p] {
-                if self.snap.nodes[c].tag == tag {
-                    same += 1;
-                    if c == cur {
-                        k = same;
-                    }
-                }
-            }
-            parts.push((tag, if same > 1 { k.max(1) } else { 0 }));
+            steps.push(cur);
             cur = p;
         }
         let mut out = self.snap.nodes[cur].tag.clone();
-        for (tag, k) in parts.into_iter().rev() {
+        for &s in steps.iter().rev() {
             out.push_str(" > ");
-            out.push_str(tag);
-            if k > 0 {
+            out.push_str(&self.snap.nodes[s].tag);
+            if nth[s] > 0 {
                 use std::fmt::Write as _;
-                let _ = write!(out, ":nth-of-type({k})");
+                let _ = write!(out, ":nth-of-type({})", nth[s]);
             }
         }
         out
+    }
+
+    /// Each node's `:nth-of-type` index among its siblings (0: its tag is unique there).
+    fn nth_of_type(&self) -> &[u32] {
+        self.nth_of_type.get_or_init(|| {
+            let mut nth = vec![0u32; self.len()];
+            let mut count: HashMap<&str, u32> = HashMap::new();
+            let mut seen: HashMap<&str, u32> = HashMap::new();
+            for kids in self.children.iter().filter(|k| k.len() > 1) {
+                count.clear();
+                seen.clear();
+                for &k in kids {
+                    *count.entry(self.snap.nodes[k].tag.as_str()).or_default() += 1;
+                }
+                for &k in kids {
+                    let tag = self.snap.nodes[k].tag.as_str();
+                    let s = seen.entry(tag).or_default();
+                    *s += 1;
+                    if count[tag] > 1 {
+                        nth[k] = *s;
+                    }
+                }
+            }
+            nth
+        })
     }
 }
 
@@ -590,6 +647,7 @@ impl SnapshotBuilder {
                 shadow_roots: 0,
                 frames: 0,
                 streamed_segments: 0,
+                head: Head::default(),
                 document: Size {
                     width,
                     height: 1000.0,
@@ -675,28 +733,4 @@ pub fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
 }
 
 #[cfg(test)]
-mod css_path_tests {
-    use super::*;
-
-    #[test]
-    fn css_paths_at_once_equal_each_nodes_css_path() {
-        let mut b = SnapshotBuilder::new(1000.0);
-        let r = rect(0.0, 0.0, 100.0, 20.0);
-        for i in 0..3 {
-            let d = b.el(0, "div", r);
-            b.text(d, "text");
-            for _ in 0..i + 1 {
-                let p = b.el(d, "p", r);
-                b.text(p, "para");
-                b.el(p, "span", r);
-            }
-        }
-        b.el(0, "footer", r);
-        b.text(0, "tail");
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let each: Vec<String> = (0..tree.len()).map(|i| tree.css_path(i)).collect();
-        assert_eq!(tree.css_paths(), each);
-        assert!(each.contains(&"body > div:nth-of-type(3) > p:nth-of-type(2) > span".to_string()));
-    }
-}
+mod tests;

@@ -161,6 +161,19 @@ pub struct ServeArgs {
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
+    /// Connections open at once; one over the cap is closed at once.
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    pub max_connections: usize,
+    /// Time a client has to send a request's line and headers (and that an idle keep-alive
+    /// connection is kept); then the connection is closed.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub header_timeout: f64,
+    /// Time a client has to send a request's body (then 408).
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub body_timeout: f64,
+    /// Largest request body in bytes (then 413).
+    #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
+    pub max_body: usize,
     #[command(flatten)]
     pub render: RenderArgs,
 }
@@ -306,10 +319,15 @@ pub struct ExtractArgs {
     /// Cut screenshots at this height in CSS px (the record says `screenshot_truncated`).
     #[arg(long, default_value_t = 16_384, value_name = "PX")]
     pub max_screenshot_height: u32,
+    /// Start markdown output with the page's metadata (title, authors, dates, site name,
+    /// language, description, canonical URL, image, tags, categories) as YAML front matter.
+    /// The JSON record always carries it as `metadata`, each field with its source.
+    #[arg(long)]
+    pub front_matter: bool,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
-    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see README).
+    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see docs/algorithms.md).
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
     /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
@@ -411,7 +429,7 @@ pub struct EvalArgs {
     /// the built-in one.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
-    /// Print the README's quality table on stdout instead of the report: of this run, or,
+    /// Print the quality table of docs/quality.md on stdout instead of the report: of this run, or,
     /// given a saved report.json, of that run without rendering anything.
     #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
     pub table: Option<PathBuf>,
@@ -449,7 +467,7 @@ pub struct TrainArgs {
     #[arg(long = "lodo-only", value_name = "NAME")]
     pub lodo_only: Vec<String>,
     /// Seed of the learner's random row sampling. The default is the shipped model's seed;
-    /// other seeds show how much of a difference between two runs is the draw (README,
+    /// other seeds show how much of a difference between two runs is the draw (docs/quality.md,
     /// Quality: about 0.003 on the held-out mean).
     #[arg(long, value_name = "N", default_value_t = sightline::eval::train::Learner::default().seed)]
     pub seed: u64,
@@ -457,7 +475,7 @@ pub struct TrainArgs {
     /// units in a comment container outside the page's article (Readability's), whatever the
     /// gold says. CleanEval's gold keeps such comments and the other datasets' gold does not;
     /// `--relabel-comments cleaneval` trains on one convention (scores are always against the
-    /// gold as it is). Off by default: it did not raise the held-out mean (README, Quality).
+    /// gold as it is). Off by default: it did not raise the held-out mean (docs/quality.md).
     #[arg(long = "relabel-comments", value_name = "NAME")]
     pub relabel_comments: Vec<String>,
     /// With --lodo: write each fold's model to DIR/without-<dataset>.json (the same bytes as
@@ -600,14 +618,18 @@ pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
     }
 }
 
-/// Load `--params FILE` and `--model FILE` (the `learned` model to run instead of the built-in one).
-pub fn load_params_model(p: &Option<PathBuf>, model: &Option<PathBuf>) -> Result<Params> {
-    let mut params = load_params(p)?;
-    if let Some(m) = model {
-        let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
-        params.learned.model = Some(std::sync::Arc::new(m));
+/// Load `--model FILE`: the `learned` model to run instead of the built-in one (None: the
+/// built-in one).
+pub fn load_model(
+    model: &Option<PathBuf>,
+) -> Result<Option<std::sync::Arc<sightline::extract::learned::model::Model>>> {
+    match model {
+        None => Ok(None),
+        Some(m) => {
+            let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
+            Ok(Some(std::sync::Arc::new(m)))
+        }
     }
-    Ok(params)
 }
 
 pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {

@@ -33,7 +33,8 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                 .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
                 .collect::<Result<_>>()?
         };
-    let params = crate::cli::load_params_model(&a.params, &a.model)?;
+    let params = crate::cli::load_params(&a.params)?;
+    let model = crate::cli::load_model(&a.model)?;
     let (results, stats) = if a.rescore {
         (
             sightline::eval::rescore::rescore_dir(&a.out, &a.bench)?,
@@ -59,6 +60,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
             }),
             out: a.out.clone(),
             params,
+            model,
             save_snapshots: a.save_snapshots.clone(),
             from_snapshots: a.from_snapshots.clone(),
         };

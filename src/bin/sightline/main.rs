@@ -15,7 +15,8 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 
 use cli::{
-    browser_endpoints, collect_inputs, exit, load_params_model, parse_algorithms, render_options,
+    browser_endpoints, collect_inputs, exit, load_model, load_params, parse_algorithms,
+    render_options,
 };
 use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
@@ -114,7 +115,8 @@ fn report(e: &anyhow::Error) -> String {
 
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let mut params = load_params_model(&a.params, &a.model)?;
+    let mut params = load_params(&a.params)?;
+    let model = load_model(&a.model)?;
     // Only the JSON record shows `learned`'s feature contributions.
     if format != Format::Json {
         params = params.text_only();
@@ -127,11 +129,13 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let cfg = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
         params,
+        model,
         format,
         annotate: a.annotate.is_some(),
         max_text_bytes: a.max_text_bytes,
         charset: a.render.charset.clone(),
         hint: Some(cli::hint),
+        front_matter: a.front_matter,
     };
 
     // Saved snapshot: no browser.
@@ -344,11 +348,17 @@ async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
 /// `sightline scores`: one algorithm's per-node quantities of a saved snapshot.
 fn run_scores(a: ScoresArgs) -> Result<i32> {
     let algorithm: sightline::Algorithm = a.algorithm.parse().map_err(anyhow::Error::msg)?;
-    let params = load_params_model(&a.params, &a.model)?;
+    let params = load_params(&a.params)?;
+    let model = load_model(&a.model)?;
     let json = std::fs::read_to_string(&a.snapshot)
         .with_context(|| format!("cannot read snapshot {}", a.snapshot.display()))?;
     let snap = Snapshot::from_json(&json, &a.snapshot.display().to_string())?;
-    let scores = sightline::scores::node_scores(&Tree::new(&snap), algorithm, &params);
+    let scores = sightline::scores::node_scores_with(
+        &Tree::new(&snap),
+        algorithm,
+        &params,
+        model.as_deref(),
+    );
     let body = match a.format.as_str() {
         "csv" => sightline::output::scores::csv(&scores),
         "jsonl" | "json" => sightline::output::scores::jsonl(&scores),

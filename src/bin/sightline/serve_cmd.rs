@@ -11,13 +11,15 @@ use sightline::render::BrowserPool;
 use sightline::serve::{self, ServeConfig};
 
 use crate::cli::{
-    browser_endpoints, exit, load_params_model, parse_algorithms, render_options, ServeArgs,
+    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, ServeArgs,
 };
 
 pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     for (v, name) in [
         (a.request_timeout, "--request-timeout"),
         (a.drain_timeout, "--drain-timeout"),
+        (a.header_timeout, "--header-timeout"),
+        (a.body_timeout, "--body-timeout"),
     ] {
         if v.is_nan() || v <= 0.0 {
             bail!("{name} {v}: must be a positive number of seconds");
@@ -31,12 +33,14 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     opts.policy = Some(policy.clone());
     let page = PageConfig {
         algorithms: parse_algorithms(&a.algorithm)?,
-        params: load_params_model(&a.params, &a.model)?,
+        params: load_params(&a.params)?,
+        model: load_model(&a.model)?,
         format: Format::Text,
         annotate: false,
         max_text_bytes: a.max_text_bytes,
         charset: None,
         hint: Some(crate::cli::hint),
+        front_matter: false,
     };
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
@@ -49,7 +53,15 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         token: a.token.clone().filter(|t| !t.is_empty()),
         policy,
         page,
+        limits: serve::Limits {
+            max_connections: a.max_connections.max(1),
+            header_timeout: Duration::from_secs_f64(a.header_timeout),
+            body_timeout: Duration::from_secs_f64(a.body_timeout),
+            max_body_bytes: a.max_body,
+            ..serve::Limits::default()
+        },
     };
+    let limits = cfg.limits.clone();
     let app = serve::router(renderer.clone(), cfg);
     if !quiet {
         eprintln!(
@@ -93,6 +105,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         app,
         shutdown,
         Duration::from_secs_f64(a.drain_timeout),
+        &limits,
     )
     .await
     .context("the HTTP server failed")?;

@@ -5,11 +5,11 @@
 //! collection) or reads like a price, a rating, a date or a post's metadata.
 //!
 //! [`context_features`] gives [`CONTEXT_FEATURES`]`.len()` values per unit; the names are
-//! appended to `features::FEATURES` in this order.
+//! appended to `schema::FEATURES` in this order.
 
 use std::collections::HashMap;
 
-use super::features::Unit;
+use super::units::Unit;
 use crate::snapshot::{NodeId, Tree};
 
 /// Names of the context features, in the order [`context_features`] writes them.
@@ -401,7 +401,7 @@ mod tests {
         }
         let snap = b.build();
         let tree = Tree::new(&snap);
-        let units = super::super::features::units(&tree);
+        let units = super::super::units::units(&tree);
         assert_eq!(units.len(), 5);
         let chars: Vec<usize> = units
             .iter()

@@ -3,11 +3,11 @@
 //! paragraph), whether it is main content, from every signal the render gives: the five
 //! papers' scores, Readability.js's article detection ([`readability`]), the geometry of the
 //! box, DOM and text statistics, class/id tokens, the unit compared with the rest of its page
-//! and repeated records ([`context`]), and the unit's neighbourhood ([`features`]). A second pass smooths the decisions across the reading
+//! and repeated records ([`context`]), and the unit's neighbourhood ([`features`]), on text units ([`units`]). A second pass smooths the decisions across the reading
 //! order by reading the neighbours' first-pass probabilities (stacking; trained on
 //! out-of-fold first-pass predictions, see `eval::train`).
 //!
-//! Phases: [`features::page_features`] → pass 1 → [`features::pass2_features`] → pass 2 →
+//! Phases: [`features::page_features`] → pass 1 → [`pass2::pass2_features`] → pass 2 →
 //! keep the units that maximise the page's expected F1 ([`decide_expected_f1`]; or, with the
 //! `threshold` decision, those reaching a threshold) → elements whose text is all kept →
 //! explanations (probability and, when asked for, top feature contributions of each kept
@@ -16,85 +16,25 @@
 //! The model is `models/learned.json`, built into the binary ([`model::Model::shipped`]) and
 //! reproduced by `sightline train`.
 
-pub mod context;
+pub(crate) mod context;
 pub mod features;
 pub mod model;
-pub mod readability;
+pub mod pass2;
+pub(crate) mod readability;
+pub mod schema;
+pub(crate) mod tokens;
+pub(crate) mod units;
 
-use serde::{Deserialize, Serialize};
-
-use self::features::{PageFeatures, FEATURES, PASS2_FEATURES};
+use self::features::PageFeatures;
 use self::model::Model;
-use super::params::Decision;
+use self::schema::{FEATURES, PASS2_FEATURES};
+pub use super::details::{BlockExplanation, Contribution, LearnedDetails};
 use super::text::eval_token_count;
 use super::{Algorithm, Extraction, Params};
-use crate::snapshot::{NodeId, Rect, Tree};
+use crate::snapshot::{NodeId, Tree};
 
 /// How many feature contributions each kept block reports, per pass.
 pub const TOP_CONTRIBUTIONS: usize = 5;
-
-/// One feature's share in a block's decision.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Contribution {
-    /// Feature name (see `extract::learned::features::FEATURES` / `PASS2_FEATURES`).
-    pub feature: String,
-    /// The feature's value for this block.
-    pub value: f64,
-    /// Its contribution to the log-odds of "content" (Saabas: the change of the node value
-    /// at every split on this feature along the block's path, summed over the trees);
-    /// positive pushes towards content.
-    pub contribution: f64,
-}
-
-/// One content block of the `learned` extraction with why it was kept.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct BlockExplanation {
-    /// CSS path of the block element holding the text.
-    pub path: String,
-    /// The block element's box (CSS px).
-    #[serde(rename = "box")]
-    pub rect: Rect,
-    /// Characters of the unit's text.
-    pub chars: usize,
-    /// Final probability of being content (pass 2).
-    pub probability: f64,
-    /// The first pass's probability (the unit's own features only).
-    pub pass1_probability: f64,
-    /// Largest pass-1 contributions by magnitude (the block's own features); empty when
-    /// explanations are turned off ([`crate::extract::params::LearnedParams::explain`]).
-    pub pass1_top: Vec<Contribution>,
-    /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities);
-    /// empty when explanations are turned off.
-    pub pass2_top: Vec<Contribution>,
-}
-
-/// The `details` of a `learned` extraction (`--format json`).
-///
-/// ```text
-/// { "model": string, "decision": "expected-f1" | "threshold", "threshold": number, "units": int,
-///   "blocks": [ { "path", "box", "chars", "probability", "pass1_probability",
-///                 "pass1_top": [ {"feature", "value", "contribution"} ], "pass2_top": [..] } ],
-///   "heat": [ [x, y, w, h, probability], .. ]  every unit's block box and probability }
-/// ```
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LearnedDetails {
-    /// The model's description (how it was trained).
-    pub model: String,
-    /// How the kept units were chosen from their probabilities.
-    pub decision: Decision,
-    /// The probability a unit of this page needed to be kept: the threshold, or with the
-    /// expected-F1 decision the page's cutoff (its lowest kept probability).
-    pub threshold: f64,
-    /// Number of text units classified.
-    pub units: usize,
-    /// The kept units, in document order, with their explanations.
-    pub blocks: Vec<BlockExplanation>,
-    /// Every unit's block box and probability (`[x, y, w, h, p]`), for `--annotate`.
-    pub heat: Vec<[f64; 5]>,
-    /// Why nothing was classified (model failed to load), when that happened.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
 
 /// The per-unit outcome of both passes.
 #[derive(Debug, Clone)]
@@ -111,7 +51,7 @@ pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
     let pf = features::page_features(tree, params);
     let (f1, f2) = model.forests();
     let p1 = f1.predict(&pf.rows, FEATURES.len());
-    let pass2_rows = features::pass2_features(&pf, &p1);
+    let pass2_rows = pass2::pass2_features(&pf, &p1);
     let p2 = f2.predict(&pass2_rows, PASS2_FEATURES.len());
     Classified {
         features: pf,
@@ -264,7 +204,7 @@ pub fn decide(p: &[f64], threshold: f64, fallback: f64) -> Vec<bool> {
 }
 
 /// Which units to keep so that the page's expected F1 is highest, from each unit's
-/// probability `p` and token count `n` ([`Decision::ExpectedF1`]).
+/// probability `p` and token count `n` ([`super::params::Decision::ExpectedF1`]).
 ///
 /// The F1 of keeping a set K is `2·TP / (|K| + |gold|)` in tokens; with independent units its
 /// plug-in expectation is `2 Σ_K p·n / (Σ_K n + Σ_all p·n)`. For a given size of K this is
@@ -367,11 +307,11 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     }
 }
 
-/// Run `learned` with `params.learned.model` (`--model FILE`) or else the model built into the
-/// binary. If the built-in model cannot be read (a build with a placeholder model), nothing is
-/// kept and `details.error` says why.
-pub fn extract(tree: &Tree, params: &Params) -> Extraction {
-    if let Some(m) = &params.learned.model {
+/// Run `learned` with `model` (`--model FILE`), or else the model built into the binary. If
+/// the built-in model cannot be read (a build with a placeholder model), nothing is kept and
+/// `details.error` says why.
+pub fn extract(tree: &Tree, params: &Params, model: Option<&Model>) -> Extraction {
+    if let Some(m) = model {
         return extract_with(tree, m, params);
     }
     match Model::shipped() {
@@ -408,8 +348,12 @@ pub(crate) struct UnitScore {
 
 /// Every unit's [`UnitScore`] with the model [`extract`] uses (the same [`classify`] and
 /// contributions as the kept blocks' explanations); an error when that model cannot be read.
-pub(crate) fn unit_scores(tree: &Tree, params: &Params) -> Result<Vec<UnitScore>, String> {
-    let model: &Model = match &params.learned.model {
+pub(crate) fn unit_scores(
+    tree: &Tree,
+    params: &Params,
+    model: Option<&Model>,
+) -> Result<Vec<UnitScore>, String> {
+    let model: &Model = match model {
         Some(m) => m,
         None => Model::shipped().map_err(|e| e.to_string())?,
     };

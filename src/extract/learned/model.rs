@@ -11,7 +11,7 @@ use forust_ml::gradientbooster::ContributionsMethod;
 use forust_ml::{GradientBooster, Matrix};
 use serde::{Deserialize, Serialize};
 
-use super::features::{FEATURES, PASS2_FEATURES};
+use super::schema::{FEATURES, PASS2_FEATURES};
 use crate::Error;
 
 /// Version of the model file layout; bumped on an incompatible change.

@@ -24,7 +24,7 @@
 //! leaf's path ends at its parent element (text is not a tag).
 
 mod records;
-pub mod simhash;
+pub(crate) mod simhash;
 
 use super::details::{VsseArea, VsseDetails, VsseParagraph, VsseSeed};
 use super::params::VsseParams;

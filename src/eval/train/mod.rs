@@ -1,0 +1,259 @@
+//! `sightline train`: make the `learned` model from the benchmark's gold text and saved
+//! snapshots, and measure it honestly (leave-one-dataset-out).
+//!
+//! Inputs are only `<bench>/<dataset>/{manifest.jsonl, gold/<id>.txt}` and
+//! `<snapshots>/<dataset>/<id>.json` (from `sightline eval --save-snapshots`); nothing is
+//! rendered and nothing else is read.
+//!
+//! Files: `data` (pages, labels, the exported matrix), `fit` (both passes, out-of-fold
+//! probabilities, the threshold), `protocol` (held-out scoring, cross-validation,
+//! leave-one-dataset-out), `report` (the markdown table, page scores, model descriptions).
+//!
+//! Phases: [`load_pages`] (snapshot → units and pass-1 features; gold → labels by
+//! [`align_labels`]) → [`fit`] (pass 1 on every training page; pass 2 on out-of-fold pass-1
+//! probabilities, two folds of alternate pages, so the smoothing pass never sees a
+//! probability of a page the first pass was fit on; the model's threshold 0.5 is used only by
+//! the `threshold` decision, the default keeps the units of highest expected F1) → [`lodo`] (for each
+//! dataset: fit on the others, score the
+//! held-out pages exactly as `sightline eval` does: the text writer's output against the gold
+//! with [`metrics::score`]).
+//!
+//! Everything is seeded and single-order: the same inputs give a byte-identical model file.
+
+mod data;
+mod fit;
+mod protocol;
+mod report;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+pub use self::data::{align_labels, comment_outside_article, export, load_pages, Page};
+use self::fit::write_model;
+pub use self::fit::{choose_threshold, fit};
+pub use self::protocol::{
+    cross_validate, cv_folds, lodo, score_dataset, score_pages, Row, Scored, CV_KIND,
+};
+use self::report::wrote_scores;
+pub use self::report::{by_page_type, describe, markdown, write_page_scores, TypeScores};
+use super::bench::DATASETS;
+use super::metrics::MacroScores;
+use crate::extract::Params;
+use crate::Error;
+
+/// Learner settings (forust-ml `GradientBooster`, logistic loss). Small, regularised trees:
+/// the model must generalise to pages outside the benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct Learner {
+    /// Boosting rounds of pass 1.
+    pub trees: usize,
+    /// Boosting rounds of pass 2.
+    pub trees2: usize,
+    pub learning_rate: f32,
+    pub max_depth: usize,
+    /// L2 penalty on leaf weights.
+    pub l2: f32,
+    /// Minimum hessian (weighted) in a leaf.
+    pub min_leaf_weight: f32,
+    /// Share of the rows each tree is fit on, drawn at random (seeded) per tree; 1 fits every
+    /// tree on every row. Until the release of 2026-11-24 this was stored in the model's
+    /// description but not applied (forust samples only with a sample method set): the models
+    /// before it were fit on every row.
+    pub subsample: f32,
+    /// Histogram bins per feature.
+    pub nbins: u16,
+    /// Folds of the out-of-fold predictions (pass 2's inputs and the threshold choice):
+    /// one per training dataset (each dataset's probabilities come from a model that never
+    /// saw that dataset, as on an unseen site), or, when false or with one dataset, two
+    /// folds of alternate pages.
+    pub folds_by_dataset: bool,
+    pub seed: u64,
+    /// Decision threshold on the pass-2 probability; `None`: chosen on the training pages
+    /// only, by [`choose_threshold`] over out-of-fold pass-2 probabilities.
+    pub threshold: Option<f64>,
+}
+
+impl Default for Learner {
+    fn default() -> Self {
+        Learner {
+            trees: 150,
+            trees2: 60,
+            learning_rate: 0.12,
+            max_depth: 5,
+            l2: 1.0,
+            min_leaf_weight: 5.0,
+            subsample: 0.8,
+            nbins: 128,
+            folds_by_dataset: false,
+            seed: 20_241_123,
+            threshold: Some(0.5),
+        }
+    }
+}
+
+/// What to train on.
+#[derive(Debug, Clone)]
+pub struct TrainConfig {
+    /// Benchmark root (`../shared/bench`).
+    pub bench: PathBuf,
+    /// Saved snapshots, `<dir>/<dataset>/<id>.json`.
+    pub snapshots: PathBuf,
+    /// Datasets (default: the four of [`DATASETS`]).
+    pub datasets: Vec<String>,
+    pub learner: Learner,
+    pub params: Params,
+    /// Worker threads for loading pages and scoring.
+    pub threads: usize,
+    /// Extra decision thresholds to score the held-out sets with (LODO only; rows labelled).
+    pub sweep: Vec<f64>,
+    /// LODO only: hold out just these datasets (empty: each in turn). For quick experiments;
+    /// the published held-out table is the full run.
+    pub held_out: Vec<String>,
+    /// Datasets whose reader comments are labelled boilerplate for training
+    /// ([`comment_outside_article`]) whatever their gold says (none by default). Scores are
+    /// always against the gold as it is.
+    pub relabel_comments: Vec<String>,
+}
+
+impl TrainConfig {
+    /// Training on the bench at `bench` with the snapshots in `snapshots`: every dataset, the
+    /// default learner and parameters, 2 threads, no sweep, every fold, no relabelling.
+    pub fn new(bench: PathBuf, snapshots: PathBuf) -> TrainConfig {
+        TrainConfig {
+            bench,
+            snapshots,
+            datasets: Vec::new(),
+            learner: Learner::default(),
+            params: Params::default(),
+            threads: 2,
+            sweep: Vec::new(),
+            held_out: Vec::new(),
+            relabel_comments: Vec::new(),
+        }
+    }
+
+    /// The datasets to read: `datasets`, or the four of [`DATASETS`] when none is given.
+    pub fn dataset_names(&self) -> Vec<String> {
+        if self.datasets.is_empty() {
+            DATASETS.iter().map(|s| s.to_string()).collect()
+        } else {
+            self.datasets.clone()
+        }
+    }
+}
+
+/// What `sightline train` does.
+#[derive(Debug, Clone)]
+pub struct TrainRun {
+    pub cfg: TrainConfig,
+    /// Write the model trained on every dataset here (None: do not train it).
+    pub model_out: Option<PathBuf>,
+    /// Also run leave-one-dataset-out and report it.
+    pub lodo: bool,
+    /// Write the training matrix here (see [`export`]).
+    pub export: Option<PathBuf>,
+    /// With `lodo`: write every held-out page's scores here (JSON lines, see
+    /// [`write_page_scores`]).
+    pub lodo_pages: Option<PathBuf>,
+    /// Also run k-fold cross-validation by page ([`cross_validate`]) with this many folds.
+    pub cv: Option<usize>,
+    /// With `cv`: write every cross-validated page's scores here (as `lodo_pages`).
+    pub cv_pages: Option<PathBuf>,
+    /// With `lodo`: write each fold's model here as `without-<dataset>.json`.
+    pub lodo_models: Option<PathBuf>,
+}
+
+/// Run `sightline train`: load, optionally LODO, fit and write the model, and return the
+/// markdown report (held-out rows, then the shipped model's in-sample rows). Progress goes to
+/// `log` (stderr in the CLI).
+pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
+    let t0 = std::time::Instant::now();
+    if let Some(k) = r.cv.filter(|&k| k < 2) {
+        return Err(Error::Input {
+            input: format!("--cv {k}"),
+            message: "cross-validation needs at least 2 folds (5 is usual)".into(),
+            source: None,
+        });
+    }
+    let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
+        log(&format!(
+            "{ds}: {n} of {total} pages have a snapshot and gold"
+        ))
+    })?;
+    if pages.is_empty() {
+        return Err(Error::Input {
+            input: r.cfg.snapshots.display().to_string(),
+            message: "no page has both a snapshot and a gold text: make snapshots with `sightline eval --save-snapshots DIR`".into(),
+            source: None,
+        });
+    }
+    let units: usize = pages.iter().map(|p| p.labels.len()).sum();
+    log(&format!(
+        "{} pages, {units} units, {missing} without snapshot or gold ({:.0} s)",
+        pages.len(),
+        t0.elapsed().as_secs_f64()
+    ));
+    if let Some(dir) = &r.export {
+        export(&pages, dir)?;
+        log(&format!("wrote the training matrix to {}", dir.display()));
+    }
+    let mut rows = Vec::new();
+    let mut types = Vec::new();
+    if r.lodo {
+        let (held, scored) = lodo(&r.cfg, &pages, r.lodo_models.as_deref(), &mut log)?;
+        if let Some(path) = &r.lodo_pages {
+            write_page_scores(&scored, path)?;
+            log(&wrote_scores(&scored, "held-out", path));
+        }
+        rows.extend(held);
+        types.push(("held out".to_string(), by_page_type(&scored, "wcxb-dev")));
+    }
+    if let Some(k) = r.cv {
+        let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, &mut log)?;
+        if let Some(path) = &r.cv_pages {
+            write_page_scores(&scored, path)?;
+            log(&wrote_scores(&scored, "cross-validated", path));
+        }
+        rows.extend(cv_rows);
+        types.push((
+            format!("{CV_KIND}, {k} folds"),
+            by_page_type(&scored, "wcxb-dev"),
+        ));
+    }
+    if let Some(out) = &r.model_out {
+        let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+        names.dedup();
+        let all: Vec<&Page> = pages.iter().collect();
+        log(&format!("fitting the model on {} pages", all.len()));
+        let m = fit(&all, &r.cfg.learner, &describe(&names, &r.cfg))?;
+        let bytes = write_model(&m, out)?;
+        log(&format!("wrote {} ({bytes} bytes)", out.display()));
+        let kind = in_sample_kind(&names);
+        for name in &names {
+            let scored = score_dataset(&r.cfg, &m, name)?;
+            rows.push(Row {
+                kind: kind.clone(),
+                dataset: name.clone(),
+                pages: scored.len(),
+                scores: MacroScores::from_pages(scored.iter().map(|s| &s.score)),
+            });
+        }
+    }
+    log(&format!("done in {:.0} s", t0.elapsed().as_secs_f64()));
+    Ok(markdown(&rows, &types))
+}
+
+/// The label of the rows scored by the model written with `--model`: in-sample, and trained on
+/// which datasets (the shipped model is trained on all four; `--dataset` may name fewer).
+fn in_sample_kind(names: &[String]) -> String {
+    let all =
+        DATASETS.len() == names.len() && DATASETS.iter().all(|d| names.iter().any(|n| n == d));
+    if all {
+        "in-sample (trained on all four, as the shipped model)".into()
+    } else {
+        format!("in-sample (trained on {})", names.join(", "))
+    }
+}

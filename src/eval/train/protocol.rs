@@ -1,0 +1,247 @@
+//! The evaluation protocols: score a model on held-out pages exactly as `sightline eval`
+//! does, k-fold cross-validation by page, and leave-one-dataset-out.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::data::read_snapshot;
+use super::fit::write_model;
+use super::{describe, fit, Page, TrainConfig};
+use crate::eval::bench::Dataset;
+use crate::eval::metrics::{self, MacroScores, PageScore};
+use crate::extract::learned::{self, model::Model};
+use crate::output::text;
+use crate::{Error, Tree};
+
+/// Scores of one evaluated page.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub dataset: String,
+    pub id: String,
+    pub page_type: Option<String>,
+    pub score: PageScore,
+}
+
+/// Score `model` on every page of `dataset` exactly as `sightline eval --from-snapshots`
+/// does: the `learned` extraction rendered by the text writer, against the gold. A page
+/// without a snapshot scores as an empty output; pages with an empty gold are skipped.
+pub fn score_dataset(
+    cfg: &TrainConfig,
+    model: &Model,
+    dataset: &str,
+) -> Result<Vec<Scored>, Error> {
+    score_pages(cfg, model, dataset, |_| true)
+}
+
+/// [`score_dataset`] restricted to the pages whose id passes `keep`.
+pub fn score_pages(
+    cfg: &TrainConfig,
+    model: &Model,
+    dataset: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Scored>, Error> {
+    let ds = Dataset::open(&cfg.bench, dataset)?;
+    let params = &cfg.params.text_only();
+    let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
+    ids.sort();
+    let threads = cfg.threads.max(1);
+    let chunk = ids.len().div_ceil(threads).max(1);
+    let ds_ref = &ds;
+    let parts: Vec<Result<Vec<Option<Scored>>, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ids
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|id| {
+                            let gold = ds_ref.gold(id)?;
+                            let path = cfg.snapshots.join(dataset).join(format!("{id}.json"));
+                            let out = if path.is_file() {
+                                let snap = read_snapshot(&path)?;
+                                let tree = Tree::new(&snap);
+                                let ex = learned::extract_with(&tree, model, params);
+                                text::render(&tree, &ex)
+                            } else {
+                                String::new()
+                            };
+                            let score = metrics::score(&out, &gold);
+                            Ok(score.is_scored().then(|| Scored {
+                                dataset: dataset.to_string(),
+                                id: id.clone(),
+                                page_type: ds_ref.entry(id).and_then(|e| e.page_type.clone()),
+                                score,
+                            }))
+                        })
+                        .collect::<Result<Vec<_>, Error>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("scoring thread panicked"))
+            .collect()
+    });
+    let mut out = Vec::new();
+    for p in parts {
+        out.extend(p?.into_iter().flatten());
+    }
+    Ok(out)
+}
+
+/// The cross-validation fold of every page of each dataset: the page's position among the
+/// dataset's manifest ids in sorted order, modulo `k` (deterministic, and stratified: each
+/// fold holds about 1/k of every dataset). Keys are `(dataset, id)`.
+pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String), usize>, Error> {
+    let mut folds = HashMap::new();
+    for name in cfg.dataset_names() {
+        let ds = Dataset::open(&cfg.bench, &name)?;
+        let mut ids: Vec<&str> = ds.ids().collect();
+        ids.sort_unstable();
+        for (i, id) in ids.into_iter().enumerate() {
+            folds.insert((name.clone(), id.to_string()), i % k.max(1));
+        }
+    }
+    Ok(folds)
+}
+
+/// K-fold cross-validation by page: the pages of every dataset are dealt into `k` folds
+/// ([`cv_folds`]); for each fold a model is fit on the pages of the other folds (all
+/// datasets) and scores the fold's pages. Every page is scored by a model that never saw it,
+/// but that saw other pages of its dataset (unlike [`lodo`]): the estimate for new pages like
+/// the benchmark's, such as the shipped model meets. Returns one row per dataset and the page
+/// scores.
+pub fn cross_validate(
+    cfg: &TrainConfig,
+    pages: &[Page],
+    k: usize,
+    mut log: impl FnMut(&str),
+) -> Result<(Vec<Row>, Vec<Scored>), Error> {
+    let folds = cv_folds(cfg, k)?;
+    let fold_of = |ds: &str, id: &str| folds.get(&(ds.to_string(), id.to_string())).copied();
+    let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+    names.dedup();
+    let mut all: Vec<Scored> = Vec::new();
+    for f in 0..k {
+        let train: Vec<&Page> = pages
+            .iter()
+            .filter(|p| fold_of(&p.dataset, &p.id) != Some(f))
+            .collect();
+        log(&format!(
+            "cross-validation fold {} of {k}: fitting on {} pages",
+            f + 1,
+            train.len()
+        ));
+        let m = fit(&train, &cfg.learner, &format!("cv fold {f} of {k}"))?;
+        for name in &names {
+            all.extend(score_pages(cfg, &m, name, |id| {
+                fold_of(name, id) == Some(f)
+            })?);
+        }
+    }
+    let mut rows = Vec::new();
+    for name in &names {
+        let mut scored: Vec<&Scored> = all.iter().filter(|s| s.dataset == *name).collect();
+        scored.sort_by(|a, b| a.id.cmp(&b.id));
+        let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
+        log(&format!(
+            "cross-validated {name}: F1 {:.3} P {:.3} R {:.3}",
+            ms.lcs_f1, ms.lcs_p, ms.lcs_r
+        ));
+        rows.push(Row {
+            kind: format!("{CV_KIND} ({k} folds, all datasets)"),
+            dataset: name.clone(),
+            pages: scored.len(),
+            scores: ms,
+        });
+    }
+    all.sort_by(|a, b| (&a.dataset, &a.id).cmp(&(&b.dataset, &b.id)));
+    Ok((rows, all))
+}
+
+/// How cross-validated rows are labelled in the report.
+pub const CV_KIND: &str = "cross-validated by page";
+
+/// One row of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// What the number is: "held out (trained on ...)" or "in-sample (shipped model)".
+    pub kind: String,
+    pub dataset: String,
+    pub pages: usize,
+    pub scores: MacroScores,
+}
+
+/// Leave-one-dataset-out: for each dataset, fit on the others and score it. Returns the rows
+/// and the held-out page scores (for breakdowns such as wcxb-dev's page types).
+///
+/// With `models_dir`, each fold's model is also written there as `without-<dataset>.json`:
+/// byte for byte what `sightline train --dataset <the others> --model FILE` writes, so a held-out
+/// set can be scored again with other parameters (`sightline eval --model ... --params ...`).
+pub fn lodo(
+    cfg: &TrainConfig,
+    pages: &[Page],
+    models_dir: Option<&Path>,
+    mut log: impl FnMut(&str),
+) -> Result<(Vec<Row>, Vec<Scored>), Error> {
+    let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
+    names.dedup();
+    let mut rows = Vec::new();
+    let mut all = Vec::new();
+    for held in &names {
+        if !cfg.held_out.is_empty() && !cfg.held_out.contains(held) {
+            continue;
+        }
+        let train: Vec<&Page> = pages.iter().filter(|p| p.dataset != *held).collect();
+        let others: Vec<String> = names.iter().filter(|d| *d != held).cloned().collect();
+        log(&format!(
+            "held out {held}: fitting on {} pages of {}",
+            train.len(),
+            others.join(", ")
+        ));
+        let m = fit(&train, &cfg.learner, &describe(&others, cfg))?;
+        if let Some(dir) = models_dir {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+                path: dir.display().to_string(),
+                message: format!("cannot create the directory for the fold models: {e}"),
+                source: Some(Box::new(e)),
+            })?;
+            let path = dir.join(format!("without-{held}.json"));
+            write_model(&m, &path)?;
+            log(&format!(
+                "wrote the model without {held} to {}",
+                path.display()
+            ));
+        }
+        for &t in &cfg.sweep {
+            let mut c = cfg.clone();
+            c.params.learned.threshold = Some(t);
+            let sc = score_dataset(&c, &m, held)?;
+            rows.push(Row {
+                kind: format!("held out, threshold {t} (sweep)"),
+                dataset: held.clone(),
+                pages: sc.len(),
+                scores: MacroScores::from_pages(sc.iter().map(|s| &s.score)),
+            });
+        }
+        let scored = score_dataset(cfg, &m, held)?;
+        let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
+        let decision = match cfg.params.learned.cut(m.threshold) {
+            Some(t) => format!("decision: threshold {t}"),
+            None => "decision: expected F1".to_string(),
+        };
+        log(&format!(
+            "held out {held}: F1 {:.3} P {:.3} R {:.3} ({decision})",
+            ms.lcs_f1, ms.lcs_p, ms.lcs_r
+        ));
+        rows.push(Row {
+            kind: format!("held out (trained on {})", others.join(", ")),
+            dataset: held.clone(),
+            pages: scored.len(),
+            scores: ms,
+        });
+        all.extend(scored);
+    }
+    Ok((rows, all))
+}

@@ -1,0 +1,197 @@
+//! Tests of `sightline train`: labels, the learner settings, reports and page scores.
+
+use forust_ml::sampler::SampleMethod;
+
+use super::fit::booster;
+use super::*;
+use crate::eval::metrics::{MacroScores, PageScore};
+use crate::extract::learned::features::PageFeatures;
+use crate::snapshot::{rect, SnapshotBuilder};
+use crate::Tree;
+
+#[test]
+fn the_row_subsample_is_applied_not_only_stored() {
+    let l = Learner::default();
+    assert!(l.subsample < 1.0);
+    assert_eq!(booster(&l, 3, 0).sample_method, SampleMethod::Random);
+    let all_rows = Learner {
+        subsample: 1.0,
+        ..Learner::default()
+    };
+    assert_eq!(booster(&all_rows, 3, 0).sample_method, SampleMethod::None);
+}
+
+#[test]
+fn in_sample_rows_name_the_datasets_the_model_saw() {
+    let four: Vec<String> = DATASETS.iter().map(|s| s.to_string()).collect();
+    assert_eq!(
+        in_sample_kind(&four),
+        "in-sample (trained on all four, as the shipped model)"
+    );
+    let three = &four[..3];
+    assert_eq!(
+        in_sample_kind(three),
+        "in-sample (trained on cleaneval, l3s-gn1, readability)"
+    );
+}
+
+#[test]
+fn cross_validation_folds_deal_each_dataset_evenly_by_sorted_id() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, n) in [("a", 7), ("b", 3)] {
+        let d = dir.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        // Manifest order is not id order: folds follow sorted ids.
+        let manifest: String = (0..n)
+            .rev()
+            .map(|i| format!("{{\"id\": \"p{i}\"}}\n"))
+            .collect();
+        std::fs::write(d.join("manifest.jsonl"), manifest).unwrap();
+    }
+    let cfg = TrainConfig {
+        datasets: vec!["a".into(), "b".into()],
+        threads: 1,
+        ..TrainConfig::new(dir.path().to_path_buf(), dir.path().to_path_buf())
+    };
+    let folds = cv_folds(&cfg, 3).unwrap();
+    assert_eq!(folds.len(), 10);
+    let f = |d: &str, id: &str| folds[&(d.to_string(), id.to_string())];
+    assert_eq!(
+        (0..7).map(|i| f("a", &format!("p{i}"))).collect::<Vec<_>>(),
+        [0, 1, 2, 0, 1, 2, 0]
+    );
+    assert_eq!(
+        (0..3).map(|i| f("b", &format!("p{i}"))).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    // The same inputs, the same folds.
+    assert_eq!(cv_folds(&cfg, 3).unwrap(), folds);
+}
+
+#[test]
+fn the_report_labels_cross_validated_rows_and_their_mean_apart_from_held_out_ones() {
+    let ms = |f1: f64| MacroScores {
+        lcs_f1: f1,
+        ..MacroScores::default()
+    };
+    let rows = vec![
+        Row {
+            kind: "held out (trained on b)".into(),
+            dataset: "a".into(),
+            pages: 3,
+            scores: ms(0.5),
+        },
+        Row {
+            kind: format!("{CV_KIND} (5 folds, all datasets)"),
+            dataset: "a".into(),
+            pages: 3,
+            scores: ms(0.8),
+        },
+        Row {
+            kind: format!("{CV_KIND} (5 folds, all datasets)"),
+            dataset: "b".into(),
+            pages: 2,
+            scores: ms(0.6),
+        },
+    ];
+    let md = markdown(&rows, &[]);
+    assert!(
+        md.contains("| held out, mean of 1 datasets | | | 0.500 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| cross-validated by page, mean of 2 datasets | | | 0.700 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn held_out_page_scores_are_one_json_line_a_page_without_text() {
+    let scored = vec![
+        Scored {
+            dataset: "wcxb-dev".into(),
+            id: "dev-1".into(),
+            page_type: Some("forum".into()),
+            score: PageScore {
+                lcs_p: 0.5,
+                lcs_r: 1.0,
+                lcs_f1: 2.0 / 3.0,
+                out_tokens: 8,
+                gold_tokens: 4,
+                ..PageScore::default()
+            },
+        },
+        Scored {
+            dataset: "cleaneval".into(),
+            id: "7".into(),
+            page_type: None,
+            score: PageScore::default(),
+        },
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages.jsonl");
+    write_page_scores(&scored, &path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], "dev-1");
+    assert_eq!(lines[0]["page_type"], "forum");
+    assert_eq!(lines[0]["lcs_p"], 0.5);
+    assert_eq!(lines[0]["out_tokens"], 8);
+    assert!(lines[1]["page_type"].is_null());
+    assert_eq!(lines[1]["gold_tokens"], 0);
+    let missing = dir.path().join("no-such-dir").join("pages.jsonl");
+    let err = write_page_scores(&scored, &missing)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no-such-dir"), "{err}");
+}
+
+#[test]
+fn the_threshold_maximises_the_estimated_f1_of_the_training_pages() {
+    let page = Page {
+        dataset: "d".into(),
+        id: "1".into(),
+        page_type: None,
+        features: PageFeatures {
+            units: Vec::new(),
+            rows: Vec::new(),
+        },
+        labels: vec![1.0, 1.0, 0.0],
+        weights: vec![1.0; 3],
+        share: vec![1.0, 1.0, 0.0],
+        lens: vec![10, 10, 10],
+        gold_tokens: 20,
+    };
+    // Keeping all three units: P 2/3, R 1; the first two: P = R = 1; the first: R 1/2.
+    // The lowest grid threshold above 0.3 keeps exactly the first two.
+    let t = choose_threshold(&[&page], &[vec![0.9, 0.6, 0.3]]);
+    assert_eq!(t, 0.325);
+}
+
+#[test]
+fn labels_mark_units_whose_tokens_align_with_the_gold() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let nav = b.el(0, "div", rect(0.0, 0.0, 1000.0, 30.0));
+    b.text(nav, "Home News Sport");
+    let p1 = b.el(0, "p", rect(0.0, 40.0, 1000.0, 30.0));
+    b.text(p1, "The cat sat on the mat.");
+    let p2 = b.el(0, "p", rect(0.0, 80.0, 1000.0, 30.0));
+    b.text(p2, "It was a sunny day, news said.");
+    let foot = b.el(0, "div", rect(0.0, 120.0, 1000.0, 30.0));
+    b.text(foot, "Share on Twitter");
+    let snap = b.build();
+    let tree = Tree::new(&snap);
+    let units = crate::extract::learned::units::units(&tree);
+    let gold = "The cat sat on the mat. It was a sunny day, said the news.";
+    let (share, lens) = align_labels(&units, gold);
+    assert_eq!(lens, vec![3, 6, 7, 3]);
+    assert_eq!(share[0], 0.0, "navigation shares no aligned token");
+    assert_eq!(share[1], 1.0);
+    // "it was a sunny day ... said": 6 of 7 tokens ("news" is out of order).
+    assert!((share[2] - 6.0 / 7.0).abs() < 1e-12, "{}", share[2]);
+    assert_eq!(share[3], 0.0);
+}
