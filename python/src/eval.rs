@@ -51,6 +51,7 @@ pub fn evaluate(
         sample: None,
         out: out.unwrap_or_else(|| tmp.clone()),
         params: sightline::Params::default(),
+        model: None,
         save_snapshots: None,
         from_snapshots: snapshots.clone(),
     };
