@@ -417,7 +417,7 @@ impl Page {
 /// Rendering is async (tokio); scoring runs on tokio's blocking pool. Dropping an
 /// `Extractor` ends its browser; [`Extractor::shutdown`] does it in an orderly way.
 pub struct Extractor {
-    pool: BrowserPool,
+    pool: Arc<BrowserPool>,
     cfg: Arc<PageConfig>,
 }
 
@@ -434,10 +434,18 @@ impl Extractor {
             render.max_browser_memory = Some((1024 + 512 * render.concurrency as u64) << 20);
         }
         let pool = BrowserPool::new(render, &endpoints).await?;
-        Ok(Extractor {
+        Ok(Extractor::from_pool(Arc::new(pool), page))
+    }
+
+    /// An extractor over browsers that are already running and shared with another front
+    /// end (`sightline serve` gives its pool to both the HTTP endpoints and MCP), scoring
+    /// with `page`. [`Extractor::shutdown`] ends the browsers only when this is the last
+    /// holder of the pool.
+    pub fn from_pool(pool: Arc<BrowserPool>, page: PageConfig) -> Extractor {
+        Extractor {
             pool,
             cfg: Arc::new(page),
-        })
+        }
     }
 
     /// Render and extract one page.
@@ -457,9 +465,16 @@ impl Extractor {
         let name = source.name();
         let input = source.to_input(&cfg.charset)?;
         let launch = Some(self.pool.launch_ms());
-        batch::render_and_score(&self.pool, &input, &name, cfg.clone(), screenshot, launch)
-            .await
-            .map(|f| Page::from_finished(f, cfg.front_matter))
+        batch::render_and_score(
+            self.pool.as_ref(),
+            &input,
+            &name,
+            cfg.clone(),
+            screenshot,
+            launch,
+        )
+        .await
+        .map(|f| Page::from_finished(f, cfg.front_matter))
     }
 
     /// Extract many pages with every tab busy: one item per input, `(index of the input,
@@ -482,7 +497,7 @@ impl Extractor {
     ) -> impl Stream<Item = (usize, Result<Page, Error>)> + 'a {
         let items: Vec<(usize, Source)> = inputs.into_iter().map(Into::into).enumerate().collect();
         // One page more than there are tabs: while a page is scored, the next one renders.
-        let conc = batch::PageRenderer::concurrency(&self.pool) + 1;
+        let conc = batch::PageRenderer::concurrency(self.pool.as_ref()) + 1;
         futures::stream::iter(items)
             .take_while(move |_| futures::future::ready(!cancel.is_cancelled()))
             .map(move |(i, s)| {
@@ -497,7 +512,7 @@ impl Extractor {
     pub async fn snapshot(&self, source: impl Into<Source>) -> Result<Snapshot, Error> {
         let source = source.into();
         let input = source.to_input(&self.cfg.charset)?;
-        batch::PageRenderer::render_with(&self.pool, &input, Some(false))
+        batch::PageRenderer::render_with(self.pool.as_ref(), &input, Some(false))
             .await
             .map(|r| r.snapshot)
     }
@@ -513,8 +528,11 @@ impl Extractor {
     }
 
     /// Close every tab and end the launched browser (its processes and profile are removed).
+    /// A pool still shared with others ([`Extractor::from_pool`]) is left running for them.
     pub async fn shutdown(self) {
-        self.pool.shutdown().await;
+        if let Ok(pool) = Arc::try_unwrap(self.pool) {
+            pool.shutdown().await;
+        }
     }
 }
 

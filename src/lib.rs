@@ -24,6 +24,8 @@
 //!   through the renderer and the algorithms to records, with cancellation, resume and
 //!   sharding.
 //! - [`serve`]: the pipeline as an HTTP service (axum), with a target policy against SSRF.
+//! - [`mcp`]: the pipeline as Model Context Protocol tools for LLM agents (`extract`,
+//!   `screenshot`, `snapshot`), over stdio (`sightline mcp`) and on `serve` at `/mcp`.
 //! - `hash` (crate-private): the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
 //! - `src/bin/sightline/`: the command-line binary (argument parsing, exit codes, progress).
 //!
@@ -60,6 +62,7 @@ pub mod eval;
 pub mod extract;
 mod extractor;
 mod hash;
+pub mod mcp;
 pub mod output;
 pub mod render;
 pub mod scores;

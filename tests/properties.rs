@@ -18,7 +18,7 @@
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use sightline::extract::{extract, Algorithm, Params};
+use sightline::extract::{Algorithm, Params};
 use sightline::output;
 use sightline::snapshot::{rect, Node, Rect, Snapshot, SnapshotBuilder, Tree};
 

@@ -5,6 +5,8 @@
 //! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
 //!   of `url`
 //! - `GET /healthz`
+//! - `POST /mcp`: the MCP tools of [`crate::mcp`] over streamable HTTP, behind the same token
+//!   and target policy, rendering with the same browser pool
 //! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
 //!   queue depth, refusals)
 //!
@@ -26,8 +28,9 @@ mod metrics;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{Query, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -52,7 +55,7 @@ pub struct ServeConfig {
     pub max_queue: usize,
     /// Deadline of one request, queueing included.
     pub request_timeout: Duration,
-    /// Bearer token required on `/extract` and `/metrics` (not on `/healthz`).
+    /// Bearer token required on `/extract`, `/metrics` and `/mcp` (not on `/healthz`).
     pub token: Option<String>,
     /// Which targets may be rendered.
     pub policy: NetPolicy,
@@ -90,6 +93,17 @@ struct AppState {
 pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
     let admitted = Arc::new(Semaphore::new(renderer.capacity() + cfg.max_queue));
     let limits = Arc::new(cfg.limits.clone());
+    let mcp = crate::mcp::http_service(
+        crate::mcp::McpServer::new(
+            renderer.clone(),
+            crate::mcp::McpConfig {
+                policy: cfg.policy.clone(),
+                page: cfg.page.clone(),
+                call_timeout: Some(cfg.request_timeout),
+            },
+        ),
+        cfg.token.is_some(),
+    );
     let state = Arc::new(AppState {
         renderer,
         cfg,
@@ -101,10 +115,28 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
         .route("/extract", get(extract_get).post(extract_post))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
+        .merge(
+            Router::new()
+                .route_service("/mcp", mcp)
+                .layer(middleware::from_fn_with_state(state.clone(), mcp_auth)),
+        )
         .with_state(state)
         .layer(axum::middleware::from_fn(move |req, next| {
             edges::check_head(limits.clone(), req, next)
         }))
+}
+
+/// The bearer token in front of `/mcp`, as on `/extract`.
+async fn mcp_auth(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    if !authorized(&state, req.headers()) {
+        state.metrics.refused("unauthorized");
+        return error_response(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
+        );
+    }
+    next.run(req).await
 }
 
 /// Serve on `listener` until `shutdown` resolves; then stop accepting and wait for the

@@ -98,7 +98,7 @@ pub enum Command {
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
     /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, /healthz,
-    /// /metrics.
+    /// /metrics, and the MCP tools at /mcp (streamable HTTP).
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
@@ -111,6 +111,23 @@ pub enum Command {
     /// flight (at most --drain-timeout) and exits 0.
     #[command(after_help = AFTER_HELP)]
     Serve(ServeArgs),
+    /// Serve the extraction tools to an LLM agent over MCP (the Model Context Protocol) on
+    /// stdin and stdout.
+    ///
+    /// An MCP client starts this command and talks JSON-RPC on its stdin and stdout; logs go
+    /// to stderr. Tools: extract (a URL to Markdown or text, with title, metadata and links),
+    /// screenshot (a PNG) and snapshot (a layout summary). Client configuration (Claude
+    /// Desktop, Cursor, ...):
+    ///
+    /// {"mcpServers": {"sightline": {"command": "sightline", "args": ["mcp"]}}}
+    ///
+    /// Targets are checked as `serve` checks them: loopback, private, link-local and
+    /// unique-local addresses and file:// URLs are refused, when the tool is called and for
+    /// every redirect and subresource the page requests. The agent passes URLs it read on
+    /// the web, and a page it was steered to must not reach this machine's own services or
+    /// the local network (routers, cloud metadata); --allow-private lifts that for an agent
+    /// that should read local pages, --allow-host for one host.
+    Mcp(McpArgs),
     /// Train the `learned` model from the benchmark's gold and saved snapshots (no browser).
     ///
     /// Reads only --bench (manifests, gold) and --snapshots (from `eval --save-snapshots`).
@@ -133,7 +150,8 @@ pub struct ServeArgs {
     /// After SIGTERM, how long the pages in flight may take before the service exits.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub drain_timeout: f64,
-    /// Require `Authorization: Bearer TOKEN` on /extract and /metrics.
+    /// Require `Authorization: Bearer TOKEN` on /extract, /metrics and /mcp. Without one,
+    /// /mcp answers only requests addressed to localhost, 127.0.0.1 or ::1 (Host header).
     #[arg(
         long,
         env = "SIGHTLINE_TOKEN",
@@ -174,6 +192,31 @@ pub struct ServeArgs {
     /// Largest request body in bytes (then 413).
     #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
     pub max_body: usize,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Allow loopback, private, link-local and unique-local targets and file:// URLs (for an
+    /// agent that should read pages on this machine or the local network).
+    #[arg(long)]
+    pub allow_private: bool,
+    /// Allow one private host (`host` or `host:port`) while refusing the rest (repeatable).
+    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
+    pub allow_hosts: Vec<String>,
+    /// Default algorithm (a tool call may name another).
+    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
+    pub algorithm: String,
+    /// Algorithm parameters as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// Run `learned` with this model file instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Fail pages whose visible text is larger than this many bytes.
+    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
+    pub max_text_bytes: usize,
     #[command(flatten)]
     pub render: RenderArgs,
 }

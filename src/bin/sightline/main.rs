@@ -4,6 +4,7 @@
 
 mod cli;
 mod eval_cmd;
+mod mcp_cmd;
 mod serve_cmd;
 mod ui;
 
@@ -68,6 +69,7 @@ fn main() {
                 eval_cmd::run(a, cli.quiet).await
             }
             Command::Serve(a) => serve_cmd::run(a, cli.quiet).await,
+            Command::Mcp(a) => mcp_cmd::run(a, cli.quiet).await,
             Command::Train(a) => sightline::eval::train::run(&a.to_run(), |m| {
                 if !cli.quiet {
                     eprintln!("{m}")

@@ -1,0 +1,71 @@
+//! `sightline mcp`: start the browser, serve the MCP tools on stdin and stdout until the
+//! client closes stdin (or Ctrl-C / SIGTERM), then shut the browser down. stdout carries the
+//! protocol only: every message of this command goes to stderr.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use sightline::batch::PageConfig;
+use sightline::mcp::{McpConfig, McpServer};
+use sightline::output::Format;
+use sightline::render::guard::NetPolicy;
+use sightline::render::BrowserPool;
+
+use crate::cli::{
+    browser_endpoints, exit, load_model, load_params, parse_algorithms, render_options, McpArgs,
+};
+
+pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
+    let policy = NetPolicy {
+        allow_private: a.allow_private,
+        allow_hosts: a.allow_hosts.clone(),
+    };
+    let mut opts = render_options(&a.render)?;
+    opts.policy = Some(policy.clone());
+    let page = PageConfig {
+        algorithms: parse_algorithms(&a.algorithm)?,
+        params: load_params(&a.params)?,
+        model: load_model(&a.model)?,
+        format: Format::Text,
+        annotate: false,
+        max_text_bytes: a.max_text_bytes,
+        charset: a.render.charset.clone(),
+        hint: Some(crate::cli::hint),
+        front_matter: false,
+    };
+    let pool = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
+    if !quiet {
+        eprintln!(
+            "sightline mcp: serving MCP on stdio ({} tabs{})",
+            pool.capacity(),
+            if a.allow_private {
+                ", private targets allowed"
+            } else {
+                ""
+            },
+        );
+    }
+    let server = McpServer::new(
+        pool.clone(),
+        McpConfig {
+            policy,
+            page,
+            call_timeout: None,
+        },
+    );
+    let mut term = crate::term_signal();
+    let served = tokio::select! {
+        r = server.serve_stdio() => r.context("MCP over stdio"),
+        _ = crate::stop_signal(&mut term) => {
+            if !quiet {
+                eprintln!("sightline mcp: interrupted, shutting the browser down");
+            }
+            Ok(())
+        }
+    };
+    // The last holder ends the browser in order; otherwise main's reaper ends it at exit.
+    if let Ok(pool) = Arc::try_unwrap(pool) {
+        pool.shutdown().await;
+    }
+    served.map(|()| exit::OK)
+}

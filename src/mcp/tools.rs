@@ -1,0 +1,645 @@
+//! The MCP tools: `extract`, `screenshot` and `snapshot`, their input types (each with the JSON
+//! schema clients see, derived with `schemars`), their structured results, and the mapping of
+//! a failed page to a tool error. Each tool checks the target against the policy, renders the
+//! page through the shared [`Extractor`](crate::Extractor), and reads its answer from the
+//! [`Page`] (its content, the library's metadata): no extraction logic of its own beyond
+//! small reads of the snapshot (the links inside the kept nodes, the largest text blocks).
+
+use std::sync::Arc;
+
+use base64::Engine;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{schemars, tool, tool_router, ErrorData};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::McpServer;
+use crate::batch::PageConfig;
+use crate::extract::metadata::Metadata;
+use crate::extract::Algorithm;
+use crate::snapshot::{NodeId, Tree};
+use crate::{Error, Page, Source};
+
+/// Text blocks a `snapshot` lists when `max_nodes` is not given.
+pub const DEFAULT_SNAPSHOT_BLOCKS: usize = 20;
+/// The most text blocks (and content roots) a `snapshot` lists.
+pub const MAX_SNAPSHOT_BLOCKS: usize = 200;
+/// Characters of a block's text quoted in a `snapshot`.
+const EXCERPT_CHARS: usize = 160;
+
+/// How `extract` writes the content.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TextFormat {
+    /// Markdown: headings, lists, tables, links, images, code blocks.
+    #[default]
+    Markdown,
+    /// Plain text, one paragraph per line.
+    Text,
+}
+
+/// The input of `extract`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractParams {
+    /// The page: an http(s) URL. Private, loopback and file:// targets are refused unless the
+    /// server allows them.
+    pub url: String,
+    /// `markdown` (default) or `text` (one paragraph per line).
+    #[serde(default)]
+    pub format: TextFormat,
+    /// The scoring algorithm; default: the server's (`learned`, sightline's classifier).
+    #[serde(default)]
+    #[schemars(schema_with = "algorithm_schema")]
+    pub algorithm: Option<String>,
+}
+
+/// The input of `screenshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenshotParams {
+    /// The page: an http(s) URL (the same policy as `extract`).
+    pub url: String,
+    /// The whole page (cut at 16,384 CSS px) instead of the first viewport (default false).
+    #[serde(default)]
+    pub full_page: Option<bool>,
+}
+
+/// The input of `snapshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotParams {
+    /// The page: an http(s) URL (the same policy as `extract`).
+    pub url: String,
+    /// How many of the largest text blocks to list (default 20, at most 200).
+    #[serde(default)]
+    pub max_nodes: Option<u32>,
+}
+
+fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    schemars::json_schema!({
+        "type": ["string", "null"],
+        "enum": names.into_iter().map(Some).chain([None]).collect::<Vec<_>>(),
+        "description": "The scoring algorithm; default: the server's (`learned`, sightline's classifier)."
+    })
+}
+
+/// A link inside the extracted content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Link {
+    /// The link's kept text (or its image's alt text).
+    pub text: String,
+    /// The absolute URL it points to.
+    pub href: String,
+}
+
+/// The structured result of `extract`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ExtractResult {
+    /// The page's final URL, after redirects.
+    pub url: String,
+    /// `document.title`.
+    pub title: String,
+    /// The format of `content`.
+    pub format: TextFormat,
+    /// The algorithm that chose the content.
+    pub algorithm: String,
+    /// The main content, in `format`.
+    pub content: String,
+    /// What the page says about itself (authors, dates, site, language, description,
+    /// canonical URL, image, tags), each field with where it was read; absent fields were
+    /// found nowhere.
+    pub metadata: Metadata,
+    /// The links inside the content, in document order, each (text, href) once.
+    pub links: Vec<Link>,
+    /// Milliseconds of each phase (navigate, settle, scroll, snapshot, score).
+    pub timings_ms: serde_json::Value,
+}
+
+/// A width and height in CSS px.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// One block of the page in a `snapshot`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Block {
+    /// Lower-case tag name.
+    pub tag: String,
+    /// CSS selector path from `<body>`, exact in the rendered DOM.
+    pub path: String,
+    /// The rendered box in CSS px, document coordinates: `[x, y, width, height]`.
+    #[serde(rename = "box")]
+    pub rect: [f64; 4],
+    /// Characters of text inside it.
+    pub chars: usize,
+    /// The start of its text.
+    pub excerpt: String,
+}
+
+/// The structured result of `snapshot`: the layout in brief.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SnapshotSummary {
+    /// The page's final URL.
+    pub url: String,
+    /// `document.title`.
+    pub title: String,
+    /// The layout viewport.
+    pub viewport: Size,
+    /// The scrollable document.
+    pub page: Size,
+    /// Elements and text nodes in the snapshot.
+    pub node_count: usize,
+    /// Characters of visible text on the page.
+    pub text_chars: usize,
+    /// The algorithm that chose `content_roots`.
+    pub algorithm: String,
+    /// The roots of the main content's subtrees, in document order.
+    pub content_roots: Vec<Block>,
+    /// The blocks holding the most text (block elements with no block inside that holds
+    /// text), largest first.
+    pub text_blocks: Vec<Block>,
+}
+
+/// The structured part of `screenshot`'s answer (the PNG is the image content).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ScreenshotInfo {
+    /// The page's final URL.
+    pub url: String,
+    /// `document.title`.
+    pub title: String,
+    /// The image's size in pixels.
+    pub width: u32,
+    pub height: u32,
+    /// The whole page, or the first viewport.
+    pub full_page: bool,
+}
+
+/// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
+/// hint when it has one.
+pub(crate) fn error_result(e: &Error, cfg: &PageConfig) -> CallToolResult {
+    let mut message = e.to_string();
+    if let Some(hint) = cfg.hint.and_then(|h| h(e)) {
+        message = format!("{message} ({hint})");
+    }
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "error ({}): {message}",
+        e.kind()
+    ))])
+}
+
+/// A success with `value` as structured content and, after `first` (the content itself, if
+/// any), its JSON as text for clients that read text only.
+fn structured<T: Serialize>(first: Option<ContentBlock>, value: &T) -> CallToolResult {
+    let json = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+    let mut content: Vec<ContentBlock> = first.into_iter().collect();
+    content.push(ContentBlock::text(json.to_string()));
+    let mut r = CallToolResult::success(content);
+    r.structured_content = Some(json);
+    r
+}
+
+#[tool_router(router = tool_router, vis = "pub(crate)")]
+impl McpServer {
+    /// Render a page in headless Chromium and return its main content as Markdown (or plain
+    /// text), without navigation, ads or other boilerplate. The structured result adds the
+    /// page's title, final URL, metadata (authors, dates, site, language, description,
+    /// canonical URL), the links inside the content and the time each phase took.
+    #[tool(
+        name = "extract",
+        annotations(title = "Extract a page's main content", read_only_hint = true, open_world_hint = true),
+        output_schema = rmcp::handler::server::common::schema_for_output::<ExtractResult>()
+    )]
+    async fn extract(
+        &self,
+        Parameters(p): Parameters<ExtractParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let base = self.shared().extractor.page_config().clone();
+        let cfg = match &p.algorithm {
+            None => base,
+            Some(a) => match a.parse::<Algorithm>() {
+                Ok(a) => Arc::new(PageConfig {
+                    algorithms: vec![a],
+                    ..(*base).clone()
+                }),
+                Err(m) => {
+                    let e = Error::Input {
+                        input: a.clone(),
+                        message: m,
+                        source: None,
+                    };
+                    return Ok(error_result(&e, &base));
+                }
+            },
+        };
+        let page = match self.page(&p.url, &cfg, false).await {
+            Ok(page) => page,
+            Err(e) => return Ok(error_result(&e, &cfg)),
+        };
+        let content = match p.format {
+            TextFormat::Markdown => page.markdown(),
+            TextFormat::Text => page.text(),
+        };
+        let result = extract_result(&page, p.format, content);
+        let json = serde_json::to_value(&result).unwrap_or(serde_json::Value::Null);
+        // The text blocks: the content, then the rest of the structured result as JSON.
+        let mut rest = json.clone();
+        if let Some(o) = rest.as_object_mut() {
+            o.remove("content");
+        }
+        let mut r = CallToolResult::success(vec![
+            ContentBlock::text(result.content),
+            ContentBlock::text(rest.to_string()),
+        ]);
+        r.structured_content = Some(json);
+        Ok(r)
+    }
+
+    /// Render a page in headless Chromium and return a PNG screenshot of its first viewport
+    /// (or the whole page with `full_page`), with its title and final URL.
+    #[tool(
+        name = "screenshot",
+        annotations(
+            title = "Screenshot a page",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn screenshot(
+        &self,
+        Parameters(p): Parameters<ScreenshotParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let cfg = self.shared().extractor.page_config().clone();
+        let page = match self.page(&p.url, &cfg, true).await {
+            Ok(page) => page,
+            Err(e) => return Ok(error_result(&e, &cfg)),
+        };
+        let full_page = p.full_page.unwrap_or(false);
+        let shot = page.screenshot().map(|png| {
+            if full_page {
+                fit(png, None)
+            } else {
+                let snap = page.snapshot();
+                fit(png, Some((snap.viewport.width, snap.viewport.height)))
+            }
+        });
+        let Some(Ok((png, width, height))) = shot else {
+            let message = match shot {
+                Some(Err(m)) => m,
+                _ => "the browser returned no screenshot".into(),
+            };
+            let e = Error::Internal {
+                input: p.url.clone(),
+                message,
+            };
+            return Ok(error_result(&e, &cfg));
+        };
+        let info = ScreenshotInfo {
+            url: page.url().to_string(),
+            title: page.title().to_string(),
+            width,
+            height,
+            full_page,
+        };
+        let image = ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(png),
+            "image/png",
+        );
+        Ok(structured(Some(image), &info))
+    }
+
+    /// Render a page in headless Chromium and summarise its layout: viewport, page size, node
+    /// count, the roots of the main content and the largest text blocks, each with its tag,
+    /// CSS path, box and the start of its text. Not the full node list.
+    #[tool(
+        name = "snapshot",
+        annotations(title = "Summarise a page's layout", read_only_hint = true, open_world_hint = true),
+        output_schema = rmcp::handler::server::common::schema_for_output::<SnapshotSummary>()
+    )]
+    async fn snapshot(
+        &self,
+        Parameters(p): Parameters<SnapshotParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let cfg = self.shared().extractor.page_config().clone();
+        let page = match self.page(&p.url, &cfg, false).await {
+            Ok(page) => page,
+            Err(e) => return Ok(error_result(&e, &cfg)),
+        };
+        let limit = p
+            .max_nodes
+            .map_or(DEFAULT_SNAPSHOT_BLOCKS, |n| n as usize)
+            .clamp(1, MAX_SNAPSHOT_BLOCKS);
+        Ok(structured(None, &summarise(&page, limit)))
+    }
+}
+
+impl McpServer {
+    /// Check `url` against the policy, then render and score it within the call deadline.
+    async fn page(
+        &self,
+        url: &str,
+        cfg: &Arc<PageConfig>,
+        screenshot: bool,
+    ) -> Result<Page, Error> {
+        let shared = self.shared();
+        if let Err(r) = shared.policy.check(url).await {
+            return Err(Error::Forbidden {
+                input: url.to_string(),
+                message: r.to_string(),
+            });
+        }
+        let work =
+            shared
+                .extractor
+                .extract_with(Source::Url(url.to_string()), cfg, Some(screenshot));
+        match shared.call_timeout {
+            None => work.await,
+            Some(t) => tokio::time::timeout(t, work).await.unwrap_or_else(|_| {
+                Err(Error::Timeout {
+                    input: url.to_string(),
+                    phase: "serving the tool call".into(),
+                    seconds: t.as_secs_f64(),
+                })
+            }),
+        }
+    }
+}
+
+/// `extract`'s structured result, with `content` as given.
+fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractResult {
+    let snap = page.snapshot();
+    ExtractResult {
+        url: page.url().to_string(),
+        title: page.title().to_string(),
+        format,
+        algorithm: page
+            .extraction()
+            .map_or("", |e| e.algorithm.name())
+            .to_string(),
+        content,
+        metadata: page.metadata().cloned().unwrap_or_default(),
+        links: page
+            .extraction()
+            .map_or_else(Vec::new, |ex| content_links(&Tree::new(snap), &ex.kept)),
+        timings_ms: page
+            .timings()
+            .and_then(|t| serde_json::to_value(t).ok())
+            .unwrap_or_else(|| serde_json::json!({})),
+    }
+}
+
+/// The links inside the content: every `<a href>` with kept text (or a kept image) below it,
+/// in document order, each (text, href) pair once. `javascript:` links are left out.
+pub(crate) fn content_links(tree: &Tree, kept: &[bool]) -> Vec<Link> {
+    let mut out: Vec<Link> = Vec::new();
+    for id in 0..tree.len() {
+        let n = tree.node(id);
+        let Some(href) = n.href.as_deref() else {
+            continue;
+        };
+        if n.tag != "a" || href.is_empty() || href.starts_with("javascript:") {
+            continue;
+        }
+        let mut text = String::new();
+        let mut any = kept.get(id).copied().unwrap_or(false);
+        for i in tree.subtree(id) {
+            if !kept.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let node = tree.node(i);
+            if let Some(t) = &node.text {
+                text.push_str(t);
+                any = true;
+            } else if let (true, Some(alt)) = (text.trim().is_empty(), &node.alt) {
+                text.push_str(alt);
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        let link = Link {
+            text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+            href: href.to_string(),
+        };
+        if !out.contains(&link) {
+            out.push(link);
+        }
+    }
+    out
+}
+
+/// The layout summary of `snapshot`.
+pub(crate) fn summarise(page: &Page, limit: usize) -> SnapshotSummary {
+    let snap = page.snapshot();
+    let tree = Tree::new(snap);
+    let block = |id: NodeId| {
+        let n = tree.node(id);
+        let text = tree.text(id);
+        let mut excerpt: String = text.chars().take(EXCERPT_CHARS).collect();
+        if excerpt.len() < text.len() {
+            excerpt.push('…');
+        }
+        Block {
+            tag: n.tag.clone(),
+            path: tree.css_path(id),
+            rect: n.rect.into(),
+            chars: tree.chars[id],
+            excerpt,
+        }
+    };
+    let content_roots = page.extraction().map_or_else(Vec::new, |ex| {
+        ex.roots(&tree)
+            .into_iter()
+            .filter(|&id| tree.chars[id] > 0)
+            .take(limit)
+            .map(block)
+            .collect()
+    });
+    let mut leaves: Vec<NodeId> = (0..tree.len())
+        .filter(|&id| {
+            tree.is_block(id)
+                && tree.chars[id] > 0
+                && !tree
+                    .subtree(id)
+                    .skip(1)
+                    .any(|d| tree.is_block(d) && tree.chars[d] > 0)
+        })
+        .collect();
+    leaves.sort_by(|a, b| tree.chars[*b].cmp(&tree.chars[*a]).then(a.cmp(b)));
+    leaves.truncate(limit);
+    SnapshotSummary {
+        url: snap.url.clone(),
+        title: snap.title.clone(),
+        viewport: Size {
+            width: snap.viewport.width,
+            height: snap.viewport.height,
+        },
+        page: Size {
+            width: snap.document.width,
+            height: snap.document.height,
+        },
+        node_count: snap.nodes.len(),
+        text_chars: tree.chars.first().copied().unwrap_or(0),
+        algorithm: page
+            .extraction()
+            .map_or("", |e| e.algorithm.name())
+            .to_string(),
+        content_roots,
+        text_blocks: leaves.into_iter().map(block).collect(),
+    }
+}
+
+/// The screenshot as a PNG of at most `viewport` (CSS px, scaled to the image's pixels), with
+/// its size in pixels; the whole image when `viewport` is `None`.
+fn fit(png: &[u8], viewport: Option<(f64, f64)>) -> Result<(Vec<u8>, u32, u32), String> {
+    let dims = |b: &[u8]| {
+        image::load_from_memory_with_format(b, image::ImageFormat::Png)
+            .map_err(|e| format!("the screenshot is not a readable PNG: {e}"))
+    };
+    let img = dims(png)?;
+    let (w, h) = (img.width(), img.height());
+    let Some((vw, vh)) = viewport else {
+        return Ok((png.to_vec(), w, h));
+    };
+    let scale = if vw > 0.0 { w as f64 / vw } else { 1.0 };
+    let keep = ((vh * scale).round() as u32).clamp(1, h.max(1));
+    if keep >= h {
+        return Ok((png.to_vec(), w, h));
+    }
+    let cropped = img.crop_imm(0, 0, w, keep);
+    let mut out = std::io::Cursor::new(Vec::new());
+    cropped
+        .write_to(&mut out, image::ImageFormat::Png)
+        .map_err(|e| format!("cannot encode the screenshot: {e}"))?;
+    Ok((out.into_inner(), w, keep))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
+    use crate::Options;
+
+    /// An article with two links inside and a navigation link outside, and which nodes of it
+    /// an extraction keeps (the article's subtree).
+    fn linked() -> (Snapshot, Vec<bool>) {
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title("Links");
+        let nav = b.el(0, "nav", rect(0.0, 0.0, 1000.0, 40.0));
+        let home = b.el(nav, "a", rect(0.0, 0.0, 80.0, 20.0));
+        b.node_mut(home).href = Some("https://example.com/".into());
+        b.text(home, "Home");
+        let art = b.el(0, "article", rect(100.0, 60.0, 700.0, 600.0));
+        let p = b.el(art, "p", rect(100.0, 60.0, 700.0, 80.0));
+        b.text(p, "Read the ");
+        let a = b.el(p, "a", rect(160.0, 60.0, 80.0, 20.0));
+        b.node_mut(a).href = Some("https://example.com/report".into());
+        b.text(a, "full   report");
+        b.text(p, " and the ");
+        let again = b.el(p, "a", rect(260.0, 60.0, 80.0, 20.0));
+        b.node_mut(again).href = Some("https://example.com/report".into());
+        b.text(again, "full report");
+        let js = b.el(p, "a", rect(360.0, 60.0, 80.0, 20.0));
+        b.node_mut(js).href = Some("javascript:void(0)".into());
+        b.text(js, "menu");
+        let fig = b.el(art, "a", rect(100.0, 200.0, 300.0, 200.0));
+        b.node_mut(fig).href = Some("https://example.com/big.png".into());
+        let img = b.el(fig, "img", rect(100.0, 200.0, 300.0, 200.0));
+        b.node_mut(img).alt = Some("The chart".into());
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let kept = (0..snap.nodes.len())
+            .map(|i| i == art || tree.contains(art, i))
+            .collect();
+        (snap, kept)
+    }
+
+    #[test]
+    fn links_are_those_inside_the_content_each_once() {
+        let (snap, kept) = linked();
+        let links = content_links(&Tree::new(&snap), &kept);
+        let got: Vec<(&str, &str)> = links
+            .iter()
+            .map(|l| (l.text.as_str(), l.href.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("full report", "https://example.com/report"),
+                ("The chart", "https://example.com/big.png"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_snapshot_summary_lists_roots_and_the_largest_blocks() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title("A page");
+        let main = b.el(0, "article", rect(100.0, 100.0, 700.0, 600.0));
+        for i in 0..4 {
+            let p = b.el(
+                main,
+                "p",
+                rect(100.0, 100.0 + 100.0 * i as f64, 700.0, 80.0),
+            );
+            let words = "More words, and more. ".repeat(i + 2);
+            b.text(p, &format!("Paragraph {i} of the article. {words}"));
+        }
+        let page = Page::from_snapshot("a.json", b.build(), &Options::default());
+        let s = summarise(&page, 2);
+        assert_eq!(s.title, "A page");
+        assert_eq!(s.node_count, 10); // body, article, 4 x (p, text)
+        assert_eq!(s.viewport.width, 1000.0);
+        assert_eq!(s.text_blocks.len(), 2);
+        assert!(s.text_blocks[0].excerpt.starts_with("Paragraph 3"));
+        assert!(s.text_blocks[1].excerpt.starts_with("Paragraph 2"));
+        assert_eq!(s.text_blocks[0].path, "body > article > p:nth-of-type(4)");
+        assert!(s.text_blocks[0].chars > s.text_blocks[1].chars);
+        assert!(!s.content_roots.is_empty());
+        assert_eq!(s.algorithm, "learned");
+    }
+
+    #[test]
+    fn a_viewport_screenshot_is_cut_at_the_viewport() {
+        let img = image::RgbImage::from_pixel(200, 500, image::Rgb([200, 10, 10]));
+        let mut png = std::io::Cursor::new(Vec::new());
+        image::DynamicImage::ImageRgb8(img)
+            .write_to(&mut png, image::ImageFormat::Png)
+            .unwrap();
+        let png = png.into_inner();
+        // A 100 CSS px wide viewport on a 200 px wide image: device scale 2.
+        let (cut, w, h) = fit(&png, Some((100.0, 90.0))).unwrap();
+        assert_eq!((w, h), (200, 180));
+        let back = image::load_from_memory(&cut).unwrap();
+        assert_eq!((back.width(), back.height()), (200, 180));
+        let (same, w, h) = fit(&png, None).unwrap();
+        assert_eq!((same.len(), w, h), (png.len(), 200, 500));
+        assert!(fit(b"not a png", None).is_err());
+    }
+
+    #[test]
+    fn a_failed_page_is_a_tool_error_naming_its_kind() {
+        let e = Error::Timeout {
+            input: "https://example.com/".into(),
+            phase: "settling".into(),
+            seconds: 15.0,
+        };
+        let cfg = PageConfig {
+            hint: Some(|_| Some("raise --timeout".into())),
+            ..PageConfig::default()
+        };
+        let r = error_result(&e, &cfg);
+        assert_eq!(r.is_error, Some(true));
+        let t = &r.content[0].as_text().unwrap().text;
+        assert!(
+            t.starts_with("error (timeout): https://example.com/"),
+            "{t}"
+        );
+        assert!(t.ends_with("(raise --timeout)"), "{t}");
+    }
+}

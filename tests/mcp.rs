@@ -1,0 +1,366 @@
+//! MCP end to end with a real MCP client (rmcp's) and real Chromium, on loopback pages only:
+//! `sightline mcp` over stdio (the binary as the client's child process), and the `/mcp`
+//! endpoint of `sightline serve` over streamable HTTP (its token and target policy). The
+//! fixture pages come from `fixtures/` on a 127.0.0.1 port; everything else is refused.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{json, Value};
+use sightline::render::loopback::Server;
+
+const HEADLINE: &str = "Harbour city opens its first tidal power station";
+
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+type Client = RunningService<RoleClient, ()>;
+
+/// `tools/call` with JSON arguments.
+async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+    let args = args.as_object().cloned().expect("arguments are an object");
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: the call failed at the protocol level: {e}"))
+}
+
+/// The text blocks of a result, joined.
+fn text_of(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `sightline mcp` as the client's child process, its stderr shown with the test's output.
+async fn stdio_client(args: &[&str]) -> Client {
+    let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_sightline")).configure(|c| {
+        c.arg("mcp").args(args).env_remove("SIGHTLINE_TOKEN");
+    });
+    let (transport, _) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn sightline mcp");
+    ().serve(transport)
+        .await
+        .expect("MCP initialize over stdio")
+}
+
+/// The tools' names and input schemas are what clients see: each names `url` as required.
+async fn check_tools(client: &Client) {
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(names, ["extract", "screenshot", "snapshot"]);
+    for t in &tools {
+        let schema = Value::Object((*t.input_schema).clone());
+        assert_eq!(schema["type"], "object", "{}: {schema}", t.name);
+        assert!(
+            schema["properties"]["url"].is_object(),
+            "{}: {schema}",
+            t.name
+        );
+        assert_eq!(schema["required"], json!(["url"]), "{}: {schema}", t.name);
+        assert!(
+            t.description.as_deref().is_some_and(|d| d.len() > 40),
+            "{}: no description",
+            t.name
+        );
+    }
+    let extract = tools.iter().find(|t| t.name == "extract").unwrap();
+    let schema = Value::Object((*extract.input_schema).clone());
+    let formats = &schema["properties"]["format"];
+    assert!(formats.to_string().contains("markdown"), "{schema}");
+    assert!(
+        schema["properties"]["algorithm"]
+            .to_string()
+            .contains("ctd"),
+        "{schema}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_client_lists_the_tools_and_extracts_a_loopback_page() {
+    let site = Server::start(Some(fixtures_dir())).await.unwrap();
+    let page = site.url("/demo-news/page.html");
+    let client = stdio_client(&["--offline", "--allow-private", "-j", "1"]).await;
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("sightline")
+    );
+    check_tools(&client).await;
+
+    // extract, Markdown by default: the content as text, the rest structured.
+    let r = call(&client, "extract", json!({ "url": page })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let md = r.content[0].as_text().expect("markdown first").text.clone();
+    assert!(md.contains(&format!("# {HEADLINE}")), "{md}");
+    assert!(!md.contains("Buy the new phone"), "{md}");
+    let s = r.structured_content.clone().expect("structured content");
+    assert_eq!(s["url"], page.as_str());
+    assert!(s["title"].as_str().unwrap().contains(HEADLINE), "{s}");
+    let title = s["metadata"]["title"]["value"].as_str().unwrap_or_default();
+    assert!(title.contains(HEADLINE), "{s}");
+    assert_eq!(s["metadata"]["language"]["value"], "en", "{s}");
+    assert_eq!(s["format"], "markdown");
+    assert_eq!(s["algorithm"], "learned");
+    assert_eq!(s["content"].as_str(), Some(md.as_str()));
+    assert!(s["timings_ms"]["navigate"].as_f64().is_some(), "{s}");
+    for link in s["links"].as_array().expect("links") {
+        assert!(link["href"].as_str().unwrap().starts_with("http"), "{link}");
+    }
+    // The text block after the content holds the structured result without the content.
+    let rest: Value = serde_json::from_str(&r.content[1].as_text().unwrap().text).unwrap();
+    assert_eq!(rest["url"], s["url"]);
+    assert!(rest.get("content").is_none());
+
+    // Plain text, another algorithm.
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": page, "format": "text", "algorithm": "ctd" }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let s = r.structured_content.unwrap();
+    assert_eq!(s["algorithm"], "ctd");
+    let text = s["content"].as_str().unwrap();
+    assert!(text.starts_with(HEADLINE), "{text}");
+
+    // screenshot: a PNG of the first viewport.
+    let r = call(&client, "screenshot", json!({ "url": page })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let img = r
+        .content
+        .iter()
+        .find_map(|c| c.as_image())
+        .expect("an image block");
+    assert_eq!(img.mime_type, "image/png");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&img.data)
+        .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let s = r.structured_content.unwrap();
+    assert_eq!(s["full_page"], false);
+    assert!(s["width"].as_u64().unwrap() > 0 && s["height"].as_u64().unwrap() > 0);
+    assert!(s["title"].as_str().unwrap().contains(HEADLINE));
+
+    // snapshot: the layout in brief.
+    let r = call(&client, "snapshot", json!({ "url": page, "max_nodes": 3 })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let s = r.structured_content.unwrap();
+    assert_eq!(s["viewport"]["width"].as_f64(), Some(1366.0), "{s}");
+    assert!(s["page"]["height"].as_f64().unwrap() > 0.0);
+    assert!(s["node_count"].as_u64().unwrap() > 10);
+    let blocks = s["text_blocks"].as_array().unwrap();
+    assert!(!blocks.is_empty() && blocks.len() <= 3, "{s}");
+    assert!(blocks[0]["path"].as_str().unwrap().starts_with("body"));
+    assert_eq!(blocks[0]["box"].as_array().unwrap().len(), 4);
+    let roots = s["content_roots"].as_array().unwrap();
+    assert!(
+        roots
+            .iter()
+            .any(|b| b["excerpt"].as_str().unwrap().contains(HEADLINE)),
+        "{s}"
+    );
+
+    // A page that fails, and a bad argument: tool errors naming the kind and the input.
+    let dead = "http://127.0.0.1:1/nothing.html";
+    let r = call(&client, "extract", json!({ "url": dead })).await;
+    assert_eq!(r.is_error, Some(true));
+    let t = text_of(&r);
+    assert!(t.starts_with("error ("), "{t}");
+    assert!(t.contains(dead), "{t}");
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": page, "algorithm": "nope" }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(text_of(&r).starts_with("error (input)"), "{}", text_of(&r));
+
+    client.cancel().await.expect("close the session");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_server_refuses_loopback_targets_by_default() {
+    let site = Server::start(Some(fixtures_dir())).await.unwrap();
+    let client = stdio_client(&["--offline", "-j", "1"]).await;
+    for url in [
+        site.url("/demo-news/page.html"),
+        format!(
+            "file://{}",
+            fixtures_dir().join("demo-news/page.html").display()
+        ),
+    ] {
+        let r = call(&client, "extract", json!({ "url": url })).await;
+        assert_eq!(r.is_error, Some(true), "{url}");
+        let t = text_of(&r);
+        assert!(t.starts_with("error (forbidden)"), "{t}");
+        assert!(t.contains(&url) && t.contains("--allow-private"), "{t}");
+    }
+    client.cancel().await.expect("close the session");
+}
+
+/// `sightline serve`, stopped with SIGTERM (and killed after 10 s) when dropped.
+struct Service {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_serve(args: &[&str]) -> Service {
+    let child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--offline", "-j", "1"])
+        .args(args)
+        .env_remove("SIGHTLINE_TOKEN")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut svc = Service {
+        child,
+        base: String::new(),
+    };
+    let mut err = BufReader::new(svc.child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "serve exited before listening"
+        );
+        if let Some(rest) = line.split("listening on ").nth(1) {
+            svc.base = rest.split_whitespace().next().unwrap().to_string();
+            std::thread::spawn(move || for _ in err.lines() {});
+            return svc;
+        }
+    }
+}
+
+async fn http_client(url: &str, token: Option<&str>) -> Result<Client, String> {
+    let mut cfg = StreamableHttpClientTransportConfig::with_uri(url.to_string());
+    if let Some(t) = token {
+        cfg = cfg.auth_header(t.to_string());
+    }
+    ().serve(StreamableHttpClientTransport::from_config(cfg))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_answers_mcp_behind_its_token_and_target_policy() {
+    let site = Server::start(Some(fixtures_dir())).await.unwrap();
+    let page = site.url("/demo-news/page.html");
+    let allowed = page
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let svc = start_serve(&["--token", "s3cret", "--allow-host", &allowed]);
+    let mcp = format!("{}/mcp", svc.base);
+
+    // Without the token, or with a wrong one: 401 before any MCP message is read.
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    for auth in [None, Some("Bearer wrong")] {
+        let mut req = reqwest::Client::new()
+            .post(&mcp)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init);
+        if let Some(a) = auth {
+            req = req.header("authorization", a);
+        }
+        let r = req.send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 401, "{auth:?}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["kind"], "unauthorized");
+    }
+    assert!(http_client(&mcp, None).await.is_err());
+
+    // With it: the tools, an extraction of the allowed loopback host, and the policy.
+    let client = http_client(&mcp, Some("s3cret")).await.expect("initialize");
+    check_tools(&client).await;
+    let r = call(&client, "extract", json!({ "url": page })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    assert!(text_of(&r).contains(&format!("# {HEADLINE}")));
+    assert_eq!(r.structured_content.unwrap()["url"], page.as_str());
+
+    // Another loopback port is refused, as /extract refuses it.
+    let other = Server::start(Some(fixtures_dir())).await.unwrap();
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": other.url("/demo-news/page.html") }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(
+        text_of(&r).starts_with("error (forbidden)"),
+        "{}",
+        text_of(&r)
+    );
+    client.cancel().await.expect("close the session");
+    drop(svc);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_without_a_token_answers_mcp_for_loopback_names_only() {
+    let svc = start_serve(&[]);
+    let port = svc.base.rsplit(':').next().unwrap().to_string();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    // A page in the user's browser that rebinds its own name to 127.0.0.1 sends its name as
+    // Host: refused. Loopback names are answered.
+    for (host, status) in [
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("attacker.example:{port}"), 403),
+    ] {
+        let r = reqwest::Client::new()
+            .post(format!("{}/mcp", svc.base))
+            .header("host", &host)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), status, "{host}");
+        if status == 200 {
+            let body: Value = r.json().await.unwrap();
+            assert_eq!(body["result"]["serverInfo"]["name"], "sightline", "{body}");
+        }
+    }
+}
