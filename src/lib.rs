@@ -14,6 +14,8 @@
 //!   model); every constant in [`extract::params`], every algorithm's report in
 //!   [`extract::details`]. The `learned` model is passed in
 //!   ([`extract::extract_tree_with`]), never a parameter.
+//! - [`scores`]: every algorithm's per-node quantities as named columns ([`scores::node_scores`]),
+//!   for `sightline scores` and the Python package.
 //! - [`output`]: pure writers from an extraction to text, HTML, markdown (`markdown/`) and
 //!   JSON, and the annotated screenshot (`annotate/`: layers, canvas, legend).
 //! - [`eval`]: the metrics of Song et al. eq. 6-9, the benchmark runner, the quality gate, and
@@ -63,6 +65,7 @@ mod hash;
 pub mod mcp;
 pub mod output;
 pub mod render;
+pub mod scores;
 pub mod serve;
 pub mod snapshot;
 

@@ -142,12 +142,20 @@ impl Pipeline {
     }
 }
 
-/// Run Crunch on a snapshot.
-///
-/// Phases (§4.2): pass 1 [`tag_filters`] (images, scripts, styles, embeds, iframes, forms,
-/// links, hidden) → pass 2 [`remove_ads`] → [`link_lists`] (both scopes measured, the chosen
-/// one applied) → [`remove_empty_tables`] → [`retained_links`] → kept = not removed.
-pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
+/// The filter pipeline of [`extract`] and what it measured, before the report.
+pub(crate) struct Run {
+    /// Which filter removed each node.
+    pub pipeline: Pipeline,
+    /// Link lists found with the table-cell scope.
+    pub cells: Vec<NodeId>,
+    /// Link lists found with the block scope.
+    pub blocks: Vec<NodeId>,
+    /// Removed links the retainer keeps: (text, href).
+    pub retained: Vec<(String, String)>,
+}
+
+/// The phases of [`extract`] up to the kept flags (also read by `scores::node_scores`).
+pub(crate) fn run(tree: &Tree, p: &CrunchParams) -> Run {
     let mut pl = Pipeline::new(tree.len());
     tag_filters(tree, p, &mut pl);
     if p.remove_ads {
@@ -172,6 +180,26 @@ pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
     } else {
         Vec::new()
     };
+    Run {
+        pipeline: pl,
+        cells,
+        blocks,
+        retained,
+    }
+}
+
+/// Run Crunch on a snapshot.
+///
+/// Phases (§4.2): pass 1 [`tag_filters`] (images, scripts, styles, embeds, iframes, forms,
+/// links, hidden) → pass 2 [`remove_ads`] → [`link_lists`] (both scopes measured, the chosen
+/// one applied) → [`remove_empty_tables`] → [`retained_links`] → kept = not removed.
+pub fn extract(tree: &Tree, p: &CrunchParams) -> Extraction {
+    let Run {
+        pipeline: pl,
+        cells,
+        blocks,
+        retained,
+    } = run(tree, p);
 
     let kept: Vec<bool> = (0..tree.len()).map(|i| !pl.removed(i)).collect();
     let paths = |ids: &[NodeId]| -> Vec<String> {

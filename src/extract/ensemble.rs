@@ -24,19 +24,7 @@ pub fn extract(
     model: Option<&Model>,
 ) -> Extraction {
     let n = tree.len();
-    let mut votes = vec![0usize; n];
-    let voters: Vec<Algorithm> = p
-        .voters
-        .iter()
-        .copied()
-        .filter(|a| *a != Algorithm::Ensemble)
-        .collect();
-    for &a in &voters {
-        let ex = extract_tree_with(tree, a, params, model);
-        for (v, &k) in votes.iter_mut().zip(&ex.kept) {
-            *v += usize::from(k);
-        }
-    }
+    let (votes, voters) = votes(tree, p, params, model);
     let mut kept = vec![false; n];
     for i in 0..n {
         kept[i] = tree.node(i).is_text() && votes[i] >= p.min_votes;
@@ -66,6 +54,29 @@ pub fn extract(
             min_votes: p.min_votes,
         }),
     }
+}
+
+/// How many voters keep each node, and the voters (the ensemble itself never votes).
+pub(crate) fn votes(
+    tree: &Tree,
+    p: &EnsembleParams,
+    params: &Params,
+    model: Option<&Model>,
+) -> (Vec<usize>, Vec<Algorithm>) {
+    let mut votes = vec![0usize; tree.len()];
+    let voters: Vec<Algorithm> = p
+        .voters
+        .iter()
+        .copied()
+        .filter(|a| *a != Algorithm::Ensemble)
+        .collect();
+    for &a in &voters {
+        let ex = extract_tree_with(tree, a, params, model);
+        for (v, &k) in votes.iter_mut().zip(&ex.kept) {
+            *v += usize::from(k);
+        }
+    }
+    (votes, voters)
 }
 
 #[cfg(test)]

@@ -84,6 +84,13 @@ pub enum Command {
     ///          sightline extract --snapshot page.json --algorithm ctd
     #[command(after_help = AFTER_HELP)]
     Snapshot(SnapshotArgs),
+    /// Write every per-node quantity of one algorithm on a saved snapshot (no browser).
+    ///
+    /// One row per node, `id` being its index in the snapshot: TD, CTD, VI, HTD and
+    /// DensitySum for the density algorithms, Wang's weights, VSSE's vvtc, Crunch's filters,
+    /// the block of `blocks`, `learned`'s probability and top contributions.
+    /// Example: sightline scores page.json --algorithm htd -f csv > htd.csv
+    Scores(ScoresArgs),
     /// Measure extraction quality against the benchmark's human gold text.
     ///
     /// Renders each page once (offline), runs every requested algorithm on the one snapshot,
@@ -387,6 +394,28 @@ pub struct SnapshotArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoresArgs {
+    /// A snapshot JSON file (from `sightline snapshot`).
+    #[arg(value_name = "SNAPSHOT")]
+    pub snapshot: PathBuf,
+    /// The algorithm whose quantities to write.
+    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
+    pub algorithm: String,
+    /// Output format: csv or jsonl.
+    #[arg(long, short, default_value = "csv", value_name = "FORMAT")]
+    pub format: String,
+    /// Algorithm parameters as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// Run `learned` with this model file instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Where to write the table (default: stdout).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -19,12 +19,12 @@ use cli::{
     browser_endpoints, collect_inputs, exit, load_model, load_params, parse_algorithms,
     render_options,
 };
-use cli::{Cli, Command, ExtractArgs, SnapshotArgs};
+use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
 use sightline::output::Format;
 use sightline::render::Timings;
 use sightline::render::{BrowserPool, Renderer};
-use sightline::Snapshot;
+use sightline::{Snapshot, Tree};
 
 fn main() {
     let cli = Cli::parse();
@@ -63,6 +63,7 @@ fn main() {
                 exit_on_signal();
                 run_snapshot(a).await
             }
+            Command::Scores(a) => run_scores(a),
             Command::Eval(a) => {
                 exit_on_signal();
                 eval_cmd::run(a, cli.quiet).await
@@ -343,6 +344,29 @@ async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
     renderer.shutdown().await;
     let r = r?;
     write_to(a.output.as_deref(), &(r.snapshot_json + "\n"))?;
+    Ok(exit::OK)
+}
+
+/// `sightline scores`: one algorithm's per-node quantities of a saved snapshot.
+fn run_scores(a: ScoresArgs) -> Result<i32> {
+    let algorithm: sightline::Algorithm = a.algorithm.parse().map_err(anyhow::Error::msg)?;
+    let params = load_params(&a.params)?;
+    let model = load_model(&a.model)?;
+    let json = std::fs::read_to_string(&a.snapshot)
+        .with_context(|| format!("cannot read snapshot {}", a.snapshot.display()))?;
+    let snap = Snapshot::from_json(&json, &a.snapshot.display().to_string())?;
+    let scores = sightline::scores::node_scores_with(
+        &Tree::new(&snap),
+        algorithm,
+        &params,
+        model.as_deref(),
+    );
+    let body = match a.format.as_str() {
+        "csv" => sightline::output::scores::csv(&scores),
+        "jsonl" | "json" => sightline::output::scores::jsonl(&scores),
+        f => bail!("unknown format `{f}`: expected csv or jsonl"),
+    };
+    write_to(a.output.as_deref(), &body)?;
     Ok(exit::OK)
 }
 

@@ -31,7 +31,7 @@ use self::schema::{FEATURES, PASS2_FEATURES};
 pub use super::details::{BlockExplanation, Contribution, LearnedDetails};
 use super::text::eval_token_count;
 use super::{Algorithm, Extraction, Params};
-use crate::snapshot::Tree;
+use crate::snapshot::{NodeId, Tree};
 
 /// How many feature contributions each kept block reports, per pass.
 pub const TOP_CONTRIBUTIONS: usize = 5;
@@ -330,6 +330,53 @@ pub fn extract(tree: &Tree, params: &Params, model: Option<&Model>) -> Extractio
             ex
         }
     }
+}
+
+/// One text unit's probabilities and explanations, for every unit of the page (kept or
+/// not), as `scores::node_scores` reports them.
+#[derive(Debug, Clone)]
+pub(crate) struct UnitScore {
+    /// The unit's block element.
+    pub block: NodeId,
+    /// Its text nodes.
+    pub nodes: Vec<NodeId>,
+    pub probability: f64,
+    pub pass1_probability: f64,
+    pub pass1_top: Vec<Contribution>,
+    pub pass2_top: Vec<Contribution>,
+}
+
+/// Every unit's [`UnitScore`] with the model [`extract`] uses (the same [`classify`] and
+/// contributions as the kept blocks' explanations); an error when that model cannot be read.
+pub(crate) fn unit_scores(
+    tree: &Tree,
+    params: &Params,
+    model: Option<&Model>,
+) -> Result<Vec<UnitScore>, String> {
+    let model: &Model = match model {
+        Some(m) => m,
+        None => Model::shipped().map_err(|e| e.to_string())?,
+    };
+    let c = classify(tree, model, params);
+    let n2 = PASS2_FEATURES.len();
+    let (f1, f2) = model.forests();
+    Ok(c.features
+        .units
+        .iter()
+        .enumerate()
+        .map(|(u, unit)| {
+            let row1 = c.features.row(u);
+            let row2 = &c.pass2_rows[u * n2..(u + 1) * n2];
+            UnitScore {
+                block: unit.block,
+                nodes: unit.nodes.clone(),
+                probability: c.p2[u],
+                pass1_probability: c.p1[u],
+                pass1_top: top(FEATURES, row1, &f1.contributions(row1)),
+                pass2_top: top(PASS2_FEATURES, row2, &f2.contributions(row2)),
+            }
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -1,0 +1,194 @@
+"""Type stubs of the extension module (the Rust library through PyO3)."""
+
+import os
+from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from .errors import SightlineError
+
+Source = Union[str, "os.PathLike[str]", Dict[str, Any]]
+Params = Union[Dict[str, Any], str, None]
+
+DEFAULT_ALGORITHM: str
+__version__: str
+
+def algorithms() -> List[str]:
+    """The names of every algorithm, in the order the CLI lists them."""
+
+def load_snapshot(path: Union[str, "os.PathLike[str]"]) -> Snapshot: ...
+def _end_all_browsers() -> None: ...
+def evaluate(
+    bench: Union[str, "os.PathLike[str]"],
+    algorithms: Optional[Sequence[str]] = None,
+    *,
+    datasets: Optional[Sequence[str]] = None,
+    limit: Optional[int] = None,
+    every: int = 1,
+    snapshots: Optional[Union[str, "os.PathLike[str]"]] = None,
+    tabs: int = 2,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> Table:
+    """Per-page precision, recall and F1 of each algorithm on a benchmark (``sightline eval``)."""
+
+class Table:
+    """A column table, one row per node; Arrow PyCapsule interface."""
+
+    @property
+    def num_rows(self) -> int: ...
+    @property
+    def column_names(self) -> List[str]: ...
+    def __len__(self) -> int: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+    def __arrow_c_array__(self, requested_schema: Any = None) -> Tuple[Any, Any]: ...
+    def to_pydict(self) -> Dict[str, List[Any]]: ...
+    def to_arrow(self) -> Any:
+        """A ``pyarrow.Table`` (needs pyarrow)."""
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` (needs pandas)."""
+    def to_polars(self) -> Any:
+        """A ``polars.DataFrame`` (needs polars)."""
+
+class Snapshot:
+    """The layout of one rendered page (the JSON of ``sightline snapshot``)."""
+
+    @staticmethod
+    def load(path: Union[str, "os.PathLike[str]"]) -> Snapshot: ...
+    @staticmethod
+    def from_json(json: str, name: str = "<json>") -> Snapshot: ...
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def to_json(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def viewport(self) -> Tuple[float, float]: ...
+    @property
+    def document_size(self) -> Tuple[float, float]: ...
+    def __len__(self) -> int: ...
+    def nodes(self) -> Table:
+        """One row per node: id, parent, depth, tag, css_path, text, x, y, w, h, rendered,
+        display, visibility, position, opacity, font_size, font_weight, link, link_text, href,
+        src, alt, id_attr, class, role, chars, tags, link_chars, link_tags."""
+    def scores(self, algorithm: Optional[str] = None, params: Params = None) -> Table:
+        """Every per-node quantity of ``algorithm`` (``sightline scores``)."""
+    def extract(self, algorithm: Optional[str] = None, params: Params = None) -> Page:
+        """Score the snapshot without a browser (``sightline extract --snapshot``)."""
+
+class Page:
+    """One extracted page."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def markdown(self) -> str: ...
+    @property
+    def html(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def input(self) -> str: ...
+    @property
+    def algorithm(self) -> Optional[str]: ...
+    @property
+    def status(self) -> Optional[int]: ...
+    @property
+    def blocks(self) -> List[Dict[str, Any]]:
+        """The kept blocks with their box, scores and (learned) probability."""
+    @property
+    def screenshot(self) -> Optional[bytes]: ...
+    @property
+    def annotated(self) -> Optional[bytes]: ...
+    @property
+    def timings(self) -> Optional[Dict[str, float]]: ...
+    @property
+    def snapshot(self) -> Snapshot: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The record of ``sightline extract -f json``."""
+    def to_json(self) -> str: ...
+
+class Result:
+    """One item of ``extract_many``: ``index`` and either ``page`` or ``error``."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def input(self) -> str: ...
+    @property
+    def page(self) -> Optional[Page]: ...
+    @property
+    def error(self) -> Optional[SightlineError]: ...
+    @property
+    def kind(self) -> Optional[str]: ...
+    @property
+    def ok(self) -> bool: ...
+
+class PageIter(Iterator[Result]):
+    def __next__(self) -> Result: ...
+    def __len__(self) -> int: ...
+    def close(self) -> None: ...
+
+class AsyncPageIter(AsyncIterator[Result]):
+    async def __anext__(self) -> Result: ...
+    def __len__(self) -> int: ...
+    def close(self) -> None: ...
+
+class _Browser:
+    def __init__(
+        self,
+        tabs: int = 4,
+        *,
+        browser_ws: Optional[Sequence[str]] = None,
+        offline: bool = False,
+        timeout: float = 15.0,
+        algorithm: Optional[str] = None,
+        params: Params = None,
+        screenshot: bool = False,
+        annotate: bool = False,
+        chrome: Optional[Union[str, "os.PathLike[str]"]] = None,
+        viewport: Optional[Tuple[int, int]] = None,
+        charset: Optional[str] = None,
+        accept_http_errors: bool = False,
+    ) -> None: ...
+    def extract(
+        self,
+        source: Optional[Source] = None,
+        *,
+        html: Union[str, bytes, None] = None,
+        url: Optional[str] = None,
+        algorithm: Optional[str] = None,
+        params: Params = None,
+        screenshot: Optional[bool] = None,
+    ) -> Page: ...
+    async def aextract(
+        self,
+        source: Optional[Source] = None,
+        *,
+        html: Union[str, bytes, None] = None,
+        url: Optional[str] = None,
+        algorithm: Optional[str] = None,
+        params: Params = None,
+        screenshot: Optional[bool] = None,
+    ) -> Page: ...
+    def _extract_many(
+        self, inputs: Sequence[Source], *, algorithm: Optional[str] = None, params: Params = None
+    ) -> PageIter: ...
+    def aextract_many(
+        self, inputs: Sequence[Source], *, algorithm: Optional[str] = None, params: Params = None
+    ) -> AsyncPageIter: ...
+    def snapshot(
+        self, source: Optional[Source] = None, *, html: Union[str, bytes, None] = None, url: Optional[str] = None
+    ) -> Snapshot: ...
+    async def asnapshot(
+        self, source: Optional[Source] = None, *, html: Union[str, bytes, None] = None, url: Optional[str] = None
+    ) -> Snapshot: ...
+    @property
+    def tabs(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> "_Browser": ...
+    def __exit__(self, *args: Any) -> bool: ...
+    async def __aenter__(self) -> "_Browser": ...
+    async def __aexit__(self, *args: Any) -> bool: ...

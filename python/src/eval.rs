@@ -1,0 +1,123 @@
+//! `evaluate()`: the benchmark runner of `sightline eval` ([`sightline::eval::run`]) from
+//! Python, returning the per-page scores as a [`Table`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, Int64Array, StringArray};
+use pyo3::prelude::*;
+
+use sightline::eval::run::EvalConfig;
+use sightline::render::{RenderOptions, Renderer};
+
+use crate::convert;
+use crate::table::Table;
+
+/// Per-page precision, recall and F1 (Song et al. eq. 6-9, bag-of-words F1) of `algorithms`
+/// on a benchmark laid out as `shared/bench` (`<dataset>/manifest.jsonl`, `html/`, `gold/`):
+/// one row per algorithm × page with `algorithm`, `dataset`, `id`, `failure`, `precision`,
+/// `recall`, `f1` (LCS), `ce_score`, `bow_f1`, `out_tokens`, `gold_tokens`. Pages are
+/// rendered offline in `tabs` tabs, or scored from `snapshots` (a directory of
+/// `eval --save-snapshots`) without a browser. `every` and `limit` select pages as `sightline
+/// eval --every/--limit` do.
+#[pyfunction]
+#[pyo3(signature = (bench, algorithms=None, *, datasets=None, limit=None, every=1, snapshots=None, tabs=2, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate(
+    py: Python<'_>,
+    bench: PathBuf,
+    algorithms: Option<Vec<String>>,
+    datasets: Option<Vec<String>>,
+    limit: Option<usize>,
+    every: usize,
+    snapshots: Option<PathBuf>,
+    tabs: usize,
+    out: Option<PathBuf>,
+) -> PyResult<Table> {
+    let algorithms = match algorithms {
+        None => vec![sightline::extract::DEFAULT_ALGORITHM],
+        Some(v) => v
+            .iter()
+            .map(|a| convert::algorithm(Some(a)))
+            .collect::<PyResult<_>>()?,
+    };
+    let tmp = tempfile_dir()?;
+    let cfg = EvalConfig {
+        root: bench,
+        datasets: datasets.unwrap_or_default(),
+        algorithms,
+        limit,
+        every: every.max(1),
+        sample: None,
+        out: out.unwrap_or_else(|| tmp.clone()),
+        params: sightline::Params::default(),
+        model: None,
+        save_snapshots: None,
+        from_snapshots: snapshots.clone(),
+    };
+    // Run on this thread (the runner's future is not provably Send to rustc, so it is not
+    // spawned): the GIL is released, but Ctrl-C is handled only after the run.
+    let r = py.detach(move || {
+        crate::runtime().block_on(async move {
+            let renderer = match snapshots {
+                Some(_) => None,
+                None => {
+                    let opts = RenderOptions {
+                        offline: true,
+                        concurrency: tabs.max(1),
+                        ..RenderOptions::default()
+                    };
+                    Some(Renderer::new(opts).await?)
+                }
+            };
+            let r = sightline::eval::run::run(renderer.as_ref(), &cfg, quiet).await;
+            if let Some(rd) = renderer {
+                rd.shutdown().await;
+            }
+            r
+        })
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (results, _) = r.map_err(|e| convert::to_pyerr(py, &e))?;
+    let p = &results.pages;
+    let s = |f: &dyn Fn(&sightline::eval::PageResult) -> Option<String>| -> ArrayRef {
+        Arc::new(StringArray::from(p.iter().map(f).collect::<Vec<_>>()))
+    };
+    let f = |g: &dyn Fn(&sightline::eval::PageResult) -> f64| -> ArrayRef {
+        Arc::new(Float64Array::from_iter_values(p.iter().map(g)))
+    };
+    let i = |g: &dyn Fn(&sightline::eval::PageResult) -> usize| -> ArrayRef {
+        Arc::new(Int64Array::from_iter_values(p.iter().map(|x| g(x) as i64)))
+    };
+    Table::from_columns(vec![
+        ("algorithm", s(&|x| Some(x.algorithm.clone()))),
+        ("dataset", s(&|x| Some(x.dataset.clone()))),
+        ("id", s(&|x| Some(x.id.clone()))),
+        ("failure", s(&|x| x.failure.clone())),
+        ("precision", f(&|x| x.score.lcs_p)),
+        ("recall", f(&|x| x.score.lcs_r)),
+        ("f1", f(&|x| x.score.lcs_f1)),
+        ("ce_score", f(&|x| x.score.ce_score)),
+        ("bow_f1", f(&|x| x.score.bow_f1)),
+        ("out_tokens", i(&|x| x.score.out_tokens)),
+        ("gold_tokens", i(&|x| x.score.gold_tokens)),
+    ])
+}
+
+/// No progress report.
+fn quiet(_: sightline::eval::run::Progress<'_>) {}
+
+/// A fresh directory for the run's output texts (removed afterwards).
+fn tempfile_dir() -> PyResult<PathBuf> {
+    let d = std::env::temp_dir().join(format!(
+        "sightline-py-eval-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    ));
+    std::fs::create_dir_all(&d)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", d.display())))?;
+    Ok(d)
+}

@@ -1,0 +1,247 @@
+//! `Snapshot`: one rendered page's layout ([`sightline::Snapshot`]), loaded from or saved to
+//! the JSON of `sightline snapshot`, as a node table (`nodes()`), per-node scores
+//! (`scores()`, [`sightline::scores::node_scores`]) and extractions without a browser
+//! (`extract()`, [`sightline::Page::from_snapshot`]).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, StringArray};
+use pyo3::prelude::*;
+
+use crate::browser::Page;
+use crate::convert;
+use crate::table::Table;
+
+/// The layout of one rendered page: every element and text node under `<body>`, in document
+/// order, with its box, computed style and text. Compatible with `sightline snapshot` files.
+#[pyclass(module = "sightline", frozen)]
+pub struct Snapshot {
+    pub(crate) snap: Arc<sightline::Snapshot>,
+    pub(crate) name: String,
+}
+
+impl Snapshot {
+    pub(crate) fn new(snap: sightline::Snapshot, name: String) -> Snapshot {
+        Snapshot {
+            snap: Arc::new(snap),
+            name,
+        }
+    }
+}
+
+/// Read a snapshot JSON file (as `sightline snapshot -o FILE` writes it).
+#[pyfunction]
+pub fn load_snapshot(py: Python<'_>, path: PathBuf) -> PyResult<Snapshot> {
+    let name = path.display().to_string();
+    let json = std::fs::read_to_string(&path).map_err(|e| {
+        convert::to_pyerr(
+            py,
+            &sightline::Error::input_io(name.clone(), "the snapshot", e),
+        )
+    })?;
+    Snapshot::parse(py, &json, name)
+}
+
+impl Snapshot {
+    fn parse(py: Python<'_>, json: &str, name: String) -> PyResult<Snapshot> {
+        let snap = py
+            .detach(|| sightline::Snapshot::from_json(json, &name))
+            .map_err(|e| convert::to_pyerr(py, &e))?;
+        Ok(Snapshot::new(snap, name))
+    }
+}
+
+#[pymethods]
+impl Snapshot {
+    /// Read a snapshot JSON file (as `sightline snapshot -o FILE` writes it).
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Snapshot> {
+        load_snapshot(py, path)
+    }
+
+    /// Parse snapshot JSON text; `name` names it in error messages.
+    #[staticmethod]
+    #[pyo3(signature = (json, name="<json>"))]
+    fn from_json(py: Python<'_>, json: &str, name: &str) -> PyResult<Snapshot> {
+        Snapshot::parse(py, json, name.to_string())
+    }
+
+    /// Write the snapshot as JSON, readable by `sightline extract --snapshot` and
+    /// `sightline scores`.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let json = self.snap.to_json() + "\n";
+        std::fs::write(&path, json).map_err(|e| {
+            convert::to_pyerr(
+                py,
+                &sightline::Error::Output {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                    source: None,
+                },
+            )
+        })
+    }
+
+    /// The snapshot as JSON text.
+    fn to_json(&self) -> String {
+        self.snap.to_json()
+    }
+
+    /// The page's URL after navigation.
+    #[getter]
+    fn url(&self) -> &str {
+        &self.snap.url
+    }
+    /// `document.title`.
+    #[getter]
+    fn title(&self) -> &str {
+        &self.snap.title
+    }
+    /// The layout viewport `(width, height)` in CSS px.
+    #[getter]
+    fn viewport(&self) -> (f64, f64) {
+        (self.snap.viewport.width, self.snap.viewport.height)
+    }
+    /// The scrollable document size `(width, height)` in CSS px.
+    #[getter]
+    fn document_size(&self) -> (f64, f64) {
+        (self.snap.document.width, self.snap.document.height)
+    }
+    fn __len__(&self) -> usize {
+        self.snap.nodes.len()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<sightline.Snapshot {} ({} nodes)>",
+            self.snap.url,
+            self.snap.nodes.len()
+        )
+    }
+
+    /// One row per node, `id` being the node's index (node 0 is `<body>`): `id`, `parent`
+    /// (-1 for the root), `depth`, `tag` (`#text` for text nodes), `css_path`, `text` (text
+    /// nodes), `x`, `y`, `w`, `h` (the box in CSS px, document coordinates), `rendered`,
+    /// `display`, `visibility`, `position`, `opacity`, `font_size`, `font_weight`, `link`
+    /// (inside a link), `link_text` (a text node's text when inside a link), `href`, `src`,
+    /// `alt`, `id_attr`, `class`, `role`, and the subtree counts `chars`, `tags`,
+    /// `link_chars`, `link_tags`.
+    fn nodes(&self, py: Python<'_>) -> PyResult<Table> {
+        let snap = self.snap.clone();
+        let cols = py.detach(move || node_columns(&snap));
+        Table::from_columns(cols.iter().map(|(n, a)| (*n, a.clone())).collect())
+    }
+
+    /// Every per-node quantity of `algorithm` (default `learned`) as columns on the node ids
+    /// (`id`, `kept`, then the algorithm's own: TD/CTD/VI/HTD/DensitySum, Wang's weights,
+    /// VSSE's vvtc, Crunch's filters, the block ids of `blocks`, `learned`'s probability and
+    /// top contributions). The same values as `sightline scores SNAPSHOT -a ALGORITHM`.
+    /// `params`: algorithm parameters as a dict or JSON (`sightline extract --params`).
+    #[pyo3(signature = (algorithm=None, params=None))]
+    fn scores(
+        &self,
+        py: Python<'_>,
+        algorithm: Option<&str>,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Table> {
+        let a = convert::algorithm(algorithm)?;
+        let p = convert::params(py, params)?;
+        let snap = self.snap.clone();
+        let s =
+            py.detach(move || sightline::scores::node_scores(&sightline::Tree::new(&snap), a, &p));
+        Table::from_scores(&s)
+    }
+
+    /// Score the snapshot with `algorithm` (default `learned`), without a browser: the `Page`
+    /// that rendering it would give (text, markdown, html, blocks, `to_dict()`), as
+    /// `sightline extract --snapshot FILE` does.
+    #[pyo3(signature = (algorithm=None, params=None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        algorithm: Option<&str>,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Page> {
+        let a = convert::algorithm(algorithm)?;
+        let p = convert::params(py, params)?;
+        let snap = (*self.snap).clone();
+        let name = self.name.clone();
+        let page = py.detach(move || {
+            let opts = sightline::Options::default().algorithm(a).params(p);
+            sightline::Page::from_snapshot(&name, snap, &opts)
+        });
+        Ok(Page::new(page))
+    }
+}
+
+type Columns = Vec<(&'static str, ArrayRef)>;
+
+/// The node table's columns.
+fn node_columns(snap: &sightline::Snapshot) -> Columns {
+    let tree = sightline::Tree::new(snap);
+    let nodes = &snap.nodes;
+    let n = nodes.len();
+    let mut depth = vec![0i64; n];
+    for i in 1..n {
+        depth[i] = depth[nodes[i].parent as usize] + 1;
+    }
+    let f = |g: &dyn Fn(&sightline::snapshot::Node) -> f64| -> ArrayRef {
+        Arc::new(Float64Array::from_iter_values(nodes.iter().map(g)))
+    };
+    let s = |g: &dyn Fn(&sightline::snapshot::Node) -> Option<&str>| -> ArrayRef {
+        Arc::new(StringArray::from_iter(nodes.iter().map(g)))
+    };
+    let b = |g: &dyn Fn(&sightline::snapshot::Node) -> bool| -> ArrayRef {
+        Arc::new(BooleanArray::from_iter(nodes.iter().map(|x| Some(g(x)))))
+    };
+    let counts = |v: &[usize]| -> ArrayRef {
+        Arc::new(Int64Array::from_iter_values(v.iter().map(|&x| x as i64)))
+    };
+    vec![
+        ("id", Arc::new(Int64Array::from_iter_values(0..n as i64))),
+        (
+            "parent",
+            Arc::new(Int64Array::from_iter_values(nodes.iter().map(|x| x.parent))),
+        ),
+        ("depth", Arc::new(Int64Array::from(depth))),
+        ("tag", s(&|x| Some(x.tag.as_str()))),
+        (
+            "css_path",
+            Arc::new(StringArray::from_iter_values(
+                (0..n).map(|i| tree.css_path(i)),
+            )),
+        ),
+        ("text", s(&|x| x.text.as_deref())),
+        ("x", f(&|x| x.rect.x)),
+        ("y", f(&|x| x.rect.y)),
+        ("w", f(&|x| x.rect.w)),
+        ("h", f(&|x| x.rect.h)),
+        ("rendered", b(&|x| x.rendered)),
+        ("display", s(&|x| Some(x.display.as_str()))),
+        ("visibility", s(&|x| Some(x.visibility.as_str()))),
+        ("position", s(&|x| Some(x.position.as_str()))),
+        ("opacity", f(&|x| x.opacity)),
+        ("font_size", f(&|x| x.font_size)),
+        (
+            "font_weight",
+            Arc::new(Int64Array::from_iter_values(
+                nodes.iter().map(|x| x.font_weight as i64),
+            )),
+        ),
+        ("link", b(&|x| x.link)),
+        (
+            "link_text",
+            s(&|x| if x.link { x.text.as_deref() } else { None }),
+        ),
+        ("href", s(&|x| x.href.as_deref())),
+        ("src", s(&|x| x.src.as_deref())),
+        ("alt", s(&|x| x.alt.as_deref())),
+        ("id_attr", s(&|x| x.id.as_deref())),
+        ("class", s(&|x| x.class.as_deref())),
+        ("role", s(&|x| x.role.as_deref())),
+        ("chars", counts(&tree.chars)),
+        ("tags", counts(&tree.tags)),
+        ("link_chars", counts(&tree.link_chars)),
+        ("link_tags", counts(&tree.link_tags)),
+    ]
+}
