@@ -111,6 +111,7 @@ fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
         export: None,
         lodo_pages: None,
         cv: None,
+        cv_by: Default::default(),
         cv_pages: None,
         lodo_models: None,
     }

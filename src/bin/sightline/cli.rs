@@ -485,10 +485,16 @@ pub struct TrainArgs {
     /// Benchmark root holding <dataset>/manifest.jsonl and gold/.
     #[arg(long, default_value = "../shared/bench", value_name = "DIR")]
     pub bench: PathBuf,
+    /// More benchmark roots whose datasets are trained on and scored beside --bench's
+    /// (repeatable), e.g. ../shared/bench-extra (wcxb-dev-more). Their snapshots go in the same
+    /// --snapshots DIR, under their dataset names.
+    #[arg(long = "extra-bench", value_name = "DIR")]
+    pub extra_bench: Vec<PathBuf>,
     /// Saved snapshots, DIR/<dataset>/<id>.json (`sightline eval --save-snapshots DIR`).
     #[arg(long, value_name = "DIR")]
     pub snapshots: PathBuf,
-    /// Datasets to train on (default: cleaneval, l3s-gn1, readability, wcxb-dev).
+    /// Datasets to train on (default: cleaneval, l3s-gn1, readability, wcxb-dev, and every
+    /// dataset of --extra-bench).
     #[arg(long = "dataset", value_name = "NAME")]
     pub datasets: Vec<String>,
     /// Write the model trained on every dataset to FILE (the shipped one is
@@ -537,6 +543,11 @@ pub struct TrainArgs {
     /// dataset: the estimate for new pages like the benchmark's. Rows are labelled.
     #[arg(long, value_name = "K")]
     pub cv: Option<usize>,
+    /// With --cv: deal pages into folds by `page` (sorted ids, position mod K) or by `site`
+    /// (a hash of the URL's registrable domain mod K: every page of a site in one fold, so no
+    /// scored page's site was seen in training; pages of one site are near-duplicates).
+    #[arg(long = "cv-by", value_name = "page|site", default_value = "page", requires = "cv", value_parser = ["page", "site"])]
+    pub cv_by: String,
     /// With --cv: write each cross-validated page's scores to FILE (as --lodo-pages).
     #[arg(long = "cv-pages", value_name = "FILE", requires = "cv")]
     pub cv_pages: Option<PathBuf>,
@@ -562,6 +573,7 @@ impl TrainArgs {
                 sweep: self.sweep.clone(),
                 held_out: self.lodo_only.clone(),
                 relabel_comments: self.relabel_comments.clone(),
+                extra_benches: self.extra_bench.clone(),
                 ..TrainConfig::new(self.bench.clone(), self.snapshots.clone())
             },
             model_out: self.model.clone(),
@@ -569,6 +581,11 @@ impl TrainArgs {
             export: self.export.clone(),
             lodo_pages: self.lodo_pages.clone(),
             cv: self.cv,
+            cv_by: if self.cv_by == "site" {
+                sightline::eval::train::FoldBy::Site
+            } else {
+                sightline::eval::train::FoldBy::Page
+            },
             cv_pages: self.cv_pages.clone(),
             lodo_models: self.lodo_models.clone(),
         }

@@ -35,6 +35,9 @@ pub struct Page {
     pub dataset: String,
     pub id: String,
     pub page_type: Option<String>,
+    /// The page's site ([`site_key`]): pages of one site are near-duplicates, so folds that
+    /// claim to hold sites out group pages by it.
+    pub site: String,
     pub features: PageFeatures,
     /// 1 when at least half of the unit's tokens align with the gold.
     pub labels: Vec<f64>,
@@ -77,6 +80,34 @@ pub fn align_labels(units: &[Unit], gold: &str) -> (Vec<f64>, Vec<usize>) {
     (out, lens)
 }
 
+/// The site a page belongs to: its URL's registrable domain, approximated as the host without
+/// `www.` cut to its last two labels, or three when the second-level label is a generic one
+/// under a two-letter country code (`news.bbc.co.uk` → `bbc.co.uk`, `shop.rei.com` →
+/// `rei.com`). A page without a URL (CleanEval's and Readability's test pages have none) is
+/// its own site, `<dataset>/<id>`.
+pub fn site_key(url: Option<&str>, dataset: &str, id: &str) -> String {
+    let host = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase));
+    let Some(host) = host else {
+        return format!("{dataset}/{id}");
+    };
+    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
+        return host;
+    }
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let n = labels.len();
+    let generic = [
+        "co", "com", "org", "net", "ac", "gov", "edu", "or", "ne", "go",
+    ];
+    let keep = if n >= 3 && labels[n - 1].len() == 2 && generic.contains(&labels[n - 2]) {
+        3
+    } else {
+        2
+    };
+    labels[n.saturating_sub(keep)..].join(".")
+}
+
 /// Read one snapshot file.
 pub(super) fn read_snapshot(path: &Path) -> Result<Snapshot, Error> {
     let json = std::fs::read_to_string(path).map_err(|e| Error::Input {
@@ -97,7 +128,7 @@ pub fn load_pages(
     let mut pages = Vec::new();
     let mut missing = 0;
     for name in &names {
-        let ds = Dataset::open(&cfg.bench, name)?;
+        let ds = cfg.dataset(name)?;
         let mut ids: Vec<String> = ds.ids().map(str::to_string).collect();
         ids.sort();
         let threads = cfg.threads.max(1);
@@ -166,6 +197,7 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
         dataset: ds.name.clone(),
         id: id.to_string(),
         page_type: ds.entry(id).and_then(|e| e.page_type.clone()),
+        site: site_key(ds.entry(id).and_then(|e| e.url.as_deref()), &ds.name, id),
         features: pf,
         labels,
         weights,

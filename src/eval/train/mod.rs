@@ -27,19 +27,20 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use self::data::{align_labels, comment_outside_article, export, load_pages, Page};
+pub use self::data::{align_labels, comment_outside_article, export, load_pages, site_key, Page};
 use self::fit::write_model;
 pub use self::fit::{choose_threshold, fit};
 pub use self::protocol::{
-    cross_validate, cv_folds, lodo, score_dataset, score_pages, Row, Scored, CV_KIND,
+    cross_validate, cv_folds, lodo, score_dataset, score_pages, site_folds, FoldBy, Row, Scored,
+    CV_KIND, SITE_KIND,
 };
 use self::report::wrote_scores;
 pub use self::report::{by_page_type, describe, markdown, write_page_scores, TypeScores};
-use super::bench::DATASETS;
+use super::bench::{list_datasets, Dataset, DATASETS};
 use super::metrics::MacroScores;
 use crate::extract::Params;
 use crate::Error;
@@ -99,6 +100,10 @@ impl Default for Learner {
 pub struct TrainConfig {
     /// Benchmark root (`../shared/bench`).
     pub bench: PathBuf,
+    /// More benchmark roots (`../shared/bench-extra`): their datasets are trained on and
+    /// scored beside `bench`'s. A dataset name is looked up in `bench` first, then in these in
+    /// order.
+    pub extra_benches: Vec<PathBuf>,
     /// Saved snapshots, `<dir>/<dataset>/<id>.json`.
     pub snapshots: PathBuf,
     /// Datasets (default: the four of [`DATASETS`]).
@@ -124,6 +129,7 @@ impl TrainConfig {
     pub fn new(bench: PathBuf, snapshots: PathBuf) -> TrainConfig {
         TrainConfig {
             bench,
+            extra_benches: Vec::new(),
             snapshots,
             datasets: Vec::new(),
             learner: Learner::default(),
@@ -135,13 +141,36 @@ impl TrainConfig {
         }
     }
 
-    /// The datasets to read: `datasets`, or the four of [`DATASETS`] when none is given.
+    /// The datasets to read: `datasets`, or the four of [`DATASETS`] and every dataset of the
+    /// extra roots when none is given.
     pub fn dataset_names(&self) -> Vec<String> {
         if self.datasets.is_empty() {
-            DATASETS.iter().map(|s| s.to_string()).collect()
+            let mut names: Vec<String> = DATASETS.iter().map(|s| s.to_string()).collect();
+            for root in &self.extra_benches {
+                for name in list_datasets(root).unwrap_or_default() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            names
         } else {
             self.datasets.clone()
         }
+    }
+
+    /// The benchmark root that holds dataset `name`: `bench`, else the first extra root with a
+    /// `<name>/manifest.jsonl`.
+    pub fn root_of(&self, name: &str) -> &Path {
+        std::iter::once(&self.bench)
+            .chain(&self.extra_benches)
+            .find(|r| r.join(name).join("manifest.jsonl").is_file())
+            .unwrap_or(&self.bench)
+    }
+
+    /// Open dataset `name` from the root that holds it ([`TrainConfig::root_of`]).
+    pub fn dataset(&self, name: &str) -> Result<Dataset, Error> {
+        Dataset::open(self.root_of(name), name)
     }
 }
 
@@ -158,8 +187,10 @@ pub struct TrainRun {
     /// With `lodo`: write every held-out page's scores here (JSON lines, see
     /// [`write_page_scores`]).
     pub lodo_pages: Option<PathBuf>,
-    /// Also run k-fold cross-validation by page ([`cross_validate`]) with this many folds.
+    /// Also run k-fold cross-validation ([`cross_validate`]) with this many folds.
     pub cv: Option<usize>,
+    /// How `cv` deals pages into folds: by page, or by site.
+    pub cv_by: FoldBy,
     /// With `cv`: write every cross-validated page's scores here (as `lodo_pages`).
     pub cv_pages: Option<PathBuf>,
     /// With `lodo`: write each fold's model here as `without-<dataset>.json`.
@@ -209,19 +240,20 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
             log(&wrote_scores(&scored, "held-out", path));
         }
         rows.extend(held);
-        types.push(("held out".to_string(), by_page_type(&scored, "wcxb-dev")));
+        types.push(("held out".to_string(), by_page_type(&scored)));
     }
     if let Some(k) = r.cv {
-        let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, &mut log)?;
+        let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, r.cv_by, &mut log)?;
         if let Some(path) = &r.cv_pages {
             write_page_scores(&scored, path)?;
             log(&wrote_scores(&scored, "cross-validated", path));
         }
         rows.extend(cv_rows);
-        types.push((
-            format!("{CV_KIND}, {k} folds"),
-            by_page_type(&scored, "wcxb-dev"),
-        ));
+        let kind = match r.cv_by {
+            FoldBy::Page => CV_KIND,
+            FoldBy::Site => SITE_KIND,
+        };
+        types.push((format!("{kind}, {k} folds"), by_page_type(&scored)));
     }
     if let Some(out) = &r.model_out {
         let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();

@@ -9,7 +9,6 @@ use serde::Serialize;
 use super::data::read_snapshot;
 use super::fit::write_model;
 use super::{describe, fit, Page, TrainConfig};
-use crate::eval::bench::Dataset;
 use crate::eval::metrics::{self, MacroScores, PageScore};
 use crate::extract::learned::{self, model::Model};
 use crate::output::text;
@@ -42,7 +41,7 @@ pub fn score_pages(
     dataset: &str,
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<Scored>, Error> {
-    let ds = Dataset::open(&cfg.bench, dataset)?;
+    let ds = cfg.dataset(dataset)?;
     let params = &cfg.params.text_only();
     let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
     ids.sort();
@@ -96,7 +95,7 @@ pub fn score_pages(
 pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String), usize>, Error> {
     let mut folds = HashMap::new();
     for name in cfg.dataset_names() {
-        let ds = Dataset::open(&cfg.bench, &name)?;
+        let ds = cfg.dataset(&name)?;
         let mut ids: Vec<&str> = ds.ids().collect();
         ids.sort_unstable();
         for (i, id) in ids.into_iter().enumerate() {
@@ -106,19 +105,54 @@ pub fn cv_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String),
     Ok(folds)
 }
 
-/// K-fold cross-validation by page: the pages of every dataset are dealt into `k` folds
-/// ([`cv_folds`]); for each fold a model is fit on the pages of the other folds (all
-/// datasets) and scores the fold's pages. Every page is scored by a model that never saw it,
-/// but that saw other pages of its dataset (unlike [`lodo`]): the estimate for new pages like
-/// the benchmark's, such as the shipped model meets. Returns one row per dataset and the page
-/// scores.
+/// The site-held-out fold of every page: a stable hash of its site ([`super::site_key`])
+/// modulo `k`, so all pages of one site (across datasets too) fall in one fold and a fold's
+/// pages are scored by a model that never saw their site. Keys are `(dataset, id)`; every
+/// manifest page is assigned, with or without a snapshot.
+pub fn site_folds(cfg: &TrainConfig, k: usize) -> Result<HashMap<(String, String), usize>, Error> {
+    let mut folds = HashMap::new();
+    for name in cfg.dataset_names() {
+        let ds = cfg.dataset(&name)?;
+        for e in &ds.entries {
+            let site = super::site_key(e.url.as_deref(), &name, &e.id);
+            let f = (crate::hash::stable_hash64(&[site.as_bytes()]) % k.max(1) as u64) as usize;
+            folds.insert((name.clone(), e.id.clone()), f);
+        }
+    }
+    Ok(folds)
+}
+
+/// How pages are dealt into cross-validation folds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FoldBy {
+    /// [`cv_folds`]: by position among each dataset's sorted ids.
+    #[default]
+    Page,
+    /// [`site_folds`]: by site, so no fold's site is seen in training.
+    Site,
+}
+
+/// K-fold cross-validation: the pages of every dataset are dealt into `k` folds by page
+/// ([`cv_folds`]) or by site ([`site_folds`]); for each fold a model is fit on the pages of the
+/// other folds (all datasets) and scores the fold's pages. By page, every page is scored by a
+/// model that never saw it, but that saw other pages of its dataset and of its site; by site,
+/// the model never saw the page's site either: the estimate for pages of sites outside the
+/// benchmark. Returns one row per dataset and the page scores.
 pub fn cross_validate(
     cfg: &TrainConfig,
     pages: &[Page],
     k: usize,
+    by: FoldBy,
     mut log: impl FnMut(&str),
 ) -> Result<(Vec<Row>, Vec<Scored>), Error> {
-    let folds = cv_folds(cfg, k)?;
+    let folds = match by {
+        FoldBy::Page => cv_folds(cfg, k)?,
+        FoldBy::Site => site_folds(cfg, k)?,
+    };
+    let kind = match by {
+        FoldBy::Page => CV_KIND,
+        FoldBy::Site => SITE_KIND,
+    };
     let fold_of = |ds: &str, id: &str| folds.get(&(ds.to_string(), id.to_string())).copied();
     let mut names: Vec<String> = pages.iter().map(|p| p.dataset.clone()).collect();
     names.dedup();
@@ -129,11 +163,11 @@ pub fn cross_validate(
             .filter(|p| fold_of(&p.dataset, &p.id) != Some(f))
             .collect();
         log(&format!(
-            "cross-validation fold {} of {k}: fitting on {} pages",
+            "{kind}, fold {} of {k}: fitting on {} pages",
             f + 1,
             train.len()
         ));
-        let m = fit(&train, &cfg.learner, &format!("cv fold {f} of {k}"))?;
+        let m = fit(&train, &cfg.learner, &format!("{kind} fold {f} of {k}"))?;
         for name in &names {
             all.extend(score_pages(cfg, &m, name, |id| {
                 fold_of(name, id) == Some(f)
@@ -146,11 +180,11 @@ pub fn cross_validate(
         scored.sort_by(|a, b| a.id.cmp(&b.id));
         let ms = MacroScores::from_pages(scored.iter().map(|s| &s.score));
         log(&format!(
-            "cross-validated {name}: F1 {:.3} P {:.3} R {:.3}",
+            "{kind} {name}: F1 {:.3} P {:.3} R {:.3}",
             ms.lcs_f1, ms.lcs_p, ms.lcs_r
         ));
         rows.push(Row {
-            kind: format!("{CV_KIND} ({k} folds, all datasets)"),
+            kind: format!("{kind} ({k} folds, all datasets)"),
             dataset: name.clone(),
             pages: scored.len(),
             scores: ms,
@@ -162,6 +196,9 @@ pub fn cross_validate(
 
 /// How cross-validated rows are labelled in the report.
 pub const CV_KIND: &str = "cross-validated by page";
+
+/// How site-held-out rows are labelled in the report.
+pub const SITE_KIND: &str = "held out by site";
 
 /// One row of the report.
 #[derive(Debug, Clone, Serialize)]
@@ -193,10 +230,24 @@ pub fn lodo(
         if !cfg.held_out.is_empty() && !cfg.held_out.contains(held) {
             continue;
         }
-        let train: Vec<&Page> = pages.iter().filter(|p| p.dataset != *held).collect();
+        // Pages of another dataset from a site of the held-out one (WCXB's dev pages are
+        // split over two sets) would leak the site: they are left out of training too.
+        let held_sites: std::collections::HashSet<&str> = pages
+            .iter()
+            .filter(|p| p.dataset == *held)
+            .map(|p| p.site.as_str())
+            .collect();
+        let train: Vec<&Page> = pages
+            .iter()
+            .filter(|p| p.dataset != *held && !held_sites.contains(p.site.as_str()))
+            .collect();
         let others: Vec<String> = names.iter().filter(|d| *d != held).cloned().collect();
+        let shared = pages
+            .iter()
+            .filter(|p| p.dataset != *held && held_sites.contains(p.site.as_str()))
+            .count();
         log(&format!(
-            "held out {held}: fitting on {} pages of {}",
+            "held out {held}: fitting on {} pages of {} ({shared} pages of {held}'s sites left out)",
             train.len(),
             others.join(", ")
         ));

@@ -4,21 +4,21 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Row, Scored, TrainConfig, CV_KIND};
+use super::{Row, Scored, TrainConfig, CV_KIND, SITE_KIND};
 use crate::eval::metrics::{MacroScores, PageScore};
 use crate::Error;
 
 /// Macro scores by page type: pages and scores of each type.
 pub type TypeScores = BTreeMap<String, (usize, MacroScores)>;
 
-/// Macro scores per `page_type` of the scored pages of one dataset.
-pub fn by_page_type(scored: &[Scored], dataset: &str) -> TypeScores {
+/// Macro scores per `page_type` of the scored pages that have one (WCXB's, over every dataset
+/// that gives page types).
+pub fn by_page_type(scored: &[Scored]) -> TypeScores {
     let mut groups: BTreeMap<String, Vec<&PageScore>> = BTreeMap::new();
-    for s in scored.iter().filter(|s| s.dataset == dataset) {
-        groups
-            .entry(s.page_type.clone().unwrap_or_else(|| "unknown".into()))
-            .or_default()
-            .push(&s.score);
+    for s in scored {
+        if let Some(t) = &s.page_type {
+            groups.entry(t.clone()).or_default().push(&s.score);
+        }
     }
     groups
         .into_iter()
@@ -27,7 +27,7 @@ pub fn by_page_type(scored: &[Scored], dataset: &str) -> TypeScores {
 }
 
 /// The markdown report: one row per (kind, dataset), the mean of the held-out rows and of
-/// the cross-validated rows, and wcxb-dev by page type for each of those (labelled).
+/// the cross-validated rows, and page types for each of those (labelled).
 pub fn markdown(rows: &[Row], types: &[(String, TypeScores)]) -> String {
     let mut s = String::from(
         "| model | dataset | pages | LCS F1 | LCS P | LCS R |\n|---|---|---:|---:|---:|---:|\n",
@@ -41,6 +41,7 @@ pub fn markdown(rows: &[Row], types: &[(String, TypeScores)]) -> String {
     for (prefix, label) in [
         ("held out (trained", "held out"),
         (CV_KIND, "cross-validated by page"),
+        (SITE_KIND, "held out by site"),
     ] {
         let sel: Vec<&Row> = rows.iter().filter(|r| r.kind.starts_with(prefix)).collect();
         if sel.is_empty() {
@@ -61,7 +62,7 @@ pub fn markdown(rows: &[Row], types: &[(String, TypeScores)]) -> String {
             continue;
         }
         s += &format!(
-            "\nwcxb-dev by page type ({label}):\n\n| page type | pages | LCS F1 | LCS P | LCS R |\n|---|---:|---:|---:|---:|\n"
+            "\nBy page type, the pages that have one ({label}):\n\n| page type | pages | LCS F1 | LCS P | LCS R |\n|---|---:|---:|---:|---:|\n"
         );
         for (t, (n, m)) in types {
             s += &format!(

@@ -156,6 +156,7 @@ fn the_threshold_maximises_the_estimated_f1_of_the_training_pages() {
         dataset: "d".into(),
         id: "1".into(),
         page_type: None,
+        site: "d/1".into(),
         features: PageFeatures {
             units: Vec::new(),
             rows: Vec::new(),
@@ -194,4 +195,81 @@ fn labels_mark_units_whose_tokens_align_with_the_gold() {
     // "it was a sunny day ... said": 6 of 7 tokens ("news" is out of order).
     assert!((share[2] - 6.0 / 7.0).abs() < 1e-12, "{}", share[2]);
     assert_eq!(share[3], 0.0);
+}
+
+#[test]
+fn a_site_is_the_registrable_domain_or_the_page_itself() {
+    let k = |u: Option<&str>| site_key(u, "ds", "p1");
+    assert_eq!(k(Some("https://news.bbc.co.uk/a/b")), "bbc.co.uk");
+    assert_eq!(k(Some("https://www.bbc.co.uk/")), "bbc.co.uk");
+    assert_eq!(k(Some("https://shop.rei.com/x?y")), "rei.com");
+    assert_eq!(k(Some("http://WWW.Example.ORG")), "example.org");
+    assert_eq!(k(Some("https://www.news.com.au/story")), "news.com.au");
+    assert_eq!(k(Some("http://127.0.0.1:8080/x")), "127.0.0.1");
+    assert_eq!(k(Some("localhost")), "ds/p1");
+    assert_eq!(k(None), "ds/p1");
+}
+
+#[test]
+fn site_folds_keep_every_page_of_a_site_in_one_fold_across_datasets() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = tempfile::tempdir().unwrap();
+    let write = |root: &std::path::Path, name: &str, rows: &[(&str, Option<&str>)]| {
+        let d = root.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let manifest: String = rows
+            .iter()
+            .map(|(id, url)| match url {
+                Some(u) => format!("{{\"id\": \"{id}\", \"url\": \"{u}\"}}\n"),
+                None => format!("{{\"id\": \"{id}\"}}\n"),
+            })
+            .collect();
+        std::fs::write(d.join("manifest.jsonl"), manifest).unwrap();
+    };
+    let mut a = Vec::new();
+    for i in 0..40 {
+        a.push((
+            format!("a{i}"),
+            Some(format!("https://www.s{}.com/{i}", i % 10)),
+        ));
+    }
+    let a_rows: Vec<(&str, Option<&str>)> =
+        a.iter().map(|(i, u)| (i.as_str(), u.as_deref())).collect();
+    write(dir.path(), "a", &a_rows);
+    write(
+        extra.path(),
+        "b",
+        &[
+            ("b1", Some("https://shop.s3.com/other")),
+            ("b2", None),
+            ("b3", None),
+        ],
+    );
+    let cfg = TrainConfig {
+        datasets: vec!["a".into(), "b".into()],
+        extra_benches: vec![extra.path().to_path_buf()],
+        threads: 1,
+        ..TrainConfig::new(dir.path().to_path_buf(), dir.path().to_path_buf())
+    };
+    assert_eq!(cfg.root_of("b"), extra.path());
+    let folds = site_folds(&cfg, 5).unwrap();
+    assert_eq!(folds.len(), 43);
+    let f = |d: &str, id: &str| folds[&(d.to_string(), id.to_string())];
+    // Every page of a site is in its site's fold (www.s3.com and shop.s3.com are one site,
+    // across the two roots), and the ten sites spread over more than one fold.
+    for i in 0..40 {
+        assert_eq!(f("a", &format!("a{i}")), f("a", &format!("a{}", i % 10)));
+    }
+    assert_eq!(f("b", "b1"), f("a", "a3"));
+    let used: std::collections::BTreeSet<usize> =
+        (0..10).map(|i| f("a", &format!("a{i}"))).collect();
+    assert!(used.len() > 1, "{used:?}");
+    // Pages without a URL are sites of their own; the same inputs give the same folds.
+    assert_eq!(site_folds(&cfg, 5).unwrap(), folds);
+    let names = TrainConfig {
+        datasets: Vec::new(),
+        ..cfg.clone()
+    }
+    .dataset_names();
+    assert_eq!(names.last().map(String::as_str), Some("b"));
 }
