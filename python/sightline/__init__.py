@@ -73,6 +73,7 @@ class Browser(_sightline._Browser):
         charset: charset of HTML given as bytes or files that do not declare one.
         accept_http_errors: extract pages answered with HTTP >= 400 instead of raising
             :class:`HttpError`.
+        comments: keep reader comments after the article (``learned``); default: dropped.
 
     Use it as a context manager (``with`` or ``async with``); ``close()`` ends the browser.
     Methods: ``extract``, ``extract_many``, ``snapshot`` and their async twins ``aextract``,
@@ -165,6 +166,7 @@ def extract(
     viewport: Optional[tuple] = None,
     charset: Optional[str] = None,
     accept_http_errors: bool = False,
+    comments: bool = False,
 ) -> Page:
     """Render one page in a fresh Chromium and extract its main content.
 
@@ -187,6 +189,8 @@ def extract(
         viewport: ``(width, height)`` in CSS px.
         charset: charset of HTML bytes or files that do not declare one.
         accept_http_errors: extract pages answered with HTTP >= 400.
+        comments: keep reader comments after the article (``learned``); their blocks have
+            ``comment: True``. Default: dropped.
 
     Returns:
         A :class:`Page`: ``.text``, ``.markdown``, ``.html``, ``.title``, ``.url``,
@@ -210,6 +214,7 @@ def extract(
         viewport=viewport,
         charset=charset,
         accept_http_errors=accept_http_errors,
+        comments=comments,
     ) as b:
         return b.extract(source, html=html, url=url)
 

@@ -150,6 +150,7 @@ class _Browser:
         viewport: Optional[Tuple[int, int]] = None,
         charset: Optional[str] = None,
         accept_http_errors: bool = False,
+        comments: bool = False,
     ) -> None: ...
     def extract(
         self,

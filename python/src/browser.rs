@@ -415,7 +415,7 @@ impl Browser {
     #[new]
     #[pyo3(signature = (tabs=4, *, browser_ws=None, offline=false, timeout=15.0, algorithm=None,
         params=None, screenshot=false, annotate=false, chrome=None, viewport=None, charset=None,
-        accept_http_errors=false))]
+        accept_http_errors=false, comments=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -431,6 +431,7 @@ impl Browser {
         viewport: Option<(u32, u32)>,
         charset: Option<String>,
         accept_http_errors: bool,
+        comments: bool,
     ) -> PyResult<Browser> {
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err(convert::input_err(format!(
@@ -444,7 +445,11 @@ impl Browser {
             .screenshot(screenshot)
             .annotate(annotate)
             .algorithm(convert::algorithm(algorithm)?)
-            .params(convert::params(py, params)?)
+            .params({
+                let mut p = convert::params(py, params)?;
+                p.learned.comments |= comments;
+                p
+            })
             .accept_http_errors(accept_http_errors);
         if let Some(ws) = browser_ws.filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);

@@ -45,6 +45,19 @@ pub struct EvalConfig {
     /// Score snapshots saved earlier in `DIR/<dataset>/<id>.json` instead of rendering (no
     /// browser; a missing snapshot counts as a failed page).
     pub from_snapshots: Option<PathBuf>,
+    /// The datasets on which `learned` keeps reader comments (`--comments`), because their
+    /// gold does; None: [`super::bench::GOLD_KEEPS_COMMENTS`].
+    pub comments_in: Option<Vec<String>>,
+}
+
+impl EvalConfig {
+    /// Whether `learned` keeps reader comments on dataset `name` (its gold's policy).
+    pub fn keeps_comments(&self, name: &str) -> bool {
+        match &self.comments_in {
+            Some(list) => list.iter().any(|d| d == name),
+            None => super::bench::GOLD_KEEPS_COMMENTS.contains(&name),
+        }
+    }
 }
 
 /// Progress of a run, reported after each page.
@@ -76,6 +89,8 @@ pub struct RunStats {
     pub render_s: f64,
     pub score_s: BTreeMap<String, f64>,
     pub pages: usize,
+    /// The datasets scored with reader comments kept (their gold keeps them).
+    pub comments_kept_in: Vec<String>,
 }
 
 /// The page ids a config selects from a dataset: the stratified sample when one is given,
@@ -115,9 +130,16 @@ pub async fn run(
     let mut stats = RunStats::default();
     let conc = renderer.map_or(1, |r| r.options().concurrency.max(1));
     // Scoring reads the text only.
-    let params = &cfg.params.text_only();
+    let text_params = cfg.params.text_only();
     for name in &names {
         let ds = Dataset::open(&cfg.root, name)?;
+        // Each dataset is scored with the comment policy its gold follows.
+        let mut dataset_params = text_params.clone();
+        if cfg.keeps_comments(name) {
+            dataset_params.learned.comments = true;
+            stats.comments_kept_in.push(name.clone());
+        }
+        let params = &dataset_params;
         let ids = select_ids(&ds, cfg.every, cfg.limit, cfg.sample);
         for a in &cfg.algorithms {
             let dir = cfg.out.join(a.name()).join(name);

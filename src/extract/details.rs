@@ -294,6 +294,10 @@ pub struct BlockExplanation {
     /// Largest pass-2 contributions by magnitude (the smoothing: neighbours' probabilities);
     /// empty when explanations are turned off.
     pub pass2_top: Vec<Contribution>,
+    /// A reader comment kept with `--comments` (its `probability` is then the comment
+    /// model's), not part of the article.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comment: bool,
 }
 
 /// The `details` of a `learned` extraction (`--format json`).

@@ -49,6 +49,12 @@ pub struct LearnedParams {
     /// that write no JSON (`eval`, `train`, `extract` with the text, markdown or html format)
     /// turn them off, which changes no decision.
     pub explain: bool,
+    /// Keep reader comments after the article (`--comments`; default false: dropped). A unit
+    /// in a comment region ([`crate::extract::learned::comment_candidate`]) that the article
+    /// decision left out is kept when the model's comment model gives it a probability of at
+    /// least 0.5; it is marked `"comment": true` in `details.blocks`. A model without a
+    /// comment model keeps none.
+    pub comments: bool,
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
@@ -108,6 +114,7 @@ impl Default for LearnedParams {
             threshold: None,
             empty_fallback: 0.5,
             explain: true,
+            comments: false,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `sightline serve`: the extraction pipeline as an HTTP service (axum on tokio).
 //!
 //! Endpoints:
-//! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true`
+//! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true&comments=true`
 //! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
 //!   of `url`
 //! - `GET /healthz`
@@ -79,6 +79,9 @@ pub struct ExtractRequest {
     pub algorithm: Option<String>,
     #[serde(default)]
     pub screenshot: bool,
+    /// Keep reader comments after the article (`learned`; default: the service's
+    /// `--comments`).
+    pub comments: Option<bool>,
 }
 
 struct AppState {
@@ -334,6 +337,9 @@ async fn request_to_page(
     }
     if let Some(a) = &req.algorithm {
         page.algorithms = vec![a.parse::<Algorithm>().map_err(bad)?];
+    }
+    if let Some(c) = req.comments {
+        page.params.learned.comments = c;
     }
     if req.screenshot && page.format != Format::Json {
         return Err(bad(

@@ -138,6 +138,10 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// Keep reader comments (`learned`) unless a request says `comments=false`; default:
+    /// dropped unless a request says `comments=true`.
+    #[arg(long)]
+    pub comments: bool,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: String,
@@ -367,6 +371,10 @@ pub struct ExtractArgs {
     /// The JSON record always carries it as `metadata`, each field with its source.
     #[arg(long)]
     pub front_matter: bool,
+    /// Keep reader comments (`learned`): the comment section's posts follow the article and
+    /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped.
+    #[arg(long)]
+    pub comments: bool,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
@@ -455,6 +463,11 @@ pub struct EvalArgs {
     /// Score snapshots saved with --save-snapshots instead of rendering (no browser).
     #[arg(long, value_name = "DIR", conflicts_with = "save_snapshots")]
     pub from_snapshots: Option<PathBuf>,
+    /// Run `learned` with --comments (reader comments kept) on these datasets, the others
+    /// without (repeatable; `none` for none). Default: the datasets whose gold keeps reader
+    /// comments, measured from the gold (cleaneval; docs/training.md).
+    #[arg(long = "comments-in", value_name = "NAME")]
+    pub comments_in: Vec<String>,
     /// Check the results against a baseline of floors (the CI quality gate): F1 for every
     /// algorithm; F1, precision, recall, failures and empty outputs for the default one.
     #[arg(long, value_name = "FILE")]

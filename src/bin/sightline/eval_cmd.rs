@@ -63,6 +63,13 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
             model,
             save_snapshots: a.save_snapshots.clone(),
             from_snapshots: a.from_snapshots.clone(),
+            comments_in: (!a.comments_in.is_empty()).then(|| {
+                a.comments_in
+                    .iter()
+                    .filter(|d| *d != "none")
+                    .cloned()
+                    .collect()
+            }),
         };
         // One bar per dataset on a terminal; a line every 50 pages in logs.
         let tty = std::io::stderr().is_terminal();
@@ -121,6 +128,12 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
             st.pages_load_timed_out,
             st.score_s.iter().map(|(k, v)| format!("{k} {v:.3}")).collect::<Vec<_>>().join(", ")
         ));
+        if !st.comments_kept_in.is_empty() {
+            md.push_str(&format!(
+                "Reader comments: `learned` kept them (`--comments`) on {}, whose gold keeps them; on the other datasets it dropped them, as their gold does (`--comments-in` changes this).\n",
+                st.comments_kept_in.join(", ")
+            ));
+        }
     }
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create {}", a.out.display()))?;

@@ -118,6 +118,7 @@ fn report(e: &anyhow::Error) -> String {
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
     let mut params = load_params(&a.params)?;
+    params.learned.comments |= a.comments;
     let model = load_model(&a.model)?;
     // Only the JSON record shows `learned`'s feature contributions.
     if format != Format::Json {

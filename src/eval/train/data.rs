@@ -7,26 +7,17 @@ use std::path::Path;
 use super::TrainConfig;
 use crate::eval::bench::Dataset;
 use crate::eval::lcs::lcs_alignment;
+use crate::extract::learned;
 use crate::extract::learned::features::{self, PageFeatures};
-use crate::extract::learned::schema::{feature_index, FEATURES};
+use crate::extract::learned::schema::FEATURES;
 use crate::extract::learned::units::Unit;
 use crate::extract::text::eval_tokens;
 use crate::{Error, Snapshot, Tree};
 
-/// Reader comments, measured on the bench (token-weighted share of the units inside a comment
-/// container and outside the Readability port's article that align with the gold): CleanEval
-/// 0.94; Readability 0.02, L3S-GN1 0.003, WCXB 0.17 (0.003 on its article pages, 0.32 on forum
-/// pages). CleanEval's gold keeps them and the others' does not; the survey of pages
-/// outside the bench counts them among the wrongly kept text. [`TrainConfig::relabel_comments`]
-/// lets `train` learn one convention (`--relabel-comments cleaneval`); it is off by default
-/// because it did not raise the held-out mean (README, Quality).
-///
-/// Whether unit `u` is such a reader comment: inside (or itself) an element whose class, id or
-/// role names a comment (`anc_comment`, `own_comment`), and outside the article chosen by the
-/// Readability port (`rd_in_article`).
+/// Reader comments: whether unit `u` is in a comment region (see
+/// [`learned::comment_candidate`]). Kept under this name for the training code.
 pub fn comment_outside_article(pf: &PageFeatures, u: usize) -> bool {
-    let f = |name: &str| pf.row(u)[feature_index(name)];
-    (f("anc_comment") > 0.0 || f("own_comment") > 0.0) && f("rd_in_article") <= 0.0
+    learned::comment_candidate(pf, u)
 }
 
 /// One training page: its units' features and labels.
@@ -50,6 +41,32 @@ pub struct Page {
     pub lens: Vec<usize>,
     /// Tokens of the gold text.
     pub gold_tokens: usize,
+    /// Units in a reader-comment region ([`learned::comment_candidate`]).
+    pub candidate: Vec<bool>,
+    /// Whether this page's dataset's gold keeps reader comments ([`comment_policy`]); set
+    /// by `train` after loading. Such pages' comment units are labelled boilerplate for the
+    /// article passes and train the comment model.
+    pub keeps_comments: bool,
+}
+
+/// Each dataset's reader-comment policy, measured from its gold: the share of the tokens of
+/// its comment-region units ([`learned::comment_candidate`]) that align with the gold, and
+/// those tokens. A share above one half means the gold keeps reader comments.
+pub fn comment_policy(pages: &[Page]) -> std::collections::BTreeMap<String, (f64, usize)> {
+    let mut acc: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
+    for p in pages {
+        let e = acc.entry(p.dataset.clone()).or_default();
+        for u in 0..p.candidate.len() {
+            if p.candidate[u] {
+                e.0 += p.share[u] * p.lens[u] as f64;
+                e.1 += p.lens[u];
+            }
+        }
+    }
+    for v in acc.values_mut() {
+        v.0 = if v.1 == 0 { 0.0 } else { v.0 / v.1 as f64 };
+    }
+    acc
 }
 
 /// Align the gold text with the units of a page: each unit's share of tokens that lie on a
@@ -181,11 +198,14 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
     let (share, lens) = align_labels(&pf.units, &gold);
     let total: f64 = lens.iter().map(|&n| (n + 1) as f64).sum::<f64>().max(1.0);
     let relabel = cfg.relabel_comments.contains(&ds.name);
+    let candidate: Vec<bool> = (0..share.len())
+        .map(|u| learned::comment_candidate(&pf, u))
+        .collect();
     let labels = share
         .iter()
         .enumerate()
         .map(|(u, &s)| {
-            let content = s >= 0.5 && !(relabel && comment_outside_article(&pf, u));
+            let content = s >= 0.5 && !(relabel && candidate[u]);
             f64::from(u8::from(content))
         })
         .collect();
@@ -204,6 +224,8 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
         share,
         lens,
         gold_tokens,
+        candidate,
+        keeps_comments: false,
     }))
 }
 

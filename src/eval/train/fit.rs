@@ -129,6 +129,7 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
             )
         }
     };
+    let comments = fit_comments(pages, l)?;
     Ok(Model {
         format: MODEL_FORMAT,
         description,
@@ -137,8 +138,36 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         threshold,
         pass1,
         pass2,
+        comments,
         forests: Default::default(),
+        comment_forest: Default::default(),
     })
+}
+
+/// Fewest comment-region units the comment model is fit on; with fewer (no training dataset
+/// keeps comments) the model has none and `--comments` keeps nothing.
+pub const MIN_COMMENT_ROWS: usize = 50;
+
+/// The comment model ([`Model::comments`]): pass-1 features of the comment-region units of
+/// the pages whose gold keeps reader comments, labelled by the gold (a unit is comment text
+/// when at least half of its tokens align with it), weighted as the article passes are.
+fn fit_comments(pages: &[&Page], l: &Learner) -> Result<Option<GradientBooster>, Error> {
+    let nf = FEATURES.len();
+    let (mut rows, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for p in pages.iter().filter(|p| p.keeps_comments) {
+        for u in 0..p.candidate.len() {
+            if p.candidate[u] {
+                rows.extend_from_slice(p.features.row(u));
+                y.push(f64::from(u8::from(p.share[u] >= 0.5)));
+                w.push(p.weights[u]);
+            }
+        }
+    }
+    let positives = y.iter().filter(|&&v| v > 0.0).count();
+    if y.len() < MIN_COMMENT_ROWS || positives == 0 || positives == y.len() {
+        return Ok(None);
+    }
+    fit_booster(booster(l, l.trees2, 300), &rows, nf, &y, &w).map(Some)
 }
 
 /// Probabilities of each page's units from a model that never saw the page: for each fold,

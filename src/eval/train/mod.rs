@@ -31,7 +31,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use self::data::{align_labels, comment_outside_article, export, load_pages, site_key, Page};
+pub use self::data::{
+    align_labels, comment_outside_article, comment_policy, export, load_pages, site_key, Page,
+};
 use self::fit::write_model;
 pub use self::fit::{choose_threshold, fit};
 pub use self::protocol::{
@@ -121,6 +123,9 @@ pub struct TrainConfig {
     /// ([`comment_outside_article`]) whatever their gold says (none by default). Scores are
     /// always against the gold as it is.
     pub relabel_comments: Vec<String>,
+    /// The datasets scored with reader comments kept (`--comments`), because their gold keeps
+    /// them. `run` sets it from the gold ([`comment_policy`]).
+    pub comments_in: Vec<String>,
 }
 
 impl TrainConfig {
@@ -138,6 +143,7 @@ impl TrainConfig {
             sweep: Vec::new(),
             held_out: Vec::new(),
             relabel_comments: Vec::new(),
+            comments_in: Vec::new(),
         }
     }
 
@@ -209,7 +215,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
             source: None,
         });
     }
-    let (pages, missing) = load_pages(&r.cfg, |ds, n, total| {
+    let (mut pages, missing) = load_pages(&r.cfg, |ds, n, total| {
         log(&format!(
             "{ds}: {n} of {total} pages have a snapshot and gold"
         ))
@@ -227,6 +233,33 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         pages.len(),
         t0.elapsed().as_secs_f64()
     ));
+    // Each dataset's reader-comment policy, measured from its gold: where the gold keeps
+    // comments, the comment units train the comment model and are boilerplate to the article
+    // passes (the labels of all datasets then agree), and scoring keeps comments there.
+    let mut cfg = r.cfg.clone();
+    for (name, (share, tokens)) in comment_policy(&pages) {
+        let keeps = share > 0.5;
+        log(&format!(
+            "{name}: the gold holds {share:.2} of the {tokens} tokens in reader-comment regions: {}",
+            if keeps {
+                "it keeps comments (the comment model learns from them; scored with --comments)"
+            } else {
+                "it drops comments"
+            }
+        ));
+        if keeps {
+            cfg.comments_in.push(name.clone());
+            for p in pages.iter_mut().filter(|p| p.dataset == name) {
+                p.keeps_comments = true;
+                for u in 0..p.labels.len() {
+                    if p.candidate[u] {
+                        p.labels[u] = 0.0;
+                    }
+                }
+            }
+        }
+    }
+    let cfg = &cfg;
     if let Some(dir) = &r.export {
         export(&pages, dir)?;
         log(&format!("wrote the training matrix to {}", dir.display()));
@@ -234,7 +267,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let mut rows = Vec::new();
     let mut types = Vec::new();
     if r.lodo {
-        let (held, scored) = lodo(&r.cfg, &pages, r.lodo_models.as_deref(), &mut log)?;
+        let (held, scored) = lodo(cfg, &pages, r.lodo_models.as_deref(), &mut log)?;
         if let Some(path) = &r.lodo_pages {
             write_page_scores(&scored, path)?;
             log(&wrote_scores(&scored, "held-out", path));
@@ -243,7 +276,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         types.push(("held out".to_string(), by_page_type(&scored)));
     }
     if let Some(k) = r.cv {
-        let (cv_rows, scored) = cross_validate(&r.cfg, &pages, k, r.cv_by, &mut log)?;
+        let (cv_rows, scored) = cross_validate(cfg, &pages, k, r.cv_by, &mut log)?;
         if let Some(path) = &r.cv_pages {
             write_page_scores(&scored, path)?;
             log(&wrote_scores(&scored, "cross-validated", path));
@@ -260,12 +293,12 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         names.dedup();
         let all: Vec<&Page> = pages.iter().collect();
         log(&format!("fitting the model on {} pages", all.len()));
-        let m = fit(&all, &r.cfg.learner, &describe(&names, &r.cfg))?;
+        let m = fit(&all, &cfg.learner, &describe(&names, cfg))?;
         let bytes = write_model(&m, out)?;
         log(&format!("wrote {} ({bytes} bytes)", out.display()));
         let kind = in_sample_kind(&names);
         for name in &names {
-            let scored = score_dataset(&r.cfg, &m, name)?;
+            let scored = score_dataset(cfg, &m, name)?;
             rows.push(Row {
                 kind: kind.clone(),
                 dataset: name.clone(),

@@ -42,7 +42,9 @@ pub fn score_pages(
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<Scored>, Error> {
     let ds = cfg.dataset(dataset)?;
-    let params = &cfg.params.text_only();
+    let mut params = cfg.params.text_only();
+    params.learned.comments |= cfg.comments_in.iter().any(|d| d == dataset);
+    let params = &params;
     let mut ids: Vec<String> = ds.ids().filter(|id| keep(id)).map(str::to_string).collect();
     ids.sort();
     let threads = cfg.threads.max(1);

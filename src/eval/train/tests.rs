@@ -157,6 +157,8 @@ fn the_threshold_maximises_the_estimated_f1_of_the_training_pages() {
         id: "1".into(),
         page_type: None,
         site: "d/1".into(),
+        candidate: vec![false; 3],
+        keeps_comments: false,
         features: PageFeatures {
             units: Vec::new(),
             rows: Vec::new(),

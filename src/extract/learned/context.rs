@@ -13,7 +13,7 @@ use super::units::Unit;
 use crate::snapshot::{NodeId, Tree};
 
 /// Names of the context features, in the order [`context_features`] writes them.
-pub const CONTEXT_FEATURES: [&str; 19] = [
+pub const CONTEXT_FEATURES: [&str; 22] = [
     // page-relative
     "chars_rank",
     "chars_share",
@@ -29,6 +29,10 @@ pub const CONTEXT_FEATURES: [&str; 19] = [
     "record_share",
     "rep_ln_same_parent_path",
     "page_record_share",
+    // the records' layout: cards in a row, the page's main repeated group, its width
+    "grid_cols",
+    "group_largest",
+    "group_w_rel",
     // patterns
     "has_price",
     "has_rating",
@@ -319,6 +323,46 @@ pub fn context_features(
             *group_chars.entry(group_key(k)).or_default() += chars[k] as f64;
         }
     }
+    let largest_group = group_chars.values().copied().fold(0.0f64, f64::max);
+    // Cards in a grid: the record's siblings of the same signature whose top edge is on the
+    // record's row (within 4 px), itself included. Only the real layout shows this.
+    let mut row_cache: HashMap<NodeId, usize> = HashMap::new();
+    let mut grid_cols = |k: usize| -> usize {
+        let u = &units[k];
+        let (best, level, _) = rep[k];
+        if best < 3 {
+            return 1;
+        }
+        let levels = [u.block, u.ancestors[0], u.ancestors[1], u.ancestors[2]];
+        let node = if level >= 0.0 {
+            levels[level as usize]
+        } else {
+            u.block
+        };
+        if let Some(&c) = row_cache.get(&node) {
+            return c;
+        }
+        let c = match tree.parent(node) {
+            None => 1,
+            Some(p) => {
+                let sig = signature(tree, node);
+                let y = tree.node(node).rect.y;
+                tree.children[p]
+                    .iter()
+                    .filter(|&&c| {
+                        let n = tree.node(c);
+                        n.is_element()
+                            && n.rect.w > 0.0
+                            && (n.rect.y - y).abs() <= 4.0
+                            && signature(tree, c) == sig
+                    })
+                    .count()
+                    .max(1)
+            }
+        };
+        row_cache.insert(node, c);
+        c
+    };
 
     for k in 0..nu {
         let r = tree.node(units[k].block).rect;
@@ -342,6 +386,14 @@ pub fn context_features(
         out.push((pp as f64).ln());
         out.push(record_chars / page_chars);
         let b = |x: bool| if x { 1.0 } else { 0.0 };
+        out.push((grid_cols(k) as f64).ln());
+        let group = (best >= 3).then(|| group_key(k));
+        out.push(b(group.is_some_and(|g| {
+            largest_group > 0.0 && group_chars.get(&g).copied().unwrap_or(0.0) >= largest_group
+        })));
+        out.push(group.map_or(0.0, |(parent, _)| {
+            (tree.node(parent).rect.w / vw).clamp(0.0, 2.0)
+        }));
         out.push(b(has_price(text)));
         out.push(b(has_rating(text)));
         out.push(b(has_date(text)));
@@ -421,5 +473,47 @@ mod tests {
         let rec = 4.0 * 16.0 / (44.0 + 4.0 * 16.0);
         assert!((col(0, "page_record_share") - rec).abs() < 1e-12);
         assert!((col(2, "record_share") - rec).abs() < 1e-12);
+        // One item a row: no grid; the list is the page's only (so largest) group.
+        assert_eq!(col(1, "grid_cols"), 0.0);
+        assert_eq!(col(1, "group_largest"), 1.0);
+        assert_eq!(col(0, "group_largest"), 0.0);
+        assert!((col(1, "group_w_rel") - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cards_in_a_row_are_a_grid_and_the_larger_group_is_marked() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let grid = b.el(0, "div", rect(0.0, 0.0, 900.0, 400.0));
+        for k in 0..6 {
+            let (x, y) = (300.0 * (k % 3) as f64, 200.0 * (k / 3) as f64);
+            let card = b.el(grid, "div", rect(x, y, 280.0, 180.0));
+            b.node_mut(card).class = Some("card".into());
+            b.text(card, "A product card with a longer name $12");
+        }
+        let side = b.el(0, "ul", rect(920.0, 0.0, 80.0, 300.0));
+        for k in 0..3 {
+            let li = b.el(side, "li", rect(920.0, 30.0 * k as f64, 80.0, 30.0));
+            b.text(li, "Link");
+        }
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let units = super::super::units::units(&tree);
+        assert_eq!(units.len(), 9);
+        let chars: Vec<usize> = units
+            .iter()
+            .map(|u| u.text.trim().chars().count())
+            .collect();
+        let f = context_features(&tree, &units, &chars, &[0.0; 9], &[16.0; 9]);
+        let m = CONTEXT_FEATURES.len();
+        let col = |u: usize, name: &str| {
+            f[u * m + CONTEXT_FEATURES.iter().position(|x| *x == name).unwrap()]
+        };
+        assert!((col(0, "grid_cols") - 3f64.ln()).abs() < 1e-12);
+        assert!((col(5, "grid_cols") - 3f64.ln()).abs() < 1e-12);
+        assert_eq!(col(0, "group_largest"), 1.0);
+        assert_eq!(col(6, "in_record"), 1.0);
+        assert_eq!(col(6, "grid_cols"), 0.0);
+        assert_eq!(col(6, "group_largest"), 0.0);
+        assert!((col(0, "group_w_rel") - 0.9).abs() < 1e-12);
     }
 }

@@ -26,7 +26,7 @@ pub(crate) mod tokens;
 pub(crate) mod units;
 
 use self::features::PageFeatures;
-use self::model::Model;
+use self::model::{sigmoid, Model};
 use self::schema::{FEATURES, PASS2_FEATURES};
 pub use super::details::{BlockExplanation, Contribution, LearnedDetails};
 use super::text::eval_token_count;
@@ -59,6 +59,33 @@ pub fn classify(tree: &Tree, model: &Model, params: &Params) -> Classified {
         p1,
         p2,
     }
+}
+
+/// Is unit `u` in a reader-comment region: inside (or itself) an element whose class, id or
+/// role names a comment (`anc_comment`, `own_comment`), and outside the article chosen by the
+/// Readability port (`rd_in_article`)? The comment model decides which of these are comment
+/// text ([`model::Model::comments`]); training relabels them by each dataset's policy.
+pub fn comment_candidate(pf: &PageFeatures, u: usize) -> bool {
+    let f = |name: &str| pf.row(u)[schema::feature_index(name)];
+    (f("anc_comment") > 0.0 || f("own_comment") > 0.0) && f("rd_in_article") <= 0.0
+}
+
+/// With [`crate::extract::params::LearnedParams::comments`]: the units to add as reader
+/// comments (not kept as article, a comment candidate, comment probability ≥ 0.5) and each
+/// unit's comment probability (0 for the others). Nothing without a comment model.
+pub fn comment_units(pf: &PageFeatures, model: &Model, keep: &[bool]) -> (Vec<bool>, Vec<f64>) {
+    let n = pf.units.len();
+    let (mut add, mut p) = (vec![false; n], vec![0.0; n]);
+    let Some(forest) = model.comment_forest() else {
+        return (add, p);
+    };
+    for u in 0..n {
+        if !keep[u] && comment_candidate(pf, u) {
+            p[u] = sigmoid(forest.score(pf.row(u)));
+            add[u] = p[u] >= 0.5;
+        }
+    }
+    (add, p)
 }
 
 /// Images narrower or lower than this (CSS px) are never kept as content: tracking pixels,
@@ -249,6 +276,12 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
             decide_expected_f1(&c.p2, &n)
         }
     };
+    let (comment, comment_p) = if params.learned.comments {
+        comment_units(&c.features, model, &keep)
+    } else {
+        (vec![false; keep.len()], Vec::new())
+    };
+    let keep: Vec<bool> = keep.iter().zip(&comment).map(|(&a, &b)| a || b).collect();
     let kept = kept_nodes(tree, &c.features, &keep);
 
     // Explanations of the kept units (their feature contributions only when asked for).
@@ -272,10 +305,11 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
                 path: tree.css_path(unit.block),
                 rect: tree.node(unit.block).rect,
                 chars: unit.nodes.iter().map(|&i| tree.own_chars[i]).sum(),
-                probability: c.p2[u],
+                probability: if comment[u] { comment_p[u] } else { c.p2[u] },
                 pass1_probability: c.p1[u],
                 pass1_top,
                 pass2_top,
+                comment: comment[u],
             }
         })
         .collect();

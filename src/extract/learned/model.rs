@@ -38,9 +38,21 @@ pub struct Model {
     pub pass1: GradientBooster,
     /// Pass 2 (smoothing): the pass-1 probabilities around the unit → probability.
     pub pass2: GradientBooster,
+    /// The comment model: for a unit in a reader-comment region
+    /// ([`super::comment_candidate`]), its pass-1 features → probability that it is comment
+    /// text a reader would keep (the comment itself, its author and date; not "Reply", the
+    /// reply form or "Load more"). Trained on the datasets whose gold keeps reader comments;
+    /// absent in models trained on none. Read only with [`LearnedParams::comments`].
+    ///
+    /// [`LearnedParams::comments`]: crate::extract::params::LearnedParams::comments
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<GradientBooster>,
     /// Both passes flattened for prediction, built on first use.
     #[serde(skip)]
     pub forests: OnceLock<(Forest, Forest)>,
+    /// The comment model flattened, built on first use.
+    #[serde(skip)]
+    pub comment_forest: OnceLock<Option<Forest>>,
 }
 
 impl std::fmt::Debug for Model {
@@ -262,6 +274,13 @@ impl Model {
     pub fn forests(&self) -> &(Forest, Forest) {
         self.forests
             .get_or_init(|| (Forest::of(&self.pass1), Forest::of(&self.pass2)))
+    }
+
+    /// The comment model flattened for prediction, if the model has one.
+    pub fn comment_forest(&self) -> Option<&Forest> {
+        self.comment_forest
+            .get_or_init(|| self.comments.as_ref().map(Forest::of))
+            .as_ref()
     }
 
     /// Read a model file written by `sightline train --model FILE`. A missing, unreadable or
