@@ -13,7 +13,7 @@ use super::units::Unit;
 use crate::snapshot::{NodeId, Tree};
 
 /// Names of the context features, in the order [`context_features`] writes them.
-pub const CONTEXT_FEATURES: [&str; 22] = [
+pub const CONTEXT_FEATURES: [&str; 26] = [
     // page-relative
     "chars_rank",
     "chars_share",
@@ -40,6 +40,11 @@ pub const CONTEXT_FEATURES: [&str; 22] = [
     "has_time_ago",
     "forum_words",
     "short_label",
+    // short edge lines ([`EDGE_PHRASES`])
+    "edge_related",
+    "edge_credit",
+    "edge_role",
+    "edge_footer",
 ];
 
 /// Rank of each value among `v` in [0, 1] (ties get their mean rank).
@@ -202,6 +207,146 @@ pub fn forum_words(text: &str) -> f64 {
     .iter()
     .filter(|w| lower.contains(*w))
     .count() as f64
+}
+
+/// The kinds of short edge lines next to an article that are not part of it, in the languages
+/// of the benchmark (English, German, French, Spanish, Polish, Italian, Dutch, Portuguese):
+/// headings of related sections, photo credits, bylines with roles, and post footers with
+/// share or rating prompts. Each list is matched on the lower-cased text of a unit of at most
+/// [`EDGE_MAX_WORDS`] words.
+pub const EDGE_PHRASES: [(&str, &[&str]); 4] = [
+    (
+        "related",
+        &[
+            "related",
+            "read more",
+            "read next",
+            "more from",
+            "more on",
+            "more stories",
+            "you may also",
+            "you might also",
+            "recommended",
+            "most popular",
+            "most read",
+            "trending",
+            "mehr zu",
+            "mehr zum",
+            "weitere artikel",
+            "meistgelesen",
+            "meistdiskutiert",
+            "auch interessant",
+            "das könnte",
+            "lesen sie auch",
+            "dans la même rubrique",
+            "à lire aussi",
+            "lire aussi",
+            "sur le même sujet",
+            "les plus lus",
+            "te puede interesar",
+            "más noticias",
+            "lo más leído",
+            "czytaj także",
+            "czytaj też",
+            "zobacz także",
+            "najczęściej czytane",
+            "leggi anche",
+            "potrebbe interessarti",
+            "lees ook",
+            "leia também",
+        ],
+    ),
+    (
+        "credit",
+        &[
+            "getty images",
+            "photo:",
+            "photo by",
+            "photograph:",
+            "image:",
+            "image credit",
+            "credit:",
+            "foto:",
+            "bild:",
+            "fotó:",
+            "zdjęcie:",
+            "crédit",
+            "reuters/",
+            "ap photo",
+            "afp",
+            "shutterstock",
+            "istock",
+            "via instagram",
+            "©",
+        ],
+    ),
+    (
+        "role",
+        &[
+            "staff writer",
+            "staff reporter",
+            "reporter",
+            "correspondent",
+            "contributor",
+            "editor",
+            "redakteur",
+            "redaktion",
+            "journaliste",
+            "rédaction",
+            "redakcja",
+            "redattore",
+            "redactor",
+            "follow on",
+            "follow him",
+            "follow her",
+        ],
+    ),
+    (
+        "footer",
+        &[
+            "this entry was posted",
+            "posted in",
+            "filed under",
+            "tagged",
+            "tags:",
+            "share this",
+            "share on",
+            "share:",
+            "teilen",
+            "partager",
+            "compartir",
+            "udostępnij",
+            "condividi",
+            "was this article helpful",
+            "war der artikel",
+            "war dieser artikel",
+            "cet article vous a",
+            "rate this",
+            "bewerten",
+            "print this",
+            "report an error",
+            "fehler melden",
+            "signaler une erreur",
+        ],
+    ),
+];
+
+/// The longest unit (in words) [`EDGE_PHRASES`] are looked for in.
+pub const EDGE_MAX_WORDS: usize = 12;
+
+/// For each kind of [`EDGE_PHRASES`], 1 when `text` is short and holds one of its phrases.
+pub fn edge_kinds(text: &str) -> [f64; 4] {
+    let mut out = [0.0; 4];
+    if text.split_whitespace().count() > EDGE_MAX_WORDS {
+        return out;
+    }
+    let lower = text.to_lowercase();
+    for (k, (_, phrases)) in EDGE_PHRASES.iter().enumerate() {
+        if phrases.iter().any(|p| lower.contains(p)) {
+            out[k] = 1.0;
+        }
+    }
+    out
 }
 
 /// A signature of one element for the repeated-record test: its tag and class.
@@ -401,6 +546,7 @@ pub fn context_features(
         out.push(forum_words(text));
         let words = text.split_whitespace().count();
         out.push(b(words <= 3 && !text.ends_with('.')));
+        out.extend(edge_kinds(text));
     }
     debug_assert_eq!(out.len(), nu * m);
     out
@@ -429,6 +575,23 @@ mod tests {
         assert!(has_time_ago("at 12:30"));
         assert!(!has_time_ago("A quiet day"));
         assert_eq!(forum_words("Reply · Quote · Report"), 3.0);
+        assert_eq!(edge_kinds("Related Coverage"), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Mehr zu Klima und Konsum"), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Dans la même rubrique"), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Foto: Instagram"), [0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Getty Images"), [0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Jane Doe, Staff Writer"), [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(
+            edge_kinds("This entry was posted in News."),
+            [0.0, 0.0, 0.0, 1.0]
+        );
+        assert_eq!(
+            edge_kinds("War der Artikel nützlich?"),
+            [0.0, 0.0, 0.0, 1.0]
+        );
+        // A paragraph that mentions a phrase is not an edge line.
+        let long = "The reporter said the related findings were shared on Monday with every member of the board.";
+        assert_eq!(edge_kinds(long), [0.0; 4]);
     }
 
     #[test]

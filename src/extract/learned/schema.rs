@@ -209,6 +209,10 @@ pub const FEATURES: &[&str] = names![
     "has_time_ago",
     "forum_words",
     "short_label",
+    "edge_related",
+    "edge_credit",
+    "edge_role",
+    "edge_footer",
 ];
 
 /// Names of the pass-2 (smoothing) features: the pass-1 probabilities around the unit, then
