@@ -1,6 +1,8 @@
 //! Name lookups of the egress proxy: the system resolver, or one DNS server asked over UDP
 //! ([`EgressPolicy::resolver`](super::EgressPolicy::resolver)). Every lookup asks anew (no
 //! cache): the addresses checked are the ones just given, and the proxy connects to them.
+//! The DNS-server path speaks plain UDP: a truncated answer is used as it is (no retry over
+//! TCP), which is enough for the names a test or an internal resolver serves.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
