@@ -149,6 +149,17 @@ impl Options {
         self.render.accept_http_errors = on;
         self
     }
+    /// Refuse targets on this machine and its networks, as `sightline serve` does: loopback,
+    /// private, link-local, unique-local, multicast and metadata addresses, checked for the
+    /// page and every redirect and subresource, and enforced by an egress proxy that connects
+    /// only to the address it resolved and checked (so DNS rebinding reaches none of them).
+    /// `false` (the default) turns both off.
+    pub fn deny_private(mut self, on: bool) -> Options {
+        let policy = crate::render::guard::NetPolicy::default();
+        self.render.egress = if on { policy.egress() } else { None };
+        self.render.policy = on.then_some(policy);
+        self
+    }
     /// Pages with more DOM nodes than this fail with a `too-large` error (default 200,000).
     pub fn max_nodes(mut self, n: usize) -> Options {
         self.render.max_nodes = n;

@@ -6,8 +6,10 @@
 //! again inside Chromium for every request the page makes (redirects and subresources), so a
 //! public name that redirects to 127.0.0.1 is refused too.
 //!
-//! Limit: the name is resolved here and again by Chromium; a DNS server that answers
-//! differently within that window (DNS rebinding) is not covered.
+//! The name is resolved here and again when the connection is made. With the egress proxy
+//! ([`super::egress`], [`NetPolicy::egress`]), which `serve` runs, Chromium resolves nothing:
+//! the proxy resolves each host once, checks those addresses and connects to them, so a DNS
+//! answer that changes between the two lookups (DNS rebinding) reaches nothing forbidden.
 
 use std::net::IpAddr;
 
@@ -89,6 +91,11 @@ pub fn is_forbidden(ip: &IpAddr) -> bool {
 }
 
 fn class(ip: &IpAddr) -> &'static str {
+    if let IpAddr::V6(v6) = ip {
+        if let Some(v4) = v6.to_ipv4_mapped() {
+            return class(&IpAddr::V4(v4));
+        }
+    }
     match ip {
         IpAddr::V4(v4) if v4.is_loopback() => "loopback",
         IpAddr::V6(v6) if v6.is_loopback() => "loopback",
@@ -102,6 +109,15 @@ fn class(ip: &IpAddr) -> &'static str {
 }
 
 impl NetPolicy {
+    /// The egress proxy's policy for this target policy: the same addresses refused and the
+    /// same `allow_hosts`; `None` when private targets are allowed (nothing to refuse).
+    pub fn egress(&self) -> Option<super::egress::EgressPolicy> {
+        (!self.allow_private).then(|| super::egress::EgressPolicy {
+            allow_hosts: self.allow_hosts.clone(),
+            ..Default::default()
+        })
+    }
+
     /// Check a URL: its scheme, and every address its host resolves to.
     pub async fn check(&self, url: &str) -> Result<(), Refusal> {
         if self.allow_private {

@@ -129,6 +129,11 @@ impl Server {
             .remove(path);
     }
 
+    /// The server's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// The URL of `path` on this server.
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{}", self.port, path)

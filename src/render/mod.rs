@@ -5,10 +5,15 @@
 //! [`Renderer::render`] takes an [`Input`] to a [`Rendered`] page: navigate, settle, snapshot,
 //! screenshot, each bounded by a deadline. Every await on the browser has a timeout: the
 //! crate's own request timeout does not fire on an otherwise idle connection.
+//!
+//! With [`RenderOptions::egress`], a launched browser's every connection goes through the
+//! renderer's [`egress`] proxy, which resolves and checks each host itself and connects to the
+//! address it checked.
 
 pub mod browser;
 pub mod checks;
 pub mod dialogs;
+pub mod egress;
 pub mod guard;
 pub mod loopback;
 mod options;
@@ -29,6 +34,7 @@ use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use tokio::sync::{Mutex, RwLock, Semaphore};
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
+pub use egress::EgressPolicy;
 pub use options::{Input, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
@@ -77,6 +83,11 @@ pub struct Renderer {
     reaped: AtomicUsize,
     /// Held by the tab that is scrolling (only the front tab of a window renders frames).
     front: scroll::Front,
+    /// The egress proxy every connection of the launched browser goes through
+    /// ([`RenderOptions::egress`]).
+    egress: Option<egress::EgressProxy>,
+    /// The extra Chromium flags of every launch: the caller's, and the proxy's.
+    launch_args: Vec<String>,
     /// Milliseconds the browser took to start.
     pub launch_ms: f64,
 }
@@ -84,15 +95,6 @@ pub struct Renderer {
 impl Renderer {
     /// Start the browser.
     pub async fn new(opts: RenderOptions) -> Result<Renderer, Error> {
-        let t = Instant::now();
-        let handle = BrowserHandle::start(
-            &opts.browser,
-            opts.viewport,
-            LAUNCH_TIMEOUT,
-            &opts.chrome_args,
-        )
-        .await?;
-        let launch_ms = t.elapsed().as_secs_f64() * 1000.0;
         let server = loopback::Server::start(None)
             .await
             .map_err(|e| Error::Launch {
@@ -100,6 +102,12 @@ impl Renderer {
                 message: format!("cannot start the loopback server: {e}"),
                 source: Some(Box::new(e)),
             })?;
+        let (egress, launch_args) = Self::start_egress(&opts, &server).await?;
+        let t = Instant::now();
+        let handle =
+            BrowserHandle::start(&opts.browser, opts.viewport, LAUNCH_TIMEOUT, &launch_args)
+                .await?;
+        let launch_ms = t.elapsed().as_secs_f64() * 1000.0;
         Ok(Renderer {
             slots: Semaphore::new(opts.concurrency.max(1)),
             opts,
@@ -117,8 +125,48 @@ impl Renderer {
             recycles: AtomicUsize::new(0),
             reaped: AtomicUsize::new(0),
             front: scroll::Front::default(),
+            egress,
+            launch_args,
             launch_ms,
         })
+    }
+
+    /// The egress proxy of [`RenderOptions::egress`] (for a launched browser), allowing the
+    /// renderer's own page server `server` by address and port, and the launch flags with
+    /// the proxy's.
+    async fn start_egress(
+        opts: &RenderOptions,
+        server: &loopback::Server,
+    ) -> Result<(Option<egress::EgressProxy>, Vec<String>), Error> {
+        let mut args = opts.chrome_args.clone();
+        let Some(policy) = &opts.egress else {
+            return Ok((None, args));
+        };
+        if let BrowserSource::Connect(url) = &opts.browser {
+            tracing::warn!(
+                "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
+            );
+            return Ok((None, args));
+        }
+        let mut policy = policy.clone();
+        policy
+            .allow_hosts
+            .push(format!("127.0.0.1:{}", server.port()));
+        let proxy = egress::EgressProxy::start(policy)
+            .await
+            .map_err(|e| Error::Launch {
+                path: "127.0.0.1".into(),
+                message: format!("cannot start the egress proxy: {e}"),
+                source: Some(Box::new(e)),
+            })?;
+        tracing::debug!("egress proxy on {}", proxy.addr());
+        args.extend(proxy.chrome_args());
+        Ok((Some(proxy), args))
+    }
+
+    /// The egress proxy's refusals, failures and counts (None without one).
+    pub fn egress(&self) -> Option<std::sync::Arc<egress::Log>> {
+        self.egress.as_ref().map(|p| p.log())
     }
 
     /// The options in force.
@@ -227,7 +275,7 @@ impl Renderer {
                 &self.opts.browser,
                 self.opts.viewport,
                 LAUNCH_TIMEOUT,
-                &self.opts.chrome_args,
+                &self.launch_args,
             )
             .await?,
         );
@@ -362,7 +410,10 @@ impl Renderer {
         let id = page.target_id().inner().clone();
         self.owned.lock().expect("owned").insert(id.clone());
         match Tab::sharing_front(page.clone(), &self.opts, self.front.clone()).await {
-            Ok(t) => Ok((gen, t)),
+            Ok(mut t) => {
+                t.egress = self.egress();
+                Ok((gen, t))
+            }
             Err(e) => {
                 self.owned.lock().expect("owned").remove(&id);
                 h.close_target(&id, Duration::from_secs(2)).await;

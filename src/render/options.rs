@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{checks, guard, BrowserSource, ScrollOptions};
+use super::{checks, egress, guard, BrowserSource, ScrollOptions};
 use crate::Error;
 
 /// How pages are rendered.
@@ -50,6 +50,13 @@ pub struct RenderOptions {
     /// Targets the page may reach, checked by the browser for every request (redirects and
     /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
     pub policy: Option<guard::NetPolicy>,
+    /// Send every connection of a launched browser through an egress proxy inside sightline
+    /// ([`egress`]) that resolves each host itself, refuses forbidden addresses and connects
+    /// to the address it checked, so a DNS answer that changes after a check (DNS rebinding)
+    /// cannot steer a page to this machine or its network; WebSockets, WebRTC and prefetches
+    /// included. `None`: Chromium connects by itself. `sightline serve` and `mcp` set it unless
+    /// `--allow-private`, `extract --deny-private` sets it ([`guard::NetPolicy::egress`]).
+    pub egress: Option<egress::EgressPolicy>,
     /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
     /// HTML a caller sent (set per page by the renderer).
     pub exempt_origin: Option<String>,
@@ -80,6 +87,7 @@ impl Default for RenderOptions {
             recycle_browser_after: 2_000,
             max_browser_memory: None,
             policy: None,
+            egress: None,
             exempt_origin: None,
             accept_http_errors: false,
             javascript: true,

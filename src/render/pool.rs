@@ -105,6 +105,15 @@ impl BrowserPool {
         self.members.iter().map(|m| m.renderer.reaped()).sum()
     }
 
+    /// Connections the browsers' egress proxies refused (see [`super::egress`]).
+    pub fn egress_refused(&self) -> u64 {
+        self.members
+            .iter()
+            .filter_map(|m| m.renderer.egress())
+            .map(|l| l.refused())
+            .sum()
+    }
+
     /// Milliseconds the first browser took to start or connect.
     pub fn launch_ms(&self) -> f64 {
         self.members.first().map_or(0.0, |m| m.renderer.launch_ms)

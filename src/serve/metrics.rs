@@ -26,6 +26,7 @@ pub struct Metrics {
     pages: Counter,
     failures: Family<Kind, Counter>,
     refused: Family<Reason, Counter>,
+    egress_refused: Counter,
     latency: Histogram,
     busy: Gauge,
     queue: Gauge,
@@ -44,6 +45,7 @@ impl Metrics {
         let pages = Counter::default();
         let failures = Family::<Kind, Counter>::default();
         let refused = Family::<Reason, Counter>::default();
+        let egress_refused = Counter::default();
         // 50 ms … ~100 s.
         let latency = Histogram::new(exponential_buckets(0.05, 2.0, 12));
         let busy = Gauge::default();
@@ -64,6 +66,11 @@ impl Metrics {
             refused.clone(),
         );
         registry.register(
+            "egress_refused",
+            "Connections of the browser that the egress proxy refused (a forbidden address, after its own lookup)",
+            egress_refused.clone(),
+        );
+        registry.register(
             "request_duration_seconds",
             "Time from request to answer, queueing included",
             latency.clone(),
@@ -79,6 +86,7 @@ impl Metrics {
             pages,
             failures,
             refused,
+            egress_refused,
             latency,
             busy,
             queue,
@@ -114,9 +122,14 @@ impl Metrics {
         self.queue.set(v);
     }
 
-    /// The OpenMetrics text, with the busy-tab gauge read now.
-    pub fn encode(&self, busy_tabs: usize) -> String {
+    /// The OpenMetrics text, with the busy-tab gauge and the egress proxies' refusals
+    /// (`egress_refused`, a running total) read now.
+    pub fn encode(&self, busy_tabs: usize, egress_refused: u64) -> String {
         self.busy.set(busy_tabs as i64);
+        let seen = self.egress_refused.get();
+        if egress_refused > seen {
+            self.egress_refused.inc_by(egress_refused - seen);
+        }
         let mut s = String::new();
         let reg = self.registry.lock().expect("metrics registry");
         if prometheus_client::encoding::text::encode(&mut s, &reg).is_err() {

@@ -17,7 +17,11 @@
 //! 504 deadline).
 //!
 //! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
-//! the browser for every request the page makes (see [`crate::render::guard`]). Backpressure:
+//! the browser for every request the page makes (see [`crate::render::guard`]); and when the
+//! pool was launched with [`RenderOptions::egress`](crate::RenderOptions::egress) (the
+//! command line does, unless `--allow-private`), every connection of the browser goes through
+//! the egress proxy, which connects only to addresses it resolved and checked itself
+//! ([`crate::render::egress`]). Backpressure:
 //! at most `concurrency + max_queue` requests are admitted; the rest get 503 at once. Each
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
 //! Shutdown: stop accepting, let the pages in flight finish within a bound.
@@ -409,6 +413,7 @@ async fn healthz(State(state): State<Arc<AppState>>) -> Response {
         "relaunches": state.renderer.relaunches(),
         "recycles": state.renderer.recycles(),
         "reaped_targets": state.renderer.reaped(),
+        "egress_refused": state.renderer.egress_refused(),
     }))
     .into_response()
 }
@@ -421,7 +426,9 @@ async fn metrics_text(State(state): State<Arc<AppState>>, headers: HeaderMap) ->
             "missing or wrong bearer token",
         );
     }
-    let body = state.metrics.encode(state.renderer.busy());
+    let body = state
+        .metrics
+        .encode(state.renderer.busy(), state.renderer.egress_refused());
     (
         [(
             header::CONTENT_TYPE,

@@ -388,6 +388,14 @@ pub struct ExtractArgs {
     /// Replace the Crunch advertisement-host list with FILE (one host per line).
     #[arg(long, value_name = "FILE")]
     pub ad_hosts: Option<PathBuf>,
+    /// Refuse targets on this machine and its networks, as `serve` does: pages, redirects,
+    /// subresources, WebSockets and WebRTC that reach loopback, private, link-local,
+    /// unique-local, multicast or metadata addresses fail (`forbidden`). The browser's
+    /// connections go through an egress proxy inside sightline that resolves each host itself
+    /// and connects only to the address it checked (DNS rebinding cannot get around it).
+    /// Local files and HTML on stdin still render.
+    #[arg(long)]
+    pub deny_private: bool,
     #[command(flatten)]
     pub render: RenderArgs,
 }

@@ -225,6 +225,12 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let mut opts = render_options(&a.render)?;
     opts.screenshot = screenshots;
     opts.max_screenshot_height = a.max_screenshot_height;
+    if a.deny_private {
+        // serve's target policy, and the egress proxy that enforces it.
+        let policy = sightline::render::guard::NetPolicy::default();
+        opts.egress = policy.egress();
+        opts.policy = Some(policy);
+    }
     let endpoints = browser_endpoints(&a.render)?;
 
     // Ctrl-C or SIGTERM (a batch scheduler stopping the job): stop taking new pages, finish

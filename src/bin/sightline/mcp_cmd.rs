@@ -18,6 +18,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     };
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
+    opts.egress = policy.egress();
     let page = service_page(
         &a.algorithm,
         &a.params,

@@ -27,6 +27,8 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     };
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
+    // Every connection of the browser through the egress proxy (none with --allow-private).
+    opts.egress = policy.egress();
     let mut page = service_page(&a.algorithm, &a.params, &a.model, a.max_text_bytes, None)?;
     page.params.learned.comments |= a.comments;
     let listener = tokio::net::TcpListener::bind(&a.listen)

@@ -190,6 +190,10 @@ pub(super) fn spawn(
                     {
                         s.main_request = Some(id.clone());
                     }
+                    // A redirect keeps its request id: the main document's URL now.
+                    if s.main_request.as_deref() == Some(id.as_str()) {
+                        s.main_url = Some(ev.request.url.clone());
+                    }
                     // Chromium reports memory reads sent but never finished: not waited for.
                     if !read_from_memory(&ev.request.url) && !s.finished.remove(&id) { s.inflight.insert(id); }
                     s.last_net = Some(Instant::now());
@@ -221,7 +225,10 @@ pub(super) fn spawn(
                         && s.fault.is_none()
                         && ev.error_text != "net::ERR_ABORTED"
                     {
-                        s.fault = Some(Fault::Navigation(ev.error_text.clone()));
+                        s.fault = Some(
+                            tunnel_fault(&s, &ev.error_text)
+                                .unwrap_or_else(|| Fault::Navigation(ev.error_text.clone())),
+                        );
                     }
                     if !s.inflight.remove(&id) { s.finished.insert(id); }
                     s.last_net = Some(Instant::now());
@@ -233,7 +240,11 @@ pub(super) fn spawn(
                             s.main_checked = true;
                             s.status = Some(ev.response.status);
                             s.main_charset = response_charset(&ev.response);
-                            let fault = main_response_fault(&ev.response, s.accept_http_errors);
+                            let fault = s
+                                .egress
+                                .as_ref()
+                                .and_then(|_| proxy_answer_fault(&ev.response))
+                                .or_else(|| main_response_fault(&ev.response, s.accept_http_errors));
                             if s.fault.is_none() { s.fault = fault; }
                         }
                     }
@@ -381,6 +392,43 @@ pub(super) fn same_document_url(seen: &str, asked: &str) -> bool {
         }
     }
     seen == asked || key(seen) == key(asked)
+}
+
+/// The main document failed with `error_text` while its connections go through the egress
+/// proxy: a tunnel the proxy refused is `forbidden` with the proxy's reason, one whose lookup
+/// or connection failed says why. (Chromium reports both as a failed tunnel.)
+fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
+    use crate::render::egress::Outcome;
+    if error_text != "net::ERR_TUNNEL_CONNECTION_FAILED" {
+        return None;
+    }
+    let url = s.main_url.as_deref().unwrap_or(&s.nav_url);
+    match s.egress.as_ref()?.outcome_for_url(url)? {
+        Outcome::Refused(why) => Some(Fault::Forbidden(format!("{url}: egress proxy: {why}"))),
+        Outcome::Failed(why) => Some(Fault::Navigation(format!(
+            "{error_text} (egress proxy: {why})"
+        ))),
+    }
+}
+
+/// An answer of the egress proxy itself to the main document's plain-HTTP request (it marks
+/// its answers with [`EGRESS_HEADER`](crate::render::egress::EGRESS_HEADER) and removes that
+/// header from upstream answers): a refusal is `forbidden`, a failure a navigation error.
+fn proxy_answer_fault(
+    r: &chromiumoxide::cdp::browser_protocol::network::Response,
+) -> Option<Fault> {
+    use crate::render::egress::{EGRESS_HEADER, REASON_HEADER};
+    let o = r.headers.inner().as_object()?;
+    let get = |name: &str| {
+        o.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.as_str())
+    };
+    let why = get(REASON_HEADER).unwrap_or("refused");
+    match get(EGRESS_HEADER)? {
+        "refused" => Some(Fault::Forbidden(format!("{}: egress proxy: {why}", r.url))),
+        _ => Some(Fault::Navigation(format!("egress proxy: {why}"))),
+    }
 }
 
 /// The main document's response: an HTTP error status (unless accepted) or a non-HTML

@@ -79,6 +79,11 @@ struct State {
     /// Target policy of `serve` (None: every target allowed).
     policy: Option<super::guard::NetPolicy>,
     exempt_origin: Option<String>,
+    /// The egress proxy's log, when the browser's connections go through it: a main document
+    /// it refused is `forbidden`, with its reason.
+    egress: Option<Arc<super::egress::Log>>,
+    /// The URL the main document is requested from now (the last redirect's).
+    main_url: Option<String>,
     /// Extract main documents with an HTTP error status (`--accept-http-errors`).
     accept_http_errors: bool,
     /// Network request id of the page's main document.
@@ -381,6 +386,9 @@ pub struct Tab {
     front: scroll::Front,
     /// Where the current (or last) page's render is.
     progress: Progress,
+    /// The log of the egress proxy the browser's connections go through (set by the
+    /// renderer that owns the proxy).
+    pub(crate) egress: Option<Arc<super::egress::Log>>,
 }
 
 impl Drop for Tab {
@@ -496,6 +504,7 @@ impl Tab {
             js_disabled: false,
             front,
             progress: Progress::new(Instant::now()),
+            egress: None,
         })
     }
 

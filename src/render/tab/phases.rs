@@ -139,6 +139,7 @@ impl Tab {
                 offline: opts.offline,
                 policy: opts.policy.clone(),
                 exempt_origin: opts.exempt_origin.clone(),
+                egress: self.egress.clone(),
                 accept_http_errors: opts.accept_http_errors,
                 body_limit: opts.command_timeout,
                 ..State::default()
