@@ -74,6 +74,9 @@ class Browser(_sightline._Browser):
         accept_http_errors: extract pages answered with HTTP >= 400 instead of raising
             :class:`HttpError`.
         comments: keep reader comments after the article (``learned``); default: dropped.
+        deny_private: refuse targets on this machine and its networks (loopback, private,
+            link-local, metadata addresses), for the page, its redirects and subresources,
+            through an egress proxy that connects only to the address it checked.
 
     Use it as a context manager (``with`` or ``async with``); ``close()`` ends the browser.
     Methods: ``extract``, ``extract_many``, ``snapshot`` and their async twins ``aextract``,
@@ -167,6 +170,7 @@ def extract(
     charset: Optional[str] = None,
     accept_http_errors: bool = False,
     comments: bool = False,
+    deny_private: bool = False,
 ) -> Page:
     """Render one page in a fresh Chromium and extract its main content.
 
@@ -191,6 +195,7 @@ def extract(
         accept_http_errors: extract pages answered with HTTP >= 400.
         comments: keep reader comments after the article (``learned``); their blocks have
             ``comment: True``. Default: dropped.
+        deny_private: refuse loopback, private and metadata targets (see :class:`Browser`).
 
     Returns:
         A :class:`Page`: ``.text``, ``.markdown``, ``.html``, ``.title``, ``.url``,
@@ -215,6 +220,7 @@ def extract(
         charset=charset,
         accept_http_errors=accept_http_errors,
         comments=comments,
+        deny_private=deny_private,
     ) as b:
         return b.extract(source, html=html, url=url)
 

@@ -151,6 +151,7 @@ class _Browser:
         charset: Optional[str] = None,
         accept_http_errors: bool = False,
         comments: bool = False,
+        deny_private: bool = False,
     ) -> None: ...
     def extract(
         self,

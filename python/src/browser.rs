@@ -415,7 +415,7 @@ impl Browser {
     #[new]
     #[pyo3(signature = (tabs=4, *, browser_ws=None, offline=false, timeout=15.0, algorithm=None,
         params=None, screenshot=false, annotate=false, chrome=None, viewport=None, charset=None,
-        accept_http_errors=false, comments=false))]
+        accept_http_errors=false, comments=false, deny_private=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -432,6 +432,7 @@ impl Browser {
         charset: Option<String>,
         accept_http_errors: bool,
         comments: bool,
+        deny_private: bool,
     ) -> PyResult<Browser> {
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err(convert::input_err(format!(
@@ -450,7 +451,8 @@ impl Browser {
                 p.learned.comments |= comments;
                 p
             })
-            .accept_http_errors(accept_http_errors);
+            .accept_http_errors(accept_http_errors)
+            .deny_private(deny_private);
         if let Some(ws) = browser_ws.filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);
         }

@@ -199,3 +199,18 @@ def test_ctrl_c_cancels_the_batch_and_leaves_no_chromium(tmp_path):
         time.sleep(0.1)
     left = [c for c in chromium if os.path.exists(f"/proc/{c}") and "chrom" in _cmd(c)]
     assert not left, f"Chromium left running: {left}"
+
+
+def test_comments_and_deny_private(server):
+    url = f"{server}/comments-blog/page.html"
+    comment = "the children now check the barrel levels every Monday"
+    with sightline.Browser(tabs=1, offline=True) as b:
+        assert comment not in b.extract(url).text
+    with sightline.Browser(tabs=1, offline=True, comments=True) as b:
+        page = b.extract(url)
+    assert comment in page.text
+    assert any(block.get("comment") for block in page.blocks)
+    # The fixture server is on loopback: a browser that denies private targets refuses it.
+    with sightline.Browser(tabs=1, deny_private=True) as b:
+        with pytest.raises(sightline.ForbiddenError):
+            b.extract(url)
