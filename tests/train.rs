@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-use sightline::eval::train::{comment_outside_article, load_pages, run, TrainConfig, TrainRun};
+use sightline::eval::train::{load_pages, run, TrainConfig, TrainRun};
+use sightline::extract::learned::comment_candidate;
 use sightline::extract::learned::model::Model;
 use sightline::snapshot::{rect, SnapshotBuilder};
 
@@ -187,7 +188,7 @@ fn comments_outside_the_article_are_relabelled_only_in_the_named_datasets() {
                 .iter()
                 .position(|u| u.text.contains(needle))
                 .unwrap_or_else(|| panic!("no unit holds {needle:?}"));
-            (p.labels[u], comment_outside_article(&p.features, u))
+            (p.labels[u], comment_candidate(&p.features, u))
         };
         (of("I drove across"), of("About time too"), of(SENTENCES[2]))
     };

@@ -52,9 +52,12 @@ pub struct LearnedParams {
     /// Keep reader comments after the article (`--comments`; default false: dropped). A unit
     /// in a comment region ([`crate::extract::learned::comment_candidate`]) that the article
     /// decision left out is kept when the model's comment model gives it a probability of at
-    /// least 0.5; it is marked `"comment": true` in `details.blocks`. A model without a
-    /// comment model keeps none.
+    /// least [`comment_threshold`](Self::comment_threshold); it is marked `"comment": true` in
+    /// `details.blocks`. A model without a comment model keeps none.
     pub comments: bool,
+    /// With [`comments`](Self::comments): the comment model's probability a comment-region
+    /// unit needs to be kept (default 0.5, the logistic model's even odds; not from a paper).
+    pub comment_threshold: f64,
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
@@ -115,6 +118,7 @@ impl Default for LearnedParams {
             empty_fallback: 0.5,
             explain: true,
             comments: false,
+            comment_threshold: 0.5,
         }
     }
 }

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use sightline::batch::inputs;
 use sightline::extract::{Algorithm, Params};
+use sightline::render::guard::NetPolicy;
 use sightline::render::{BrowserSource, RenderOptions};
 
 /// Exit codes, documented in `--help`.
@@ -138,10 +139,6 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Keep reader comments (`learned`) unless a request says `comments=false`; default:
-    /// dropped unless a request says `comments=true`.
-    #[arg(long)]
-    pub comments: bool,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: String,
@@ -163,26 +160,8 @@ pub struct ServeArgs {
         value_name = "TOKEN"
     )]
     pub token: Option<String>,
-    /// Allow loopback, private, link-local and unique-local targets and file:// URLs (a
-    /// service reachable by others should not).
-    #[arg(long)]
-    pub allow_private: bool,
-    /// Allow one private host (`host` or `host:port`) while refusing the rest (repeatable).
-    #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
-    pub allow_hosts: Vec<String>,
-    /// Default algorithm (requests may name another).
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
-    /// Algorithm parameters as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub params: Option<PathBuf>,
-    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
-    /// the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub model: Option<PathBuf>,
-    /// Fail pages whose visible text is larger than this many bytes.
-    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
-    pub max_text_bytes: usize,
+    #[command(flatten)]
+    pub service: ServiceArgs,
     /// Connections open at once; one over the cap is closed at once.
     #[arg(long, default_value_t = 1024, value_name = "N")]
     pub max_connections: usize,
@@ -202,27 +181,67 @@ pub struct ServeArgs {
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Allow loopback, private, link-local and unique-local targets and file:// URLs (for an
-    /// agent that should read pages on this machine or the local network).
+    #[command(flatten)]
+    pub service: ServiceArgs,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+/// The target policy and scoring settings of the long-running front ends (`serve`, `mcp`).
+#[derive(Debug, Args)]
+pub struct ServiceArgs {
+    /// Allow loopback, private, link-local and unique-local targets and file:// URLs (for
+    /// pages on this machine or the local network; a service reachable by others should not).
     #[arg(long)]
     pub allow_private: bool,
     /// Allow one private host (`host` or `host:port`) while refusing the rest (repeatable).
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     pub allow_hosts: Vec<String>,
-    /// Default algorithm (a tool call may name another).
+    /// Default algorithm (a request or tool call may name another).
     #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
     /// Algorithm parameters as JSON.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// Run `learned` with this model file instead of the built-in one.
+    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
+    /// the built-in one.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
-    #[command(flatten)]
-    pub render: RenderArgs,
+    /// Keep reader comments (`learned`) unless a request says `comments=false`; default:
+    /// dropped unless a request says `comments=true`.
+    #[arg(long)]
+    pub comments: bool,
+}
+
+impl ServiceArgs {
+    /// The target policy: private targets refused unless allowed.
+    pub fn policy(&self) -> NetPolicy {
+        NetPolicy {
+            allow_private: self.allow_private,
+            allow_hosts: self.allow_hosts.clone(),
+        }
+    }
+
+    /// The scoring settings of each page: they write text, and their error messages carry the
+    /// CLI's flag hints.
+    pub fn page(&self, charset: Option<String>) -> Result<sightline::batch::PageConfig> {
+        let mut params = load_params(&self.params)?;
+        params.learned.comments |= self.comments;
+        Ok(sightline::batch::PageConfig {
+            algorithms: parse_algorithms(&self.algorithm)?,
+            params,
+            model: load_model(&self.model)?,
+            format: sightline::output::Format::Text,
+            annotate: false,
+            max_text_bytes: self.max_text_bytes,
+            charset,
+            hint: Some(hint),
+            front_matter: false,
+        })
+    }
 }
 
 /// Options of the browser and of page loading, shared by every rendering subcommand.
@@ -684,28 +703,6 @@ pub fn browser_endpoints(r: &RenderArgs) -> Result<Vec<String>> {
         }
     }
     Ok(eps)
-}
-
-/// The scoring settings of the long-running front ends (`serve`, `mcp`): they write text, and
-/// their error messages carry the CLI's flag hints.
-pub fn service_page(
-    algorithm: &str,
-    params: &Option<PathBuf>,
-    model: &Option<PathBuf>,
-    max_text_bytes: usize,
-    charset: Option<String>,
-) -> Result<sightline::batch::PageConfig> {
-    Ok(sightline::batch::PageConfig {
-        algorithms: parse_algorithms(algorithm)?,
-        params: load_params(params)?,
-        model: load_model(model)?,
-        format: sightline::output::Format::Text,
-        annotate: false,
-        max_text_bytes,
-        charset,
-        hint: Some(hint),
-        front_matter: false,
-    })
 }
 
 /// Load `--params FILE` (any subset of `Params` as JSON).

@@ -6,32 +6,22 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use sightline::mcp::{McpConfig, McpServer};
-use sightline::render::guard::NetPolicy;
 use sightline::render::BrowserPool;
 
-use crate::cli::{browser_endpoints, exit, render_options, service_page, McpArgs};
+use crate::cli::{browser_endpoints, exit, render_options, McpArgs};
 
 pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
-    let policy = NetPolicy {
-        allow_private: a.allow_private,
-        allow_hosts: a.allow_hosts.clone(),
-    };
+    let policy = a.service.policy();
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
     opts.egress = policy.egress();
-    let page = service_page(
-        &a.algorithm,
-        &a.params,
-        &a.model,
-        a.max_text_bytes,
-        a.render.charset.clone(),
-    )?;
+    let page = a.service.page(a.render.charset.clone())?;
     let pool = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
     if !quiet {
         eprintln!(
             "sightline mcp: serving MCP on stdio ({} tabs{})",
             pool.capacity(),
-            if a.allow_private {
+            if a.service.allow_private {
                 ", private targets allowed"
             } else {
                 ""

@@ -4,11 +4,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use sightline::render::guard::NetPolicy;
 use sightline::render::BrowserPool;
 use sightline::serve::{self, ServeConfig};
 
-use crate::cli::{browser_endpoints, exit, render_options, service_page, ServeArgs};
+use crate::cli::{browser_endpoints, exit, render_options, ServeArgs};
 
 pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     for (v, name) in [
@@ -21,16 +20,12 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
             bail!("{name} {v}: must be a positive number of seconds");
         }
     }
-    let policy = NetPolicy {
-        allow_private: a.allow_private,
-        allow_hosts: a.allow_hosts.clone(),
-    };
+    let policy = a.service.policy();
     let mut opts = render_options(&a.render)?;
     opts.policy = Some(policy.clone());
     // Every connection of the browser through the egress proxy (none with --allow-private).
     opts.egress = policy.egress();
-    let mut page = service_page(&a.algorithm, &a.params, &a.model, a.max_text_bytes, None)?;
-    page.params.learned.comments |= a.comments;
+    let page = a.service.page(None)?;
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
         .with_context(|| format!("cannot listen on {} (--listen)", a.listen))?;
@@ -57,7 +52,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
             "sightline serve: listening on http://{addr} ({} tabs, queue {}{}{})",
             renderer.capacity(),
             a.max_queue,
-            if a.allow_private {
+            if a.service.allow_private {
                 ", private targets allowed"
             } else {
                 ""

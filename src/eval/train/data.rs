@@ -14,12 +14,6 @@ use crate::extract::learned::units::Unit;
 use crate::extract::text::eval_tokens;
 use crate::{Error, Snapshot, Tree};
 
-/// Reader comments: whether unit `u` is in a comment region (see
-/// [`learned::comment_candidate`]). Kept under this name for the training code.
-pub fn comment_outside_article(pf: &PageFeatures, u: usize) -> bool {
-    learned::comment_candidate(pf, u)
-}
-
 /// One training page: its units' features and labels.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -47,6 +41,18 @@ pub struct Page {
     /// by `train` after loading. Such pages' comment units are labelled boilerplate for the
     /// article passes and train the comment model.
     pub keeps_comments: bool,
+}
+
+impl Page {
+    /// Label this page's comment-region units boilerplate (the article passes then never learn
+    /// reader comments), whatever the gold says; `share` keeps what the gold says.
+    pub fn relabel_comments(&mut self) {
+        for (label, &c) in self.labels.iter_mut().zip(&self.candidate) {
+            if c {
+                *label = 0.0;
+            }
+        }
+    }
 }
 
 /// Each dataset's reader-comment policy, measured from its gold: the share of the tokens of
@@ -197,23 +203,18 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
     let pf = features::page_features(&tree, &cfg.params);
     let (share, lens) = align_labels(&pf.units, &gold);
     let total: f64 = lens.iter().map(|&n| (n + 1) as f64).sum::<f64>().max(1.0);
-    let relabel = cfg.relabel_comments.contains(&ds.name);
     let candidate: Vec<bool> = (0..share.len())
         .map(|u| learned::comment_candidate(&pf, u))
         .collect();
     let labels = share
         .iter()
-        .enumerate()
-        .map(|(u, &s)| {
-            let content = s >= 0.5 && !(relabel && candidate[u]);
-            f64::from(u8::from(content))
-        })
+        .map(|&s| f64::from(u8::from(s >= 0.5)))
         .collect();
     let weights = lens
         .iter()
         .map(|&n| 100.0 * (n + 1) as f64 / total)
         .collect();
-    Ok(Some(Page {
+    let mut page = Page {
         dataset: ds.name.clone(),
         id: id.to_string(),
         page_type: ds.entry(id).and_then(|e| e.page_type.clone()),
@@ -226,7 +227,11 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
         gold_tokens,
         candidate,
         keeps_comments: false,
-    }))
+    };
+    if cfg.relabel_comments.contains(&ds.name) {
+        page.relabel_comments();
+    }
+    Ok(Some(page))
 }
 
 /// Write the training matrix of `pages` to `dir` for experiments outside sightline:

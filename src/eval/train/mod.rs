@@ -31,9 +31,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use self::data::{
-    align_labels, comment_outside_article, comment_policy, export, load_pages, site_key, Page,
-};
+pub use self::data::{align_labels, comment_policy, export, load_pages, site_key, Page};
 use self::fit::write_model;
 pub use self::fit::{choose_threshold, fit};
 pub use self::protocol::{
@@ -120,7 +118,7 @@ pub struct TrainConfig {
     /// the published held-out table is the full run.
     pub held_out: Vec<String>,
     /// Datasets whose reader comments are labelled boilerplate for training
-    /// ([`comment_outside_article`]) whatever their gold says (none by default). Scores are
+    /// ([`crate::extract::learned::comment_candidate`]) whatever their gold says (none by default). Scores are
     /// always against the gold as it is.
     pub relabel_comments: Vec<String>,
     /// The datasets scored with reader comments kept (`--comments`), because their gold keeps
@@ -249,12 +247,15 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         ));
         if keeps {
             cfg.comments_in.push(name.clone());
+            // The same relabelling as `--relabel-comments`, so the model's description says so.
+            let already = cfg.relabel_comments.contains(&name);
+            if !already {
+                cfg.relabel_comments.push(name.clone());
+            }
             for p in pages.iter_mut().filter(|p| p.dataset == name) {
                 p.keeps_comments = true;
-                for u in 0..p.labels.len() {
-                    if p.candidate[u] {
-                        p.labels[u] = 0.0;
-                    }
+                if !already {
+                    p.relabel_comments();
                 }
             }
         }

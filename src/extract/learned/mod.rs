@@ -71,9 +71,14 @@ pub fn comment_candidate(pf: &PageFeatures, u: usize) -> bool {
 }
 
 /// With [`crate::extract::params::LearnedParams::comments`]: the units to add as reader
-/// comments (not kept as article, a comment candidate, comment probability ≥ 0.5) and each
-/// unit's comment probability (0 for the others). Nothing without a comment model.
-pub fn comment_units(pf: &PageFeatures, model: &Model, keep: &[bool]) -> (Vec<bool>, Vec<f64>) {
+/// comments (not kept as article, a comment candidate, comment probability ≥ `threshold`) and
+/// each unit's comment probability (0 for the others). Nothing without a comment model.
+pub fn comment_units(
+    pf: &PageFeatures,
+    model: &Model,
+    keep: &[bool],
+    threshold: f64,
+) -> (Vec<bool>, Vec<f64>) {
     let n = pf.units.len();
     let (mut add, mut p) = (vec![false; n], vec![0.0; n]);
     let Some(forest) = model.comment_forest() else {
@@ -82,7 +87,7 @@ pub fn comment_units(pf: &PageFeatures, model: &Model, keep: &[bool]) -> (Vec<bo
     for u in 0..n {
         if !keep[u] && comment_candidate(pf, u) {
             p[u] = sigmoid(forest.score(pf.row(u)));
-            add[u] = p[u] >= 0.5;
+            add[u] = p[u] >= threshold;
         }
     }
     (add, p)
@@ -277,7 +282,7 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
         }
     };
     let (comment, comment_p) = if params.learned.comments {
-        comment_units(&c.features, model, &keep)
+        comment_units(&c.features, model, &keep, params.learned.comment_threshold)
     } else {
         (vec![false; keep.len()], Vec::new())
     };
