@@ -537,3 +537,35 @@ async fn egress_proxy_connects_to_the_address_it_checked() {
         .chrome_args()
         .contains(&"proxy-bypass-list=<-loopback>".to_string()));
 }
+
+/// The library's switch (`Options::deny_private`, Python's `deny_private=True`, the CLI's
+/// `extract --deny-private`): a page on loopback is refused with the `forbidden` kind, and the
+/// same extractor without it reads the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn options_deny_private_refuses_a_loopback_page_with_the_forbidden_kind() {
+    use sightline::{Extractor, Options};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let server = sightline::render::loopback::Server::start(Some(root))
+        .await
+        .expect("loopback server");
+    let url = server.url("/comments-blog/page.html");
+    let denied = Extractor::new(Options::default().tabs(1).deny_private(true))
+        .await
+        .expect("Chromium must be installed: scripts/test installs it");
+    let err = denied
+        .extract(url.as_str())
+        .await
+        .expect_err("a loopback target is refused");
+    denied.shutdown().await;
+    assert_eq!(err.kind(), "forbidden", "{err}");
+    assert!(err.to_string().contains("127.0.0.1"), "{err}");
+    let open = Extractor::new(Options::default().tabs(1).offline(true))
+        .await
+        .expect("Chromium");
+    let page = open
+        .extract(url.as_str())
+        .await
+        .expect("allowed without the switch");
+    open.shutdown().await;
+    assert!(page.text().contains("rainwater"));
+}
