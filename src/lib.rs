@@ -56,23 +56,31 @@
 //! stops the others.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "browser")]
 pub mod batch;
+mod charset;
 mod error;
 pub mod eval;
 pub mod extract;
+#[cfg(feature = "browser")]
 mod extractor;
 mod hash;
+#[cfg(feature = "browser")]
 pub mod mcp;
 pub mod output;
+#[cfg(feature = "browser")]
 pub mod render;
 pub mod scores;
+#[cfg(feature = "browser")]
 pub mod serve;
 pub mod snapshot;
 
 pub use error::{BoxError, Error};
 pub use extract::metadata::Metadata;
 pub use extract::{extract, Algorithm, Extraction, Params};
+#[cfg(feature = "browser")]
 pub use extractor::{Extractor, Options, Page, Source};
 pub use output::Format;
+#[cfg(feature = "browser")]
 pub use render::{RenderOptions, Timings};
 pub use snapshot::{Snapshot, Tree};

@@ -322,3 +322,37 @@ fn a_utf8_file_declaring_another_charset_is_named_with_the_fix() {
     assert!(stdout.contains("Grüße aus Köln"), "{stdout}");
     assert!(!stderr.contains("--charset utf-8"), "{stderr}");
 }
+
+/// `extract --deny-private`: a loopback target is refused with the `forbidden` kind, and the
+/// message names the flag that lifts it (this front end's, not the service's --allow-private).
+#[test]
+fn deny_private_refuses_loopback_and_names_its_own_flag() {
+    let url = format!("http://127.0.0.1:{}/page", closed_port());
+    let out = bin()
+        .args([
+            "extract",
+            "--deny-private",
+            "--timeout",
+            "10",
+            "-f",
+            "json",
+            "-q",
+        ])
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["error"]["kind"], "forbidden", "{rec}");
+    let msg = rec["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("loopback") && msg.contains("drop --deny-private"),
+        "{msg}"
+    );
+    assert!(!msg.contains("--allow-private"), "{msg}");
+}

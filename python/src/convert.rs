@@ -53,7 +53,12 @@ pub(crate) fn to_pyerr(py: Python<'_>, e: &sightline::Error) -> PyErr {
         sightline::Error::Http { status, .. } => Some(*status),
         _ => None,
     };
-    match error_object(py, e.kind(), &e.detail(), status) {
+    let mut message = e.detail();
+    // The library's messages speak of the library; Python's name its own argument.
+    if let sightline::Error::Forbidden { .. } = e {
+        message.push_str(" (pass deny_private=False to let this page reach private addresses)");
+    }
+    match error_object(py, e.kind(), &message, status) {
         Ok(obj) => PyErr::from_value(obj.into_bound(py)),
         Err(err) => err,
     }

@@ -212,5 +212,5 @@ def test_comments_and_deny_private(server):
     assert any(block.get("comment") for block in page.blocks)
     # The fixture server is on loopback: a browser that denies private targets refuses it.
     with sightline.Browser(tabs=1, deny_private=True) as b:
-        with pytest.raises(sightline.ForbiddenError):
+        with pytest.raises(sightline.ForbiddenError, match="deny_private=False"):
             b.extract(url)

@@ -229,7 +229,7 @@ pub fn serve_charset(suggested: Option<&str>, bytes: &[u8]) -> String {
         .or_else(|| Encoding::for_label(label.replace('_', "-").as_bytes()));
     match encoding {
         Some(e) if e == encoding_rs::UTF_8 => "utf-8".into(),
-        Some(e) if !crate::render::checks::is_utf8_text(bytes) => e.name().to_ascii_lowercase(),
+        Some(e) if !crate::charset::is_utf8_text(bytes) => e.name().to_ascii_lowercase(),
         _ => "utf-8".into(),
     }
 }

@@ -29,6 +29,7 @@ pub mod peers;
 pub mod report;
 pub mod rescore;
 pub(crate) mod results;
+#[cfg(feature = "browser")]
 pub mod run;
 pub mod sample;
 pub mod table;

@@ -139,12 +139,7 @@ pub fn sniff_binary(body: &[u8]) -> Option<String> {
     None
 }
 
-/// Bytes that are valid UTF-8 and hold non-ASCII text. Legacy encodings practically never
-/// give such bytes, so a page whose bytes are this and which declares another charset was
-/// converted to UTF-8 and kept its old declaration (read as declared, it shows mojibake).
-pub fn is_utf8_text(bytes: &[u8]) -> bool {
-    !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok()
-}
+pub use crate::charset::is_utf8_text;
 
 /// Decode HTML bytes with `charset` (a WHATWG label; UTF-8 when absent or unknown).
 pub fn decode(bytes: &[u8], charset: Option<&str>) -> String {

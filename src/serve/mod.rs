@@ -360,11 +360,15 @@ async fn request_to_page(
         (Some(url), None) => {
             if let Err(r) = state.cfg.policy.check(&url).await {
                 state.metrics.refused("forbidden");
-                return Err(error_response(
-                    StatusCode::FORBIDDEN,
-                    "forbidden",
-                    &format!("{url}: {r}"),
-                ));
+                let e = crate::Error::Forbidden {
+                    input: url.clone(),
+                    message: r.to_string(),
+                };
+                let mut message = e.to_string();
+                if let Some(hint) = page.hint.and_then(|h| h(&e)) {
+                    message = format!("{message} ({hint})");
+                }
+                return Err(error_response(StatusCode::FORBIDDEN, "forbidden", &message));
             }
             Input::Url(url)
         }

@@ -36,10 +36,23 @@ pub fn hint(e: &sightline::Error) -> Option<String> {
             E::Http { .. } => "pass --accept-http-errors to extract such pages anyway",
             E::TooLarge { .. } => "raise --max-nodes or --max-text-bytes",
             E::Charset { .. } => "pass --charset with a WHATWG label such as utf-8",
+            E::Forbidden { .. } => "drop --deny-private to let this page reach private addresses",
             _ => return None,
         }
         .to_string(),
     )
+}
+
+/// The hint of `serve` and `mcp`: a refused target is the service's policy, which its
+/// operator (not the client) lifts; everything else as [`hint`].
+pub fn service_hint(e: &sightline::Error) -> Option<String> {
+    match e {
+        sightline::Error::Forbidden { .. } => Some(
+            "run the service with --allow-private, or --allow-host HOST[:PORT] for one host, to allow it"
+                .into(),
+        ),
+        _ => hint(e),
+    }
 }
 
 const AFTER_HELP: &str = "\
@@ -238,7 +251,7 @@ impl ServiceArgs {
             annotate: false,
             max_text_bytes: self.max_text_bytes,
             charset,
-            hint: Some(hint),
+            hint: Some(service_hint),
             front_matter: false,
         })
     }
