@@ -139,6 +139,20 @@ async fn stdio_client_lists_the_tools_and_extracts_a_loopback_page() {
     let text = s["content"].as_str().unwrap();
     assert!(text.starts_with(HEADLINE), "{text}");
 
+    // Reader comments: dropped by default, kept after the article with `comments: true`.
+    let blog = site.url("/comments-blog/page.html");
+    let comment = "the children now check the barrel levels every Monday";
+    for keep in [false, true] {
+        let r = call(&client, "extract", json!({ "url": blog, "comments": keep })).await;
+        assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+        let md = r.structured_content.unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(md.contains("rainwater"), "{md}");
+        assert_eq!(md.contains(comment), keep, "comments: {keep}\n{md}");
+    }
+
     // screenshot: a PNG of the first viewport.
     let r = call(&client, "screenshot", json!({ "url": page })).await;
     assert_eq!(r.is_error, Some(false), "{}", text_of(&r));

@@ -9,13 +9,14 @@
 //!   text nodes in node order (whitespace is compared apart, since the writer joins two text
 //!   nodes that touch without a space, and breaks paragraphs where the layout does);
 //! - the output is deterministic (the same snapshot twice gives the same bytes);
-//! - the cost is linear in nodes: 16,000 nodes take at most 40 times as long as 2,000
-//!   (linear is 8x, quadratic 64x; the fastest of five runs of each is compared).
+//! - the cost is linear in nodes: not here (a wall-clock ratio moves with the machine's
+//!   load), but in `scripts/bench-linearity`, which counts instructions under callgrind for
+//!   2,000 and 16,000 nodes and fails above a ratio of 10 (linear is 8, quadratic 64).
 //!
 //! `--params` JSON: arbitrary JSON gives `Ok` or an error, never a panic; and parameters of
 //! any finite value run on a page without a panic.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use proptest::prelude::*;
 use sightline::extract::{Algorithm, Params};
@@ -280,57 +281,6 @@ fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
                 .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     })
-}
-
-/// A page of `n` nodes: sections of a heading, paragraphs and a link list.
-fn page_of(n: usize) -> Snapshot {
-    let mut b = SnapshotBuilder::new(1200.0);
-    let mut y = 0.0;
-    // Seven nodes a section.
-    for _ in 0..n / 7 {
-        let sec = b.el(0, "section", rect(100.0, y, 800.0, 400.0));
-        let p = b.el(sec, "p", rect(100.0, y, 800.0, 100.0));
-        b.text(
-            p,
-            "The ferry leaves the harbour at noon on market days only, and returns at six.",
-        );
-        let ul = b.el(sec, "ul", rect(100.0, y + 120.0, 200.0, 40.0));
-        let li = b.el(ul, "li", rect(100.0, y + 120.0, 200.0, 20.0));
-        let a = b.el(li, "a", rect(100.0, y + 120.0, 200.0, 20.0));
-        b.text(a, "Home");
-        y += 400.0;
-    }
-    b.build()
-}
-
-fn fastest(s: &Snapshot, a: Algorithm, p: &Params) -> Duration {
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            let _ = outputs(s, a, p);
-            t.elapsed()
-        })
-        .min()
-        .unwrap()
-}
-
-/// A measurement, not a pass/fail signal on a shared machine: a ratio of wall-clock times
-/// moves with the load (it failed under a parallel build here), so it is run on demand
-/// (`cargo test --release --test properties -- --ignored cost_is_linear_in_nodes`).
-#[test]
-#[ignore = "a timing ratio: run on a quiet machine with --ignored"]
-fn cost_is_linear_in_nodes() {
-    let p = Params::default();
-    let (small, big) = (page_of(2_000), page_of(16_000));
-    for a in Algorithm::ALL {
-        let (ts, tb) = (fastest(&small, a, &p), fastest(&big, a, &p));
-        let ratio = tb.as_secs_f64() / ts.as_secs_f64().max(1e-6);
-        eprintln!(
-            "{}: 2k nodes {ts:?}, 16k nodes {tb:?}: x{ratio:.1}",
-            a.name()
-        );
-        assert!(ratio < 40.0, "{}: 8x the nodes cost x{ratio:.1}", a.name());
-    }
 }
 
 /// Run `f` on a thread with the stack of a tokio worker (2 MiB): deep recursion would

@@ -53,6 +53,10 @@ pub struct ExtractParams {
     #[serde(default)]
     #[schemars(schema_with = "algorithm_schema")]
     pub algorithm: Option<String>,
+    /// Keep the page's reader comments after the article (`learned` only); default: the
+    /// server's (`--comments`, off unless set).
+    #[serde(default)]
+    pub comments: Option<bool>,
 }
 
 /// The input of `screenshot`.
@@ -219,8 +223,8 @@ impl McpServer {
         Parameters(p): Parameters<ExtractParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let base = self.shared().extractor.page_config().clone();
-        let cfg = match &p.algorithm {
-            None => base,
+        let mut cfg = match &p.algorithm {
+            None => base.clone(),
             Some(a) => match a.parse::<Algorithm>() {
                 Ok(a) => Arc::new(PageConfig {
                     algorithms: vec![a],
@@ -236,6 +240,13 @@ impl McpServer {
                 }
             },
         };
+        if let Some(c) = p.comments {
+            if c != cfg.params.learned.comments {
+                let mut own = (*cfg).clone();
+                own.params.learned.comments = c;
+                cfg = Arc::new(own);
+            }
+        }
         let page = match self.page(&p.url, &cfg, false).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),
