@@ -7,3 +7,16 @@
 pub fn is_utf8_text(bytes: &[u8]) -> bool {
     !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_text_is_valid_utf8_with_non_ascii() {
+        assert!(is_utf8_text("Grüße, 新电脑".as_bytes()));
+        assert!(!is_utf8_text(b"plain ascii"));
+        assert!(!is_utf8_text(b"caf\xe9"));
+        assert!(!is_utf8_text(b"\xd0\xc2\xb5\xe7"));
+    }
+}

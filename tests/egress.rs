@@ -559,6 +559,8 @@ async fn options_deny_private_refuses_a_loopback_page_with_the_forbidden_kind() 
     denied.shutdown().await;
     assert_eq!(err.kind(), "forbidden", "{err}");
     assert!(err.to_string().contains("127.0.0.1"), "{err}");
+    // The library names its policy, not a front end's flag (Python adds deny_private=False).
+    assert!(!err.to_string().contains("--"), "{err}");
     let open = Extractor::new(Options::default().tabs(1).offline(true))
         .await
         .expect("Chromium");

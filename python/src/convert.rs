@@ -46,6 +46,17 @@ pub(crate) fn py_to_json(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<serde
     serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("not valid JSON: {e}")))
 }
 
+/// Python's hint for a library error: the argument that changes the outcome (the library's
+/// messages speak of the library, as the CLI's `hint` names its flags).
+fn hint(e: &sightline::Error) -> Option<&'static str> {
+    match e {
+        sightline::Error::Forbidden { .. } => {
+            Some("pass deny_private=False to let this page reach private addresses")
+        }
+        _ => None,
+    }
+}
+
 /// The exception for a library error: the class of its kind from `sightline.errors`, with
 /// the library's message, and `kind`, `input` and (HTTP errors) `status` attributes.
 pub(crate) fn to_pyerr(py: Python<'_>, e: &sightline::Error) -> PyErr {
@@ -53,11 +64,10 @@ pub(crate) fn to_pyerr(py: Python<'_>, e: &sightline::Error) -> PyErr {
         sightline::Error::Http { status, .. } => Some(*status),
         _ => None,
     };
-    let mut message = e.detail();
-    // The library's messages speak of the library; Python's name its own argument.
-    if let sightline::Error::Forbidden { .. } = e {
-        message.push_str(" (pass deny_private=False to let this page reach private addresses)");
-    }
+    let message = match hint(e) {
+        Some(h) => format!("{} ({h})", e.detail()),
+        None => e.detail(),
+    };
     match error_object(py, e.kind(), &message, status) {
         Ok(obj) => PyErr::from_value(obj.into_bound(py)),
         Err(err) => err,

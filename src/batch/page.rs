@@ -38,6 +38,18 @@ pub struct PageConfig {
     pub front_matter: bool,
 }
 
+impl PageConfig {
+    /// An error's message for this front end: the library's (with its causes), then the
+    /// front end's hint (`hint`) in parentheses when it has one.
+    pub fn message(&self, e: &Error) -> String {
+        let m = e.detail();
+        match self.hint.and_then(|h| h(e)) {
+            Some(hint) => format!("{m} ({hint})"),
+            None => m,
+        }
+    }
+}
+
 impl Default for PageConfig {
     fn default() -> Self {
         PageConfig {
@@ -89,8 +101,8 @@ impl PageOut {
     /// The record of a page that failed, with the front end's hint (`cfg.hint`).
     pub fn error_for(input: &str, e: &Error, cfg: &PageConfig) -> PageOut {
         let mut out = PageOut::error(input, e);
-        if let (Some(hint), Some(info)) = (cfg.hint.and_then(|h| h(e)), out.record.error.as_mut()) {
-            info.message = format!("{} ({hint})", info.message);
+        if let Some(info) = out.record.error.as_mut() {
+            info.message = cfg.message(e);
         }
         out
     }

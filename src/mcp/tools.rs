@@ -186,13 +186,10 @@ pub struct ScreenshotInfo {
 /// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
 /// hint when it has one.
 pub(crate) fn error_result(e: &Error, cfg: &PageConfig) -> CallToolResult {
-    let mut message = e.to_string();
-    if let Some(hint) = cfg.hint.and_then(|h| h(e)) {
-        message = format!("{message} ({hint})");
-    }
     CallToolResult::error(vec![ContentBlock::text(format!(
-        "error ({}): {message}",
-        e.kind()
+        "error ({}): {}",
+        e.kind(),
+        cfg.message(e)
     ))])
 }
 
@@ -223,13 +220,11 @@ impl McpServer {
         Parameters(p): Parameters<ExtractParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let base = self.shared().extractor.page_config().clone();
-        let mut cfg = match &p.algorithm {
-            None => base.clone(),
-            Some(a) => match a.parse::<Algorithm>() {
-                Ok(a) => Arc::new(PageConfig {
-                    algorithms: vec![a],
-                    ..(*base).clone()
-                }),
+        // The call's own choices over the server's.
+        let mut own = (*base).clone();
+        if let Some(a) = &p.algorithm {
+            match a.parse::<Algorithm>() {
+                Ok(a) => own.algorithms = vec![a],
                 Err(m) => {
                     let e = Error::Input {
                         input: a.clone(),
@@ -238,15 +233,12 @@ impl McpServer {
                     };
                     return Ok(error_result(&e, &base));
                 }
-            },
-        };
-        if let Some(c) = p.comments {
-            if c != cfg.params.learned.comments {
-                let mut own = (*cfg).clone();
-                own.params.learned.comments = c;
-                cfg = Arc::new(own);
             }
         }
+        if let Some(c) = p.comments {
+            own.params.learned.comments = c;
+        }
+        let cfg = Arc::new(own);
         let page = match self.page(&p.url, &cfg, false).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),

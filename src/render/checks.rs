@@ -139,8 +139,6 @@ pub fn sniff_binary(body: &[u8]) -> Option<String> {
     None
 }
 
-pub use crate::charset::is_utf8_text;
-
 /// Decode HTML bytes with `charset` (a WHATWG label; UTF-8 when absent or unknown).
 pub fn decode(bytes: &[u8], charset: Option<&str>) -> String {
     let enc = charset
@@ -218,14 +216,6 @@ pub fn fallback_is_better(js: usize, nojs: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf8_text_is_valid_utf8_with_non_ascii() {
-        assert!(is_utf8_text("Grüße, 新电脑".as_bytes()));
-        assert!(!is_utf8_text(b"plain ascii"));
-        assert!(!is_utf8_text(b"caf\xe9"));
-        assert!(!is_utf8_text(b"\xd0\xc2\xb5\xe7"));
-    }
 
     #[test]
     fn schemes() {

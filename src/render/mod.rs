@@ -643,7 +643,7 @@ impl Renderer {
                 // whose bytes are UTF-8: extracted as a browser shows it, and said.
                 if misread_possible
                     && matches!(input, Input::File(_))
-                    && checks::is_utf8_text(&bytes)
+                    && crate::charset::is_utf8_text(&bytes)
                 {
                     tracing::warn!(
                         "{}: Chromium read it as {decoded_as}, as the page declares, but its bytes are UTF-8; if the text looks garbled, pass --charset utf-8",

@@ -364,11 +364,11 @@ async fn request_to_page(
                     input: url.clone(),
                     message: r.to_string(),
                 };
-                let mut message = e.to_string();
-                if let Some(hint) = page.hint.and_then(|h| h(&e)) {
-                    message = format!("{message} ({hint})");
-                }
-                return Err(error_response(StatusCode::FORBIDDEN, "forbidden", &message));
+                return Err(error_response(
+                    StatusCode::FORBIDDEN,
+                    "forbidden",
+                    &page.message(&e),
+                ));
             }
             Input::Url(url)
         }
