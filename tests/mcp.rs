@@ -378,3 +378,84 @@ async fn serve_without_a_token_answers_mcp_for_loopback_names_only() {
         }
     }
 }
+
+/// The value of an unlabelled gauge in the service's `/metrics` text.
+async fn gauge(base: &str, name: &str) -> f64 {
+    let m = reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    m.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in\n{m}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_admits_mcp_calls_within_its_queue_bound() {
+    // A page that never answers: the tool call holds its place until the client goes away.
+    let hang = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hang_url = format!("http://{}/", hang.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = hang.accept().await {
+            held.push(s);
+        }
+    });
+    // One tab and no queue: one place in all, shared by /extract and /mcp.
+    let svc = start_serve(&[
+        "--allow-private",
+        "--max-queue",
+        "0",
+        "--request-timeout",
+        "60",
+    ]);
+    let url = format!("{}/mcp", svc.base);
+    let client = http_client(&url, None).await.unwrap();
+    assert_eq!(gauge(&svc.base, "sightline_queue").await, 0.0);
+    let call = tokio::spawn(async move {
+        let r = call(&client, "extract", json!({"url": hang_url})).await;
+        (client, r)
+    });
+    let t = Instant::now();
+    while gauge(&svc.base, "sightline_queue").await < 1.0 {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the call was never admitted"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    let post = || {
+        reqwest::Client::new()
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init)
+            .send()
+    };
+    let r = post().await.unwrap();
+    assert_eq!(r.status().as_u16(), 503);
+    assert!(r.headers().get("retry-after").is_some());
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["kind"], "busy", "{body}");
+    // /extract shares the bound.
+    let r = reqwest::get(format!("{}/extract?url=http://127.0.0.1:9/", svc.base))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 503);
+    // The client goes away: its place is free again, and the gauge says so.
+    call.abort();
+    let _ = call.await;
+    let t = Instant::now();
+    while gauge(&svc.base, "sightline_queue").await > 0.0 {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the place was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(post().await.unwrap().status().as_u16(), 200);
+}

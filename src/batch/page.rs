@@ -50,6 +50,25 @@ impl PageConfig {
     }
 }
 
+impl PageConfig {
+    /// A copy with one request's own choices over these (a service's per-request `algorithm`
+    /// and `comments`); `Err` names an unknown algorithm and the ones there are.
+    pub fn with_choices(
+        &self,
+        algorithm: Option<&str>,
+        comments: Option<bool>,
+    ) -> Result<PageConfig, String> {
+        let mut own = self.clone();
+        if let Some(a) = algorithm {
+            own.algorithms = vec![a.parse::<crate::extract::Algorithm>()?];
+        }
+        if let Some(c) = comments {
+            own.params.learned.comments = c;
+        }
+        Ok(own)
+    }
+}
+
 impl Default for PageConfig {
     fn default() -> Self {
         PageConfig {

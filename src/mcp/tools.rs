@@ -221,23 +221,17 @@ impl McpServer {
     ) -> Result<CallToolResult, ErrorData> {
         let base = self.shared().extractor.page_config().clone();
         // The call's own choices over the server's.
-        let mut own = (*base).clone();
-        if let Some(a) = &p.algorithm {
-            match a.parse::<Algorithm>() {
-                Ok(a) => own.algorithms = vec![a],
-                Err(m) => {
-                    let e = Error::Input {
-                        input: a.clone(),
-                        message: m,
-                        source: None,
-                    };
-                    return Ok(error_result(&e, &base));
-                }
+        let own = match base.with_choices(p.algorithm.as_deref(), p.comments) {
+            Ok(own) => own,
+            Err(m) => {
+                let e = Error::Input {
+                    input: p.algorithm.clone().unwrap_or_default(),
+                    message: m,
+                    source: None,
+                };
+                return Ok(error_result(&e, &base));
             }
-        }
-        if let Some(c) = p.comments {
-            own.params.learned.comments = c;
-        }
+        };
         let cfg = Arc::new(own);
         let page = match self.page(&p.url, &cfg, false).await {
             Ok(page) => page,

@@ -22,7 +22,8 @@
 //! command line does, unless `--allow-private`), every connection of the browser goes through
 //! the egress proxy, which connects only to addresses it resolved and checked itself
 //! ([`crate::render::egress`]). Backpressure:
-//! at most `concurrency + max_queue` requests are admitted; the rest get 503 at once. Each
+//! at most `concurrency + max_queue` requests (`/extract`, and `POST /mcp` until its answer's
+//! body is sent) are admitted; the rest get 503 at once. Each
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
 //! Shutdown: stop accepting, let the pages in flight finish within a bound.
 
@@ -43,7 +44,6 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 use crate::batch::{self, Job, PageConfig, PageOut};
-use crate::extract::Algorithm;
 use crate::output::Format;
 use crate::render::guard::NetPolicy;
 use crate::render::{BrowserPool, Input};
@@ -125,7 +125,7 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
         .merge(
             Router::new()
                 .route_service("/mcp", mcp)
-                .layer(middleware::from_fn_with_state(state.clone(), mcp_auth)),
+                .layer(middleware::from_fn_with_state(state.clone(), mcp_gate)),
         )
         .with_state(state)
         .layer(axum::middleware::from_fn(move |req, next| {
@@ -133,8 +133,11 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
         }))
 }
 
-/// The bearer token in front of `/mcp`, as on `/extract`.
-async fn mcp_auth(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+/// In front of `/mcp`: the bearer token, as on `/extract`, and admission. A `POST` (a
+/// JSON-RPC message, such as a tool call that renders a page) takes one of the
+/// `concurrency + max_queue` places `/extract` takes, or gets 503 at once; it holds the place
+/// until its response body has been sent or dropped (a client that goes away frees it).
+async fn mcp_gate(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     if !authorized(&state, req.headers()) {
         state.metrics.refused("unauthorized");
         return error_response(
@@ -143,7 +146,60 @@ async fn mcp_auth(State(state): State<Arc<AppState>>, req: Request, next: Next) 
             "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
         );
     }
-    next.run(req).await
+    if req.method() != axum::http::Method::POST {
+        return next.run(req).await;
+    }
+    let Some(admission) = Admission::take(&state) else {
+        return queue_full();
+    };
+    let resp = next.run(req).await;
+    resp.map(|body| {
+        use http_body_util::BodyExt;
+        axum::body::Body::new(body.map_frame(move |frame| {
+            let _held = &admission;
+            frame
+        }))
+    })
+}
+
+/// One admitted request: a place among `concurrency + max_queue`, counted in the queue
+/// gauge until dropped.
+struct Admission {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    state: Arc<AppState>,
+}
+
+impl Admission {
+    /// A place, or `None` when every place is taken (counted as a `queue-full` refusal).
+    fn take(state: &Arc<AppState>) -> Option<Admission> {
+        let Ok(permit) = state.admitted.clone().try_acquire_owned() else {
+            state.metrics.refused("queue-full");
+            return None;
+        };
+        state.metrics.queued(1);
+        Some(Admission {
+            _permit: permit,
+            state: state.clone(),
+        })
+    }
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.state.metrics.queued(-1);
+    }
+}
+
+/// 503 with `Retry-After`: every place is taken.
+fn queue_full() -> Response {
+    let mut r = error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the queue is full (--max-queue); retry later",
+    );
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
 }
 
 /// Serve on `listener` until `shutdown` resolves; then stop accepting and wait for the
@@ -267,18 +323,9 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
         Ok(x) => x,
         Err(resp) => return resp,
     };
-    let Ok(permit) = state.admitted.clone().try_acquire_owned() else {
-        state.metrics.refused("queue-full");
-        let mut r = error_response(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
-            "the queue is full (--max-queue); retry later",
-        );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return r;
+    let Some(admission) = Admission::take(&state) else {
+        return queue_full();
     };
-    state.metrics.queued(1);
     let index = state
         .next
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -304,8 +351,7 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
         }
     };
     let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
-    state.metrics.queued(-1);
-    drop(permit);
+    drop(admission);
     let secs = started.elapsed().as_secs_f64();
     let out = match out {
         Ok(o) => o,
@@ -335,15 +381,13 @@ async fn request_to_page(
     req: ExtractRequest,
 ) -> Result<(Input, RequestPage), Response> {
     let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
-    let mut page = state.cfg.page.clone();
+    let mut page = state
+        .cfg
+        .page
+        .with_choices(req.algorithm.as_deref(), req.comments)
+        .map_err(bad)?;
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(bad)?;
-    }
-    if let Some(a) = &req.algorithm {
-        page.algorithms = vec![a.parse::<Algorithm>().map_err(bad)?];
-    }
-    if let Some(c) = req.comments {
-        page.params.learned.comments = c;
     }
     if req.screenshot && page.format != Format::Json {
         return Err(bad(
