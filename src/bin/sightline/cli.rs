@@ -604,6 +604,10 @@ pub struct TrainArgs {
     /// With --cv: write each cross-validated page's scores to FILE (as --lodo-pages).
     #[arg(long = "cv-pages", value_name = "FILE", requires = "cv")]
     pub cv_pages: Option<PathBuf>,
+    /// Loss weight of a page whose manifest names a page type other than article (product,
+    /// listing, forum, collection, service, documentation), against 1 for every other page.
+    #[arg(long = "typed-page-weight", value_name = "W", default_value_t = sightline::eval::train::Learner::default().typed_page_weight)]
+    pub typed_page_weight: f64,
     /// Also write the training matrix to DIR for experiments outside sightline:
     /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
     /// aligned shares, token counts, weights; no page text).
@@ -620,6 +624,7 @@ impl TrainArgs {
                 datasets: self.datasets.clone(),
                 learner: Learner {
                     seed: self.seed,
+                    typed_page_weight: self.typed_page_weight,
                     ..Learner::default()
                 },
                 threads: self.threads,

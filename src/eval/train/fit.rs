@@ -55,14 +55,22 @@ fn fit_booster(
     Ok(b)
 }
 
-fn stack<'a>(pages: impl Iterator<Item = &'a Page>) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+fn stack<'a>(pages: impl Iterator<Item = &'a Page>, l: &Learner) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let (mut rows, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
     for p in pages {
         rows.extend_from_slice(&p.features.rows);
         y.extend_from_slice(&p.labels);
-        w.extend_from_slice(&p.weights);
+        w.extend(unit_weights(p, l));
     }
     (rows, y, w)
+}
+
+/// The loss weights of `p`'s units: their share of the page's tokens, times
+/// [`Learner::typed_page_weight`] on a page of a type other than `article`.
+pub(super) fn unit_weights<'a>(p: &'a Page, l: &Learner) -> impl Iterator<Item = f64> + 'a {
+    let typed = p.page_type.as_deref().is_some_and(|t| t != "article");
+    let k = if typed { l.typed_page_weight } else { 1.0 };
+    p.weights.iter().map(move |w| w * k)
 }
 
 /// Train both passes on `pages`. Pass 2 reads out-of-fold pass-1 probabilities: two folds of
@@ -98,7 +106,7 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         l.trees,
         1,
     )?;
-    let (rows, y, w) = stack(pages.iter().copied());
+    let (rows, y, w) = stack(pages.iter().copied(), l);
     let pass1 = fit_booster(booster(l, l.trees, 0), &rows, nf, &y, &w)?;
     let page_rows2: Vec<Vec<f64>> = pages
         .iter()
@@ -191,7 +199,7 @@ fn out_of_fold<'r>(
             if fold_of(k, p) != f {
                 rows.extend_from_slice(rows_of(k));
                 y.extend_from_slice(&p.labels);
-                w.extend_from_slice(&p.weights);
+                w.extend(unit_weights(p, l));
             }
         }
         let b = fit_booster(booster(l, trees, seed + f as u64), &rows, n, &y, &w)?;

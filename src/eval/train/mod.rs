@@ -75,6 +75,11 @@ pub struct Learner {
     /// Decision threshold on the pass-2 probability; `None`: chosen on the training pages
     /// only, by [`choose_threshold`] over out-of-fold pass-2 probabilities.
     pub threshold: Option<f64>,
+    /// Loss weight of a page whose manifest names a page type other than `article`
+    /// (product, listing, forum, collection, service, documentation) against 1 for the
+    /// others: those types are a quarter of the pages, and each page otherwise weighs the
+    /// same, so the fit would favour articles.
+    pub typed_page_weight: f64,
 }
 
 impl Default for Learner {
@@ -91,6 +96,7 @@ impl Default for Learner {
             folds_by_dataset: false,
             seed: 20_241_123,
             threshold: Some(0.5),
+            typed_page_weight: 2.0,
         }
     }
 }

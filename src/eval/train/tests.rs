@@ -275,3 +275,33 @@ fn site_folds_keep_every_page_of_a_site_in_one_fold_across_datasets() {
     .dataset_names();
     assert_eq!(names.last().map(String::as_str), Some("b"));
 }
+
+#[test]
+fn typed_pages_weigh_typed_page_weight_times_the_others() {
+    let page = |page_type: Option<&str>| Page {
+        dataset: "d".into(),
+        id: "1".into(),
+        page_type: page_type.map(str::to_string),
+        site: "d/1".into(),
+        candidate: vec![false; 2],
+        keeps_comments: false,
+        features: PageFeatures {
+            units: Vec::new(),
+            rows: Vec::new(),
+        },
+        labels: vec![1.0, 0.0],
+        weights: vec![60.0, 40.0],
+        share: vec![1.0, 0.0],
+        lens: vec![5, 3],
+        gold_tokens: 5,
+    };
+    let l = Learner {
+        typed_page_weight: 3.0,
+        ..Learner::default()
+    };
+    let w = |t: Option<&str>| super::fit::unit_weights(&page(t), &l).collect::<Vec<_>>();
+    assert_eq!(w(Some("product")), vec![180.0, 120.0]);
+    assert_eq!(w(Some("forum")), vec![180.0, 120.0]);
+    assert_eq!(w(Some("article")), vec![60.0, 40.0]);
+    assert_eq!(w(None), vec![60.0, 40.0]);
+}

@@ -13,7 +13,7 @@ use super::units::Unit;
 use crate::snapshot::{NodeId, Tree};
 
 /// Names of the context features, in the order [`context_features`] writes them.
-pub const CONTEXT_FEATURES: [&str; 26] = [
+pub const CONTEXT_FEATURES: [&str; 30] = [
     // page-relative
     "chars_rank",
     "chars_share",
@@ -45,6 +45,11 @@ pub const CONTEXT_FEATURES: [&str; 26] = [
     "edge_credit",
     "edge_role",
     "edge_footer",
+    // shop chrome and machine ids (product pages: buy box, shipping, reviews, carousels)
+    "edge_shop",
+    "under_shop_heading",
+    "under_related_heading",
+    "machine_tokens",
 ];
 
 /// Rank of each value among `v` in [0, 1] (ties get their mean rank).
@@ -349,6 +354,160 @@ pub fn edge_kinds(text: &str) -> [f64; 4] {
     out
 }
 
+/// Phrases of a shop's chrome around a product's description, in the benchmark's languages:
+/// the buy box, stock, sizes, shipping and returns, reviews and the "also viewed" carousels.
+/// Matched like [`EDGE_PHRASES`]: on short units ([`edge_shop`]) and on the heading a unit is
+/// under ([`HeadingScope`]).
+pub const SHOP_PHRASES: &[&str] = &[
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to wish",
+    "add to list",
+    "buy now",
+    "in stock",
+    "out of stock",
+    "select a size",
+    "select size",
+    "size guide",
+    "size chart",
+    "quantity",
+    "free shipping",
+    "free delivery",
+    "shipping",
+    "delivery",
+    "returns",
+    "checkout",
+    "sold by",
+    "seller",
+    "customers also",
+    "also viewed",
+    "also bought",
+    "also like",
+    "recently viewed",
+    "frequently bought",
+    "similar items",
+    "similar products",
+    "sponsored",
+    "notify me",
+    "write a review",
+    "reviews",
+    "ratings",
+    "questions & answers",
+    "warenkorb",
+    "lieferung",
+    "versand",
+    "rückgabe",
+    "auf lager",
+    "bewertungen",
+    "panier",
+    "livraison",
+    "retours",
+    "en stock",
+    "avis clients",
+    "carrito",
+    "envío",
+    "devoluciones",
+    "opiniones",
+    "koszyk",
+    "dostawa",
+    "opinie",
+    "carrello",
+    "spedizione",
+    "recensioni",
+    "winkelwagen",
+    "verzending",
+    "carrinho",
+    "frete",
+];
+
+/// 1 when `text` is short (at most [`EDGE_MAX_WORDS`] words) and holds a [`SHOP_PHRASES`]
+/// phrase.
+pub fn edge_shop(text: &str) -> f64 {
+    if text.split_whitespace().count() > EDGE_MAX_WORDS {
+        return 0.0;
+    }
+    let lower = text.to_lowercase();
+    if SHOP_PHRASES.iter().any(|p| lower.contains(p)) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Is `word` a machine identifier rather than a word: a hexadecimal string or UUID, or a long
+/// mix of letters and digits (tracking ids, hashes, session tokens)? Punctuation around it is
+/// ignored; short codes ("A2A1K-BBBB", "SM7dB", "2024") are words.
+pub fn is_machine_token(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let len = w.chars().count();
+    if len < 12
+        || !w
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return false;
+    }
+    let digits = w.chars().filter(|c| c.is_ascii_digit()).count();
+    let letters = w.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    let hex = w.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    (hex && digits >= 4 && letters >= 2) || (len >= 16 && digits >= 3 && letters >= 3)
+}
+
+/// The share of `text`'s words that are [machine tokens](is_machine_token).
+pub fn machine_token_share(text: &str) -> f64 {
+    let (mut n, mut m) = (0usize, 0usize);
+    for w in text.split_whitespace() {
+        n += 1;
+        m += usize::from(is_machine_token(w));
+    }
+    if n == 0 {
+        0.0
+    } else {
+        m as f64 / n as f64
+    }
+}
+
+/// The heading a unit is under, in reading order: a heading (`h1`–`h6`) of level L holds
+/// until the next heading of level L or above; a sub-heading inherits its section's flags.
+/// Each flag says the heading (or one above it) holds a [`SHOP_PHRASES`] or an
+/// [`EDGE_PHRASES`] "related" phrase.
+#[derive(Default)]
+struct HeadingScope {
+    /// (level, shop, related) of the open headings, outermost first.
+    open: Vec<(u8, bool, bool)>,
+}
+
+impl HeadingScope {
+    /// Read one unit; returns its (shop, related) flags.
+    fn read(&mut self, tag: &str, text: &str) -> (bool, bool) {
+        if let Some(level) = heading_level(tag) {
+            while self.open.last().is_some_and(|o| o.0 >= level) {
+                self.open.pop();
+            }
+            let (outer_shop, outer_related) = self.flags();
+            let lower = text.to_lowercase();
+            let shop = SHOP_PHRASES.iter().any(|p| lower.contains(p));
+            let related = EDGE_PHRASES[0].1.iter().any(|p| lower.contains(p));
+            self.open
+                .push((level, shop || outer_shop, related || outer_related));
+        }
+        self.flags()
+    }
+
+    fn flags(&self) -> (bool, bool) {
+        self.open.last().map_or((false, false), |o| (o.1, o.2))
+    }
+}
+
+/// The level of a heading tag (`h1` → 1), or `None`.
+fn heading_level(tag: &str) -> Option<u8> {
+    match tag.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
+        _ => None,
+    }
+}
+
 /// A signature of one element for the repeated-record test: its tag and class.
 fn signature<'a>(tree: &Tree<'a>, i: NodeId) -> (&'a str, &'a str) {
     let nd = tree.node(i);
@@ -509,6 +668,7 @@ pub fn context_features(
         c
     };
 
+    let mut scope = HeadingScope::default();
     for k in 0..nu {
         let r = tree.node(units[k].block).rect;
         let text = units[k].text.trim();
@@ -547,6 +707,17 @@ pub fn context_features(
         let words = text.split_whitespace().count();
         out.push(b(words <= 3 && !text.ends_with('.')));
         out.extend(edge_kinds(text));
+        out.push(edge_shop(text));
+        let u = &units[k];
+        let tag = [u.block, u.ancestors[0]]
+            .into_iter()
+            .map(|i| tree.node(i).tag.as_str())
+            .find(|t| heading_level(t).is_some())
+            .unwrap_or("");
+        let (shop, related) = scope.read(tag, text);
+        out.push(b(shop));
+        out.push(b(related));
+        out.push(machine_token_share(text));
     }
     debug_assert_eq!(out.len(), nu * m);
     out
@@ -589,9 +760,39 @@ mod tests {
             edge_kinds("War der Artikel nützlich?"),
             [0.0, 0.0, 0.0, 1.0]
         );
+        assert_eq!(edge_shop("Add to bag"), 1.0);
+        assert_eq!(edge_shop("Delivery & Returns"), 1.0);
+        assert_eq!(edge_shop("In den Warenkorb"), 1.0);
+        assert_eq!(edge_shop("Arrival T-Shirt"), 0.0);
+        assert!(is_machine_token("3f2b9c1e-8a4d-4e1b-9c7a-1d2e3f4a5b6c"));
+        assert!(is_machine_token("a1b2c3d4e5f60718"));
+        assert!(is_machine_token("(sess_9KfL2mQ7xZ83pRt)"));
+        assert!(!is_machine_token("A2A1K-BBBB"));
+        assert!(!is_machine_token("Physique-accentuating"));
+        assert!(!is_machine_token("2024-05-01"));
+        assert_eq!(machine_token_share("id 3f2b9c1e8a4d4e1b"), 0.5);
         // A paragraph that mentions a phrase is not an edge line.
         let long = "The reporter said the related findings were shared on Monday with every member of the board.";
         assert_eq!(edge_kinds(long), [0.0; 4]);
+    }
+
+    #[test]
+    fn a_heading_scopes_the_units_under_it() {
+        let mut s = HeadingScope::default();
+        assert_eq!(s.read("p", "Intro"), (false, false));
+        assert_eq!(s.read("h2", "Description"), (false, false));
+        assert_eq!(s.read("p", "Soft wool."), (false, false));
+        assert_eq!(s.read("h2", "Delivery & Returns"), (true, false));
+        assert_eq!(s.read("p", "Standard shipping is free."), (true, false));
+        // A sub-heading keeps its section's flag.
+        assert_eq!(s.read("h3", "Express"), (true, false));
+        assert_eq!(s.read("p", "Three days."), (true, false));
+        // A heading of the same level ends the section.
+        assert_eq!(s.read("h2", "Specifications"), (false, false));
+        assert_eq!(s.read("h2", "More stories"), (false, true));
+        // A carousel's heading can be both.
+        assert_eq!(s.read("h2", "You may also like"), (true, true));
+        assert_eq!(s.read("h1", "Another title"), (false, false));
     }
 
     #[test]

@@ -213,6 +213,10 @@ pub const FEATURES: &[&str] = names![
     "edge_credit",
     "edge_role",
     "edge_footer",
+    "edge_shop",
+    "under_shop_heading",
+    "under_related_heading",
+    "machine_tokens",
 ];
 
 /// Names of the pass-2 (smoothing) features: the pass-1 probabilities around the unit, then
