@@ -339,10 +339,16 @@ pub const EDGE_PHRASES: [(&str, &[&str]); 4] = [
 /// The longest unit (in words) [`EDGE_PHRASES`] are looked for in.
 pub const EDGE_MAX_WORDS: usize = 12;
 
-/// For each kind of [`EDGE_PHRASES`], 1 when `text` is short and holds one of its phrases.
-pub fn edge_kinds(text: &str) -> [f64; 4] {
-    let mut out = [0.0; 4];
-    if text.split_whitespace().count() > EDGE_MAX_WORDS {
+/// Has `text` more than [`EDGE_MAX_WORDS`] words? (Reads no further than that.)
+fn is_long(text: &str) -> bool {
+    text.split_whitespace().nth(EDGE_MAX_WORDS).is_some()
+}
+
+/// For each kind of [`EDGE_PHRASES`], then for [`SHOP_PHRASES`], 1 when `text` is short and
+/// holds one of its phrases (the features `edge_related` … `edge_footer`, `edge_shop`).
+pub fn edge_kinds(text: &str) -> [f64; 5] {
+    let mut out = [0.0; 5];
+    if is_long(text) {
         return out;
     }
     let lower = text.to_lowercase();
@@ -351,12 +357,15 @@ pub fn edge_kinds(text: &str) -> [f64; 4] {
             out[k] = 1.0;
         }
     }
+    if SHOP_PHRASES.iter().any(|p| lower.contains(p)) {
+        out[4] = 1.0;
+    }
     out
 }
 
 /// Phrases of a shop's chrome around a product's description, in the benchmark's languages:
 /// the buy box, stock, sizes, shipping and returns, reviews and the "also viewed" carousels.
-/// Matched like [`EDGE_PHRASES`]: on short units ([`edge_shop`]) and on the heading a unit is
+/// Matched like [`EDGE_PHRASES`]: on short units ([`edge_kinds`]) and on the heading a unit is
 /// under ([`HeadingScope`]).
 pub const SHOP_PHRASES: &[&str] = &[
     "add to cart",
@@ -421,24 +430,13 @@ pub const SHOP_PHRASES: &[&str] = &[
     "frete",
 ];
 
-/// 1 when `text` is short (at most [`EDGE_MAX_WORDS`] words) and holds a [`SHOP_PHRASES`]
-/// phrase.
-pub fn edge_shop(text: &str) -> f64 {
-    if text.split_whitespace().count() > EDGE_MAX_WORDS {
-        return 0.0;
-    }
-    let lower = text.to_lowercase();
-    if SHOP_PHRASES.iter().any(|p| lower.contains(p)) {
-        1.0
-    } else {
-        0.0
-    }
-}
-
 /// Is `word` a machine identifier rather than a word: a hexadecimal string or UUID, or a long
 /// mix of letters and digits (tracking ids, hashes, session tokens)? Punctuation around it is
 /// ignored; short codes ("A2A1K-BBBB", "SM7dB", "2024") are words.
 pub fn is_machine_token(word: &str) -> bool {
+    if word.len() < 12 {
+        return false; // fewer bytes than 12, so fewer characters
+    }
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     let len = w.chars().count();
     if len < 12
@@ -707,7 +705,6 @@ pub fn context_features(
         let words = text.split_whitespace().count();
         out.push(b(words <= 3 && !text.ends_with('.')));
         out.extend(edge_kinds(text));
-        out.push(edge_shop(text));
         let u = &units[k];
         let tag = [u.block, u.ancestors[0]]
             .into_iter()
@@ -746,24 +743,33 @@ mod tests {
         assert!(has_time_ago("at 12:30"));
         assert!(!has_time_ago("A quiet day"));
         assert_eq!(forum_words("Reply · Quote · Report"), 3.0);
-        assert_eq!(edge_kinds("Related Coverage"), [1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Mehr zu Klima und Konsum"), [1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Dans la même rubrique"), [1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Foto: Instagram"), [0.0, 1.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Getty Images"), [0.0, 1.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Jane Doe, Staff Writer"), [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(edge_kinds("Related Coverage"), [1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(
+            edge_kinds("Mehr zu Klima und Konsum"),
+            [1.0, 0.0, 0.0, 0.0, 0.0]
+        );
+        assert_eq!(
+            edge_kinds("Dans la même rubrique"),
+            [1.0, 0.0, 0.0, 0.0, 0.0]
+        );
+        assert_eq!(edge_kinds("Foto: Instagram"), [0.0, 1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(edge_kinds("Getty Images"), [0.0, 1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(
+            edge_kinds("Jane Doe, Staff Writer"),
+            [0.0, 0.0, 1.0, 0.0, 0.0]
+        );
         assert_eq!(
             edge_kinds("This entry was posted in News."),
-            [0.0, 0.0, 0.0, 1.0]
+            [0.0, 0.0, 0.0, 1.0, 0.0]
         );
         assert_eq!(
             edge_kinds("War der Artikel nützlich?"),
-            [0.0, 0.0, 0.0, 1.0]
+            [0.0, 0.0, 0.0, 1.0, 0.0]
         );
-        assert_eq!(edge_shop("Add to bag"), 1.0);
-        assert_eq!(edge_shop("Delivery & Returns"), 1.0);
-        assert_eq!(edge_shop("In den Warenkorb"), 1.0);
-        assert_eq!(edge_shop("Arrival T-Shirt"), 0.0);
+        assert_eq!(edge_kinds("Add to bag")[4], 1.0);
+        assert_eq!(edge_kinds("Delivery & Returns")[4], 1.0);
+        assert_eq!(edge_kinds("In den Warenkorb")[4], 1.0);
+        assert_eq!(edge_kinds("Arrival T-Shirt"), [0.0; 5]);
         assert!(is_machine_token("3f2b9c1e-8a4d-4e1b-9c7a-1d2e3f4a5b6c"));
         assert!(is_machine_token("a1b2c3d4e5f60718"));
         assert!(is_machine_token("(sess_9KfL2mQ7xZ83pRt)"));
@@ -773,7 +779,7 @@ mod tests {
         assert_eq!(machine_token_share("id 3f2b9c1e8a4d4e1b"), 0.5);
         // A paragraph that mentions a phrase is not an edge line.
         let long = "The reporter said the related findings were shared on Monday with every member of the board.";
-        assert_eq!(edge_kinds(long), [0.0; 4]);
+        assert_eq!(edge_kinds(long), [0.0; 5]);
     }
 
     #[test]
