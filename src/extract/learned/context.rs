@@ -2,7 +2,8 @@
 //! unit is *compared with the rest of its page*, so that one page's scale (long or short
 //! paragraphs, large or small type, wide or narrow layout) does not matter, and whether it
 //! sits in a repeated record (the items of a listing, the posts of a forum, the cards of a
-//! collection) or reads like a price, a rating, a date or a post's metadata.
+//! collection) or reads like a price, a rating, a date or a post's metadata; short edge lines
+//! and a shop's chrome (as a line, or as the heading a unit is under); machine identifiers.
 //!
 //! [`context_features`] gives [`CONTEXT_FEATURES`]`.len()` values per unit; the names are
 //! appended to `schema::FEATURES` in this order.
