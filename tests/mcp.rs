@@ -3,9 +3,8 @@
 //! endpoint of `sightline serve` over streamable HTTP (its token and target policy). The
 //! fixture pages come from `fixtures/` on a 127.0.0.1 port; everything else is refused.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
@@ -16,6 +15,9 @@ use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioC
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 use sightline::render::loopback::Server;
+
+mod common;
+use common::Service;
 
 const HEADLINE: &str = "Harbour city opens its first tidal power station";
 
@@ -229,56 +231,11 @@ async fn stdio_server_refuses_loopback_targets_by_default() {
     client.cancel().await.expect("close the session");
 }
 
-/// `sightline serve`, stopped with SIGTERM (and killed after 10 s) when dropped.
-struct Service {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// `sightline serve` with one tab (tests/common's starter).
 fn start_serve(args: &[&str]) -> Service {
-    let child = Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--offline", "-j", "1"])
-        .args(args)
-        .env_remove("SIGHTLINE_TOKEN")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut svc = Service {
-        child,
-        base: String::new(),
-    };
-    let mut err = BufReader::new(svc.child.stderr.take().unwrap());
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "serve exited before listening"
-        );
-        if let Some(rest) = line.split("listening on ").nth(1) {
-            svc.base = rest.split_whitespace().next().unwrap().to_string();
-            std::thread::spawn(move || for _ in err.lines() {});
-            return svc;
-        }
-    }
+    let mut all = vec!["-j", "1"];
+    all.extend_from_slice(args);
+    common::start(&all)
 }
 
 async fn http_client(url: &str, token: Option<&str>) -> Result<Client, String> {
