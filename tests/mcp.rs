@@ -349,6 +349,15 @@ async fn gauge(base: &str, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {name} in\n{m}"))
 }
 
+/// Wait up to `secs` for the service's queue gauge to read `n`; fail with `what` otherwise.
+async fn queue_reaches(base: &str, n: u32, secs: u64, what: &str) {
+    let t = Instant::now();
+    while gauge(base, "sightline_queue").await != f64::from(n) {
+        assert!(t.elapsed() < Duration::from_secs(secs), "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn serve_admits_mcp_calls_within_its_queue_bound() {
     // A page that never answers: the tool call holds its place until the client goes away.
@@ -371,26 +380,12 @@ async fn serve_admits_mcp_calls_within_its_queue_bound() {
     let url = format!("{}/mcp", svc.base);
     let client = http_client(&url, None).await.unwrap();
     // The handshake's messages have been answered: their places are free again.
-    let t = Instant::now();
-    while gauge(&svc.base, "sightline_queue").await > 0.0 {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "the handshake kept its place"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    queue_reaches(&svc.base, 0, 20, "the handshake kept its place").await;
     let call = tokio::spawn(async move {
         let r = call(&client, "extract", json!({"url": hang_url})).await;
         (client, r)
     });
-    let t = Instant::now();
-    while gauge(&svc.base, "sightline_queue").await < 1.0 {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "the call was never admitted"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    queue_reaches(&svc.base, 1, 20, "the call was never admitted").await;
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"}}});
@@ -415,13 +410,6 @@ async fn serve_admits_mcp_calls_within_its_queue_bound() {
     // deadline ends the call), and the gauge says so.
     call.abort();
     let _ = call.await;
-    let t = Instant::now();
-    while gauge(&svc.base, "sightline_queue").await > 0.0 {
-        assert!(
-            t.elapsed() < Duration::from_secs(45),
-            "the place was never freed"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    queue_reaches(&svc.base, 0, 45, "the place was never freed").await;
     assert_eq!(post().await.unwrap().status().as_u16(), 200);
 }

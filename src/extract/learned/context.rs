@@ -744,29 +744,20 @@ mod tests {
         assert!(has_time_ago("at 12:30"));
         assert!(!has_time_ago("A quiet day"));
         assert_eq!(forum_words("Reply · Quote · Report"), 3.0);
-        assert_eq!(edge_kinds("Related Coverage"), [1.0, 0.0, 0.0, 0.0, 0.0]);
-        assert_eq!(
-            edge_kinds("Mehr zu Klima und Konsum"),
-            [1.0, 0.0, 0.0, 0.0, 0.0]
-        );
-        assert_eq!(
-            edge_kinds("Dans la même rubrique"),
-            [1.0, 0.0, 0.0, 0.0, 0.0]
-        );
-        assert_eq!(edge_kinds("Foto: Instagram"), [0.0, 1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(edge_kinds("Getty Images"), [0.0, 1.0, 0.0, 0.0, 0.0]);
-        assert_eq!(
-            edge_kinds("Jane Doe, Staff Writer"),
-            [0.0, 0.0, 1.0, 0.0, 0.0]
-        );
-        assert_eq!(
-            edge_kinds("This entry was posted in News."),
-            [0.0, 0.0, 0.0, 1.0, 0.0]
-        );
-        assert_eq!(
-            edge_kinds("War der Artikel nützlich?"),
-            [0.0, 0.0, 0.0, 1.0, 0.0]
-        );
+        for (text, kind) in [
+            ("Related Coverage", 0),
+            ("Mehr zu Klima und Konsum", 0),
+            ("Dans la même rubrique", 0),
+            ("Foto: Instagram", 1),
+            ("Getty Images", 1),
+            ("Jane Doe, Staff Writer", 2),
+            ("This entry was posted in News.", 3),
+            ("War der Artikel nützlich?", 3),
+        ] {
+            let mut want = [0.0; 5];
+            want[kind] = 1.0;
+            assert_eq!(edge_kinds(text), want, "{text}");
+        }
         assert_eq!(edge_kinds("Add to bag")[4], 1.0);
         assert_eq!(edge_kinds("Delivery & Returns")[4], 1.0);
         assert_eq!(edge_kinds("In den Warenkorb")[4], 1.0);
