@@ -48,9 +48,7 @@ impl PageConfig {
             None => m,
         }
     }
-}
 
-impl PageConfig {
     /// A copy with one request's own choices over these (a service's per-request `algorithm`
     /// and `comments`); `Err` names an unknown algorithm and the ones there are.
     pub fn with_choices(

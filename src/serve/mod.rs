@@ -139,12 +139,7 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
 /// until its response body has been sent or dropped (a client that goes away frees it).
 async fn mcp_gate(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     if !authorized(&state, req.headers()) {
-        state.metrics.refused("unauthorized");
-        return error_response(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
-        );
+        return unauthorized(&state);
     }
     if req.method() != axum::http::Method::POST {
         return next.run(req).await;
@@ -152,11 +147,13 @@ async fn mcp_gate(State(state): State<Arc<AppState>>, req: Request, next: Next) 
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };
+    // The body owns the place: it is freed when the body is dropped, after its last frame
+    // was sent or when the client went away.
     let resp = next.run(req).await;
     resp.map(|body| {
         use http_body_util::BodyExt;
         axum::body::Body::new(body.map_frame(move |frame| {
-            let _held = &admission;
+            let _owned = &admission;
             frame
         }))
     })
@@ -170,7 +167,8 @@ struct Admission {
 }
 
 impl Admission {
-    /// A place, or `None` when every place is taken (counted as a `queue-full` refusal).
+    /// A place, or `None` when every place is taken (counted as a `queue-full` refusal;
+    /// answer with [`queue_full`]).
     fn take(state: &Arc<AppState>) -> Option<Admission> {
         let Ok(permit) = state.admitted.clone().try_acquire_owned() else {
             state.metrics.refused("queue-full");
@@ -247,6 +245,16 @@ fn status_of(kind: &str) -> StatusCode {
     }
 }
 
+/// 401 for a request without the service's token (counted as an `unauthorized` refusal).
+fn unauthorized(state: &AppState) -> Response {
+    state.metrics.refused("unauthorized");
+    error_response(
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
+    )
+}
+
 fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
     let Some(token) = &state.cfg.token else {
         return true;
@@ -312,12 +320,7 @@ async fn extract_post(
 async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -> Response {
     let started = Instant::now();
     if !authorized(&state, &headers) {
-        state.metrics.refused("unauthorized");
-        return error_response(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "missing or wrong bearer token: send Authorization: Bearer <token> (the --token or $SIGHTLINE_TOKEN of the service)",
-        );
+        return unauthorized(&state);
     }
     let (input, cfg) = match request_to_page(&state, req).await {
         Ok(x) => x,
@@ -468,11 +471,7 @@ async fn healthz(State(state): State<Arc<AppState>>) -> Response {
 
 async fn metrics_text(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
     if !authorized(&state, &headers) {
-        return error_response(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "missing or wrong bearer token",
-        );
+        return unauthorized(&state);
     }
     let body = state
         .metrics

@@ -261,6 +261,13 @@ impl Node {
     pub fn is_element(&self) -> bool {
         !self.is_text()
     }
+    /// The level of a heading element (`h1` → 1 … `h6` → 6), or `None`.
+    pub fn heading_level(&self) -> Option<u8> {
+        match self.tag.as_bytes() {
+            [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
+            _ => None,
+        }
+    }
 }
 
 impl Snapshot {

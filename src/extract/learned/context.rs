@@ -337,6 +337,9 @@ pub const EDGE_PHRASES: [(&str, &[&str]); 4] = [
     ),
 ];
 
+/// The index of the "related" kind in [`EDGE_PHRASES`].
+const EDGE_RELATED: usize = 0;
+
 /// The longest unit (in words) [`EDGE_PHRASES`] are looked for in.
 pub const EDGE_MAX_WORDS: usize = 12;
 
@@ -478,16 +481,20 @@ struct HeadingScope {
 }
 
 impl HeadingScope {
-    /// Read one unit; returns its (shop, related) flags.
-    fn read(&mut self, tag: &str, text: &str) -> (bool, bool) {
-        if let Some(level) = heading_level(tag) {
+    /// Read one unit (`level`: the heading it is in, if any); returns its (shop, related)
+    /// flags.
+    fn read(&mut self, level: Option<u8>, text: &str) -> (bool, bool) {
+        if let Some(level) = level {
             while self.open.last().is_some_and(|o| o.0 >= level) {
                 self.open.pop();
             }
             let (outer_shop, outer_related) = self.flags();
             let lower = text.to_lowercase();
             let shop = SHOP_PHRASES.iter().any(|p| lower.contains(p));
-            let related = EDGE_PHRASES[0].1.iter().any(|p| lower.contains(p));
+            let related = EDGE_PHRASES[EDGE_RELATED]
+                .1
+                .iter()
+                .any(|p| lower.contains(p));
             self.open
                 .push((level, shop || outer_shop, related || outer_related));
         }
@@ -496,14 +503,6 @@ impl HeadingScope {
 
     fn flags(&self) -> (bool, bool) {
         self.open.last().map_or((false, false), |o| (o.1, o.2))
-    }
-}
-
-/// The level of a heading tag (`h1` → 1), or `None`.
-fn heading_level(tag: &str) -> Option<u8> {
-    match tag.as_bytes() {
-        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
-        _ => None,
     }
 }
 
@@ -707,12 +706,10 @@ pub fn context_features(
         out.push(b(words <= 3 && !text.ends_with('.')));
         out.extend(edge_kinds(text));
         let u = &units[k];
-        let tag = [u.block, u.ancestors[0]]
+        let level = [u.block, u.ancestors[0]]
             .into_iter()
-            .map(|i| tree.node(i).tag.as_str())
-            .find(|t| heading_level(t).is_some())
-            .unwrap_or("");
-        let (shop, related) = scope.read(tag, text);
+            .find_map(|i| tree.node(i).heading_level());
+        let (shop, related) = scope.read(level, text);
         out.push(b(shop));
         out.push(b(related));
         out.push(machine_token_share(text));
@@ -758,6 +755,7 @@ mod tests {
             want[kind] = 1.0;
             assert_eq!(edge_kinds(text), want, "{text}");
         }
+        assert_eq!(EDGE_PHRASES[EDGE_RELATED].0, "related");
         assert_eq!(edge_kinds("Add to bag")[4], 1.0);
         assert_eq!(edge_kinds("Delivery & Returns")[4], 1.0);
         assert_eq!(edge_kinds("In den Warenkorb")[4], 1.0);
@@ -777,20 +775,20 @@ mod tests {
     #[test]
     fn a_heading_scopes_the_units_under_it() {
         let mut s = HeadingScope::default();
-        assert_eq!(s.read("p", "Intro"), (false, false));
-        assert_eq!(s.read("h2", "Description"), (false, false));
-        assert_eq!(s.read("p", "Soft wool."), (false, false));
-        assert_eq!(s.read("h2", "Delivery & Returns"), (true, false));
-        assert_eq!(s.read("p", "Standard shipping is free."), (true, false));
+        assert_eq!(s.read(None, "Intro"), (false, false));
+        assert_eq!(s.read(Some(2), "Description"), (false, false));
+        assert_eq!(s.read(None, "Soft wool."), (false, false));
+        assert_eq!(s.read(Some(2), "Delivery & Returns"), (true, false));
+        assert_eq!(s.read(None, "Standard shipping is free."), (true, false));
         // A sub-heading keeps its section's flag.
-        assert_eq!(s.read("h3", "Express"), (true, false));
-        assert_eq!(s.read("p", "Three days."), (true, false));
+        assert_eq!(s.read(Some(3), "Express"), (true, false));
+        assert_eq!(s.read(None, "Three days."), (true, false));
         // A heading of the same level ends the section.
-        assert_eq!(s.read("h2", "Specifications"), (false, false));
-        assert_eq!(s.read("h2", "More stories"), (false, true));
+        assert_eq!(s.read(Some(2), "Specifications"), (false, false));
+        assert_eq!(s.read(Some(2), "More stories"), (false, true));
         // A carousel's heading can be both.
-        assert_eq!(s.read("h2", "You may also like"), (true, true));
-        assert_eq!(s.read("h1", "Another title"), (false, false));
+        assert_eq!(s.read(Some(2), "You may also like"), (true, true));
+        assert_eq!(s.read(Some(1), "Another title"), (false, false));
     }
 
     #[test]

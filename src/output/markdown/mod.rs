@@ -317,8 +317,10 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     fn block_at_depth(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let n = self.tree.node(id);
+        if let Some(level) = n.heading_level() {
+            return self.heading(id, level, blocks);
+        }
         match n.tag.as_str() {
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => self.heading(id, blocks),
             "ul" | "ol" => self.list(id, blocks),
             "pre" => self.code_block(id, blocks),
             "blockquote" => {
@@ -340,8 +342,8 @@ impl<'t, 'a> Writer<'t, 'a> {
     }
 
     /// `# Title`: the heading's content on one line.
-    fn heading(&self, id: NodeId, blocks: &mut Vec<Block>) {
-        let level = usize::from(self.tree.node(id).tag.as_bytes()[1] - b'0');
+    fn heading(&self, id: NodeId, level: u8, blocks: &mut Vec<Block>) {
+        let level = usize::from(level);
         let parts = self.children_blocks(id);
         let mut text = parts
             .iter()
