@@ -238,6 +238,13 @@ fn start_serve(args: &[&str]) -> Service {
     common::start(&all)
 }
 
+/// A raw JSON-RPC `initialize` message, for requests sent without an MCP client.
+fn initialize_request() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+}
+
 async fn http_client(url: &str, token: Option<&str>) -> Result<Client, String> {
     let mut cfg = StreamableHttpClientTransportConfig::with_uri(url.to_string());
     if let Some(t) = token {
@@ -262,9 +269,7 @@ async fn serve_answers_mcp_behind_its_token_and_target_policy() {
     let mcp = format!("{}/mcp", svc.base);
 
     // Without the token, or with a wrong one: 401 before any MCP message is read.
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}});
+    let init = initialize_request();
     for auth in [None, Some("Bearer wrong")] {
         let mut req = reqwest::Client::new()
             .post(&mcp)
@@ -310,9 +315,7 @@ async fn serve_answers_mcp_behind_its_token_and_target_policy() {
 async fn serve_without_a_token_answers_mcp_for_loopback_names_only() {
     let svc = start_serve(&[]);
     let port = svc.base.rsplit(':').next().unwrap().to_string();
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}});
+    let init = initialize_request();
     // A page in the user's browser that rebinds its own name to 127.0.0.1 sends its name as
     // Host: refused. Loopback names are answered.
     for (host, status) in [
@@ -386,9 +389,7 @@ async fn serve_admits_mcp_calls_within_its_queue_bound() {
         (client, r)
     });
     queue_reaches(&svc.base, 1, 20, "the call was never admitted").await;
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}});
+    let init = initialize_request();
     let post = || {
         reqwest::Client::new()
             .post(&url)
