@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use sightline::eval::train::{load_pages, run, TrainConfig, TrainRun};
+use sightline::eval::train::{load_pages, run, score_pages, TrainConfig, TrainRun};
 use sightline::extract::learned::comment_candidate;
 use sightline::extract::learned::model::Model;
 use sightline::snapshot::{rect, SnapshotBuilder};
@@ -114,6 +114,7 @@ fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
         cv: None,
         cv_by: Default::default(),
         cv_pages: None,
+        cv_models: None,
         lodo_models: None,
     }
 }
@@ -198,4 +199,45 @@ fn comments_outside_the_article_are_relabelled_only_in_the_named_datasets() {
     assert_eq!(labels(&["c"]), ((0.0, true), (0.0, true), (1.0, false)));
     // Naming another dataset changes nothing here.
     assert_eq!(labels(&["other"]), labels(&[]));
+}
+
+/// `--cv-models`: each fold's model is written, every page row names its fold, and scoring a
+/// page with its fold's model gives the row's score again.
+#[test]
+fn cross_validation_writes_each_folds_model_and_each_pages_fold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    mini_bench(root);
+
+    let mut r = train_run(root, &["a", "b"]);
+    r.cv = Some(2);
+    r.cv_models = Some(root.join("cv-folds"));
+    r.cv_pages = Some(root.join("cv-pages.jsonl"));
+    run(&r, |_| {}).unwrap();
+
+    let rows: Vec<serde_json::Value> = fs::read_to_string(root.join("cv-pages.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 8);
+    for row in &rows {
+        let fold = row["fold"]
+            .as_u64()
+            .expect("every cross-validated row has a fold");
+        assert!(fold < 2, "{row}");
+        let path = root.join(format!("cv-folds/fold-{fold}.json"));
+        let m = Model::from_json(&fs::read_to_string(&path).unwrap(), "fold").unwrap();
+        let (ds, id) = (
+            row["dataset"].as_str().unwrap(),
+            row["id"].as_str().unwrap(),
+        );
+        let again = score_pages(&r.cfg, &m, ds, |p| p == id).unwrap();
+        assert_eq!(again.len(), 1, "{row}");
+        assert_eq!(
+            again[0].score.lcs_f1,
+            row["lcs_f1"].as_f64().unwrap(),
+            "{row}"
+        );
+    }
 }

@@ -604,6 +604,11 @@ pub struct TrainArgs {
     /// With --cv: write each cross-validated page's scores to FILE (as --lodo-pages).
     #[arg(long = "cv-pages", value_name = "FILE", requires = "cv")]
     pub cv_pages: Option<PathBuf>,
+    /// With --cv: write each fold's model to DIR/fold-<f>.json (f from 0), to extract a
+    /// fold's pages again and read them: `sightline eval --from-snapshots S --model
+    /// DIR/fold-F.json --out O`, keeping the pages whose `fold` in --cv-pages is F.
+    #[arg(long = "cv-models", value_name = "DIR", requires = "cv")]
+    pub cv_models: Option<PathBuf>,
     /// Loss weight of a page whose manifest names a page type other than article (product,
     /// listing, forum, collection, service, documentation), against 1 for every other page.
     #[arg(long = "typed-page-weight", value_name = "W", default_value_t = sightline::eval::train::Learner::default().typed_page_weight)]
@@ -645,6 +650,7 @@ impl TrainArgs {
                 sightline::eval::train::FoldBy::Page
             },
             cv_pages: self.cv_pages.clone(),
+            cv_models: self.cv_models.clone(),
             lodo_models: self.lodo_models.clone(),
         }
     }

@@ -205,6 +205,8 @@ pub struct TrainRun {
     pub cv_pages: Option<PathBuf>,
     /// With `lodo`: write each fold's model here as `without-<dataset>.json`.
     pub lodo_models: Option<PathBuf>,
+    /// With `cv`: write each fold's model here as `fold-<f>.json`.
+    pub cv_models: Option<PathBuf>,
 }
 
 /// Run `sightline train`: load, optionally LODO, fit and write the model, and return the
@@ -283,7 +285,8 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         types.push(("held out".to_string(), by_page_type(&scored)));
     }
     if let Some(k) = r.cv {
-        let (cv_rows, scored) = cross_validate(cfg, &pages, k, r.cv_by, &mut log)?;
+        let (cv_rows, scored) =
+            cross_validate(cfg, &pages, k, r.cv_by, r.cv_models.as_deref(), &mut log)?;
         if let Some(path) = &r.cv_pages {
             write_page_scores(&scored, path)?;
             log(&wrote_scores(&scored, "cross-validated", path));

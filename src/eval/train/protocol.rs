@@ -21,6 +21,8 @@ pub struct Scored {
     pub id: String,
     pub page_type: Option<String>,
     pub score: PageScore,
+    /// The cross-validation fold that scored the page (None outside `--cv`).
+    pub fold: Option<usize>,
 }
 
 /// Score `model` on every page of `dataset` exactly as `sightline eval --from-snapshots`
@@ -73,6 +75,7 @@ pub fn score_pages(
                                 id: id.clone(),
                                 page_type: ds_ref.entry(id).and_then(|e| e.page_type.clone()),
                                 score,
+                                fold: None,
                             }))
                         })
                         .collect::<Result<Vec<_>, Error>>()
@@ -139,12 +142,17 @@ pub enum FoldBy {
 /// other folds (all datasets) and scores the fold's pages. By page, every page is scored by a
 /// model that never saw it, but that saw other pages of its dataset and of its site; by site,
 /// the model never saw the page's site either: the estimate for pages of sites outside the
-/// benchmark. Returns one row per dataset and the page scores.
+/// benchmark. Returns one row per dataset and the page scores (each with its fold).
+///
+/// With `models_dir`, fold `f`'s model is also written there as `fold-<f>.json`, so the
+/// fold's pages can be extracted again and read (`sightline eval --from-snapshots S --model
+/// DIR/fold-<f>.json --out O`, keeping the pages whose `fold` is `f`).
 pub fn cross_validate(
     cfg: &TrainConfig,
     pages: &[Page],
     k: usize,
     by: FoldBy,
+    models_dir: Option<&Path>,
     mut log: impl FnMut(&str),
 ) -> Result<(Vec<Row>, Vec<Scored>), Error> {
     let folds = match by {
@@ -170,10 +178,14 @@ pub fn cross_validate(
             train.len()
         ));
         let m = fit(&train, &cfg.learner, &format!("{kind} fold {f} of {k}"))?;
+        if let Some(dir) = models_dir {
+            let path = dir.join(format!("fold-{f}.json"));
+            write_fold_model(&m, dir, &path)?;
+            log(&format!("wrote fold {f}'s model to {}", path.display()));
+        }
         for name in &names {
-            all.extend(score_pages(cfg, &m, name, |id| {
-                fold_of(name, id) == Some(f)
-            })?);
+            let scored = score_pages(cfg, &m, name, |id| fold_of(name, id) == Some(f))?;
+            all.extend(scored.into_iter().map(|s| Scored { fold: Some(f), ..s }));
         }
     }
     let mut rows = Vec::new();
@@ -194,6 +206,16 @@ pub fn cross_validate(
     }
     all.sort_by(|a, b| (&a.dataset, &a.id).cmp(&(&b.dataset, &b.id)));
     Ok((rows, all))
+}
+
+/// Write a fold's model to `path`, creating its directory `dir` first.
+fn write_fold_model(m: &Model, dir: &Path, path: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::Output {
+        path: dir.display().to_string(),
+        message: format!("cannot create the directory for the fold models: {e}"),
+        source: Some(Box::new(e)),
+    })?;
+    write_model(m, path).map(|_| ())
 }
 
 /// How cross-validated rows are labelled in the report.
@@ -255,13 +277,8 @@ pub fn lodo(
         ));
         let m = fit(&train, &cfg.learner, &describe(&others, cfg))?;
         if let Some(dir) = models_dir {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Output {
-                path: dir.display().to_string(),
-                message: format!("cannot create the directory for the fold models: {e}"),
-                source: Some(Box::new(e)),
-            })?;
             let path = dir.join(format!("without-{held}.json"));
-            write_model(&m, &path)?;
+            write_fold_model(&m, dir, &path)?;
             log(&format!(
                 "wrote the model without {held} to {}",
                 path.display()

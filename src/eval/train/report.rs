@@ -125,6 +125,10 @@ pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
             "out_tokens": s.score.out_tokens,
             "gold_tokens": s.score.gold_tokens,
         });
+        let mut line = line;
+        if let Some(f) = s.fold {
+            line["fold"] = f.into();
+        }
         out += &line.to_string();
         out.push('\n');
     }

@@ -120,12 +120,14 @@ fn held_out_page_scores_are_one_json_line_a_page_without_text() {
                 gold_tokens: 4,
                 ..PageScore::default()
             },
+            fold: Some(3),
         },
         Scored {
             dataset: "cleaneval".into(),
             id: "7".into(),
             page_type: None,
             score: PageScore::default(),
+            fold: None,
         },
     ];
     let dir = tempfile::tempdir().unwrap();
@@ -141,7 +143,9 @@ fn held_out_page_scores_are_one_json_line_a_page_without_text() {
     assert_eq!(lines[0]["page_type"], "forum");
     assert_eq!(lines[0]["lcs_p"], 0.5);
     assert_eq!(lines[0]["out_tokens"], 8);
+    assert_eq!(lines[0]["fold"], 3);
     assert!(lines[1]["page_type"].is_null());
+    assert!(lines[1].get("fold").is_none());
     assert_eq!(lines[1]["gold_tokens"], 0);
     let missing = dir.path().join("no-such-dir").join("pages.jsonl");
     let err = write_page_scores(&scored, &missing)
