@@ -613,6 +613,11 @@ pub struct TrainArgs {
     /// listing, forum, collection, service, documentation), against 1 for every other page.
     #[arg(long = "typed-page-weight", value_name = "W", default_value_t = sightline::eval::train::Learner::default().typed_page_weight)]
     pub typed_page_weight: f64,
+    /// Boosters averaged in each of the model's ensembles, fit with seeds --seed, --seed +
+    /// 7919, ...: the model is N times larger, its training N times slower, and its
+    /// probabilities vary less with the seed.
+    #[arg(long, value_name = "N", default_value_t = sightline::eval::train::Learner::default().bag as u64, value_parser = clap::value_parser!(u64).range(1..=8))]
+    pub bag: u64,
     /// Also write the training matrix to DIR for experiments outside sightline:
     /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
     /// aligned shares, token counts, weights; no page text).
@@ -630,6 +635,7 @@ impl TrainArgs {
                 learner: Learner {
                     seed: self.seed,
                     typed_page_weight: self.typed_page_weight,
+                    bag: self.bag as usize,
                     ..Learner::default()
                 },
                 threads: self.threads,

@@ -36,9 +36,17 @@ pub(super) fn booster(l: &Learner, trees: usize, seed_offset: u64) -> GradientBo
         .set_num_threads(Some(2))
 }
 
-/// Fit one booster on row-major `rows`.
+/// The seed step between the members of a bag ([`Learner::bag`]): member `b` is fit with
+/// seed `seed + BAG_SEED_STEP·b` (member 0 with the learner's own seed).
+pub const BAG_SEED_STEP: u64 = 7919;
+
+/// Fit [`Learner::bag`] boosters of `trees` trees (seed offset `seed_offset`) on row-major
+/// `rows`, differing only in their seed, and [`average`] them. With a bag of 1 this is the
+/// one booster.
 fn fit_booster(
-    mut b: GradientBooster,
+    l: &Learner,
+    trees: usize,
+    seed_offset: u64,
     rows: &[f64],
     cols: usize,
     y: &[f64],
@@ -47,12 +55,51 @@ fn fit_booster(
     let n = y.len();
     let data = model::column_major(rows, cols);
     let m = Matrix::new(&data, n, cols);
-    b.fit(&m, y, w, None).map_err(|e| Error::Input {
-        input: "training data".into(),
-        message: format!("the learner failed: {e}"),
-        source: Some(Box::new(e)),
-    })?;
-    Ok(b)
+    let mut members = Vec::with_capacity(l.bag.max(1));
+    for b in 0..l.bag.max(1) {
+        let member = Learner {
+            seed: l.seed + BAG_SEED_STEP * b as u64,
+            ..l.clone()
+        };
+        let mut g = booster(&member, trees, seed_offset);
+        g.fit(&m, y, w, None).map_err(|e| Error::Input {
+            input: "training data".into(),
+            message: format!("the learner failed: {e}"),
+            source: Some(Box::new(e)),
+        })?;
+        members.push(g);
+    }
+    Ok(average(members))
+}
+
+/// One booster that scores every row at the mean of the members' log-odds: the members'
+/// trees in turn, every node's weight divided by their number, and the mean base score.
+/// Averaging boosters fit with different seeds (bagging) lowers the variance of each unit's
+/// probability, which a single draw of the row sampling leaves high on unseen sites.
+pub fn average(mut members: Vec<GradientBooster>) -> GradientBooster {
+    let k = members.len();
+    if k <= 1 {
+        return members.pop().expect("at least one member");
+    }
+    let base = members.iter().map(|b| b.base_score).sum::<f64>() / k as f64;
+    let mut out = members.remove(0);
+    let mut trees = std::mem::take(&mut out.trees);
+    if let Some(n) = out.prediction_iteration.take() {
+        trees.truncate(n);
+    }
+    for mut b in members {
+        let n = b.prediction_iteration.unwrap_or(b.trees.len());
+        trees.extend(b.trees.drain(..n));
+    }
+    for t in &mut trees {
+        for nd in &mut t.nodes {
+            nd.weight_value /= k as f32;
+        }
+    }
+    out.base_score = base;
+    out.iterations = trees.len();
+    out.trees = trees;
+    out
 }
 
 fn stack<'a>(pages: impl Iterator<Item = &'a Page>, l: &Learner) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
@@ -107,14 +154,14 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
         1,
     )?;
     let (rows, y, w) = stack(pages.iter().copied(), l);
-    let pass1 = fit_booster(booster(l, l.trees, 0), &rows, nf, &y, &w)?;
+    let pass1 = fit_booster(l, l.trees, 0, &rows, nf, &y, &w)?;
     let page_rows2: Vec<Vec<f64>> = pages
         .iter()
         .enumerate()
         .map(|(k, p)| pass2_features(&p.features, &oof[k]))
         .collect();
     let rows2: Vec<f64> = page_rows2.concat();
-    let pass2 = fit_booster(booster(l, l.trees2, 100), &rows2, n2, &y, &w)?;
+    let pass2 = fit_booster(l, l.trees2, 100, &rows2, n2, &y, &w)?;
     let (threshold, description) = match l.threshold {
         Some(t) => (t, description.to_string()),
         None => {
@@ -175,7 +222,7 @@ fn fit_comments(pages: &[&Page], l: &Learner) -> Result<Option<GradientBooster>,
     if y.len() < MIN_COMMENT_ROWS || positives == 0 || positives == y.len() {
         return Ok(None);
     }
-    fit_booster(booster(l, l.trees2, 300), &rows, nf, &y, &w).map(Some)
+    fit_booster(l, l.trees2, 300, &rows, nf, &y, &w).map(Some)
 }
 
 /// Probabilities of each page's units from a model that never saw the page: for each fold,
@@ -202,7 +249,7 @@ fn out_of_fold<'r>(
                 w.extend(unit_weights(p, l));
             }
         }
-        let b = fit_booster(booster(l, trees, seed + f as u64), &rows, n, &y, &w)?;
+        let b = fit_booster(l, trees, seed + f as u64, &rows, n, &y, &w)?;
         let forest = model::Forest::of(&b);
         for (k, p) in pages.iter().enumerate() {
             if fold_of(k, p) == f {

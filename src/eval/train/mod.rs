@@ -33,7 +33,7 @@ use serde::Serialize;
 
 pub use self::data::{align_labels, comment_policy, export, load_pages, site_key, Page};
 use self::fit::write_model;
-pub use self::fit::{choose_threshold, fit};
+pub use self::fit::{average, choose_threshold, fit, BAG_SEED_STEP};
 pub use self::protocol::{
     cross_validate, cv_folds, lodo, score_dataset, score_pages, site_folds, FoldBy, Row, Scored,
     CV_KIND, SITE_KIND,
@@ -80,6 +80,10 @@ pub struct Learner {
     /// others: those types are a quarter of the pages, and each page otherwise weighs the
     /// same, so the fit would favour articles.
     pub typed_page_weight: f64,
+    /// Boosters per ensemble (pass 1, pass 2, the comment model and the out-of-fold ones),
+    /// fit with different seeds and averaged in log-odds ([`fit::average`]): the model is
+    /// `bag` times larger and its probabilities vary less with the seed.
+    pub bag: usize,
 }
 
 impl Default for Learner {
@@ -97,6 +101,7 @@ impl Default for Learner {
             seed: 20_241_123,
             threshold: Some(0.5),
             typed_page_weight: 2.0,
+            bag: 1,
         }
     }
 }

@@ -91,7 +91,7 @@ pub fn describe(datasets: &[String], cfg: &TrainConfig) -> String {
         )
     };
     format!(
-        "sightline train: forust-ml GradientBooster (logloss), pass 1 {} trees, pass 2 {} trees, depth {}, learning rate {}, l2 {}, subsample {}, seed {}, typed pages weigh {}, out-of-fold {}; trained on {}",
+        "sightline train: forust-ml GradientBooster (logloss), pass 1 {} trees, pass 2 {} trees, depth {}, learning rate {}, l2 {}, subsample {}, seed {}{}, typed pages weigh {}, out-of-fold {}; trained on {}",
         l.trees,
         l.trees2,
         l.max_depth,
@@ -99,6 +99,11 @@ pub fn describe(datasets: &[String], cfg: &TrainConfig) -> String {
         l.l2,
         l.subsample,
         l.seed,
+        if l.bag > 1 {
+            format!(", {} seeds averaged (seed step {})", l.bag, super::BAG_SEED_STEP)
+        } else {
+            String::new()
+        },
         l.typed_page_weight,
         if l.folds_by_dataset {
             "by dataset"

@@ -21,6 +21,62 @@ fn the_row_subsample_is_applied_not_only_stored() {
     assert_eq!(booster(&all_rows, 3, 0).sample_method, SampleMethod::None);
 }
 
+/// A bag of boosters fit with different seeds scores every row at the mean of their
+/// log-odds, as forust's own prediction of the averaged booster and as the flat forest.
+#[test]
+fn an_averaged_booster_scores_the_mean_of_its_members_log_odds() {
+    use crate::extract::learned::model::{column_major, Forest};
+    use forust_ml::Matrix;
+    // 200 rows of 3 features; the label depends on the first two, noisily.
+    let (n, cols) = (200usize, 3usize);
+    let mut rows = Vec::with_capacity(n * cols);
+    let mut y = Vec::with_capacity(n);
+    let mut state = 12345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    };
+    for _ in 0..n {
+        let (a, b, c) = (next(), next(), next());
+        rows.extend([a, b, c]);
+        y.push(f64::from(u8::from(a + 0.5 * b + 0.3 * next() > 0.9)));
+    }
+    let w = vec![1.0; n];
+    let l = Learner {
+        min_leaf_weight: 1.0,
+        ..Learner::default()
+    };
+    let fit_one = |seed: u64| {
+        let mut b = booster(&Learner { seed, ..l.clone() }, 20, 0);
+        let data = column_major(&rows, cols);
+        b.fit(&Matrix::new(&data, n, cols), &y, &w, None).unwrap();
+        b
+    };
+    let members = vec![fit_one(1), fit_one(2), fit_one(3)];
+    let forests: Vec<Forest> = members.iter().map(Forest::of).collect();
+    let avg = average(members);
+    assert_eq!(avg.trees.len(), 60);
+    let flat = Forest::of(&avg);
+    let data = column_major(&rows, cols);
+    let forust = avg.predict(&Matrix::new(&data, n, cols), false);
+    let mut differ = 0;
+    for (i, row) in rows.chunks_exact(cols).enumerate() {
+        let scores: Vec<f64> = forests.iter().map(|f| f.score(row)).collect();
+        let mean = scores.iter().sum::<f64>() / 3.0;
+        assert!((flat.score(row) - mean).abs() < 1e-5, "row {i}");
+        assert!((forust[i] - flat.score(row)).abs() < 1e-9, "row {i}");
+        differ += usize::from((scores[0] - scores[1]).abs() > 1e-6);
+    }
+    // The seeds drew different rows: the members disagree, so the mean is not one of them.
+    assert!(differ > n / 2, "{differ}");
+    // A bag of one is that booster.
+    let one = fit_one(1);
+    let json = serde_json::to_string(&one).unwrap();
+    assert_eq!(serde_json::to_string(&average(vec![one])).unwrap(), json);
+}
+
 #[test]
 fn in_sample_rows_name_the_datasets_the_model_saw() {
     let four: Vec<String> = DATASETS.iter().map(|s| s.to_string()).collect();
