@@ -3,7 +3,8 @@
 //! do not move with the machine's load, for N and 8N nodes and checks the ratio).
 //!
 //! The page: sections of a paragraph and a link list, seven nodes a section, all siblings
-//! (`flat`), or each section inside the one before, 300 levels at a time (`deep`). Building the snapshot and the tree is counted too (both linear).
+//! (`flat`), or each section inside the one before, 300 levels at a time (`deep`). Building
+//! the snapshot and the tree is counted too (both linear).
 //!
 //! Usage: cargo run --release --example cost_in_nodes -- ALGORITHM N [flat|deep]
 //!        cargo run --release --example cost_in_nodes -- --list   (every algorithm's name)

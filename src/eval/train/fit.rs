@@ -57,11 +57,7 @@ fn fit_booster(
     let m = Matrix::new(&data, n, cols);
     let mut members = Vec::with_capacity(l.bag.max(1));
     for b in 0..l.bag.max(1) {
-        let member = Learner {
-            seed: l.seed + BAG_SEED_STEP * b as u64,
-            ..l.clone()
-        };
-        let mut g = booster(&member, trees, seed_offset);
+        let mut g = booster(l, trees, seed_offset + BAG_SEED_STEP * b as u64);
         g.fit(&m, y, w, None).map_err(|e| Error::Input {
             input: "training data".into(),
             message: format!("the learner failed: {e}"),
@@ -75,7 +71,7 @@ fn fit_booster(
 /// One booster that scores every row at the mean of the members' log-odds: the members'
 /// trees in turn, every node's weight divided by their number, and the mean base score.
 /// Averaging boosters fit with different seeds (bagging) lowers the variance of each unit's
-/// probability, which a single draw of the row sampling leaves high on unseen sites.
+/// probability; held out by site it did not raise the mean (docs/training.md, Seeds).
 pub fn average(mut members: Vec<GradientBooster>) -> GradientBooster {
     let k = members.len();
     if k <= 1 {

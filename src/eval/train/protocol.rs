@@ -2,7 +2,7 @@
 //! does, k-fold cross-validation by page, and leave-one-dataset-out.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -179,8 +179,7 @@ pub fn cross_validate(
         ));
         let m = fit(&train, &cfg.learner, &format!("{kind} fold {f} of {k}"))?;
         if let Some(dir) = models_dir {
-            let path = dir.join(format!("fold-{f}.json"));
-            write_fold_model(&m, dir, &path)?;
+            let path = write_fold_model(&m, dir, &format!("fold-{f}.json"))?;
             log(&format!("wrote fold {f}'s model to {}", path.display()));
         }
         for name in &names {
@@ -208,14 +207,16 @@ pub fn cross_validate(
     Ok((rows, all))
 }
 
-/// Write a fold's model to `path`, creating its directory `dir` first.
-fn write_fold_model(m: &Model, dir: &Path, path: &Path) -> Result<(), Error> {
+/// Write a fold's model as `dir/name`, creating `dir` first; returns the file's path.
+fn write_fold_model(m: &Model, dir: &Path, name: &str) -> Result<PathBuf, Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::Output {
         path: dir.display().to_string(),
         message: format!("cannot create the directory for the fold models: {e}"),
         source: Some(Box::new(e)),
     })?;
-    write_model(m, path).map(|_| ())
+    let path = dir.join(name);
+    write_model(m, &path)?;
+    Ok(path)
 }
 
 /// How cross-validated rows are labelled in the report.
@@ -277,8 +278,7 @@ pub fn lodo(
         ));
         let m = fit(&train, &cfg.learner, &describe(&others, cfg))?;
         if let Some(dir) = models_dir {
-            let path = dir.join(format!("without-{held}.json"));
-            write_fold_model(&m, dir, &path)?;
+            let path = write_fold_model(&m, dir, &format!("without-{held}.json"))?;
             log(&format!(
                 "wrote the model without {held} to {}",
                 path.display()

@@ -120,7 +120,7 @@ pub fn describe(datasets: &[String], cfg: &TrainConfig) -> String {
 pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
     let mut out = String::new();
     for s in scored {
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "dataset": s.dataset,
             "id": s.id,
             "page_type": s.page_type,
@@ -130,7 +130,6 @@ pub fn write_page_scores(scored: &[Scored], path: &Path) -> Result<(), Error> {
             "out_tokens": s.score.out_tokens,
             "gold_tokens": s.score.gold_tokens,
         });
-        let mut line = line;
         if let Some(f) = s.fold {
             line["fold"] = f.into();
         }
