@@ -376,7 +376,10 @@ impl Renderer {
         self.recycling.store(false, Ordering::SeqCst);
     }
 
-    async fn take_tab(&self) -> Result<(u64, Tab), Error> {
+    /// A pooled tab of the live browser, or a new one. An error names the generation of the
+    /// browser it was opened on when it got that far (so the caller can tell that browser
+    /// died under it: another page may have relaunched it already).
+    async fn take_tab(&self) -> Result<(u64, Tab), (Option<u64>, Error)> {
         loop {
             let popped = self.tabs.lock().await.pop();
             match popped {
@@ -391,21 +394,26 @@ impl Renderer {
                 None => break,
             }
         }
-        let (gen, h) = self.handle().await?;
+        let (gen, h) = self.handle().await.map_err(|e| (None, e))?;
+        let at = |e| (Some(gen), e);
         let page = tokio::time::timeout(
             self.opts.command_timeout,
             h.browser.new_page(CreateTargetParams::new("about:blank")),
         )
         .await
-        .map_err(|_| Error::Timeout {
-            input: "new tab".into(),
-            phase: OPENING_A_TAB.into(),
-            seconds: self.opts.command_timeout.as_secs_f64(),
+        .map_err(|_| {
+            at(Error::Timeout {
+                input: "new tab".into(),
+                phase: OPENING_A_TAB.into(),
+                seconds: self.opts.command_timeout.as_secs_f64(),
+            })
         })?
-        .map_err(|e| Error::Cdp {
-            input: "new tab".into(),
-            phase: OPENING_A_TAB.into(),
-            message: e.to_string(),
+        .map_err(|e| {
+            at(Error::Cdp {
+                input: "new tab".into(),
+                phase: OPENING_A_TAB.into(),
+                message: e.to_string(),
+            })
         })?;
         let id = page.target_id().inner().clone();
         self.owned.lock().expect("owned").insert(id.clone());
@@ -417,7 +425,7 @@ impl Renderer {
             Err(e) => {
                 self.owned.lock().expect("owned").remove(&id);
                 h.close_target(&id, Duration::from_secs(2)).await;
-                Err(e)
+                Err(at(e))
             }
         }
     }
@@ -586,10 +594,12 @@ impl Renderer {
                 })
             }
             Err(e) => {
-                // A tab that could not be opened in time (a loaded machine) gets one more try
-                // too: nothing of the page ran yet.
+                // A tab that could not be opened (in time on a loaded machine, or on a
+                // browser that died a moment ago) gets one more try too: nothing of the page
+                // ran yet.
                 let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
-                    || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                    || matches!(&e, Error::Timeout { phase, .. } | Error::Cdp { phase, .. }
+                        if phase == OPENING_A_TAB)
                     || gone;
                 if *retries == 0 && retryable {
                     tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
@@ -726,7 +736,7 @@ impl Renderer {
         };
         let (gen, mut tab) = match self.take_tab().await {
             Ok(t) => t,
-            Err(e) => return (None, Err(e), Timings::default()),
+            Err((gen, e)) => return (gen, Err(e), Timings::default()),
         };
         guard.page = Some(tab.page.clone());
         let mut page_opts;
