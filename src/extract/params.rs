@@ -58,6 +58,16 @@ pub struct LearnedParams {
     /// With [`comments`](Self::comments): the comment model's probability a comment-region
     /// unit needs to be kept (default 0.5, the logistic model's even odds; not from a paper).
     pub comment_threshold: f64,
+    /// With the `expected-f1` decision: added to each unit's pass-2 log-odds before the
+    /// decision (default -0.5; 0 decides on the model's probabilities as they are). The model
+    /// is fit on pages of the sites it trains on; on a site it has never seen its
+    /// probabilities are too high, and the decision keeps too much. Not from a paper: chosen
+    /// held out by site, with the value picked on the other folds for each fold
+    /// (docs/quality.md, "The decision's log-odds shift"). Headings and lines that are most of
+    /// the page's title keep their own probability
+    /// ([`crate::extract::learned::headline_units`]). The probabilities reported in
+    /// `details.blocks` are the model's own.
+    pub log_odds_shift: f64,
 }
 
 /// How `learned` turns its units' probabilities into the kept text.
@@ -119,6 +129,7 @@ impl Default for LearnedParams {
             explain: true,
             comments: false,
             comment_threshold: 0.5,
+            log_odds_shift: -0.5,
         }
     }
 }
@@ -711,6 +722,7 @@ mod tests {
         assert_eq!(p.learned.rule(), Decision::ExpectedF1);
         assert_eq!(p.learned.cut(0.5), None);
         assert_eq!(p.learned.empty_fallback, 0.5);
+        assert_eq!(p.learned.log_odds_shift, -0.5);
         assert!(p.learned.explain);
         assert!(!p.text_only().learned.explain);
     }
