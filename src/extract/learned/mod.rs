@@ -8,7 +8,8 @@
 //! out-of-fold first-pass predictions, see `eval::train`).
 //!
 //! Phases: [`features::page_features`] → pass 1 → [`pass2::pass2_features`] → pass 2 →
-//! keep the units that maximise the page's expected F1 ([`decide_expected_f1`]; or, with the
+//! keep the units that maximise the page's expected F1, read on probabilities shifted down in
+//! log-odds except for headlines ([`decide_shifted`], [`headline_units`]; or, with the
 //! `threshold` decision, those reaching a threshold) → elements whose text is all kept →
 //! explanations (probability and, when asked for, top feature contributions of each kept
 //! block).
