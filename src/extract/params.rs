@@ -62,7 +62,7 @@ pub struct LearnedParams {
     /// decision (default -0.5; 0 decides on the model's probabilities as they are). The model
     /// is fit on pages of the sites it trains on; on a site it has never seen its
     /// probabilities are too high, and the decision keeps too much. Not from a paper: chosen
-    /// held out by site, with the value picked on the other folds for each fold
+    /// held out by site; picking it for each fold on the other four gives the same mean
     /// (docs/quality.md, "The decision's log-odds shift"). Headings and lines that are most of
     /// the page's title keep their own probability
     /// ([`crate::extract::learned::headline_units`]). The probabilities reported in
