@@ -594,12 +594,11 @@ impl Renderer {
                 })
             }
             Err(e) => {
-                // A tab that could not be opened (in time on a loaded machine, or on a
-                // browser that died a moment ago) gets one more try too: nothing of the page
-                // ran yet.
+                // A tab that could not be opened in time (a loaded machine) gets one more try
+                // too: nothing of the page ran yet. One that failed on a browser that died a
+                // moment ago is `gone` (its generation is the dead browser's).
                 let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
-                    || matches!(&e, Error::Timeout { phase, .. } | Error::Cdp { phase, .. }
-                        if phase == OPENING_A_TAB)
+                    || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
                     || gone;
                 if *retries == 0 && retryable {
                     tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());

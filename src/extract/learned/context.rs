@@ -705,11 +705,7 @@ pub fn context_features(
         let words = text.split_whitespace().count();
         out.push(b(words <= 3 && !text.ends_with('.')));
         out.extend(edge_kinds(text));
-        let u = &units[k];
-        let level = [u.block, u.ancestors[0]]
-            .into_iter()
-            .find_map(|i| tree.node(i).heading_level());
-        let (shop, related) = scope.read(level, text);
+        let (shop, related) = scope.read(units[k].heading_level(tree), text);
         out.push(b(shop));
         out.push(b(related));
         out.push(machine_token_share(text));

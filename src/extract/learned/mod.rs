@@ -279,10 +279,7 @@ pub fn headline_units(tree: &Tree, pf: &PageFeatures) -> Vec<bool> {
         .iter()
         .enumerate()
         .map(|(k, u)| {
-            [u.block, u.ancestors[0]]
-                .iter()
-                .any(|&i| tree.node(i).heading_level().is_some())
-                || pf.row(k)[overlap] >= HEADLINE_TITLE_OVERLAP
+            u.heading_level(tree).is_some() || pf.row(k)[overlap] >= HEADLINE_TITLE_OVERLAP
         })
         .collect()
 }

@@ -21,6 +21,16 @@ pub struct Unit {
     pub ancestors: [NodeId; 3],
 }
 
+impl Unit {
+    /// The heading level (1–6) of the unit's block, or else of its parent: the unit is (in)
+    /// a heading.
+    pub fn heading_level(&self, tree: &Tree) -> Option<u8> {
+        [self.block, self.ancestors[0]]
+            .into_iter()
+            .find_map(|i| tree.node(i).heading_level())
+    }
+}
+
 /// The units of a page, in document order.
 pub fn units(tree: &Tree) -> Vec<Unit> {
     let n = tree.len();
