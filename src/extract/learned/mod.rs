@@ -10,7 +10,8 @@
 //! Phases: [`features::page_features`] → pass 1 → [`pass2::pass2_features`] → pass 2 →
 //! keep the units that maximise the page's expected F1, read on probabilities shifted down in
 //! log-odds except for headlines ([`decide_shifted`], [`headline_units`]; or, with the
-//! `threshold` decision, those reaching a threshold) → elements whose text is all kept →
+//! `threshold` decision, those reaching a threshold) → quotations of text kept elsewhere
+//! dropped ([`quoted_copies`]) → elements whose text is all kept →
 //! explanations (probability and, when asked for, top feature contributions of each kept
 //! block).
 //!
@@ -323,6 +324,47 @@ pub fn shift_log_odds(p: f64, shift: f64) -> f64 {
     sigmoid((p / (1.0 - p)).ln() + shift)
 }
 
+/// A unit of fewer words than this is never a quoted copy for [`quoted_copies`]: a quoted
+/// "Thanks" or a name repeats without copying a post.
+pub const QUOTE_MIN_WORDS: usize = 3;
+
+/// The kept units that are quoted copies: inside a `<blockquote>`, with the text (case and
+/// white space aside, at least [`QUOTE_MIN_WORDS`] words) of another kept unit that is not in
+/// a quotation or comes before. A forum reply quoting the post above it, or a pull quote
+/// repeating a paragraph of the article: the text is kept once, where it was written
+/// ([`super::params::LearnedParams::keep_quoted_copies`]).
+pub fn quoted_copies(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<usize> {
+    let quoted = |u: &units::Unit| {
+        std::iter::successors(tree.parent(u.nodes[0]), |&a| tree.parent(a))
+            .any(|a| tree.node(a).tag == "blockquote")
+    };
+    let key = |u: &units::Unit| {
+        let words: Vec<&str> = u.text.split_whitespace().collect();
+        (words.len() >= QUOTE_MIN_WORDS).then(|| words.join(" ").to_lowercase())
+    };
+    // Per kept text: is it kept outside a quotation, and the first quoted copy.
+    let mut plain = std::collections::HashSet::new();
+    let mut first_quote = std::collections::HashMap::new();
+    let mut candidates = Vec::new();
+    for (u, unit) in pf.units.iter().enumerate() {
+        if !keep.get(u).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(k) = key(unit) else { continue };
+        if quoted(unit) {
+            first_quote.entry(k.clone()).or_insert(u);
+            candidates.push((u, k));
+        } else {
+            plain.insert(k);
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|(u, k)| plain.contains(k) || first_quote[k] != *u)
+        .map(|(u, _)| u)
+        .collect()
+}
+
 /// Run `learned` with a given model.
 pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     let c = classify(tree, model, params);
@@ -344,7 +386,12 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     } else {
         (vec![false; keep.len()], Vec::new())
     };
-    let keep: Vec<bool> = keep.iter().zip(&comment).map(|(&a, &b)| a || b).collect();
+    let mut keep: Vec<bool> = keep.iter().zip(&comment).map(|(&a, &b)| a || b).collect();
+    if !params.learned.keep_quoted_copies {
+        for u in quoted_copies(tree, &c.features, &keep) {
+            keep[u] = false;
+        }
+    }
     let kept = kept_nodes(tree, &c.features, &keep);
 
     // Explanations of the kept units (their feature contributions only when asked for).
@@ -478,7 +525,10 @@ pub(crate) fn unit_scores(
 
 #[cfg(test)]
 mod tests {
-    use super::{decide, decide_expected_f1, decide_shifted, headline_units, shift_log_odds};
+    use super::{
+        decide, decide_expected_f1, decide_shifted, extract_with, headline_units, quoted_copies,
+        shift_log_odds, Model,
+    };
     use crate::snapshot::{rect, SnapshotBuilder, Tree};
 
     /// `kept_nodes` for the page `b` builds, every unit kept but those whose text holds one of
@@ -610,6 +660,54 @@ mod tests {
         let texts: Vec<&str> = pf.units.iter().map(|u| u.text.trim()).collect();
         assert_eq!(texts.len(), 3, "{texts:?}");
         assert_eq!(headline_units(&tree, &pf), [true, true, false], "{texts:?}");
+    }
+
+    #[test]
+    fn a_quoted_copy_of_kept_text_is_dropped_once_kept() {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let post = b.el(0, "p", rect(0.0, 0.0, 800.0, 40.0));
+        b.text(post, "Which Qt version ships with Ubuntu 24.04?");
+        let reply = b.el(0, "div", rect(0.0, 50.0, 800.0, 200.0));
+        let q = b.el(reply, "blockquote", rect(0.0, 50.0, 800.0, 40.0));
+        let qp = b.el(q, "p", rect(0.0, 50.0, 800.0, 40.0));
+        b.text(qp, "which qt  version ships with Ubuntu 24.04?");
+        let q2 = b.el(reply, "blockquote", rect(0.0, 100.0, 800.0, 40.0));
+        b.text(q2, "Only quoted here, never written above.");
+        let q3 = b.el(reply, "blockquote", rect(0.0, 150.0, 800.0, 40.0));
+        b.text(q3, "Only quoted here, never written above.");
+        let q4 = b.el(reply, "blockquote", rect(0.0, 200.0, 800.0, 20.0));
+        b.text(q4, "Thanks!");
+        let p = b.el(reply, "p", rect(0.0, 220.0, 800.0, 30.0));
+        b.text(p, "Thanks!");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let pf = super::features::page_features(&tree, &crate::Params::default());
+        let texts: Vec<&str> = pf.units.iter().map(|u| u.text.trim()).collect();
+        assert_eq!(texts.len(), 6, "{texts:?}");
+        // The quote of the post (case and spaces aside) and the second of two quotes of the
+        // same text go; a one-word quote is never a copy.
+        assert_eq!(quoted_copies(&tree, &pf, &[true; 6]), [1, 3], "{texts:?}");
+        // A quote of text that is not kept is the text's only copy, and stays; so does a
+        // quote whose earlier copy is not kept.
+        assert_eq!(
+            quoted_copies(&tree, &pf, &[false, true, true, true, true, true]),
+            [3],
+            "{texts:?}"
+        );
+        assert!(quoted_copies(&tree, &pf, &[false, true, false, true, true, true]).is_empty());
+        // The extraction drops the copy unless asked to keep it.
+        let model = Model::shipped().unwrap();
+        let mut params = crate::Params::default();
+        params.learned.log_odds_shift = 10.0; // keep every unit
+        let kept = |params: &crate::Params| {
+            let ex = extract_with(&tree, model, params);
+            crate::output::text::render(&tree, &ex)
+        };
+        let dropped = kept(&params);
+        assert_eq!(dropped.matches("ships with Ubuntu").count(), 1, "{dropped}");
+        params.learned.keep_quoted_copies = true;
+        let all = kept(&params);
+        assert_eq!(all.matches("ships with Ubuntu").count(), 2, "{all}");
     }
 
     #[test]
