@@ -174,6 +174,12 @@ async fn ten_thousand_idle_connections_meet_the_cap() {
     let a = addr(&svc.base);
     let pid = svc.child.id();
     let baseline = service_sockets(pid);
+    // The listening socket at least: a count of 0 means /proc could not be read, and the cap
+    // below would hold of nothing.
+    assert!(
+        baseline > 0,
+        "no socket of the service {pid} found in /proc"
+    );
     let want = 10_000usize;
     let sem = std::sync::Arc::new(tokio::sync::Semaphore::new(256));
     let mut tasks = Vec::new();

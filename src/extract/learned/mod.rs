@@ -328,16 +328,13 @@ pub fn shift_log_odds(p: f64, shift: f64) -> f64 {
 /// "Thanks" or a name repeats without copying a post.
 pub const QUOTE_MIN_WORDS: usize = 3;
 
-/// The kept units that are quoted copies: inside a `<blockquote>`, with the text (case and
-/// white space aside, at least [`QUOTE_MIN_WORDS`] words) of another kept unit that is not in
-/// a quotation or comes before. A forum reply quoting the post above it, or a pull quote
+/// The kept units that are quoted copies: inside a `<blockquote>` (the `in_blockquote`
+/// feature), with the text (case and white space aside, at least [`QUOTE_MIN_WORDS`] words)
+/// of another kept unit that is not in a quotation or comes before. A forum reply quoting the post above it, or a pull quote
 /// repeating a paragraph of the article: the text is kept once, where it was written
 /// ([`super::params::LearnedParams::keep_quoted_copies`]).
-pub fn quoted_copies(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<usize> {
-    let quoted = |u: &units::Unit| {
-        std::iter::successors(tree.parent(u.nodes[0]), |&a| tree.parent(a))
-            .any(|a| tree.node(a).tag == "blockquote")
-    };
+pub fn quoted_copies(pf: &PageFeatures, keep: &[bool]) -> Vec<usize> {
+    let in_quote = schema::feature_index("in_blockquote");
     let key = |u: &units::Unit| {
         let words: Vec<&str> = u.text.split_whitespace().collect();
         (words.len() >= QUOTE_MIN_WORDS).then(|| words.join(" ").to_lowercase())
@@ -351,7 +348,7 @@ pub fn quoted_copies(tree: &Tree, pf: &PageFeatures, keep: &[bool]) -> Vec<usize
             continue;
         }
         let Some(k) = key(unit) else { continue };
-        if quoted(unit) {
+        if pf.row(u)[in_quote] > 0.0 {
             first_quote.entry(k.clone()).or_insert(u);
             candidates.push((u, k));
         } else {
@@ -388,7 +385,7 @@ pub fn extract_with(tree: &Tree, model: &Model, params: &Params) -> Extraction {
     };
     let mut keep: Vec<bool> = keep.iter().zip(&comment).map(|(&a, &b)| a || b).collect();
     if !params.learned.keep_quoted_copies {
-        for u in quoted_copies(tree, &c.features, &keep) {
+        for u in quoted_copies(&c.features, &keep) {
             keep[u] = false;
         }
     }
@@ -686,15 +683,15 @@ mod tests {
         assert_eq!(texts.len(), 6, "{texts:?}");
         // The quote of the post (case and spaces aside) and the second of two quotes of the
         // same text go; a one-word quote is never a copy.
-        assert_eq!(quoted_copies(&tree, &pf, &[true; 6]), [1, 3], "{texts:?}");
+        assert_eq!(quoted_copies(&pf, &[true; 6]), [1, 3], "{texts:?}");
         // A quote of text that is not kept is the text's only copy, and stays; so does a
         // quote whose earlier copy is not kept.
         assert_eq!(
-            quoted_copies(&tree, &pf, &[false, true, true, true, true, true]),
+            quoted_copies(&pf, &[false, true, true, true, true, true]),
             [3],
             "{texts:?}"
         );
-        assert!(quoted_copies(&tree, &pf, &[false, true, false, true, true, true]).is_empty());
+        assert!(quoted_copies(&pf, &[false, true, false, true, true, true]).is_empty());
         // The extraction drops the copy unless asked to keep it.
         let model = Model::shipped().unwrap();
         let mut params = crate::Params::default();
