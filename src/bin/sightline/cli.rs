@@ -619,8 +619,9 @@ pub struct TrainArgs {
     #[arg(long, value_name = "N", default_value_t = sightline::eval::train::Learner::default().bag as u64, value_parser = clap::value_parser!(u64).range(1..=8))]
     pub bag: u64,
     /// Also write the training matrix to DIR for experiments outside sightline:
-    /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (labels,
-    /// aligned shares, token counts, weights; no page text).
+    /// features.txt, rows.f32 (little-endian f32, row-major) and pages.jsonl (dataset,
+    /// id, page type, site, labels, aligned shares, token counts, weights; no page text).
+    /// scripts/learning-curve DIR reads it.
     #[arg(long, value_name = "DIR")]
     pub export: Option<PathBuf>,
 }

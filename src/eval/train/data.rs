@@ -238,7 +238,7 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
 /// `features.txt` (one pass-1 feature name per line), `rows.f32` (every unit's feature row,
 /// little-endian f32, row-major, pages in order; numpy:
 /// `np.fromfile(p, '<f4').reshape(-1, len(names))`) and `pages.jsonl` (per page, in the same
-/// order: dataset, id, page type, unit count, gold tokens, and per unit its label, aligned
+/// order: dataset, id, page type, site ([`site_key`]), unit count, gold tokens, and per unit its label, aligned
 /// share, token count and loss weight). No page text is written.
 pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
     let fail = |path: &Path, e: std::io::Error| Error::Output {
@@ -260,6 +260,7 @@ pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
             "dataset": p.dataset,
             "id": p.id,
             "page_type": p.page_type,
+            "site": p.site,
             "units": p.labels.len(),
             "gold_tokens": p.gold_tokens,
             "labels": p.labels,

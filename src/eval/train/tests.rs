@@ -365,3 +365,41 @@ fn typed_pages_weigh_typed_page_weight_times_the_others() {
     assert_eq!(w(Some("article")), vec![60.0, 40.0]);
     assert_eq!(w(None), vec![60.0, 40.0]);
 }
+
+#[test]
+fn the_exported_matrix_has_a_row_per_unit_and_a_line_per_page_without_text() {
+    let n = crate::extract::learned::schema::FEATURES.len();
+    let page = Page {
+        dataset: "wcxb-dev".into(),
+        id: "dev-7".into(),
+        page_type: Some("product".into()),
+        site: "example.co.uk".into(),
+        candidate: vec![false; 2],
+        keeps_comments: false,
+        features: PageFeatures {
+            units: Vec::new(),
+            rows: (0..2 * n).map(|v| v as f64 / 4.0).collect(),
+        },
+        labels: vec![1.0, 0.0],
+        weights: vec![0.75, 0.25],
+        share: vec![1.0, 0.5],
+        lens: vec![3, 1],
+        gold_tokens: 3,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    export(&[page], dir.path()).unwrap();
+    let names = std::fs::read_to_string(dir.path().join("features.txt")).unwrap();
+    assert_eq!(names.lines().count(), n);
+    let rows = std::fs::read(dir.path().join("rows.f32")).unwrap();
+    assert_eq!(rows.len(), 2 * n * 4);
+    let last = f32::from_le_bytes(rows[rows.len() - 4..].try_into().unwrap());
+    assert_eq!(last, (2 * n - 1) as f32 / 4.0);
+    let meta = std::fs::read_to_string(dir.path().join("pages.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(meta.trim()).unwrap();
+    assert_eq!(line["site"], "example.co.uk");
+    assert_eq!(line["page_type"], "product");
+    assert_eq!(line["units"], 2);
+    assert_eq!(line["share"][1], 0.5);
+    let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
+    assert!(!keys.iter().any(|k| k.contains("text")), "{keys:?}");
+}
