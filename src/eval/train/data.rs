@@ -238,8 +238,8 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
 /// `features.txt` (one pass-1 feature name per line), `rows.f32` (every unit's feature row,
 /// little-endian f32, row-major, pages in order; numpy:
 /// `np.fromfile(p, '<f4').reshape(-1, len(names))`) and `pages.jsonl` (per page, in the same
-/// order: dataset, id, page type, site ([`site_key`]), unit count, gold tokens, and per unit its label, aligned
-/// share, token count and loss weight). No page text is written.
+/// order: dataset, id, page type, site ([`site_key`]), unit count, gold tokens, and per unit
+/// its label, aligned share, token count and loss weight). No page text is written.
 pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
     let fail = |path: &Path, e: std::io::Error| Error::Output {
         path: path.display().to_string(),

@@ -29,6 +29,10 @@ pub fn by_page_type(scored: &[Scored]) -> TypeScores {
 /// The markdown report: one row per (kind, dataset), the mean of the held-out rows and of
 /// the cross-validated rows, and page types for each of those (labelled).
 pub fn markdown(rows: &[Row], types: &[(String, TypeScores)]) -> String {
+    // A run that only exports the matrix scores nothing: stdout stays empty.
+    if rows.is_empty() && types.is_empty() {
+        return String::new();
+    }
     let mut s = String::from(
         "| model | dataset | pages | LCS F1 | LCS P | LCS R |\n|---|---|---:|---:|---:|---:|\n",
     );

@@ -150,6 +150,7 @@ fn the_report_labels_cross_validated_rows_and_their_mean_apart_from_held_out_one
             scores: ms(0.6),
         },
     ];
+    assert_eq!(markdown(&[], &[]), "", "nothing scored, no table");
     let md = markdown(&rows, &[]);
     assert!(
         md.contains("| held out, mean of 1 datasets | | | 0.500 |"),
