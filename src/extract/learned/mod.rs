@@ -330,14 +330,14 @@ pub const QUOTE_MIN_WORDS: usize = 3;
 
 /// The kept units that are quoted copies: inside a `<blockquote>` (the `in_blockquote`
 /// feature), with the text (case and white space aside, at least [`QUOTE_MIN_WORDS`] words)
-/// of another kept unit that is not in a quotation or comes before. A forum reply quoting the post above it, or a pull quote
-/// repeating a paragraph of the article: the text is kept once, where it was written
-/// ([`super::params::LearnedParams::keep_quoted_copies`]).
+/// of another kept unit that is not in a quotation or comes before. A forum reply quoting the
+/// post above it, or a pull quote repeating a paragraph of the article: the text is kept once,
+/// where it was written ([`super::params::LearnedParams::keep_quoted_copies`]).
 pub fn quoted_copies(pf: &PageFeatures, keep: &[bool]) -> Vec<usize> {
     let in_quote = schema::feature_index("in_blockquote");
     let key = |u: &units::Unit| {
-        let words: Vec<&str> = u.text.split_whitespace().collect();
-        (words.len() >= QUOTE_MIN_WORDS).then(|| words.join(" ").to_lowercase())
+        let text = crate::snapshot::collapse_ws(&u.text);
+        (text.split(' ').count() >= QUOTE_MIN_WORDS).then(|| text.to_lowercase())
     };
     // Per kept text: is it kept outside a quotation, and the first quoted copy.
     let mut plain = std::collections::HashSet::new();
@@ -695,8 +695,9 @@ mod tests {
         // The extraction drops the copy unless asked to keep it.
         let model = Model::shipped().unwrap();
         let mut params = crate::Params::default();
-        params.learned.log_odds_shift = 10.0; // keep every unit
-                                              // The kept text nodes that hold the post's words.
+        // A shift this large keeps every unit.
+        params.learned.log_odds_shift = 10.0;
+        // The kept text nodes that hold the post's words.
         let kept = |params: &crate::Params| {
             let ex = extract_with(&tree, model, params);
             (0..tree.len())
