@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sightline::extract::{extract_tree, Algorithm, Params};
-use sightline::output;
-use sightline::snapshot::{Snapshot, Tree};
+use sightline_core::extract::{extract_tree, Algorithm, Params};
+use sightline_core::output;
+use sightline_core::snapshot::{Snapshot, Tree};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(json) = std::str::from_utf8(data) else {

@@ -6,9 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sightline::extract::{Algorithm, Extraction, Params};
-use sightline::output;
-use sightline::snapshot::{rect, Snapshot, SnapshotBuilder, Tree};
+use sightline_core::extract::{Algorithm, Extraction, Params};
+use sightline_core::output;
+use sightline_core::snapshot::{rect, Snapshot, SnapshotBuilder, Tree};
 
 const TAGS: &[&str] = &[
     "div", "p", "a", "span", "h1", "h3", "ul", "ol", "li", "pre", "code", "em", "strong", "br",
@@ -56,12 +56,12 @@ fuzz_target!(|data: &[u8]| {
     let (snap, kept) = snapshot(data);
     let tree = Tree::new(&snap);
     // The writers on an arbitrary choice of kept nodes ...
-    let mut ex = sightline::extract::extract_tree(&tree, Algorithm::Td, &Params::default());
+    let mut ex = sightline_core::extract::extract_tree(&tree, Algorithm::Td, &Params::default());
     ex.kept = kept;
     write_all(&tree, &ex);
     // ... and on what each algorithm keeps.
     for a in [Algorithm::Crunch, Algorithm::Wang, Algorithm::Learned] {
-        let ex = sightline::extract::extract_tree(&tree, a, &Params::default());
+        let ex = sightline_core::extract::extract_tree(&tree, a, &Params::default());
         write_all(&tree, &ex);
     }
 });

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 /// The before-page script (DOM changes, timers, frames, script requests, scroll hints,
 /// closed shadow roots), compiled into the binary.
-pub const INSTRUMENT_JS: &str = include_str!("../../js/instrument.js");
+pub const INSTRUMENT_JS: &str = include_str!("../../../../js/instrument.js");
 
 /// Short timers due up to this long after `load` are waited for. 1.5 s: the target is
 /// a fetch issued up to 1 s after `load`, plus slack for a slow machine firing it late.

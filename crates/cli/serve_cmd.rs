@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use sightline::render::BrowserPool;
-use sightline::serve::{self, ServeConfig};
+use sightline_serve::serve::{self, ServeConfig};
 
 use crate::cli::{browser_endpoints, exit, render_options, ServeArgs};
 

@@ -1,6 +1,7 @@
 //! Measurement: the extraction-quality metric of Song et al. (§4.1.2, eq. 6-9, plus
 //! bag-of-words F1), the benchmark datasets of `shared/bench`, PEERS.md's published scores, and
-//! the markdown/JSON benchmark reports. Nothing here renders: the runner feeds outputs in.
+//! the markdown/JSON benchmark reports. Nothing here renders: the runner (the runtime crate's
+//! `eval::run`) feeds outputs in.
 //!
 //! - [`metrics`]: [`metrics::score`] one output against its gold → [`metrics::PageScore`];
 //!   [`metrics::MacroScores`] averages a dataset.
@@ -12,8 +13,6 @@
 //! - [`results`]: [`results::Results`], the per-page and per-dataset values everything above
 //!   shares (a leaf: no module here depends on another through it).
 //! - [`report`]: the pure [`report::markdown`] / [`report::json`] writers.
-//! - [`run`]: the runner behind `sightline eval`: renders each page once, offline, runs every
-//!   algorithm on its snapshot and scores the outputs.
 //! - [`sample`]: the stratified, seeded page sample behind `sightline eval --sample`.
 //! - [`gate`]: the CI quality gate (floors per algorithm × dataset in a baseline file; every
 //!   bound for the default algorithm).
@@ -29,8 +28,7 @@ pub mod peers;
 pub mod report;
 pub mod rescore;
 pub(crate) mod results;
-#[cfg(feature = "browser")]
-pub mod run;
+
 pub mod sample;
 pub mod table;
 pub mod train;

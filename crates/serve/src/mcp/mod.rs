@@ -17,7 +17,7 @@
 //!
 //! Safety: every URL is checked against the [`NetPolicy`] before it is rendered; the browser
 //! checks each request the page makes again when the pool was launched with the policy in its
-//! [`RenderOptions::policy`](crate::RenderOptions) (both front ends do).
+//! [`RenderOptions::policy`](sightline::RenderOptions) (both front ends do).
 
 pub mod tools;
 
@@ -30,10 +30,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{tool_handler, ServerHandler, ServiceExt};
 
-use crate::batch::PageConfig;
-use crate::render::guard::NetPolicy;
-use crate::render::BrowserPool;
-use crate::Extractor;
+use sightline::batch::PageConfig;
+use sightline::render::guard::NetPolicy;
+use sightline::render::BrowserPool;
+use sightline::Extractor;
 
 /// What the MCP server renders and how.
 #[derive(Debug, Clone)]
@@ -72,7 +72,7 @@ impl McpServer {
         // The tools write text, never the JSON record: `learned` need not explain itself.
         let page = PageConfig {
             params: cfg.page.params.text_only(),
-            format: crate::Format::Text,
+            format: sightline::Format::Text,
             annotate: false,
             ..cfg.page
         };

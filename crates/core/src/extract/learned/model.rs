@@ -18,7 +18,7 @@ use crate::Error;
 pub const MODEL_FORMAT: u32 = 1;
 
 /// The shipped model's JSON (see `models/README.md`).
-pub const SHIPPED_JSON: &str = include_str!("../../../models/learned.json");
+pub const SHIPPED_JSON: &str = include_str!("../../../../../models/learned.json");
 
 /// A trained two-pass classifier.
 #[derive(Serialize, Deserialize)]

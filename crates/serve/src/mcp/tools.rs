@@ -1,7 +1,7 @@
 //! The MCP tools: `extract`, `screenshot` and `snapshot`, their input types (each with the JSON
 //! schema clients see, derived with `schemars`), their structured results, and the mapping of
 //! a failed page to a tool error. Each tool checks the target against the policy, renders the
-//! page through the shared [`Extractor`](crate::Extractor), and reads its answer from the
+//! page through the shared [`Extractor`](sightline::Extractor), and reads its answer from the
 //! [`Page`] (its content, the library's metadata): no extraction logic of its own beyond
 //! small reads of the snapshot (the links inside the kept nodes, the largest text blocks).
 
@@ -15,11 +15,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::McpServer;
-use crate::batch::PageConfig;
-use crate::extract::metadata::Metadata;
-use crate::extract::Algorithm;
-use crate::snapshot::{NodeId, Tree};
-use crate::{Error, Page, Source};
+use sightline::batch::PageConfig;
+use sightline::extract::metadata::Metadata;
+use sightline::extract::Algorithm;
+use sightline::snapshot::{NodeId, Tree};
+use sightline::{Error, Page, Source};
 
 /// Text blocks a `snapshot` lists when `max_nodes` is not given.
 pub const DEFAULT_SNAPSHOT_BLOCKS: usize = 20;
@@ -519,8 +519,8 @@ fn fit(png: &[u8], viewport: Option<(f64, f64)>) -> Result<(Vec<u8>, u32, u32), 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
-    use crate::Options;
+    use sightline::snapshot::{rect, Snapshot, SnapshotBuilder};
+    use sightline::Options;
 
     /// An article with two links inside and a navigation link outside, and which nodes of it
     /// an extraction keeps (the article's subtree).

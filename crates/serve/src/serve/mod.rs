@@ -10,18 +10,18 @@
 //! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
 //!   queue depth, refusals)
 //!
-//! Every page goes through [`batch::process`](crate::batch::process), the pipeline `extract`
+//! Every page goes through [`batch::process`](sightline::batch::process), the pipeline `extract`
 //! uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
 //! `{"error": {"kind", "message"}}` with a fitting status (400 bad request, 401 token, 403
 //! refused target, 413 too large, 502 the page failed, 503 queue full with `Retry-After`,
 //! 504 deadline).
 //!
 //! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
-//! the browser for every request the page makes (see [`crate::render::guard`]); and when the
-//! pool was launched with [`RenderOptions::egress`](crate::RenderOptions::egress) (the
+//! the browser for every request the page makes (see [`sightline::render::guard`]); and when the
+//! pool was launched with [`RenderOptions::egress`](sightline::RenderOptions::egress) (the
 //! command line does, unless `--allow-private`), every connection of the browser goes through
 //! the egress proxy, which connects only to addresses it resolved and checked itself
-//! ([`crate::render::egress`]). Backpressure:
+//! ([`sightline::render::egress`]). Backpressure:
 //! at most `concurrency + max_queue` requests (`/extract`, and `POST /mcp` until its answer's
 //! body is sent) are admitted; the rest get 503 at once. Each
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
@@ -43,11 +43,11 @@ use base64::Engine;
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
-use crate::batch::{self, Job, PageConfig, PageOut};
-use crate::output::Format;
-use crate::render::guard::NetPolicy;
-use crate::render::{BrowserPool, Input};
-use crate::Error;
+use sightline::batch::{self, Job, PageConfig, PageOut};
+use sightline::output::Format;
+use sightline::render::guard::NetPolicy;
+use sightline::render::{BrowserPool, Input};
+use sightline::Error;
 
 pub use edges::Limits;
 pub use metrics::Metrics;
@@ -407,7 +407,7 @@ async fn request_to_page(
         (Some(url), None) => {
             if let Err(r) = state.cfg.policy.check(&url).await {
                 state.metrics.refused("forbidden");
-                let e = crate::Error::Forbidden {
+                let e = sightline::Error::Forbidden {
                     input: url.clone(),
                     message: r.to_string(),
                 };

@@ -12,7 +12,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// FNV-1a 64 over the concatenation of `parts`. Plain FNV leaves the high bits of short
 /// inputs poorly mixed; [`stable_hash64`] adds a finaliser.
 #[inline]
-pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
+pub fn fnv1a64(parts: &[&[u8]]) -> u64 {
     let mut h = FNV_OFFSET;
     for part in parts {
         for &b in *part {
@@ -25,7 +25,7 @@ pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
 
 /// The SplitMix64 finaliser: every output bit depends on every input bit.
 #[inline]
-pub(crate) fn splitmix64_finalise(h: u64) -> u64 {
+pub fn splitmix64_finalise(h: u64) -> u64 {
     let h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     let h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     h ^ (h >> 31)
@@ -33,7 +33,7 @@ pub(crate) fn splitmix64_finalise(h: u64) -> u64 {
 
 /// FNV-1a 64 over the concatenation of `parts`, then the SplitMix64 finaliser.
 #[inline]
-pub(crate) fn stable_hash64(parts: &[&[u8]]) -> u64 {
+pub fn stable_hash64(parts: &[&[u8]]) -> u64 {
     splitmix64_finalise(fnv1a64(parts))
 }
 

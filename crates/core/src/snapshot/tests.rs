@@ -179,7 +179,7 @@ fn css_path_by_scanning(t: &Tree, id: NodeId) -> String {
 
 #[test]
 fn css_paths_equal_the_sibling_scan_on_a_real_page() {
-    let json = include_str!("../../fixtures/blocks-cards/snapshot.json");
+    let json = include_str!("../../../../fixtures/blocks-cards/snapshot.json");
     let s = Snapshot::from_json(json, "blocks-cards").expect("valid snapshot");
     let t = Tree::new(&s);
     assert!(t.len() > 100, "the whole fixture page");

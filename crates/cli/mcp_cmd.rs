@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use sightline::mcp::{McpConfig, McpServer};
 use sightline::render::BrowserPool;
+use sightline_serve::mcp::{McpConfig, McpServer};
 
 use crate::cli::{browser_endpoints, exit, render_options, McpArgs};
 

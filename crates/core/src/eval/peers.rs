@@ -187,7 +187,7 @@ mod tests {
         // The same rule as the integration tests' `bench_root` (tests/common/mod.rs).
         let root = std::env::var_os("SIGHTLINE_BENCH")
             .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench"));
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench"));
         let path = root.join("PEERS.md");
         if !path.is_file() {
             assert!(

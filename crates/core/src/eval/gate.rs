@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn the_committed_baseline_gates_the_default_algorithm() {
-        let text = include_str!("../../quality/baseline.json");
+        let text = include_str!("../../../../quality/baseline.json");
         let b: Baseline = serde_json::from_str(text).expect("quality/baseline.json parses");
         let default = crate::extract::DEFAULT_ALGORITHM.name();
         let per = b.floors.get(default).unwrap_or_else(|| {

@@ -36,7 +36,7 @@ use crate::Error;
 use events::same_document_url;
 
 /// The snapshot script, compiled into the binary.
-pub const SNAPSHOT_JS: &str = include_str!("../../../js/snapshot.js");
+pub const SNAPSHOT_JS: &str = include_str!("../../../../../js/snapshot.js");
 
 /// Installed before any page script in `--offline` mode: a saved page whose resources are
 /// blocked often calls `document.write` after parsing from a fallback path (ad scripts), which

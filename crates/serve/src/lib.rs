@@ -1,0 +1,12 @@
+//! sightline's services, over the front door of the runtime crate (`sightline`): the
+//! pipeline as an HTTP service and as Model Context Protocol tools.
+//!
+//! # Layout
+//! - [`serve`]: the HTTP service (axum): `/extract`, `/healthz`, `/metrics`, with a target
+//!   policy against SSRF, per-request limits, a token, and connection edges (`edges`).
+//! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot` tools)
+//!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
+#![forbid(unsafe_code)]
+
+pub mod mcp;
+pub mod serve;
