@@ -27,7 +27,8 @@ def evaluate(
     tabs: int = 2,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Table:
-    """Per-page precision, recall and F1 of each algorithm on a benchmark (``sightline eval``)."""
+    """Per-page precision, recall and F1 of each algorithm on a benchmark (``sightline eval``);
+    a page whose gold has no token is not scored, and its scores are None."""
 
 class Table:
     """A column table, one row per node; Arrow PyCapsule interface."""
@@ -68,7 +69,9 @@ class Snapshot:
     def nodes(self) -> Table:
         """One row per node: id, parent, depth, tag, css_path, text, x, y, w, h, rendered,
         display, visibility, position, opacity, font_size, font_weight, link, link_text, href,
-        src, alt, id_attr, class, role, chars, tags, link_chars, link_tags."""
+        src, alt, id_attr, class, role, chars, tags, link_chars, link_tags. A value a node does
+        not have is None: a text node's display, position and opacity; its visibility,
+        font_size and font_weight are its parent element's (the ones it renders with)."""
     def scores(self, algorithm: Optional[str] = None, params: Params = None) -> Table:
         """Every per-node quantity of ``algorithm`` (``sightline scores``)."""
     def extract(self, algorithm: Optional[str] = None, params: Params = None) -> Page:
