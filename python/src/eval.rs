@@ -9,6 +9,7 @@ use sightline::eval::run::EvalConfig;
 use sightline::eval::PageResult;
 use sightline::render::{RenderOptions, Renderer};
 
+use crate::bridge;
 use crate::convert;
 use crate::table::{floats, ints, strings, Table};
 
@@ -60,7 +61,7 @@ pub fn evaluate(
     // Run on this thread (the runner's future is not provably Send to rustc, so it is not
     // spawned): the GIL is released, but Ctrl-C is handled only after the run.
     let r = py.detach(move || {
-        crate::runtime().block_on(async move {
+        bridge::runtime().block_on(async move {
             let renderer = match snapshots {
                 Some(_) => None,
                 None => {

@@ -1,36 +1,19 @@
-//! `Snapshot`: one rendered page's layout ([`sightline::Snapshot`]), loaded from or saved to
-//! the JSON of `sightline snapshot`, as a node table (`nodes()`), per-node scores
-//! (`scores()`, [`sightline::scores::node_scores`]) and extractions without a browser
-//! (`extract()`, [`sightline::Page::from_snapshot`]).
+//! `Snapshot`'s methods (the struct is in `page.rs`, beside the `Page` it gives): one rendered
+//! page's layout ([`sightline::Snapshot`]), loaded from or saved to the JSON of `sightline
+//! snapshot`, as a node table (`nodes()`), per-node scores (`scores()`,
+//! [`sightline::scores::node_scores`]) and extractions without a browser (`extract()`,
+//! [`sightline::Page::from_snapshot`]).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use pyo3::prelude::*;
 
 use sightline::snapshot::Node;
 
-use crate::browser::Page;
 use crate::convert;
+use crate::page::{Page, Snapshot};
 use crate::table::{bools, floats, ints, strings, Table};
-
-/// The layout of one rendered page: every element and text node under `<body>`, in document
-/// order, with its box, computed style and text. Compatible with `sightline snapshot` files.
-#[pyclass(module = "sightline", frozen)]
-pub struct Snapshot {
-    pub(crate) snap: Arc<sightline::Snapshot>,
-    pub(crate) name: String,
-}
-
-impl Snapshot {
-    pub(crate) fn new(snap: sightline::Snapshot, name: String) -> Snapshot {
-        Snapshot {
-            snap: Arc::new(snap),
-            name,
-        }
-    }
-}
 
 /// Read a snapshot JSON file (as `sightline snapshot -o FILE` writes it).
 #[pyfunction]
