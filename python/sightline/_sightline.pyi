@@ -3,10 +3,62 @@
 import os
 from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
+from typing_extensions import TypedDict, Unpack
+
 from .errors import SightlineError
 
 Source = Union[str, "os.PathLike[str]", Dict[str, Any]]
 Params = Union[Dict[str, Any], str, None]
+
+class RenderOptions(TypedDict, total=False):
+    """The keyword options of ``Browser(...)`` that load and render pages: also those of
+    ``sightline.snapshot(...)``. Each one's default is on its line; ``help(sightline.Browser)``
+    says what each does. Declared once in Rust (``python/src/options.rs``); a test holds these
+    lines to it."""
+
+    browser_ws: Optional[Sequence[str]]  # default: None
+    offline: bool  # default: False
+    timeout: float  # default: 15.0
+    chrome: Optional[Union[str, "os.PathLike[str]"]]  # default: None
+    viewport: Optional[Tuple[int, int]]  # default: None
+    charset: Optional[str]  # default: None
+
+class BrowserOptions(RenderOptions, total=False):
+    """Every keyword option of ``Browser(...)`` and ``sightline.extract(...)``: the rendering
+    ones, and those that score, capture and police pages."""
+
+    algorithm: Optional[str]  # default: None
+    params: Params  # default: None
+    screenshot: bool  # default: False
+    annotate: bool  # default: False
+    accept_http_errors: bool  # default: False
+    comments: bool  # default: False
+    deny_private: bool  # default: False
+
+class SnapshotKeywords(TypedDict, total=False):
+    """The keywords of ``Browser.snapshot`` and ``asnapshot``: the page's HTML (text or bytes)
+    instead of a source (``url`` names it), or the ``url`` to load."""
+
+    html: Union[str, bytes, None]  # default: None
+    url: Optional[str]  # default: None
+
+class ExtractKeywords(SnapshotKeywords, total=False):
+    """The keywords of ``Browser.extract`` and ``aextract``: the page as for ``snapshot``, and
+    another ``algorithm``, ``params`` or ``screenshot`` choice than the browser's (None: the
+    browser's)."""
+
+    algorithm: Optional[str]  # default: None
+    params: Params  # default: None
+    screenshot: Optional[bool]  # default: None
+
+class ExtractManyKeywords(TypedDict, total=False):
+    """The keywords of ``Browser.extract_many`` and ``aextract_many``: a progress bar on
+    stderr (tqdm when installed, else a counter line; only when stderr is a terminal), and
+    another ``algorithm`` or ``params`` than the browser's."""
+
+    progress: bool  # default: True
+    algorithm: Optional[str]  # default: None
+    params: Params  # default: None
 
 DEFAULT_ALGORITHM: str
 __version__: str
@@ -16,6 +68,8 @@ def algorithms() -> List[str]:
 
 def load_snapshot(path: Union[str, "os.PathLike[str]"]) -> Snapshot: ...
 def _end_all_browsers() -> None: ...
+def _keywords() -> List[Tuple[str, List[Tuple[str, Any, str, bool]]]]:
+    """The keyword tables (python/src/options.rs): name, default, doc, taken by snapshot()."""
 def evaluate(
     bench: Union[str, "os.PathLike[str]"],
     algorithms: Optional[Sequence[str]] = None,
@@ -27,7 +81,8 @@ def evaluate(
     tabs: int = 2,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Table:
-    """Per-page precision, recall and F1 of each algorithm on a benchmark (``sightline eval``)."""
+    """Per-page precision, recall and F1 of each algorithm on a benchmark (``sightline eval``);
+    a page whose gold has no token is not scored, and its scores are None."""
 
 class Table:
     """A column table, one row per node; Arrow PyCapsule interface."""
@@ -68,7 +123,9 @@ class Snapshot:
     def nodes(self) -> Table:
         """One row per node: id, parent, depth, tag, css_path, text, x, y, w, h, rendered,
         display, visibility, position, opacity, font_size, font_weight, link, link_text, href,
-        src, alt, id_attr, class, role, chars, tags, link_chars, link_tags."""
+        src, alt, id_attr, class, role, chars, tags, link_chars, link_tags. A value a node does
+        not have is None: a text node's display, position and opacity; its visibility,
+        font_size and font_weight are its parent element's (the ones it renders with)."""
     def scores(self, algorithm: Optional[str] = None, params: Params = None) -> Table:
         """Every per-node quantity of ``algorithm`` (``sightline scores``)."""
     def extract(self, algorithm: Optional[str] = None, params: Params = None) -> Page:
@@ -135,56 +192,13 @@ class AsyncPageIter(AsyncIterator[Result]):
     def close(self) -> None: ...
 
 class _Browser:
-    def __init__(
-        self,
-        tabs: int = 4,
-        *,
-        browser_ws: Optional[Sequence[str]] = None,
-        offline: bool = False,
-        timeout: float = 15.0,
-        algorithm: Optional[str] = None,
-        params: Params = None,
-        screenshot: bool = False,
-        annotate: bool = False,
-        chrome: Optional[Union[str, "os.PathLike[str]"]] = None,
-        viewport: Optional[Tuple[int, int]] = None,
-        charset: Optional[str] = None,
-        accept_http_errors: bool = False,
-        comments: bool = False,
-        deny_private: bool = False,
-    ) -> None: ...
-    def extract(
-        self,
-        source: Optional[Source] = None,
-        *,
-        html: Union[str, bytes, None] = None,
-        url: Optional[str] = None,
-        algorithm: Optional[str] = None,
-        params: Params = None,
-        screenshot: Optional[bool] = None,
-    ) -> Page: ...
-    async def aextract(
-        self,
-        source: Optional[Source] = None,
-        *,
-        html: Union[str, bytes, None] = None,
-        url: Optional[str] = None,
-        algorithm: Optional[str] = None,
-        params: Params = None,
-        screenshot: Optional[bool] = None,
-    ) -> Page: ...
-    def _extract_many(
-        self, inputs: Sequence[Source], *, algorithm: Optional[str] = None, params: Params = None
-    ) -> PageIter: ...
-    def aextract_many(
-        self, inputs: Sequence[Source], *, algorithm: Optional[str] = None, params: Params = None
-    ) -> AsyncPageIter: ...
-    def snapshot(
-        self, source: Optional[Source] = None, *, html: Union[str, bytes, None] = None, url: Optional[str] = None
-    ) -> Snapshot: ...
-    async def asnapshot(
-        self, source: Optional[Source] = None, *, html: Union[str, bytes, None] = None, url: Optional[str] = None
-    ) -> Snapshot: ...
+    def __init__(self, tabs: int = 4, **options: Unpack[BrowserOptions]) -> None: ...
+    def extract(self, source: Optional[Source] = None, **kw: Unpack[ExtractKeywords]) -> Page: ...
+    async def aextract(self, source: Optional[Source] = None, **kw: Unpack[ExtractKeywords]) -> Page: ...
+    def extract_many(self, inputs: Sequence[Source], **kw: Unpack[ExtractManyKeywords]) -> PageIter: ...
+    def aextract_many(self, inputs: Sequence[Source], **kw: Unpack[ExtractManyKeywords]) -> AsyncPageIter: ...
+    def snapshot(self, source: Optional[Source] = None, **kw: Unpack[SnapshotKeywords]) -> Snapshot: ...
+    async def asnapshot(self, source: Optional[Source] = None, **kw: Unpack[SnapshotKeywords]) -> Snapshot: ...
     @property
     def tabs(self) -> int: ...
     @property

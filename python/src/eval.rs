@@ -2,21 +2,23 @@
 //! Python, returning the per-page scores as a [`Table`].
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int64Array, StringArray};
 use pyo3::prelude::*;
 
 use sightline::eval::run::EvalConfig;
+use sightline::eval::PageResult;
 use sightline::render::{RenderOptions, Renderer};
 
+use crate::bridge;
 use crate::convert;
-use crate::table::Table;
+use crate::table::{floats, ints, strings, Table};
 
 /// Per-page precision, recall and F1 (Song et al. eq. 6-9, bag-of-words F1) of `algorithms`
 /// on a benchmark laid out as `shared/bench` (`<dataset>/manifest.jsonl`, `html/`, `gold/`):
 /// one row per algorithm × page with `algorithm`, `dataset`, `id`, `failure`, `precision`,
-/// `recall`, `f1` (LCS), `ce_score`, `bow_f1`, `out_tokens`, `gold_tokens`. Pages are
+/// `recall`, `f1` (LCS), `ce_score`, `bow_f1`, `out_tokens`, `gold_tokens`; a page whose
+/// gold has no token is not scored, and its five scores are None (a failed page scores as an
+/// empty output: 0, as in the macro averages). Pages are
 /// rendered offline in `tabs` tabs, or scored from `snapshots` (a directory of
 /// `eval --save-snapshots`) without a browser. `every` and `limit` select pages as `sightline
 /// eval --every/--limit` do.
@@ -59,7 +61,7 @@ pub fn evaluate(
     // Run on this thread (the runner's future is not provably Send to rustc, so it is not
     // spawned): the GIL is released, but Ctrl-C is handled only after the run.
     let r = py.detach(move || {
-        crate::runtime().block_on(async move {
+        bridge::runtime().block_on(async move {
             let renderer = match snapshots {
                 Some(_) => None,
                 None => {
@@ -81,20 +83,18 @@ pub fn evaluate(
     let _ = std::fs::remove_dir_all(&tmp);
     let (results, _) = r.map_err(|e| convert::to_pyerr(py, &e))?;
     let p = &results.pages;
-    let s = |f: &dyn Fn(&sightline::eval::PageResult) -> Option<String>| -> ArrayRef {
-        Arc::new(StringArray::from(p.iter().map(f).collect::<Vec<_>>()))
+    let s = |g: &dyn Fn(&PageResult) -> Option<&str>| strings(p.iter().map(g));
+    // A page whose gold has no token is not scored (the macro averages leave it out): its
+    // scores are None, not 0.
+    let f = |g: &dyn Fn(&PageResult) -> f64| {
+        floats(p.iter().map(|x| x.score.is_scored().then(|| g(x))))
     };
-    let f = |g: &dyn Fn(&sightline::eval::PageResult) -> f64| -> ArrayRef {
-        Arc::new(Float64Array::from_iter_values(p.iter().map(g)))
-    };
-    let i = |g: &dyn Fn(&sightline::eval::PageResult) -> usize| -> ArrayRef {
-        Arc::new(Int64Array::from_iter_values(p.iter().map(|x| g(x) as i64)))
-    };
+    let i = |g: &dyn Fn(&PageResult) -> usize| ints(p.iter().map(|x| Some(g(x) as i64)));
     Table::from_columns(vec![
-        ("algorithm", s(&|x| Some(x.algorithm.clone()))),
-        ("dataset", s(&|x| Some(x.dataset.clone()))),
-        ("id", s(&|x| Some(x.id.clone()))),
-        ("failure", s(&|x| x.failure.clone())),
+        ("algorithm", s(&|x| Some(x.algorithm.as_str()))),
+        ("dataset", s(&|x| Some(x.dataset.as_str()))),
+        ("id", s(&|x| Some(x.id.as_str()))),
+        ("failure", s(&|x| x.failure.as_deref())),
         ("precision", f(&|x| x.score.lcs_p)),
         ("recall", f(&|x| x.score.lcs_r)),
         ("f1", f(&|x| x.score.lcs_f1)),

@@ -4,67 +4,32 @@
 //! crate converts values and exceptions, releases the GIL while Rust works, and bridges
 //! tokio futures to asyncio. The pure-Python package `sightline` re-exports it.
 //!
-//! - [`browser`]: `Browser` (one [`sightline::Extractor`]), `Page`, `Result`, the sync and
-//!   async iterators of `extract_many`.
-//! - [`snapshot`]: `Snapshot` (load, save, nodes, scores, extract without a browser).
+//! - [`browser`]: `Browser` (one [`sightline::Extractor`]): each operation's one future, for
+//!   the sync method and its async twin.
+//! - [`batch`]: `extract_many`'s running batch, its `Result`s and progress bar, behind the
+//!   sync and the async iterator.
+//! - [`page`]: `Page`, and the data of `Snapshot` (a leaf: both classes give the other).
+//! - [`snapshot`]: `Snapshot`'s methods (load, save, nodes, scores, extract without a
+//!   browser).
+//! - [`options`]: the keyword arguments, each declared once, mapped onto the library's
+//!   options; sources.
+//! - [`bridge`]: the tokio runtime; a future as a sync call (GIL released, Ctrl-C) or as an
+//!   asyncio awaitable.
 //! - [`table`]: `Table`, a column table exported through the Arrow C data interface.
 //! - [`eval`]: `evaluate()`, the benchmark runner's per-page scores as a `Table`.
 //! - [`convert`]: JSON values to Python objects, library errors to typed exceptions.
 
+mod batch;
+mod bridge;
 mod browser;
 mod convert;
 mod eval;
+mod options;
+mod page;
 mod snapshot;
 mod table;
 
-use std::future::Future;
-use std::time::Duration;
-
 use pyo3::prelude::*;
-
-/// The tokio runtime every Rust future of this module runs on (pyo3-async-runtimes' own, so
-/// the sync and the async calls share one).
-pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
-    pyo3_async_runtimes::tokio::get_runtime()
-}
-
-/// Run `fut` on the module's runtime with the GIL released, waking every 100 ms to let Python
-/// handle signals: a Ctrl-C aborts the task (dropping the future, which closes its tab) and
-/// raises `KeyboardInterrupt`.
-pub(crate) fn block_on<T: Send + 'static>(
-    py: Python<'_>,
-    fut: impl Future<Output = T> + Send + 'static,
-) -> PyResult<T> {
-    let mut handle = runtime().spawn(fut);
-    loop {
-        let done = py.detach(|| {
-            runtime().block_on(async {
-                tokio::time::timeout(Duration::from_millis(100), &mut handle)
-                    .await
-                    .ok()
-            })
-        });
-        match done {
-            Some(Ok(v)) => return Ok(v),
-            Some(Err(e)) if e.is_panic() => {
-                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-                    "sightline panicked: {e}"
-                )))
-            }
-            Some(Err(e)) => {
-                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-                    "the task ended: {e}"
-                )))
-            }
-            None => {
-                if let Err(e) = py.check_signals() {
-                    handle.abort();
-                    return Err(e);
-                }
-            }
-        }
-    }
-}
 
 /// End every browser this process launched, at once (with their profiles). The package calls
 /// it at interpreter exit, for browsers whose `Browser` was never closed.
@@ -79,19 +44,28 @@ fn algorithms() -> Vec<&'static str> {
     sightline::Algorithm::ALL.iter().map(|a| a.name()).collect()
 }
 
+/// The keyword tables (`options.rs`): `{"Browser": [(name, default, doc, render)], "extract":
+/// [...], "extract_many": [...], "snapshot": [...]}`, `render` marking the options
+/// `sightline.snapshot()` takes. The package builds its signatures and docs from them.
+#[pyfunction]
+fn _keywords(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<options::Described>)>> {
+    options::tables(py)
+}
+
 #[pymodule]
 fn _sightline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<browser::Browser>()?;
-    m.add_class::<browser::Page>()?;
-    m.add_class::<browser::BatchResult>()?;
-    m.add_class::<browser::PageIter>()?;
-    m.add_class::<browser::AsyncPageIter>()?;
-    m.add_class::<snapshot::Snapshot>()?;
+    m.add_class::<page::Page>()?;
+    m.add_class::<batch::BatchResult>()?;
+    m.add_class::<batch::PageIter>()?;
+    m.add_class::<batch::AsyncPageIter>()?;
+    m.add_class::<page::Snapshot>()?;
     m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(snapshot::load_snapshot, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(eval::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(_end_all_browsers, m)?)?;
+    m.add_function(wrap_pyfunction!(_keywords, m)?)?;
     m.add(
         "DEFAULT_ALGORITHM",
         sightline::extract::DEFAULT_ALGORITHM.name(),

@@ -1,34 +1,19 @@
-//! `Snapshot`: one rendered page's layout ([`sightline::Snapshot`]), loaded from or saved to
-//! the JSON of `sightline snapshot`, as a node table (`nodes()`), per-node scores
-//! (`scores()`, [`sightline::scores::node_scores`]) and extractions without a browser
-//! (`extract()`, [`sightline::Page::from_snapshot`]).
+//! `Snapshot`'s methods (the struct is in `page.rs`, beside the `Page` it gives): one rendered
+//! page's layout ([`sightline::Snapshot`]), loaded from or saved to the JSON of `sightline
+//! snapshot`, as a node table (`nodes()`), per-node scores (`scores()`,
+//! [`sightline::scores::node_scores`]) and extractions without a browser (`extract()`,
+//! [`sightline::Page::from_snapshot`]).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, StringArray};
+use arrow_array::ArrayRef;
 use pyo3::prelude::*;
 
-use crate::browser::Page;
+use sightline::snapshot::Node;
+
 use crate::convert;
-use crate::table::Table;
-
-/// The layout of one rendered page: every element and text node under `<body>`, in document
-/// order, with its box, computed style and text. Compatible with `sightline snapshot` files.
-#[pyclass(module = "sightline", frozen)]
-pub struct Snapshot {
-    pub(crate) snap: Arc<sightline::Snapshot>,
-    pub(crate) name: String,
-}
-
-impl Snapshot {
-    pub(crate) fn new(snap: sightline::Snapshot, name: String) -> Snapshot {
-        Snapshot {
-            snap: Arc::new(snap),
-            name,
-        }
-    }
-}
+use crate::page::{Page, Snapshot};
+use crate::table::{bools, floats, ints, strings, Table};
 
 /// Read a snapshot JSON file (as `sightline snapshot -o FILE` writes it).
 #[pyfunction]
@@ -125,7 +110,10 @@ impl Snapshot {
     /// `display`, `visibility`, `position`, `opacity`, `font_size`, `font_weight`, `link`
     /// (inside a link), `link_text` (a text node's text when inside a link), `href`, `src`,
     /// `alt`, `id_attr`, `class`, `role`, and the subtree counts `chars`, `tags`,
-    /// `link_chars`, `link_tags`.
+    /// `link_chars`, `link_tags`. A value a node does not have is None (null), never 0 or
+    /// "": a text node has no style of its own, so its `display`, `position` and `opacity`
+    /// are None, and its `visibility`, `font_size` and `font_weight` are the ones it renders
+    /// with, its parent element's (CSS inherits them).
     fn nodes(&self, py: Python<'_>) -> PyResult<Table> {
         let snap = self.snap.clone();
         let cols = py.detach(move || node_columns(&snap));
@@ -176,7 +164,12 @@ impl Snapshot {
 
 type Columns = Vec<(&'static str, ArrayRef)>;
 
-/// The node table's columns.
+/// An element's own computed style; none for a text node.
+fn own(x: &Node) -> Option<&Node> {
+    x.is_element().then_some(x)
+}
+
+/// The node table's columns (see `nodes()` for what a node without a value gets).
 fn node_columns(snap: &sightline::Snapshot) -> Columns {
     let tree = sightline::Tree::new(snap);
     let nodes = &snap.nodes;
@@ -185,48 +178,50 @@ fn node_columns(snap: &sightline::Snapshot) -> Columns {
     for i in 1..n {
         depth[i] = depth[nodes[i].parent as usize] + 1;
     }
-    let f = |g: &dyn Fn(&sightline::snapshot::Node) -> f64| -> ArrayRef {
-        Arc::new(Float64Array::from_iter_values(nodes.iter().map(g)))
-    };
-    let s = |g: &dyn Fn(&sightline::snapshot::Node) -> Option<&str>| -> ArrayRef {
-        Arc::new(StringArray::from_iter(nodes.iter().map(g)))
-    };
-    let b = |g: &dyn Fn(&sightline::snapshot::Node) -> bool| -> ArrayRef {
-        Arc::new(BooleanArray::from_iter(nodes.iter().map(|x| Some(g(x)))))
-    };
-    let counts = |v: &[usize]| -> ArrayRef {
-        Arc::new(Int64Array::from_iter_values(v.iter().map(|&x| x as i64)))
-    };
+    // The element whose inherited style a node renders with: itself, or a text node's parent.
+    let style: Vec<Option<&Node>> = nodes
+        .iter()
+        .map(|x| match x.is_element() {
+            true => Some(x),
+            false => usize::try_from(x.parent)
+                .ok()
+                .and_then(|p| nodes.get(p))
+                .filter(|p| p.is_element()),
+        })
+        .collect();
+    let s = |g: &dyn Fn(&Node) -> Option<&str>| strings(nodes.iter().map(g));
+    let f = |g: &dyn Fn(&Node) -> f64| floats(nodes.iter().map(|x| Some(g(x))));
+    let b = |g: &dyn Fn(&Node) -> bool| bools(nodes.iter().map(g));
+    let counts = |v: &[usize]| ints(v.iter().map(|&x| Some(x as i64)));
     vec![
-        ("id", Arc::new(Int64Array::from_iter_values(0..n as i64))),
-        (
-            "parent",
-            Arc::new(Int64Array::from_iter_values(nodes.iter().map(|x| x.parent))),
-        ),
-        ("depth", Arc::new(Int64Array::from(depth))),
+        ("id", ints((0..n as i64).map(Some))),
+        ("parent", ints(nodes.iter().map(|x| Some(x.parent)))),
+        ("depth", ints(depth.into_iter().map(Some))),
         ("tag", s(&|x| Some(x.tag.as_str()))),
-        (
-            "css_path",
-            Arc::new(StringArray::from_iter_values(
-                (0..n).map(|i| tree.css_path(i)),
-            )),
-        ),
+        ("css_path", strings((0..n).map(|i| Some(tree.css_path(i))))),
         ("text", s(&|x| x.text.as_deref())),
         ("x", f(&|x| x.rect.x)),
         ("y", f(&|x| x.rect.y)),
         ("w", f(&|x| x.rect.w)),
         ("h", f(&|x| x.rect.h)),
         ("rendered", b(&|x| x.rendered)),
-        ("display", s(&|x| Some(x.display.as_str()))),
-        ("visibility", s(&|x| Some(x.visibility.as_str()))),
-        ("position", s(&|x| Some(x.position.as_str()))),
-        ("opacity", f(&|x| x.opacity)),
-        ("font_size", f(&|x| x.font_size)),
+        ("display", s(&|x| own(x).map(|e| e.display.as_str()))),
+        (
+            "visibility",
+            strings(style.iter().map(|e| e.map(|e| e.visibility.as_str()))),
+        ),
+        ("position", s(&|x| own(x).map(|e| e.position.as_str()))),
+        (
+            "opacity",
+            floats(nodes.iter().map(|x| own(x).map(|e| e.opacity))),
+        ),
+        (
+            "font_size",
+            floats(style.iter().map(|e| e.map(|e| e.font_size))),
+        ),
         (
             "font_weight",
-            Arc::new(Int64Array::from_iter_values(
-                nodes.iter().map(|x| x.font_weight as i64),
-            )),
+            ints(style.iter().map(|e| e.map(|e| i64::from(e.font_weight)))),
         ),
         ("link", b(&|x| x.link)),
         (

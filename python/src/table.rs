@@ -54,17 +54,39 @@ impl Table {
             .columns
             .iter()
             .map(|c| {
-                let a: ArrayRef = match &c.values {
-                    Values::F64(v) => Arc::new(Float64Array::from(v.clone())),
-                    Values::I64(v) => Arc::new(Int64Array::from(v.clone())),
-                    Values::Bool(v) => Arc::new(BooleanArray::from(v.clone())),
-                    Values::Str(v) => Arc::new(StringArray::from(v.clone())),
+                let a = match &c.values {
+                    Values::F64(v) => floats(v.iter().copied()),
+                    Values::I64(v) => ints(v.iter().copied()),
+                    Values::Bool(v) => bools(v.iter().copied()),
+                    Values::Str(v) => strings(v.iter().map(Option::as_deref)),
                 };
                 (c.name, a)
             })
             .collect();
         Table::from_columns(cols)
     }
+}
+
+// Columns from values; `None` (a value the row does not have) is null, never 0 or "".
+
+/// A float column.
+pub(crate) fn floats(v: impl IntoIterator<Item = Option<f64>>) -> ArrayRef {
+    Arc::new(Float64Array::from_iter(v))
+}
+
+/// An integer column.
+pub(crate) fn ints(v: impl IntoIterator<Item = Option<i64>>) -> ArrayRef {
+    Arc::new(Int64Array::from_iter(v))
+}
+
+/// A boolean column (every row has its value).
+pub(crate) fn bools(v: impl IntoIterator<Item = bool>) -> ArrayRef {
+    Arc::new(BooleanArray::from_iter(v.into_iter().map(Some)))
+}
+
+/// A text column.
+pub(crate) fn strings<S: AsRef<str>>(v: impl IntoIterator<Item = Option<S>>) -> ArrayRef {
+    Arc::new(StringArray::from_iter(v))
 }
 
 #[pymethods]

@@ -1,0 +1,328 @@
+//! The keyword arguments of the binding, each declared once, in a table that gives its type,
+//! default and meaning ([`keywords!`]): [`BrowserOptions`] (`Browser(...)`, and through it
+//! `sightline.extract(...)` and, the rendering ones, `sightline.snapshot(...)`) and [`Call`]
+//! (the keywords of one call: `extract`, `extract_many`, `snapshot`, each shared with its
+//! async twin). A table parses a `**kwargs` dict (an unknown keyword is a `TypeError`, as in a
+//! Python signature) and maps onto the library's [`Options`] and [`PageConfig`]; the package
+//! reads the tables (`_keywords()`) for its signatures and docs, and its tests hold the `.pyi`
+//! stub to them. Sources (a URL or path, an `os.PathLike`, `html=`/`url=`, a batch item) become
+//! [`Source`]s here too.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use pyo3::IntoPyObjectExt;
+
+use sightline::batch::PageConfig;
+use sightline::{Options, Source};
+
+use crate::convert;
+
+/// One keyword as the package sees it: name, default, meaning, and whether
+/// `sightline.snapshot()` takes it (the options of rendering; the others score).
+pub(crate) type Described = (&'static str, Py<PyAny>, String, bool);
+
+/// Declares a table of keyword arguments: the struct (one field a keyword, with its type,
+/// default and doc comment), its `Default`, `parse` (a `**kwargs` dict into the struct, for a
+/// function that takes some of the keywords) and `describe` (the keywords for Python). A
+/// field marked `render` is an option `sightline.snapshot()` takes.
+macro_rules! keywords {
+    (
+        $(#[doc = $sdoc:literal])*
+        pub(crate) struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                $field:ident: $ty:ty = $default:expr $(, $flag:ident)?;
+            )*
+        }
+    ) => {
+        $(#[doc = $sdoc])*
+        pub(crate) struct $name {
+            $( $(#[doc = $doc])* pub(crate) $field: $ty, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $field: $default, )* }
+            }
+        }
+
+        impl $name {
+            /// The keywords of `func`, which takes those named in `allowed` (None: all), from
+            /// its `**kwargs`; the others keep their defaults.
+            pub(crate) fn parse(
+                func: &str,
+                allowed: Option<&[&str]>,
+                kw: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<$name> {
+                let mut o = $name::default();
+                for (k, v) in kw.into_iter().flatten() {
+                    let k: String = k.extract()?;
+                    match k.as_str() {
+                        $(
+                            stringify!($field) if allowed.is_none_or(|a| a.contains(&stringify!($field))) => {
+                                o.$field = value(&v, func, &k)?
+                            }
+                        )*
+                        _ => return Err(unexpected(func, &k)),
+                    }
+                }
+                Ok(o)
+            }
+
+            /// The keywords named in `names` (None: all), in table order, as the package
+            /// sees them.
+            pub(crate) fn describe(
+                py: Python<'_>,
+                names: Option<&[&str]>,
+            ) -> PyResult<Vec<Described>> {
+                let d = $name::default();
+                let mut out = Vec::new();
+                $(
+                    if names.is_none_or(|n| n.contains(&stringify!($field))) {
+                        out.push((
+                            stringify!($field),
+                            d.$field.into_py_any(py)?,
+                            doc(&[$($doc),*]),
+                            keywords!(@render $($flag)?),
+                        ));
+                    }
+                )*
+                Ok(out)
+            }
+        }
+    };
+    (@render render) => { true };
+    (@render) => { false };
+}
+
+keywords! {
+    /// The keyword options of `Browser(tabs, **options)`: how pages are loaded, rendered and
+    /// scored ([`BrowserOptions::options`] maps them onto the library's [`Options`]).
+    pub(crate) struct BrowserOptions {
+        /// DevTools WebSocket URLs of running browsers to use instead of launching one (tabs
+        /// are spread over them; a lost browser's pages are retried on the others).
+        browser_ws: Option<Vec<String>> = None, render;
+        /// Abort every request but the page's own document and same-origin loopback resources
+        /// (nothing leaves the machine).
+        offline: bool = false, render;
+        /// Deadline of one page in seconds (navigation, settling, snapshot).
+        timeout: f64 = 15.0, render;
+        /// The Chromium executable (None: `$CHROME`, then chromium-headless-shell or chromium
+        /// on PATH, as the `sightline` command finds it).
+        chrome: Option<PathBuf> = None, render;
+        /// `(width, height)` in CSS px (None: 1366x900).
+        viewport: Option<(u32, u32)> = None, render;
+        /// Charset of HTML given as bytes or files that do not declare one.
+        charset: Option<String> = None, render;
+        /// The algorithm: `learned` (None: the default), `td`, `ctd`, `htd`, `ctd-smooth`,
+        /// `wang`, `vsse`, `vsse-records`, `crunch`, `blocks` or `ensemble` (see
+        /// `algorithms()`).
+        algorithm: Option<String> = None;
+        /// Algorithm parameters, a dict or JSON text (as `sightline extract --params`).
+        params: Option<Py<PyAny>> = None;
+        /// Take a full-page PNG of every page (`Page.screenshot`).
+        screenshot: bool = false;
+        /// Also draw the extraction on it (`Page.annotated`).
+        annotate: bool = false;
+        /// Extract pages answered with HTTP >= 400 instead of raising `HttpError`.
+        accept_http_errors: bool = false;
+        /// Keep reader comments after the article (`learned`; their blocks have
+        /// `comment: True`); by default they are dropped.
+        comments: bool = false;
+        /// Refuse targets on this machine and its networks (loopback, private, link-local,
+        /// metadata addresses), for the page, its redirects and subresources, through an
+        /// egress proxy that connects only to the address it checked.
+        deny_private: bool = false;
+    }
+}
+
+keywords! {
+    /// The keywords of one call on a `Browser`; each call takes some of them ([`EXTRACT`],
+    /// [`EXTRACT_MANY`], [`SNAPSHOT`]), its async twin the same.
+    pub(crate) struct Call {
+        /// The page's HTML (text or bytes) instead of a source; served to Chromium on a
+        /// loopback port (relative resources resolve only with a `<base href>`).
+        html: Option<Py<PyAny>> = None;
+        /// The URL to load when no source is given; with `html=`, the name of the page.
+        url: Option<String> = None;
+        /// Show a progress bar on stderr (tqdm when installed, else a counter line), only when
+        /// stderr is a terminal.
+        progress: bool = true;
+        /// Another algorithm than the browser's for this call.
+        algorithm: Option<String> = None;
+        /// Other algorithm parameters than the browser's for this call (a dict or JSON text).
+        params: Option<Py<PyAny>> = None;
+        /// With or without a screenshot (None: as the browser says).
+        screenshot: Option<bool> = None;
+    }
+}
+
+/// The keywords of `extract` and `aextract`.
+pub(crate) const EXTRACT: &[&str] = &["html", "url", "algorithm", "params", "screenshot"];
+/// The keywords of `extract_many` and `aextract_many`.
+pub(crate) const EXTRACT_MANY: &[&str] = &["progress", "algorithm", "params"];
+/// The keywords of `snapshot` and `asnapshot`.
+pub(crate) const SNAPSHOT: &[&str] = &["html", "url"];
+
+/// Every keyword table, for the package (`_keywords()`): `Browser`'s options, and the
+/// keywords of each call.
+pub(crate) fn tables(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<Described>)>> {
+    Ok(vec![
+        ("Browser", BrowserOptions::describe(py, None)?),
+        ("extract", Call::describe(py, Some(EXTRACT))?),
+        ("extract_many", Call::describe(py, Some(EXTRACT_MANY))?),
+        ("snapshot", Call::describe(py, Some(SNAPSHOT))?),
+    ])
+}
+
+impl BrowserOptions {
+    /// The library's options for a browser of `tabs` tabs.
+    pub(crate) fn options(&self, py: Python<'_>, tabs: usize) -> PyResult<Options> {
+        let timeout = self.timeout;
+        if !(timeout.is_finite() && timeout > 0.0) {
+            return Err(convert::input_err(format!(
+                "timeout must be a positive number of seconds, not {timeout}"
+            )));
+        }
+        let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
+        params.learned.comments |= self.comments;
+        let mut o = Options::default()
+            .tabs(tabs)
+            .offline(self.offline)
+            .timeout(Duration::from_secs_f64(timeout))
+            .screenshot(self.screenshot)
+            .annotate(self.annotate)
+            .algorithm(convert::algorithm(self.algorithm.as_deref())?)
+            .params(params)
+            .accept_http_errors(self.accept_http_errors)
+            .deny_private(self.deny_private);
+        if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
+            o = o.browser_ws(ws);
+        }
+        if let Some(c) = &self.chrome {
+            o = o.chrome(c);
+        }
+        if let Some((w, h)) = self.viewport {
+            o = o.viewport(w, h);
+        }
+        if let Some(c) = &self.charset {
+            o = o.charset(c.clone());
+        }
+        Ok(o)
+    }
+}
+
+impl Call {
+    /// The page of this call: `source` (a URL or path string, as on the command line, or an
+    /// `os.PathLike`), or `html=` text or bytes (named by `url=`), or `url=`.
+    pub(crate) fn source(
+        &self,
+        py: Python<'_>,
+        source: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Source> {
+        page_source(
+            py,
+            source,
+            self.html.as_ref().map(|h| h.bind(py)),
+            self.url.clone(),
+        )
+    }
+
+    /// The page settings of this call: `base` (the browser's), with this call's algorithm or
+    /// parameters. Reader comments the browser keeps (`comments=True`) stay kept.
+    pub(crate) fn page_config(
+        &self,
+        py: Python<'_>,
+        base: &Arc<PageConfig>,
+    ) -> PyResult<Arc<PageConfig>> {
+        if self.algorithm.is_none() && self.params.is_none() {
+            return Ok(base.clone());
+        }
+        let mut cfg = (**base).clone();
+        if let Some(a) = &self.algorithm {
+            cfg.algorithms = vec![convert::algorithm(Some(a))?];
+        }
+        if let Some(p) = &self.params {
+            cfg.params = convert::params(py, Some(p.bind(py)))?;
+            cfg.params.learned.comments |= base.params.learned.comments;
+        }
+        Ok(Arc::new(cfg))
+    }
+}
+
+/// The inputs of a batch: each a string, an `os.PathLike`, or a dict with `html` (and `url`)
+/// or `url`.
+pub(crate) fn sources(py: Python<'_>, inputs: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
+    inputs.try_iter()?.map(|s| item_source(py, &s?)).collect()
+}
+
+fn page_source(
+    py: Python<'_>,
+    src: Option<&Bound<'_, PyAny>>,
+    html: Option<&Bound<'_, PyAny>>,
+    url: Option<String>,
+) -> PyResult<Source> {
+    if let Some(h) = html {
+        let bytes: Vec<u8> = if let Ok(s) = h.cast::<PyString>() {
+            s.extract::<String>()?.into_bytes()
+        } else {
+            h.extract()?
+        };
+        return Ok(Source::html(url.unwrap_or_else(|| "<html>".into()), bytes));
+    }
+    match src {
+        Some(s) => item_source(py, s),
+        None => match url {
+            Some(u) => Ok(Source::Url(u)),
+            None => Err(PyTypeError::new_err(
+                "give a source (URL or path), url=, or html=",
+            )),
+        },
+    }
+}
+
+fn item_source(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(t) = s.cast::<PyString>() {
+        return Ok(Source::Arg(t.extract::<String>()?));
+    }
+    if let Ok(d) = s.cast::<PyDict>() {
+        let html = d.get_item("html")?;
+        let url: Option<String> = d.get_item("url")?.map(|u| u.extract()).transpose()?;
+        return page_source(py, None, html.as_ref(), url);
+    }
+    if let Ok(p) = s.extract::<PathBuf>() {
+        return Ok(Source::Path(p));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a source is a URL or path string, an os.PathLike, or a dict with html=/url=, not {}",
+        s.get_type().name()?
+    )))
+}
+
+/// A doc comment's lines as one paragraph.
+fn doc(lines: &[&str]) -> String {
+    lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ")
+}
+
+fn unexpected(func: &str, name: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{func}() got an unexpected keyword argument '{name}'"
+    ))
+}
+
+/// The value of keyword `name` of `func` as `T`; a `TypeError` naming both if it is not one.
+fn value<'a, 'py, T: FromPyObject<'a, 'py>>(
+    v: &'a Bound<'py, PyAny>,
+    func: &str,
+    name: &str,
+) -> PyResult<T> {
+    v.extract::<T>().map_err(|e| {
+        let e: PyErr = e.into();
+        PyTypeError::new_err(format!("{func}() argument '{name}': {}", e.value(v.py())))
+    })
+}
