@@ -63,7 +63,7 @@ pub struct LearnedParams {
     /// is fit on pages of the sites it trains on; on a site it has never seen its
     /// probabilities are too high, and the decision keeps too much. Not from a paper: chosen
     /// held out by site; picking it for each fold on the other four gives the same mean
-    /// (docs/quality.md, "The decision's log-odds shift"). Headings and lines that are most of
+    /// (docs/experiments.md, "The decision's log-odds shift"). Headings and lines that are most of
     /// the page's title keep their own probability
     /// ([`crate::extract::learned::headline_units`]). The probabilities reported in
     /// `details.blocks` are the model's own.
@@ -74,7 +74,7 @@ pub struct LearnedParams {
     /// or in an earlier one, is a reply quoting a post above it or a pull quote repeating the
     /// body; the reader gets that text once ([`crate::extract::learned::quoted_copies`]). Not
     /// from a paper: held out by site it took forum pages from 0.783 to 0.794 and left every
-    /// dataset's mean as it was (docs/quality.md, "Quoted copies").
+    /// dataset's mean as it was (docs/experiments.md, "Quoted copies").
     pub keep_quoted_copies: bool,
 }
 
