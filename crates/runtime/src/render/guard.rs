@@ -15,6 +15,8 @@ use std::net::IpAddr;
 
 use url::Url;
 
+use super::egress::Target;
+
 /// A target policy.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NetPolicy {
@@ -25,85 +27,7 @@ pub struct NetPolicy {
     pub allow_hosts: Vec<String>,
 }
 
-/// Why a target was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
-    /// Not http or https.
-    Scheme(String),
-    /// The host is, or resolves to, a forbidden address.
-    Address { host: String, ip: IpAddr },
-    /// The name does not resolve.
-    Unresolved { host: String, message: String },
-    /// Not a URL.
-    Invalid(String),
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Refusal::Scheme(s) => write!(f, "scheme `{s}` is not allowed (http and https only)"),
-            Refusal::Address { host, ip } => write!(
-                f,
-                "{host} is a {} address ({ip}); refused to protect the local network",
-                class(ip)
-            ),
-            Refusal::Unresolved { host, message } => write!(f, "cannot resolve {host}: {message}"),
-            Refusal::Invalid(m) => write!(f, "not a valid URL: {m}"),
-        }
-    }
-}
-
-/// Is this address one a public service must not reach?
-pub fn is_forbidden(ip: &IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let o = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || o[0] == 0 // "this network" 0.0.0.0/8
-                || (o[0] == 100 && (o[1] & 0xc0) == 64) // shared address space 100.64.0.0/10
-                || (o[0] == 192 && o[1] == 0 && o[2] == 0) // IETF protocol assignments
-                || o[0] >= 240 // reserved
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_forbidden(&IpAddr::V4(v4));
-            }
-            let s = v6.segments();
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (s[0] & 0xfe00) == 0xfc00 // unique local fc00::/7
-                || (s[0] & 0xffc0) == 0xfe80 // link local fe80::/10
-                || (s[0] & 0xffc0) == 0xfec0 // site local (deprecated) fec0::/10
-                || (s[0] == 0x64 && s[1] == 0xff9b) // NAT64 can reach private IPv4
-                || (s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[4] == 0 && s[5] == 0)
-            // IPv4-compatible
-        }
-    }
-}
-
-fn class(ip: &IpAddr) -> &'static str {
-    if let IpAddr::V6(v6) = ip {
-        if let Some(v4) = v6.to_ipv4_mapped() {
-            return class(&IpAddr::V4(v4));
-        }
-    }
-    match ip {
-        IpAddr::V4(v4) if v4.is_loopback() => "loopback",
-        IpAddr::V6(v6) if v6.is_loopback() => "loopback",
-        IpAddr::V4(v4) if v4.is_private() => "private",
-        IpAddr::V4(v4) if v4.is_link_local() => "link-local",
-        IpAddr::V6(v6) if (v6.segments()[0] & 0xffc0) == 0xfe80 => "link-local",
-        IpAddr::V6(v6) if (v6.segments()[0] & 0xfe00) == 0xfc00 => "unique-local",
-        ip if ip.is_unspecified() => "unspecified",
-        _ => "non-public",
-    }
-}
+pub use super::egress::{is_forbidden, Refusal};
 
 impl NetPolicy {
     /// The egress proxy's policy for this target policy: the same addresses refused and the
@@ -115,58 +39,38 @@ impl NetPolicy {
         })
     }
 
-    /// Check a URL: its scheme, and every address its host resolves to.
+    /// Check a URL: its scheme, and every address its host resolves to. The decisions are
+    /// the egress proxy's ([`NetPolicy::egress`]): one host matcher for `allow_hosts` (case
+    /// and IPv6 brackets aside), one address rule, one `localhost` rule.
     pub async fn check(&self, url: &str) -> Result<(), Refusal> {
-        if self.allow_private {
+        let Some(policy) = self.egress() else {
             return Ok(());
-        }
+        };
         let u = Url::parse(url).map_err(|e| Refusal::Invalid(format!("{url}: {e}")))?;
         match u.scheme() {
             "http" | "https" => {}
             "data" | "blob" | "about" => return Ok(()), // no network
             s => return Err(Refusal::Scheme(s.to_string())),
         }
-        let host = u.host_str().unwrap_or("").to_string();
+        let Some(host) = u.host_str() else {
+            return Err(Refusal::Invalid(format!("{url}: no host")));
+        };
         let port = u.port_or_known_default().unwrap_or(80);
-        if self
-            .allow_hosts
-            .iter()
-            .any(|h| *h == format!("{host}:{port}") || *h == host)
-        {
+        if policy.host_allowed(host, port) {
             return Ok(());
         }
-        let ips: Vec<IpAddr> = match u.host() {
-            Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
-            Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
-            Some(url::Host::Domain(d)) => {
-                // `localhost` and its subdomains never leave the machine (RFC 6761).
-                if d.eq_ignore_ascii_case("localhost")
-                    || d.to_ascii_lowercase().ends_with(".localhost")
-                {
-                    return Err(Refusal::Address {
-                        host,
-                        ip: IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
-                    });
-                }
-                tokio::net::lookup_host((d, port))
-                    .await
-                    .map_err(|e| Refusal::Unresolved {
-                        host: host.clone(),
-                        message: e.to_string(),
-                    })?
-                    .map(|a| a.ip())
-                    .collect()
-            }
-            None => return Err(Refusal::Invalid(format!("{url}: no host"))),
+        let ips: Vec<IpAddr> = match policy.target(host, port)? {
+            Target::Address(ip) => vec![ip],
+            Target::Name(name) => tokio::net::lookup_host((name.as_str(), port))
+                .await
+                .map_err(|e| Refusal::Unresolved {
+                    host: host.to_string(),
+                    message: e.to_string(),
+                })?
+                .map(|a| a.ip())
+                .collect(),
         };
-        match ips.iter().find(|ip| is_forbidden(ip)) {
-            Some(ip) => Err(Refusal::Address { host, ip: *ip }),
-            None if ips.is_empty() => Err(Refusal::Unresolved {
-                host,
-                message: "no addresses".into(),
-            }),
-            None => Ok(()),
-        }
+        policy.decide(host, port, &ips).map(|_| ())
     }
 }
 
@@ -214,6 +118,32 @@ mod tests {
         ] {
             assert!(!is_forbidden(&ip(s)), "{s} is public");
         }
+    }
+
+    /// One host matcher for the service's check and the egress proxy: `allow_hosts` matches
+    /// whatever the case, and IPv6 literals with or without brackets (the check compared
+    /// strings exactly before, so `LocalHost:8080` or `[::1]:9000` allowed nothing).
+    #[tokio::test]
+    async fn allow_hosts_match_as_the_egress_proxy_matches() {
+        let p = NetPolicy {
+            allow_private: false,
+            allow_hosts: vec!["Mirror.LOCALHOST:8080".into(), "[::1]:9000".into()],
+        };
+        assert_eq!(p.check("http://mirror.localhost:8080/a").await, Ok(()));
+        assert_eq!(p.check("http://[::1]:9000/a").await, Ok(()));
+        let e = p.egress().unwrap();
+        assert!(e.host_allowed("mirror.localhost", 8080));
+        assert!(e.host_allowed("[::1]", 9000));
+        // Another port of the same names is refused by both.
+        assert!(matches!(
+            p.check("http://mirror.localhost:8081/").await,
+            Err(Refusal::Address { .. })
+        ));
+        assert!(matches!(
+            p.check("http://[::1]:9001/").await,
+            Err(Refusal::Address { .. })
+        ));
+        assert!(!e.host_allowed("[::1]", 9001));
     }
 
     #[tokio::test]

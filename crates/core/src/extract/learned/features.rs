@@ -642,8 +642,6 @@ impl Page<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::learned::pass2::pass2_features;
-    use crate::extract::learned::schema::PASS2_FEATURES;
     use crate::snapshot::{rect, SnapshotBuilder};
     use std::collections::HashSet;
 
@@ -707,10 +705,5 @@ mod tests {
         assert_eq!(f(2, "copyright"), 1.0);
         assert_eq!(f(1, "fixed"), 0.0);
         assert!(f(1, "position") > f(0, "position"));
-        let p2 = pass2_features(&pf, &[0.9, 0.8, 0.1]);
-        assert_eq!(p2.len(), 3 * PASS2_FEATURES.len());
-        // p1_prev1 of unit 1 is unit 0's probability; unit 0 has none before it.
-        assert_eq!(p2[PASS2_FEATURES.len() + 1], 0.9);
-        assert_eq!(p2[1], -1.0);
     }
 }

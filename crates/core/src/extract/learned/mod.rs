@@ -528,6 +528,34 @@ mod tests {
     };
     use crate::snapshot::{rect, SnapshotBuilder, Tree};
 
+    /// Pass 2 reads the pass-1 probabilities of a unit's neighbours: `p1_prev1` of unit 1 is
+    /// unit 0's probability, and unit 0 has none before it (-1).
+    #[test]
+    fn pass2_rows_read_the_neighbours_probabilities() {
+        use super::schema::PASS2_FEATURES;
+        let mut bld = SnapshotBuilder::new(1000.0);
+        for (i, t) in [
+            "Storm hits the coast",
+            "The storm came in at night.",
+            "More later.",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let p = bld.el(0, "p", rect(100.0, 60.0 * i as f64, 700.0, 40.0));
+            bld.text(p, t);
+        }
+        let snap = bld.build();
+        let tree = Tree::new(&snap);
+        let pf = super::features::page_features(&tree, &crate::Params::default());
+        assert_eq!(pf.units.len(), 3);
+        let p2 = super::pass2::pass2_features(&pf, &[0.9, 0.8, 0.1]);
+        assert_eq!(p2.len(), 3 * PASS2_FEATURES.len());
+        assert_eq!(PASS2_FEATURES[1], "p1_prev1");
+        assert_eq!(p2[PASS2_FEATURES.len() + 1], 0.9);
+        assert_eq!(p2[1], -1.0);
+    }
+
     /// `kept_nodes` for the page `b` builds, every unit kept but those whose text holds one of
     /// `dropped`.
     fn kept_dropping(b: SnapshotBuilder, dropped: &[&str]) -> Vec<bool> {

@@ -45,9 +45,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpStream};
 
-pub use policy::{EgressPolicy, Target};
-
-use super::guard::Refusal;
+pub use policy::{is_forbidden, EgressPolicy, Refusal, Target};
 
 /// The header of every answer the proxy itself gives (`refused` or `failed`); the same name
 /// from an upstream server is removed, so a page cannot forge it.

@@ -1,18 +1,96 @@
-//! The egress proxy's address policy: which names and addresses Chromium's traffic may reach.
-//! Pure: a name, a port and the addresses the proxy resolved go in; the addresses to connect
-//! to, or the refusal, come out. The rule for one address is the service's
-//! ([`guard::is_forbidden`]); a name is refused when any of its addresses is refused (as
-//! [`guard::NetPolicy::check`] does), so no answer can mix an allowed address with a
-//! forbidden one.
+//! The target policy's decisions, in one place: which names and addresses a page may reach.
+//! Pure: a name, a port and the addresses resolved for it go in; the addresses to connect to,
+//! or the [`Refusal`], come out. The egress proxy decides every connection of Chromium with it,
+//! and the service's check of a request's URL (`guard::NetPolicy::check`) with the same
+//! [`EgressPolicy`]. The rule for one address is [`is_forbidden`]; a name is refused when any
+//! of its addresses is refused, so no answer can mix an allowed address with a forbidden one.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use ipnet::IpNet;
 
-use crate::render::guard::{self, Refusal};
+/// Why a target was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not http or https.
+    Scheme(String),
+    /// The host is, or resolves to, a forbidden address.
+    Address { host: String, ip: IpAddr },
+    /// The name does not resolve.
+    Unresolved { host: String, message: String },
+    /// Not a URL.
+    Invalid(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Scheme(s) => write!(f, "scheme `{s}` is not allowed (http and https only)"),
+            Refusal::Address { host, ip } => write!(
+                f,
+                "{host} is a {} address ({ip}); refused to protect the local network",
+                class(ip)
+            ),
+            Refusal::Unresolved { host, message } => write!(f, "cannot resolve {host}: {message}"),
+            Refusal::Invalid(m) => write!(f, "not a valid URL: {m}"),
+        }
+    }
+}
+
+/// Is this address one a public service must not reach?
+pub fn is_forbidden(ip: &IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let o = v4.octets();
+            v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || o[0] == 0 // "this network" 0.0.0.0/8
+                || (o[0] == 100 && (o[1] & 0xc0) == 64) // shared address space 100.64.0.0/10
+                || (o[0] == 192 && o[1] == 0 && o[2] == 0) // IETF protocol assignments
+                || o[0] >= 240 // reserved
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_forbidden(&IpAddr::V4(v4));
+            }
+            let s = v6.segments();
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (s[0] & 0xfe00) == 0xfc00 // unique local fc00::/7
+                || (s[0] & 0xffc0) == 0xfe80 // link local fe80::/10
+                || (s[0] & 0xffc0) == 0xfec0 // site local (deprecated) fec0::/10
+                || (s[0] == 0x64 && s[1] == 0xff9b) // NAT64 can reach private IPv4
+                || (s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[4] == 0 && s[5] == 0)
+            // IPv4-compatible
+        }
+    }
+}
+
+fn class(ip: &IpAddr) -> &'static str {
+    if let IpAddr::V6(v6) = ip {
+        if let Some(v4) = v6.to_ipv4_mapped() {
+            return class(&IpAddr::V4(v4));
+        }
+    }
+    match ip {
+        IpAddr::V4(v4) if v4.is_loopback() => "loopback",
+        IpAddr::V6(v6) if v6.is_loopback() => "loopback",
+        IpAddr::V4(v4) if v4.is_private() => "private",
+        IpAddr::V4(v4) if v4.is_link_local() => "link-local",
+        IpAddr::V6(v6) if (v6.segments()[0] & 0xffc0) == 0xfe80 => "link-local",
+        IpAddr::V6(v6) if (v6.segments()[0] & 0xfe00) == 0xfc00 => "unique-local",
+        ip if ip.is_unspecified() => "unspecified",
+        _ => "non-public",
+    }
+}
 
 /// What the egress proxy lets through. The default refuses every address
-/// [`guard::is_forbidden`] refuses (loopback, private, shared, link-local, unique-local,
+/// [`is_forbidden`] refuses (loopback, private, shared, link-local, unique-local,
 /// multicast, metadata, IPv4-mapped forms of these) and resolves names with the system's
 /// resolver.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,7 +136,7 @@ impl EgressPolicy {
 
     /// Is this address allowed (the address rule, less [`EgressPolicy::allow_nets`])?
     pub fn address_allowed(&self, ip: &IpAddr) -> bool {
-        !guard::is_forbidden(ip) || self.allow_nets.iter().any(|n| n.contains(ip))
+        !is_forbidden(ip) || self.allow_nets.iter().any(|n| n.contains(ip))
     }
 
     /// What to do with a request for `host`, before any lookup: a name to resolve, a literal
