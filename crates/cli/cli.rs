@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use sightline::batch::inputs;
 use sightline::extract::{Algorithm, Params};
-use sightline::render::guard::NetPolicy;
 use sightline::render::{BrowserSource, RenderOptions};
+use sightline::NetPolicy;
 
 /// Exit codes, documented in `--help`.
 pub mod exit {
@@ -697,7 +697,7 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         viewport: (w, h),
         timeout: Duration::from_secs_f64(r.timeout),
         quiet: Duration::from_millis(r.quiet_ms),
-        scroll: sightline::render::ScrollOptions {
+        scroll: sightline::ScrollOptions {
             enabled: !r.no_scroll,
             max_px: r.max_scroll_px,
             max_steps: r.max_scroll_steps,
@@ -713,7 +713,7 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         max_browser_memory: match r.max_browser_memory {
             Some(0) => None,
             Some(mib) => Some(mib << 20),
-            None => Some((1024 + 512 * concurrency as u64) << 20),
+            None => Some(RenderOptions::default_memory_bound(concurrency)),
         },
         accept_http_errors: r.accept_http_errors,
         ..RenderOptions::default()

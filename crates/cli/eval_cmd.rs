@@ -9,7 +9,7 @@ use sightline::eval::run::{self, EvalConfig};
 use sightline::eval::sample::Sample;
 use sightline::eval::table;
 use sightline::extract::Algorithm;
-use sightline::render::Renderer;
+use sightline::{Extractor, Options};
 
 use crate::cli::{exit, EvalArgs};
 
@@ -46,7 +46,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         } else {
             let mut opts = crate::cli::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
-            Some(Renderer::new(opts).await?)
+            Some(Extractor::new(Options::default().render_options(opts)).await?)
         };
         let cfg = EvalConfig {
             root: a.bench.clone(),
@@ -74,7 +74,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         // One bar per dataset on a terminal; a line every 50 pages in logs.
         let tty = std::io::stderr().is_terminal();
         let mut bar: Option<(String, indicatif::ProgressBar)> = None;
-        let r = run::run(renderer.as_ref(), &cfg, |p| {
+        let progress = |p: run::Progress<'_>| {
             if quiet {
                 return;
             }
@@ -103,8 +103,11 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                 b.set_position(p.done as u64);
                 b.set_message(format!("{} failed", p.failures));
             }
-        })
-        .await;
+        };
+        let r = match &renderer {
+            Some(x) => x.evaluate(&cfg, progress).await,
+            None => run::from_snapshots(&cfg, progress).await,
+        };
         if let Some((_, b)) = bar.take() {
             b.finish();
         }

@@ -23,8 +23,7 @@ use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
 use sightline::output::Format;
 use sightline::render::Timings;
-use sightline::render::{BrowserPool, Renderer};
-use sightline::{Snapshot, Tree};
+use sightline::{Extractor, Options, Snapshot, Tree};
 
 fn main() {
     let cli = Cli::parse();
@@ -88,7 +87,7 @@ fn main() {
     });
     rt.shutdown_timeout(Duration::from_secs(2));
     // Browsers a task still held when the runtime stopped waiting (normally none).
-    sightline::render::reap::end_all_now();
+    sightline::end_all_now();
     std::process::exit(code);
 }
 
@@ -227,9 +226,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     opts.max_screenshot_height = a.max_screenshot_height;
     if a.deny_private {
         // serve's target policy, and the egress proxy that enforces it.
-        let policy = sightline::render::guard::NetPolicy::default();
-        opts.egress = policy.egress();
-        opts.policy = Some(policy);
+        opts.set_target_policy(Some(sightline::NetPolicy::default()));
     }
     let endpoints = browser_endpoints(&a.render)?;
 
@@ -250,23 +247,31 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         }
     });
 
-    let renderer = BrowserPool::new(opts, &endpoints).await?;
+    let extractor = Extractor::new(
+        Options::default()
+            .render_options(opts)
+            .browser_ws(endpoints)
+            .page(cfg),
+    )
+    .await?;
 
     let total = jobs.len();
     let bar = ui::progress_bar(total as u64, quiet);
-    let summary = batch::run(&renderer, jobs, &cfg, &cancel, &mut sink, |out, s| {
-        if let Some(err) = &out.record.error {
-            bar.suspend(|| eprintln!("error: {}", err.message));
-        } else if out.empty && !quiet {
-            bar.suspend(|| eprintln!("warning: {}: nothing extracted", out.record.input));
-        }
-        bar.set_message(format!("{} failed", s.failed));
-        bar.inc(1);
-    })
-    .await;
+    let summary = extractor
+        .run(jobs, &cancel, &mut sink, |out, s| {
+            if let Some(err) = &out.record.error {
+                bar.suspend(|| eprintln!("error: {}", err.message));
+            } else if out.empty && !quiet {
+                bar.suspend(|| eprintln!("warning: {}: nothing extracted", out.record.input));
+            }
+            bar.set_message(format!("{} failed", s.failed));
+            bar.inc(1);
+        })
+        .await;
     bar.finish_and_clear();
-    let (relaunches, recycles) = (renderer.relaunches(), renderer.recycles());
-    renderer.shutdown().await;
+    let stats = extractor.stats();
+    let (relaunches, recycles) = (stats.relaunches, stats.recycles);
+    extractor.shutdown().await;
     let s = summary?;
     if !quiet && (many || s.interrupted) {
         eprintln!(
@@ -312,7 +317,7 @@ fn exit_on_signal() {
 /// Exit 130 at once, skipping the orderly shutdown: Chromium would outlive such an exit, so
 /// every browser this process launched is ended (with its profile) first.
 fn exit_interrupted() -> ! {
-    sightline::render::reap::end_all_now();
+    sightline::end_all_now();
     std::process::exit(exit::INTERRUPTED);
 }
 
@@ -344,13 +349,14 @@ async fn stop_signal(term: &mut TermSignal) -> bool {
 }
 
 async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
-    let opts = render_options(&a.render)?;
-    let input = batch::page::to_input(&a.input, &a.render.charset)?;
-    let renderer = Renderer::new(opts).await?;
-    let r = renderer.render(&input).await;
-    renderer.shutdown().await;
-    let r = r?;
-    write_to(a.output.as_deref(), &(r.snapshot_json + "\n"))?;
+    let mut opts = Options::default().render_options(render_options(&a.render)?);
+    if let Some(c) = &a.render.charset {
+        opts = opts.charset(c);
+    }
+    let extractor = Extractor::new(opts).await?;
+    let r = extractor.snapshot_json(a.input.as_str()).await;
+    extractor.shutdown().await;
+    write_to(a.output.as_deref(), &(r? + "\n"))?;
     Ok(exit::OK)
 }
 

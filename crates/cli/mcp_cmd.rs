@@ -2,10 +2,8 @@
 //! client closes stdin (or Ctrl-C / SIGTERM), then shut the browser down. stdout carries the
 //! protocol only: every message of this command goes to stderr.
 
-use std::sync::Arc;
-
 use anyhow::{Context, Result};
-use sightline::render::BrowserPool;
+use sightline::{Extractor, Options};
 use sightline_serve::mcp::{McpConfig, McpServer};
 
 use crate::cli::{browser_endpoints, exit, render_options, McpArgs};
@@ -13,14 +11,18 @@ use crate::cli::{browser_endpoints, exit, render_options, McpArgs};
 pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     let policy = a.service.policy();
     let mut opts = render_options(&a.render)?;
-    opts.policy = Some(policy.clone());
-    opts.egress = policy.egress();
+    opts.set_target_policy(Some(policy.clone()));
     let page = a.service.page(a.render.charset.clone())?;
-    let pool = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
+    let extractor = Extractor::new(
+        Options::default()
+            .render_options(opts)
+            .browser_ws(browser_endpoints(&a.render)?),
+    )
+    .await?;
     if !quiet {
         eprintln!(
             "sightline mcp: serving MCP on stdio ({} tabs{})",
-            pool.capacity(),
+            extractor.tabs(),
             if a.service.allow_private {
                 ", private targets allowed"
             } else {
@@ -29,7 +31,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
         );
     }
     let server = McpServer::new(
-        pool.clone(),
+        &extractor,
         McpConfig {
             policy,
             page,
@@ -47,8 +49,6 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
         }
     };
     // The last holder ends the browser in order; otherwise main's reaper ends it at exit.
-    if let Ok(pool) = Arc::try_unwrap(pool) {
-        pool.shutdown().await;
-    }
+    extractor.shutdown().await;
     served.map(|()| exit::OK)
 }

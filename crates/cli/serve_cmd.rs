@@ -1,10 +1,9 @@
 //! `sightline serve`: start the browser, bind, serve until SIGTERM or Ctrl-C, drain.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use sightline::render::BrowserPool;
+use sightline::{Extractor, Options};
 use sightline_serve::serve::{self, ServeConfig};
 
 use crate::cli::{browser_endpoints, exit, render_options, ServeArgs};
@@ -22,15 +21,20 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     }
     let policy = a.service.policy();
     let mut opts = render_options(&a.render)?;
-    opts.policy = Some(policy.clone());
-    // Every connection of the browser through the egress proxy (none with --allow-private).
-    opts.egress = policy.egress();
+    // The policy checked for every request of a page, and every connection of the browser
+    // through the egress proxy (none with --allow-private).
+    opts.set_target_policy(Some(policy.clone()));
     let page = a.service.page(None)?;
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
         .with_context(|| format!("cannot listen on {} (--listen)", a.listen))?;
     let addr = listener.local_addr()?;
-    let renderer = Arc::new(BrowserPool::new(opts, &browser_endpoints(&a.render)?).await?);
+    let extractor = Extractor::new(
+        Options::default()
+            .render_options(opts)
+            .browser_ws(browser_endpoints(&a.render)?),
+    )
+    .await?;
     let cfg = ServeConfig {
         max_queue: a.max_queue,
         request_timeout: Duration::from_secs_f64(a.request_timeout),
@@ -46,11 +50,11 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         },
     };
     let limits = cfg.limits.clone();
-    let app = serve::router(renderer.clone(), cfg);
+    let app = serve::router(&extractor, cfg);
     if !quiet {
         eprintln!(
             "sightline serve: listening on http://{addr} ({} tabs, queue {}{}{})",
-            renderer.capacity(),
+            extractor.tabs(),
             a.max_queue,
             if a.service.allow_private {
                 ", private targets allowed"
@@ -93,8 +97,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     )
     .await
     .context("the HTTP server failed")?;
-    if let Ok(r) = Arc::try_unwrap(renderer) {
-        r.shutdown().await;
-    }
+    // The last holder ends the browser in order; otherwise main's reaper ends it at exit.
+    extractor.shutdown().await;
     Ok(exit::OK)
 }

@@ -11,7 +11,7 @@ use pyo3::sync::MutexExt;
 use pyo3::types::PyDict;
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use sightline::batch::{Cancel, PageConfig};
+use sightline::{Cancel, PageConfig};
 use sightline::{Error, Extractor, Source};
 
 use crate::bridge;

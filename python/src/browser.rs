@@ -12,8 +12,8 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use sightline::batch::PageConfig;
 use sightline::Extractor;
+use sightline::PageConfig;
 
 use crate::batch::{AsyncPageIter, Batch, PageIter};
 use crate::bridge;
@@ -52,7 +52,7 @@ impl Browser {
         let ex = self.extractor()?;
         let screenshot = call.screenshot;
         Ok(async move {
-            ex.extract_with(src, &cfg, screenshot)
+            ex.extract_with(src, cfg, screenshot)
                 .await
                 .map(Page::new)
                 .map_err(convert::err)
@@ -223,9 +223,7 @@ impl Browser {
     /// Tabs rendering at once.
     #[getter]
     fn tabs(&self) -> PyResult<usize> {
-        Ok(sightline::batch::PageRenderer::concurrency(
-            self.extractor()?.browsers(),
-        ))
+        Ok(self.extractor()?.tabs())
     }
 
     /// Is the browser closed?

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use sightline::eval::run::EvalConfig;
 use sightline::eval::PageResult;
-use sightline::render::{RenderOptions, Renderer};
+use sightline::{Extractor, Options, RenderOptions};
 
 use crate::bridge;
 use crate::convert;
@@ -62,21 +62,17 @@ pub fn evaluate(
     // spawned): the GIL is released, but Ctrl-C is handled only after the run.
     let r = py.detach(move || {
         bridge::runtime().block_on(async move {
-            let renderer = match snapshots {
-                Some(_) => None,
-                None => {
-                    let opts = RenderOptions {
-                        offline: true,
-                        concurrency: tabs.max(1),
-                        ..RenderOptions::default()
-                    };
-                    Some(Renderer::new(opts).await?)
-                }
-            };
-            let r = sightline::eval::run::run(renderer.as_ref(), &cfg, quiet).await;
-            if let Some(rd) = renderer {
-                rd.shutdown().await;
+            if snapshots.is_some() {
+                return sightline::eval::run::from_snapshots(&cfg, quiet).await;
             }
+            let opts = RenderOptions {
+                offline: true,
+                concurrency: tabs.max(1),
+                ..RenderOptions::default()
+            };
+            let extractor = Extractor::new(Options::default().render_options(opts)).await?;
+            let r = extractor.evaluate(&cfg, quiet).await;
+            extractor.shutdown().await;
             r
         })
     });

@@ -35,7 +35,7 @@ use pyo3::prelude::*;
 /// it at interpreter exit, for browsers whose `Browser` was never closed.
 #[pyfunction]
 fn _end_all_browsers() {
-    sightline::render::reap::end_all_now();
+    sightline::end_all_now();
 }
 
 /// The names of every algorithm, in the order the CLI lists them.

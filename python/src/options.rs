@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use sightline::batch::PageConfig;
+use sightline::PageConfig;
 use sightline::{Options, Source};
 
 use crate::convert;

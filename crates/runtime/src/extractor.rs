@@ -22,9 +22,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::{Stream, StreamExt};
+use futures::Stream;
 
-use crate::batch::{self, page, Cancel, PageConfig, Record};
+use crate::batch::{self, page, Cancel, Job, PageConfig, PageOut, Record, Sink, Summary};
+use crate::eval::run::{EvalConfig, Progress, RunStats};
+use crate::eval::Results;
 use crate::extract::{Algorithm, Extraction, Params};
 use crate::output::Format;
 use crate::render::{BrowserPool, BrowserSource, Input, RenderOptions, Timings};
@@ -155,9 +157,8 @@ impl Options {
     /// only to the address it resolved and checked (so DNS rebinding reaches none of them).
     /// `false` (the default) turns both off.
     pub fn deny_private(mut self, on: bool) -> Options {
-        let policy = crate::render::guard::NetPolicy::default();
-        self.render.egress = if on { policy.egress() } else { None };
-        self.render.policy = on.then_some(policy);
+        self.render
+            .set_target_policy(on.then(crate::render::guard::NetPolicy::default));
         self
     }
     /// Pages with more DOM nodes than this fail with a `too-large` error (default 200,000).
@@ -182,6 +183,12 @@ impl Options {
     pub fn render_options(mut self, opts: RenderOptions) -> Options {
         self.render = opts;
         self.memory_bound_set = true;
+        self
+    }
+    /// Every scoring setting at once (algorithms, params, the model, the format of
+    /// [`Page::format`]'s JSON and of [`Extractor::run`]'s sink, limits, the error hint).
+    pub fn page(mut self, cfg: PageConfig) -> Options {
+        self.page = cfg;
         self
     }
     /// The render settings in force.
@@ -427,9 +434,35 @@ impl Page {
 /// A browser with a pool of tabs, and the scoring settings: the one type a Rust user needs.
 /// Rendering is async (tokio); scoring runs on tokio's blocking pool. Dropping an
 /// `Extractor` ends its browser; [`Extractor::shutdown`] does it in an orderly way.
+///
+/// Cloning an `Extractor` is cheap and shares its browsers (`sightline serve` gives one to
+/// its HTTP endpoints and to MCP); [`Extractor::with_config`] shares them with other scoring
+/// settings.
+#[derive(Clone)]
 pub struct Extractor {
     pool: Arc<BrowserPool>,
     cfg: Arc<PageConfig>,
+}
+
+/// The state of an [`Extractor`]'s browsers (`/healthz`, `/metrics`, the CLI's summary).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct BrowserStats {
+    /// Pages rendered at once (tabs over every browser).
+    pub tabs: usize,
+    /// Browsers alive.
+    pub browsers: usize,
+    /// Tabs rendering a page now.
+    pub busy_tabs: usize,
+    /// Relaunches of a launched browser after it died.
+    pub relaunches: usize,
+    /// Relaunches at the page or memory bound ([`RenderOptions::recycle_browser_after`],
+    /// [`RenderOptions::max_browser_memory`]).
+    pub recycles: usize,
+    /// Stray page targets closed by the sweeps.
+    pub reaped_targets: usize,
+    /// Connections the egress proxy refused.
+    pub egress_refused: u64,
 }
 
 impl Extractor {
@@ -442,26 +475,28 @@ impl Extractor {
             memory_bound_set,
         } = options;
         if !memory_bound_set && render.max_browser_memory.is_none() {
-            render.max_browser_memory = Some((1024 + 512 * render.concurrency as u64) << 20);
+            render.max_browser_memory =
+                Some(RenderOptions::default_memory_bound(render.concurrency));
         }
         let pool = BrowserPool::new(render, &endpoints).await?;
-        Ok(Extractor::from_pool(Arc::new(pool), page))
+        Ok(Extractor {
+            pool: Arc::new(pool),
+            cfg: Arc::new(page),
+        })
     }
 
-    /// An extractor over browsers that are already running and shared with another front
-    /// end (`sightline serve` gives its pool to both the HTTP endpoints and MCP), scoring
-    /// with `page`. [`Extractor::shutdown`] ends the browsers only when this is the last
-    /// holder of the pool.
-    pub fn from_pool(pool: Arc<BrowserPool>, page: PageConfig) -> Extractor {
+    /// An extractor sharing these browsers, scoring with `page` (MCP's settings beside
+    /// `serve`'s). [`Extractor::shutdown`] ends the browsers only when the last holder does.
+    pub fn with_config(&self, page: PageConfig) -> Extractor {
         Extractor {
-            pool,
+            pool: self.pool.clone(),
             cfg: Arc::new(page),
         }
     }
 
     /// Render and extract one page.
     pub async fn extract(&self, source: impl Into<Source>) -> Result<Page, Error> {
-        self.extract_with(source, &self.cfg, None).await
+        self.extract_with(source, self.cfg.clone(), None).await
     }
 
     /// [`Extractor::extract`] with other scoring settings for this page (algorithms, params)
@@ -469,23 +504,46 @@ impl Extractor {
     pub async fn extract_with(
         &self,
         source: impl Into<Source>,
-        cfg: &Arc<PageConfig>,
+        cfg: Arc<PageConfig>,
         screenshot: Option<bool>,
     ) -> Result<Page, Error> {
         let source = source.into();
         let name = source.name();
         let input = source.to_input(&cfg.charset)?;
         let launch = Some(self.pool.launch_ms());
-        batch::render_and_score(
+        let front_matter = cfg.front_matter;
+        batch::render_and_score(self.pool.as_ref(), &input, &name, cfg, screenshot, launch)
+            .await
+            .map(|f| Page::from_finished(f, front_matter))
+    }
+
+    /// One page as a batch writes it, never failing: its record (an error record when it
+    /// failed), its body in `cfg.format` and its pictures (what `sightline serve` answers).
+    pub async fn record_with(
+        &self,
+        source: impl Into<Source>,
+        cfg: Arc<PageConfig>,
+        screenshot: Option<bool>,
+    ) -> PageOut {
+        let source = source.into();
+        let name = source.name();
+        let input = match source.to_input(&cfg.charset) {
+            Ok(i) => i,
+            Err(e) => return PageOut::error_for(&name, &e, &cfg),
+        };
+        match batch::render_and_score(
             self.pool.as_ref(),
             &input,
             &name,
             cfg.clone(),
             screenshot,
-            launch,
+            None,
         )
         .await
-        .map(|f| Page::from_finished(f, cfg.front_matter))
+        {
+            Ok(f) => f.out,
+            Err(e) => PageOut::error_for(&name, &e, &cfg),
+        }
     }
 
     /// Extract many pages with every tab busy: one item per input, `(index of the input,
@@ -508,24 +566,54 @@ impl Extractor {
     ) -> impl Stream<Item = (usize, Result<Page, Error>)> + 'a {
         let items: Vec<(usize, Source)> = inputs.into_iter().map(Into::into).enumerate().collect();
         // One page more than there are tabs: while a page is scored, the next one renders.
-        let conc = batch::PageRenderer::concurrency(self.pool.as_ref()) + 1;
-        futures::stream::iter(items)
-            .take_while(move |_| futures::future::ready(!cancel.is_cancelled()))
-            .map(move |(i, s)| {
-                let cfg = cfg.clone();
-                async move { (i, self.extract_with(s, &cfg, None).await) }
-            })
-            .buffer_unordered(conc)
+        let conc = self.tabs() + 1;
+        batch::pipeline(items, conc, cancel, move |(i, s)| {
+            let cfg = cfg.clone();
+            async move { (i, self.extract_with(s, cfg, None).await) }
+        })
+    }
+
+    /// Run `jobs` through the batch pipeline and write each page to `sink` as it completes:
+    /// one record per job, in completion order (what `sightline extract` does with many
+    /// inputs). `on_page` sees each page after it is written. Only a failure to write output
+    /// stops the run early; page failures are records.
+    pub async fn run(
+        &self,
+        jobs: Vec<Job>,
+        cancel: &Cancel,
+        sink: &mut Sink,
+        on_page: impl FnMut(&PageOut, &Summary),
+    ) -> Result<Summary, Error> {
+        batch::run(self.pool.as_ref(), jobs, &self.cfg, cancel, sink, on_page).await
+    }
+
+    /// Render and score the benchmark `cfg` names with these browsers (what `sightline
+    /// eval` does; [`crate::eval::run::from_snapshots`] scores saved snapshots without one).
+    pub async fn evaluate(
+        &self,
+        cfg: &EvalConfig,
+        progress: impl FnMut(Progress<'_>),
+    ) -> Result<(Results, RunStats), Error> {
+        crate::eval::run::run(Some(self.pool.as_ref()), cfg, progress).await
     }
 
     /// Render one page and return its layout snapshot, without scoring it (what `sightline
     /// snapshot` saves; [`Snapshot::to_json`] writes it).
     pub async fn snapshot(&self, source: impl Into<Source>) -> Result<Snapshot, Error> {
-        let source = source.into();
-        let input = source.to_input(&self.cfg.charset)?;
-        batch::PageRenderer::render_with(self.pool.as_ref(), &input, Some(false))
+        self.render_only(source.into()).await.map(|r| r.snapshot)
+    }
+
+    /// [`Extractor::snapshot`] as the snapshot script returned it, byte for byte (what
+    /// `sightline snapshot` writes).
+    pub async fn snapshot_json(&self, source: impl Into<Source>) -> Result<String, Error> {
+        self.render_only(source.into())
             .await
-            .map(|r| r.snapshot)
+            .map(|r| r.snapshot_json)
+    }
+
+    async fn render_only(&self, source: Source) -> Result<crate::render::Rendered, Error> {
+        let input = source.to_input(&self.cfg.charset)?;
+        batch::PageRenderer::render_with(self.pool.as_ref(), &input, Some(false)).await
     }
 
     /// The scoring settings of [`Extractor::extract`].
@@ -533,13 +621,33 @@ impl Extractor {
         &self.cfg
     }
 
-    /// The browsers behind this extractor.
-    pub fn browsers(&self) -> &BrowserPool {
-        &self.pool
+    /// Pages rendered at once (tabs over every browser).
+    pub fn tabs(&self) -> usize {
+        self.pool.capacity()
+    }
+
+    /// The render settings the browsers run with.
+    pub fn render_options(&self) -> &RenderOptions {
+        self.pool.options()
+    }
+
+    /// The state of the browsers: tabs, busy tabs, relaunches, sweeps, egress refusals.
+    pub fn stats(&self) -> BrowserStats {
+        let p = &self.pool;
+        BrowserStats {
+            tabs: p.capacity(),
+            browsers: p.alive(),
+            busy_tabs: p.busy(),
+            relaunches: p.relaunches(),
+            recycles: p.recycles(),
+            reaped_targets: p.reaped(),
+            egress_refused: p.egress_refused(),
+        }
     }
 
     /// Close every tab and end the launched browser (its processes and profile are removed).
-    /// A pool still shared with others ([`Extractor::from_pool`]) is left running for them.
+    /// Browsers still shared with a clone ([`Extractor::with_config`]) are left running for
+    /// it.
     pub async fn shutdown(self) {
         if let Ok(pool) = Arc::try_unwrap(self.pool) {
             pool.shutdown().await;

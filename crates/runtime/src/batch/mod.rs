@@ -167,12 +167,12 @@ pub struct Summary {
 }
 
 /// The runner's core: `f` applied to each item with at most `concurrency` in flight,
-/// results in completion order; no new item starts once `cancel` is set. `eval` and
-/// [`run`] both use it.
+/// results in completion order; no new item starts once `cancel` is set. `eval`, [`run`]
+/// and [`crate::Extractor::extract_many`] all use it.
 pub fn pipeline<'a, T, O, Fut>(
     items: Vec<T>,
     concurrency: usize,
-    cancel: &'a Cancel,
+    cancel: Cancel,
     f: impl FnMut(T) -> Fut + 'a,
 ) -> impl Stream<Item = O> + 'a
 where
@@ -313,7 +313,7 @@ pub async fn run<R: PageRenderer + ?Sized>(
     let shared = Arc::new(cfg.clone());
     // One page more than there are tabs: while a page is scored (on a blocking thread, off
     // the task that drives the renders), the next one is already rendering in its tab.
-    let pages = pipeline(jobs, renderer.concurrency() + 1, cancel, |job| {
+    let pages = pipeline(jobs, renderer.concurrency() + 1, cancel.clone(), |job| {
         let cfg = shared.clone();
         async move { process(renderer, &job, cfg).await }
     });

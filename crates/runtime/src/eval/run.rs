@@ -14,10 +14,11 @@ use super::bench::Dataset;
 use super::report::{PageResult, Results};
 use super::rescore::page_result;
 use super::sample::{sample_ids, Sample};
+use crate::batch::PageRenderer;
 use crate::extract::learned::model::Model;
 use crate::extract::{extract_tree_with, Algorithm, Params};
 use crate::output::text;
-use crate::render::{Input, Rendered, Renderer};
+use crate::render::{Input, Rendered};
 use crate::{Error, Tree};
 
 /// What to run.
@@ -113,10 +114,19 @@ pub fn select_ids(
     }
 }
 
+/// Score the benchmark from the snapshots [`EvalConfig::from_snapshots`] names, without a
+/// browser (the front door's [`crate::Extractor::evaluate`] renders the pages instead).
+pub async fn from_snapshots(
+    cfg: &EvalConfig,
+    progress: impl FnMut(Progress<'_>),
+) -> Result<(Results, RunStats), Error> {
+    run(None, cfg, progress).await
+}
+
 /// Render, extract and score every selected page. Render failures are recorded as failed
 /// pages (scored as empty outputs); only a lost browser or unreadable data stops the run.
-pub async fn run(
-    renderer: Option<&Renderer>,
+pub(crate) async fn run(
+    renderer: Option<&dyn PageRenderer>,
     cfg: &EvalConfig,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<(Results, RunStats), Error> {
@@ -128,7 +138,7 @@ pub async fn run(
     let mut pages: Vec<PageResult> = Vec::new();
     let mut seconds: BTreeMap<(String, String), f64> = BTreeMap::new();
     let mut stats = RunStats::default();
-    let conc = renderer.map_or(1, |r| r.options().concurrency.max(1));
+    let conc = renderer.map_or(1, |r| r.concurrency());
     // Scoring reads the text only.
     let text_params = cfg.params.text_only();
     for name in &names {
@@ -155,7 +165,7 @@ pub async fn run(
         let stream = crate::batch::pipeline(
             ids.iter().collect(),
             conc,
-            &never,
+            never,
             |id: &String| async move {
                 if let Some(dir) = &cfg.from_snapshots {
                     let path = dir.join(&ds_ref.name).join(format!("{id}.json"));

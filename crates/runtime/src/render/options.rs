@@ -44,8 +44,8 @@ pub struct RenderOptions {
     /// (default 2,000).
     pub recycle_browser_after: usize,
     /// Relaunch a launched browser the same way when the summed resident memory of its
-    /// processes passes this many bytes (checked every few pages; None: no bound). The CLI
-    /// sets 1 GiB plus 512 MiB per tab unless told otherwise.
+    /// processes passes this many bytes (checked every few pages; None: no bound). The CLI and
+    /// [`crate::Extractor`] set [`RenderOptions::default_memory_bound`] unless told otherwise.
     pub max_browser_memory: Option<u64>,
     /// Targets the page may reach, checked by the browser for every request (redirects and
     /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
@@ -66,6 +66,23 @@ pub struct RenderOptions {
     /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
     /// off for one page.
     pub javascript: bool,
+}
+
+impl RenderOptions {
+    /// The default bound on a launched browser's memory with `tabs` tabs: 1 GiB plus 512 MiB
+    /// a tab (what [`RenderOptions::max_browser_memory`] is unless the user sets it; the one
+    /// place this rule is written).
+    pub fn default_memory_bound(tabs: usize) -> u64 {
+        (1024 + 512 * tabs as u64) << 20
+    }
+
+    /// Refuse targets on this machine and its networks with `policy`: checked for the page
+    /// and every request it makes ([`RenderOptions::policy`]), and enforced by the egress
+    /// proxy ([`RenderOptions::egress`]); `None` turns both off.
+    pub fn set_target_policy(&mut self, policy: Option<guard::NetPolicy>) {
+        self.egress = policy.as_ref().and_then(|p| p.egress());
+        self.policy = policy;
+    }
 }
 
 impl Default for RenderOptions {

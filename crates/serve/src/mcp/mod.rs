@@ -30,10 +30,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{tool_handler, ServerHandler, ServiceExt};
 
-use sightline::batch::PageConfig;
-use sightline::render::guard::NetPolicy;
-use sightline::render::BrowserPool;
 use sightline::Extractor;
+use sightline::{NetPolicy, PageConfig};
 
 /// What the MCP server renders and how.
 #[derive(Debug, Clone)]
@@ -47,7 +45,7 @@ pub struct McpConfig {
 }
 
 /// The MCP tool handler: cheap to clone (one per HTTP session), all clones share one
-/// [`Extractor`] over the browser pool given to [`McpServer::new`].
+/// [`Extractor`] over the browsers given to [`McpServer::new`].
 #[derive(Clone)]
 pub struct McpServer {
     shared: Arc<Shared>,
@@ -67,8 +65,9 @@ its title, metadata and the links inside the content; `screenshot` to see it; `s
 summary of its layout (viewport, page size, the content blocks with their boxes and CSS paths).";
 
 impl McpServer {
-    /// A handler over a running browser pool, shared with whoever else holds it.
-    pub fn new(pool: Arc<BrowserPool>, cfg: McpConfig) -> McpServer {
+    /// A handler over running browsers (`extractor`'s, shared with whoever else holds a
+    /// clone of it), scoring with `cfg.page`.
+    pub fn new(extractor: &Extractor, cfg: McpConfig) -> McpServer {
         // The tools write text, never the JSON record: `learned` need not explain itself.
         let page = PageConfig {
             params: cfg.page.params.text_only(),
@@ -78,7 +77,7 @@ impl McpServer {
         };
         McpServer {
             shared: Arc::new(Shared {
-                extractor: Extractor::from_pool(pool, page),
+                extractor: extractor.with_config(page),
                 policy: cfg.policy,
                 call_timeout: cfg.call_timeout,
             }),

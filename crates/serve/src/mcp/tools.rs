@@ -15,10 +15,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::McpServer;
-use sightline::batch::PageConfig;
 use sightline::extract::metadata::Metadata;
 use sightline::extract::Algorithm;
 use sightline::snapshot::{NodeId, Tree};
+use sightline::PageConfig;
 use sightline::{Error, Page, Source};
 
 /// Text blocks a `snapshot` lists when `max_nodes` is not given.
@@ -349,10 +349,11 @@ impl McpServer {
                 message: r.to_string(),
             });
         }
-        let work =
-            shared
-                .extractor
-                .extract_with(Source::Url(url.to_string()), cfg, Some(screenshot));
+        let work = shared.extractor.extract_with(
+            Source::Url(url.to_string()),
+            cfg.clone(),
+            Some(screenshot),
+        );
         match shared.call_timeout {
             None => work.await,
             Some(t) => tokio::time::timeout(t, work).await.unwrap_or_else(|_| {

@@ -6,19 +6,19 @@
 //!   of `url`
 //! - `GET /healthz`
 //! - `POST /mcp`: the MCP tools of [`crate::mcp`] over streamable HTTP, behind the same token
-//!   and target policy, rendering with the same browser pool
+//!   and target policy, rendering with the same browsers
 //! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
 //!   queue depth, refusals)
 //!
-//! Every page goes through [`batch::process`](sightline::batch::process), the pipeline `extract`
+//! Every page goes through [`Extractor::record_with`], the front door's pipeline `extract`
 //! uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
 //! `{"error": {"kind", "message"}}` with a fitting status (400 bad request, 401 token, 403
 //! refused target, 413 too large, 502 the page failed, 503 queue full with `Retry-After`,
 //! 504 deadline).
 //!
 //! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
-//! the browser for every request the page makes (see [`sightline::render::guard`]); and when the
-//! pool was launched with [`RenderOptions::egress`](sightline::RenderOptions::egress) (the
+//! the browser for every request the page makes; and when the
+//! browsers were launched with [`RenderOptions::egress`](sightline::RenderOptions::egress) (the
 //! command line does, unless `--allow-private`), every connection of the browser goes through
 //! the egress proxy, which connects only to addresses it resolved and checked itself
 //! ([`sightline::render::egress`]). Backpressure:
@@ -43,11 +43,8 @@ use base64::Engine;
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
-use sightline::batch::{self, Job, PageConfig, PageOut};
 use sightline::output::Format;
-use sightline::render::guard::NetPolicy;
-use sightline::render::{BrowserPool, Input};
-use sightline::Error;
+use sightline::{Error, Extractor, NetPolicy, PageConfig, PageOut, Source};
 
 pub use edges::Limits;
 pub use metrics::Metrics;
@@ -89,20 +86,21 @@ pub struct ExtractRequest {
 }
 
 struct AppState {
-    renderer: Arc<BrowserPool>,
+    extractor: Extractor,
     cfg: ServeConfig,
     admitted: Arc<Semaphore>,
     metrics: Metrics,
-    next: std::sync::atomic::AtomicUsize,
 }
 
-/// The service's routes over a running renderer.
-pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
-    let admitted = Arc::new(Semaphore::new(renderer.capacity() + cfg.max_queue));
+/// The service's routes over running browsers (`extractor`'s; its scoring settings are
+/// replaced by `cfg.page`).
+pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
+    let extractor = extractor.with_config(cfg.page.clone());
+    let admitted = Arc::new(Semaphore::new(extractor.tabs() + cfg.max_queue));
     let limits = Arc::new(cfg.limits.clone());
     let mcp = crate::mcp::http_service(
         crate::mcp::McpServer::new(
-            renderer.clone(),
+            &extractor,
             crate::mcp::McpConfig {
                 policy: cfg.policy.clone(),
                 page: cfg.page.clone(),
@@ -112,11 +110,10 @@ pub fn router(renderer: Arc<BrowserPool>, cfg: ServeConfig) -> Router {
         cfg.token.is_some(),
     );
     let state = Arc::new(AppState {
-        renderer,
+        extractor,
         cfg,
         admitted,
         metrics: Metrics::new(),
-        next: Default::default(),
     });
     Router::new()
         .route("/extract", get(extract_get).post(extract_post))
@@ -329,30 +326,10 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };
-    let index = state
-        .next
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let job = Job {
-        index,
-        input: input.name(),
-    };
-    let renderer = state.renderer.clone();
-    let page_cfg = Arc::new(cfg.page.clone());
-    let work = async {
-        let r = batch::render_and_score(
-            renderer.as_ref(),
-            &input,
-            &job.input,
-            page_cfg.clone(),
-            Some(cfg.screenshot),
-            None,
-        )
-        .await;
-        match r {
-            Ok(f) => f.out,
-            Err(e) => PageOut::error_for(&job.input, &e, &page_cfg),
-        }
-    };
+    let name = input.name();
+    let work = state
+        .extractor
+        .record_with(input, Arc::new(cfg.page.clone()), Some(cfg.screenshot));
     let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
     drop(admission);
     let secs = started.elapsed().as_secs_f64();
@@ -360,11 +337,11 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
         Ok(o) => o,
         Err(_) => {
             let e = Error::Timeout {
-                input: job.input.clone(),
+                input: name.clone(),
                 phase: "serving the request".into(),
                 seconds: state.cfg.request_timeout.as_secs_f64(),
             };
-            PageOut::error_for(&job.input, &e, &cfg.page)
+            PageOut::error_for(&name, &e, &cfg.page)
         }
     };
     state
@@ -382,7 +359,7 @@ struct RequestPage {
 async fn request_to_page(
     state: &AppState,
     req: ExtractRequest,
-) -> Result<(Input, RequestPage), Response> {
+) -> Result<(Source, RequestPage), Response> {
     let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
     let mut page = state
         .cfg
@@ -417,12 +394,12 @@ async fn request_to_page(
                     &page.message(&e),
                 ));
             }
-            Input::Url(url)
+            Source::Url(url)
         }
-        (None, Some(html)) => Input::Html {
+        (None, Some(html)) => Source::Html {
             name: "request".into(),
-            bytes: html.into_bytes(),
-            charset: req.charset.unwrap_or_else(|| "utf-8".into()),
+            html: html.into_bytes(),
+            charset: Some(req.charset.unwrap_or_else(|| "utf-8".into())),
         },
     };
     Ok((
@@ -456,15 +433,16 @@ fn respond(mut out: PageOut, cfg: &RequestPage) -> Response {
 }
 
 async fn healthz(State(state): State<Arc<AppState>>) -> Response {
+    let stats = state.extractor.stats();
     Json(serde_json::json!({
         "status": "ok",
-        "tabs": state.renderer.capacity(),
-        "browsers": state.renderer.alive(),
-        "busy_tabs": state.renderer.busy(),
-        "relaunches": state.renderer.relaunches(),
-        "recycles": state.renderer.recycles(),
-        "reaped_targets": state.renderer.reaped(),
-        "egress_refused": state.renderer.egress_refused(),
+        "tabs": stats.tabs,
+        "browsers": stats.browsers,
+        "busy_tabs": stats.busy_tabs,
+        "relaunches": stats.relaunches,
+        "recycles": stats.recycles,
+        "reaped_targets": stats.reaped_targets,
+        "egress_refused": stats.egress_refused,
     }))
     .into_response()
 }
@@ -473,9 +451,8 @@ async fn metrics_text(State(state): State<Arc<AppState>>, headers: HeaderMap) ->
     if !authorized(&state, &headers) {
         return unauthorized(&state);
     }
-    let body = state
-        .metrics
-        .encode(state.renderer.busy(), state.renderer.egress_refused());
+    let stats = state.extractor.stats();
+    let body = state.metrics.encode(stats.busy_tabs, stats.egress_refused);
     (
         [(
             header::CONTENT_TYPE,
