@@ -367,15 +367,12 @@ impl Page {
         match (format, self.extractions.first()) {
             (Format::Json, _) => serde_json::to_string(&self.record).unwrap_or_default(),
             (_, None) => String::new(),
-            (f, Some(ex)) => {
-                let body = page::render_body(&Tree::new(&self.snapshot), ex, f);
-                match (&self.record.metadata, f) {
-                    (Some(m), Format::Markdown) if self.front_matter => {
-                        crate::output::front_matter::render(m) + &body
-                    }
-                    _ => body,
-                }
-            }
+            (f, Some(ex)) => page::render_document(
+                &Tree::new(&self.snapshot),
+                ex,
+                f,
+                self.record.metadata.as_ref().filter(|_| self.front_matter),
+            ),
         }
     }
     /// The page's metadata (title, authors, dates, site, language, description, canonical

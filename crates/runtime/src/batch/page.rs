@@ -251,11 +251,6 @@ pub fn score(
 ) -> (PageOut, Vec<Extraction>) {
     let tree = Tree::new(snap);
     let metadata = crate::extract::metadata::metadata(snap, &tree);
-    let front = if cfg.front_matter && cfg.format == Format::Markdown {
-        crate::output::front_matter::render(&metadata)
-    } else {
-        String::new()
-    };
     let mut extractions = Vec::with_capacity(cfg.algorithms.len());
     let mut results = BTreeMap::new();
     let mut bodies = Vec::new();
@@ -269,7 +264,12 @@ pub fn score(
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         total += ms;
         empty &= !ex.has_text(&tree);
-        let body = front.clone() + &render_body(&tree, &ex, cfg.format);
+        let body = render_document(
+            &tree,
+            &ex,
+            cfg.format,
+            cfg.front_matter.then_some(&metadata),
+        );
         if many && cfg.format != Format::Json {
             bodies.push(format!("==> {} <==\n{body}", a.name()));
         } else {
@@ -322,8 +322,24 @@ pub fn score(
     )
 }
 
+/// The document a page's text formats write: [`render_body`], after the metadata's YAML
+/// front matter when `front_matter` is given and the format is Markdown (the one place the
+/// front matter is prepended: the batch's bodies and [`crate::Page::format`] both call it).
+pub fn render_document(
+    tree: &Tree,
+    ex: &Extraction,
+    format: Format,
+    front_matter: Option<&crate::Metadata>,
+) -> String {
+    let body = render_body(tree, ex, format);
+    match front_matter {
+        Some(m) if format == Format::Markdown => crate::output::front_matter::render(m) + &body,
+        _ => body,
+    }
+}
+
 /// The content of one extraction in a non-JSON format, with Crunch's retained links after it.
-pub fn render_body(tree: &Tree, ex: &Extraction, format: Format) -> String {
+fn render_body(tree: &Tree, ex: &Extraction, format: Format) -> String {
     let mut body = match format {
         Format::Text => text::render(tree, ex),
         Format::Html => html::render(tree, ex),
