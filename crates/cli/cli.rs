@@ -240,20 +240,17 @@ impl ServiceArgs {
 
     /// The scoring settings of each page: they write text, and their error messages carry the
     /// CLI's flag hints.
-    pub fn page(&self, charset: Option<String>) -> Result<sightline::batch::PageConfig> {
+    pub fn page(&self, charset: Option<String>) -> Result<sightline::PageConfig> {
         let mut params = load_params(&self.params)?;
         params.learned.comments |= self.comments;
-        Ok(sightline::batch::PageConfig {
-            algorithms: parse_algorithms(&self.algorithm)?,
-            params,
-            model: load_model(&self.model)?,
-            format: sightline::output::Format::Text,
-            annotate: false,
-            max_text_bytes: self.max_text_bytes,
-            charset,
-            hint: Some(service_hint),
-            front_matter: false,
-        })
+        Ok(sightline::PageConfig::default()
+            .algorithms(parse_algorithms(&self.algorithm)?)
+            .params(params)
+            .model(load_model(&self.model)?)
+            .format(sightline::Format::Text)
+            .max_text_bytes(self.max_text_bytes)
+            .charset(charset)
+            .hint(Some(service_hint)))
     }
 }
 

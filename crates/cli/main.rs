@@ -128,17 +128,16 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;
         params.crunch.load_ad_hosts(&list);
     }
-    let cfg = PageConfig {
-        algorithms: parse_algorithms(&a.algorithm)?,
-        params,
-        model,
-        format,
-        annotate: a.annotate.is_some(),
-        max_text_bytes: a.max_text_bytes,
-        charset: a.render.charset.clone(),
-        hint: Some(cli::hint),
-        front_matter: a.front_matter,
-    };
+    let cfg = PageConfig::default()
+        .algorithms(parse_algorithms(&a.algorithm)?)
+        .params(params)
+        .model(model)
+        .format(format)
+        .annotate(a.annotate.is_some())
+        .max_text_bytes(a.max_text_bytes)
+        .charset(a.render.charset.clone())
+        .hint(Some(cli::hint))
+        .front_matter(a.front_matter);
 
     // Saved snapshot: no browser.
     if let Some(path) = &a.snapshot {
@@ -146,10 +145,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             .with_context(|| format!("cannot read snapshot {}", path.display()))?;
         let name = path.display().to_string();
         let snap = Snapshot::from_json(&json, &name)?;
-        let cfg = PageConfig {
-            annotate: false,
-            ..cfg
-        };
+        let cfg = cfg.annotate(false);
         let out = batch::page::score_snapshot(&name, &snap, &cfg, Timings::default(), None);
         let body = if format == Format::Json {
             serde_json::to_string(&out.record)? + "\n"

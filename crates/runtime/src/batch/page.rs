@@ -17,7 +17,11 @@ use crate::render::{Input, Rendered};
 use crate::{Error, Extraction, Snapshot, Tree};
 
 /// What to do with each page besides rendering it.
+///
+/// Build it from [`PageConfig::default`] with the setters below (the struct is
+/// `#[non_exhaustive]`, so a new setting never breaks a front end); the fields stay readable.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PageConfig {
     /// Algorithms to run on the one snapshot (several: the record holds each).
     pub algorithms: Vec<Algorithm>,
@@ -39,6 +43,52 @@ pub struct PageConfig {
 }
 
 impl PageConfig {
+    /// Run these algorithms on the one snapshot (several: the record holds each).
+    pub fn algorithms(mut self, a: Vec<Algorithm>) -> PageConfig {
+        self.algorithms = a;
+        self
+    }
+    /// The algorithms' parameters.
+    pub fn params(mut self, p: Params) -> PageConfig {
+        self.params = p;
+        self
+    }
+    /// Run this `learned` model instead of the one built in.
+    pub fn model(mut self, m: Option<Arc<Model>>) -> PageConfig {
+        self.model = m;
+        self
+    }
+    /// The format of the body each page writes.
+    pub fn format(mut self, f: Format) -> PageConfig {
+        self.format = f;
+        self
+    }
+    /// Draw the extraction on the screenshot.
+    pub fn annotate(mut self, on: bool) -> PageConfig {
+        self.annotate = on;
+        self
+    }
+    /// Pages whose snapshot holds more text than this many bytes fail as `too-large`.
+    pub fn max_text_bytes(mut self, n: usize) -> PageConfig {
+        self.max_text_bytes = n;
+        self
+    }
+    /// The charset of file and stdin inputs served as bytes.
+    pub fn charset(mut self, label: Option<String>) -> PageConfig {
+        self.charset = label;
+        self
+    }
+    /// The front end's hint appended to error messages.
+    pub fn hint(mut self, h: Option<fn(&Error) -> Option<String>>) -> PageConfig {
+        self.hint = h;
+        self
+    }
+    /// Start Markdown bodies with the page's metadata as YAML front matter.
+    pub fn front_matter(mut self, on: bool) -> PageConfig {
+        self.front_matter = on;
+        self
+    }
+
     /// An error's message for this front end: the library's (with its causes), then the
     /// front end's hint (`hint`) in parentheses when it has one.
     pub fn message(&self, e: &Error) -> String {

@@ -69,12 +69,12 @@ impl McpServer {
     /// clone of it), scoring with `cfg.page`.
     pub fn new(extractor: &Extractor, cfg: McpConfig) -> McpServer {
         // The tools write text, never the JSON record: `learned` need not explain itself.
-        let page = PageConfig {
-            params: cfg.page.params.text_only(),
-            format: sightline::Format::Text,
-            annotate: false,
-            ..cfg.page
-        };
+        let params = cfg.page.params.text_only();
+        let page = cfg
+            .page
+            .params(params)
+            .format(sightline::Format::Text)
+            .annotate(false);
         McpServer {
             shared: Arc::new(Shared {
                 extractor: extractor.with_config(page),

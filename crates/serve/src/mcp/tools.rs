@@ -627,10 +627,7 @@ mod tests {
             phase: "settling".into(),
             seconds: 15.0,
         };
-        let cfg = PageConfig {
-            hint: Some(|_| Some("raise --timeout".into())),
-            ..PageConfig::default()
-        };
+        let cfg = PageConfig::default().hint(Some(|_| Some("raise --timeout".into())));
         let r = error_result(&e, &cfg);
         assert_eq!(r.is_error, Some(true));
         let t = &r.content[0].as_text().unwrap().text;
