@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use sightline::batch::inputs;
 use sightline::extract::{Algorithm, Params};
-use sightline::render::{BrowserSource, RenderOptions};
 use sightline::NetPolicy;
+use sightline::{BrowserSource, RenderOptions};
 
 /// Exit codes, documented in `--help`.
 pub mod exit {

@@ -22,7 +22,7 @@ use cli::{
 use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
 use sightline::output::Format;
-use sightline::render::Timings;
+use sightline::Timings;
 use sightline::{Extractor, Options, Snapshot, Tree};
 
 fn main() {
