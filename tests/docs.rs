@@ -801,3 +801,52 @@ fn architecture_list_reports_unlisted_modules_and_paths_that_are_gone() {
         .iter()
         .any(|p| p.contains("does not name its package `made-core`")));
 }
+
+/// Each crate root (`lib.rs`, or the binary's `main.rs`) opens with a `# Layout` section that
+/// names every module the root declares (`mod x;`), in backticks: a reader sees the crate's
+/// parts from its first page, and a new module without a line fails here.
+#[test]
+fn each_crate_roots_layout_names_its_modules() {
+    let roots = [
+        "crates/core/src/lib.rs",
+        "crates/runtime/src/lib.rs",
+        "crates/serve/src/lib.rs",
+        "crates/cli/main.rs",
+        "python/src/lib.rs",
+    ];
+    for root in roots {
+        let text = std::fs::read_to_string(root).unwrap_or_else(|e| panic!("{root}: {e}"));
+        let header: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with("//!") || l.trim().is_empty())
+            .collect();
+        let layout: String = header
+            .iter()
+            .skip_while(|l| !l.contains("# Layout"))
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(
+            !layout.is_empty(),
+            "{root}: no `# Layout` section in its header"
+        );
+        let modules: Vec<String> = text
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                let rest = l
+                    .strip_prefix("pub mod ")
+                    .or_else(|| l.strip_prefix("mod "))
+                    .or_else(|| l.strip_prefix("pub(crate) mod "))?;
+                rest.strip_suffix(';').map(str::to_string)
+            })
+            .collect();
+        assert!(!modules.is_empty(), "{root}: no module declared");
+        for m in &modules {
+            assert!(
+                layout.contains(&format!("`{m}`")),
+                "{root}: its `# Layout` does not name the module `{m}`"
+            );
+        }
+    }
+}

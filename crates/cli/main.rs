@@ -1,6 +1,14 @@
-//! The `sightline` binary: parse arguments, call the library, map outcomes to exit codes.
-//! The batch runner, the page pipeline and the output layout live in the library
-//! ([`sightline::batch`]); this file is glue.
+//! The `sightline` binary: parse arguments, call the library's front door
+//! ([`sightline::Extractor`]), map outcomes to exit codes. The batch runner, the page
+//! pipeline and the output layout live in the library ([`sightline::batch`]); the services
+//! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
+//!
+//! # Layout
+//! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
+//! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
+//! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
+//! - `mcp_cmd`: `sightline mcp` over stdio.
+//! - `ui`: progress on stderr.
 
 mod cli;
 mod eval_cmd;

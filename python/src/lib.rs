@@ -4,6 +4,7 @@
 //! crate converts values and exceptions, releases the GIL while Rust works, and bridges
 //! tokio futures to asyncio. The pure-Python package `sightline` re-exports it.
 //!
+//! # Layout
 //! - [`browser`]: `Browser` (one [`sightline::Extractor`]): each operation's one future, for
 //!   the sync method and its async twin.
 //! - [`batch`]: `extract_many`'s running batch, its `Result`s and progress bar, behind the
