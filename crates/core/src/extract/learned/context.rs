@@ -5,53 +5,14 @@
 //! collection) or reads like a price, a rating, a date or a post's metadata; short edge lines
 //! and a shop's chrome (as a line, or as the heading a unit is under); machine identifiers.
 //!
-//! [`context_features`] gives [`CONTEXT_FEATURES`]`.len()` values per unit; the names are
-//! appended to `schema::FEATURES` in this order.
+//! [`context_features`] gives [`CONTEXT_FEATURES`]`.len()` values per unit, in that list's
+//! order (`schema::FEATURES` ends with it).
 
 use std::collections::HashMap;
 
+use super::schema::CONTEXT_FEATURES;
 use super::units::Unit;
 use crate::snapshot::{NodeId, Tree};
-
-/// Names of the context features, in the order [`context_features`] writes them.
-pub const CONTEXT_FEATURES: [&str; 30] = [
-    // page-relative
-    "chars_rank",
-    "chars_share",
-    "chars_z",
-    "link_ratio_z",
-    "font_rank",
-    "width_rel_widest",
-    "x_rel_text",
-    // repetition
-    "rep_ln_same",
-    "rep_level",
-    "in_record",
-    "record_share",
-    "rep_ln_same_parent_path",
-    "page_record_share",
-    // the records' layout: cards in a row, the page's main repeated group, its width
-    "grid_cols",
-    "group_largest",
-    "group_w_rel",
-    // patterns
-    "has_price",
-    "has_rating",
-    "has_date",
-    "has_time_ago",
-    "forum_words",
-    "short_label",
-    // short edge lines ([`EDGE_PHRASES`])
-    "edge_related",
-    "edge_credit",
-    "edge_role",
-    "edge_footer",
-    // shop chrome and machine ids (product pages: buy box, shipping, reviews, carousels)
-    "edge_shop",
-    "under_shop_heading",
-    "under_related_heading",
-    "machine_tokens",
-];
 
 /// Rank of each value among `v` in [0, 1] (ties get their mean rank).
 fn ranks(v: &[f64]) -> Vec<f64> {

@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::context;
 use super::readability::{self, Readability};
-use super::schema::FEATURES;
+use super::schema::{CONTEXT_FEATURES, FEATURES};
 use super::tokens::{group_mask_cached, inside_bit, BLOCK_TAGS, INSIDE_TAGS, TOKEN_GROUPS};
 use super::units::{text_stats, units, TextStats, Unit};
 use crate::extract::text::{is_punct, words};
@@ -362,7 +362,7 @@ impl Readable {
     }
 }
 
-/// The context features of every unit (row-major, `CONTEXT_FEATURES.len()` each).
+/// The context features of every unit (row-major, [`CONTEXT_FEATURES`]`.len()` each).
 fn context_rows(tree: &Tree, units: &[Unit], stats: &[TextStats]) -> Vec<f64> {
     let unit_fs: Vec<f64> = units
         .iter()
@@ -461,7 +461,7 @@ impl Page<'_> {
         self.push_paper(&at, rows);
         self.push_neighbourhood(&at, before, rows);
         self.push_readability(&at, rows);
-        let nctx = context::CONTEXT_FEATURES.len();
+        let nctx = CONTEXT_FEATURES.len();
         rows.extend_from_slice(&self.ctx[k * nctx..(k + 1) * nctx]);
     }
 
@@ -643,18 +643,6 @@ impl Page<'_> {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
-    use std::collections::HashSet;
-
-    #[test]
-    fn context_names_close_the_feature_list() {
-        let (n, m) = (FEATURES.len(), context::CONTEXT_FEATURES.len());
-        assert_eq!(&FEATURES[n - m..], &context::CONTEXT_FEATURES[..]);
-        let mut seen = HashSet::new();
-        assert!(
-            FEATURES.iter().all(|f| seen.insert(*f)),
-            "feature names are unique"
-        );
-    }
 
     #[test]
     fn units_follow_blocks_and_feature_rows_are_complete() {
