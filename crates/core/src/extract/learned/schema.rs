@@ -195,7 +195,7 @@ const OWN_FEATURES: &[&str] = names![
 /// Names of the context features, in the order `context` writes them: the unit compared with
 /// the rest of its page, repeated records, text patterns. They close [`FEATURES`].
 pub const CONTEXT_FEATURES: [&str; 30] = [
-    // page-relative
+    // page-relative (`context::relative`)
     "chars_rank",
     "chars_share",
     "chars_z",
@@ -203,7 +203,7 @@ pub const CONTEXT_FEATURES: [&str; 30] = [
     "font_rank",
     "width_rel_widest",
     "x_rel_text",
-    // repetition
+    // repetition (`context::records`)
     "rep_ln_same",
     "rep_level",
     "in_record",
@@ -214,14 +214,14 @@ pub const CONTEXT_FEATURES: [&str; 30] = [
     "grid_cols",
     "group_largest",
     "group_w_rel",
-    // patterns
+    // patterns (`context::patterns`)
     "has_price",
     "has_rating",
     "has_date",
     "has_time_ago",
     "forum_words",
     "short_label",
-    // short edge lines (`EDGE_PHRASES`)
+    // short edge lines (`context::phrases`, `EDGE_PHRASES`)
     "edge_related",
     "edge_credit",
     "edge_role",
