@@ -38,6 +38,11 @@ use crate::snapshot::{NodeId, Tree};
 /// How many feature contributions each kept block reports, per pass.
 pub const TOP_CONTRIBUTIONS: usize = 5;
 
+/// The value of a flag feature: 1 for true, 0 for false.
+fn flag(x: bool) -> f64 {
+    f64::from(u8::from(x))
+}
+
 /// The per-unit outcome of both passes.
 #[derive(Debug, Clone)]
 pub struct Classified {

@@ -15,18 +15,10 @@ mod phrases;
 mod records;
 mod relative;
 
+use super::flag;
 use super::schema::CONTEXT_FEATURES;
 use super::units::Unit;
 use crate::snapshot::Tree;
-
-/// 1 for true, 0 for false: a flag feature.
-fn flag(x: bool) -> f64 {
-    if x {
-        1.0
-    } else {
-        0.0
-    }
-}
 
 /// The context features of each unit: `CONTEXT_FEATURES.len()` values per unit, row-major.
 /// `chars`, `link_ratio` and `font` are the units' character counts, link ratios and font
@@ -74,6 +66,24 @@ mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
 
+    /// The context features of the page `b` builds, which has `n` units, by unit and name
+    /// (no links, 16 px type).
+    fn columns(b: SnapshotBuilder, n: usize) -> impl Fn(usize, &str) -> f64 {
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let units = super::super::units::units(&tree);
+        assert_eq!(units.len(), n);
+        let chars: Vec<usize> = units
+            .iter()
+            .map(|u| u.text.trim().chars().count())
+            .collect();
+        let f = context_features(&tree, &units, &chars, &vec![0.0; n], &vec![16.0; n]);
+        let m = CONTEXT_FEATURES.len();
+        move |u: usize, name: &str| {
+            f[u * m + CONTEXT_FEATURES.iter().position(|x| *x == name).unwrap()]
+        }
+    }
+
     #[test]
     fn repeated_records_are_found() {
         let mut b = SnapshotBuilder::new(1000.0);
@@ -86,19 +96,7 @@ mod tests {
             b.node_mut(li).class = Some("item".into());
             b.text(li, "Item for sale $5");
         }
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let units = super::super::units::units(&tree);
-        assert_eq!(units.len(), 5);
-        let chars: Vec<usize> = units
-            .iter()
-            .map(|u| u.text.trim().chars().count())
-            .collect();
-        let f = context_features(&tree, &units, &chars, &[0.0; 5], &[16.0; 5]);
-        let m = CONTEXT_FEATURES.len();
-        let col = |u: usize, name: &str| {
-            f[u * m + CONTEXT_FEATURES.iter().position(|x| *x == name).unwrap()]
-        };
+        let col = columns(b, 5);
         assert_eq!(col(0, "in_record"), 0.0);
         assert_eq!(col(1, "in_record"), 1.0);
         assert!((col(1, "rep_ln_same") - 4f64.ln()).abs() < 1e-12);
@@ -130,19 +128,7 @@ mod tests {
             let li = b.el(side, "li", rect(920.0, 30.0 * k as f64, 80.0, 30.0));
             b.text(li, "Link");
         }
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let units = super::super::units::units(&tree);
-        assert_eq!(units.len(), 9);
-        let chars: Vec<usize> = units
-            .iter()
-            .map(|u| u.text.trim().chars().count())
-            .collect();
-        let f = context_features(&tree, &units, &chars, &[0.0; 9], &[16.0; 9]);
-        let m = CONTEXT_FEATURES.len();
-        let col = |u: usize, name: &str| {
-            f[u * m + CONTEXT_FEATURES.iter().position(|x| *x == name).unwrap()]
-        };
+        let col = columns(b, 9);
         assert!((col(0, "grid_cols") - 3f64.ln()).abs() < 1e-12);
         assert!((col(5, "grid_cols") - 3f64.ln()).abs() < 1e-12);
         assert_eq!(col(0, "group_largest"), 1.0);
