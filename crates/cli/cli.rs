@@ -471,7 +471,8 @@ pub struct EvalArgs {
     /// Datasets to run (default: every dataset under --bench).
     #[arg(long = "dataset", value_name = "NAME")]
     pub datasets: Vec<String>,
-    /// Algorithms to score (default: all), from one render per page.
+    /// Algorithms to score, from one render per page (default, or all: every main-content
+    /// algorithm, all but vsse-records, whose records the benchmark's gold does not describe).
     #[arg(long = "algorithm", short, value_name = "A")]
     pub algorithms: Vec<String>,
     /// At most N pages per dataset (the first N ids in sorted order).
@@ -760,13 +761,10 @@ pub fn load_model(
     }
 }
 
+/// `--algorithm` of `extract`, `serve` and `mcp`: names separated by commas, or `all`
+/// ([`Algorithm::ALL`]: one render, every algorithm).
 pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
-    if s == "all" {
-        return Ok(Algorithm::ALL.to_vec());
-    }
-    s.split(',')
-        .map(|a| a.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
-        .collect()
+    Algorithm::parse_list([s], &Algorithm::ALL).map_err(anyhow::Error::msg)
 }
 
 /// Inputs from the arguments and `--input FILE|-`.

@@ -19,20 +19,9 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         print!("{}", table::table_from_file(report, &a.bench, default)?);
         return Ok(exit::OK);
     }
-    let algorithms: Vec<Algorithm> =
-        if a.algorithms.is_empty() || a.algorithms.iter().any(|x| x == "all") {
-            Algorithm::ALL
-                .iter()
-                .copied()
-                .filter(|x| *x != Algorithm::VsseRecords)
-                .collect()
-        } else {
-            a.algorithms
-                .iter()
-                .flat_map(|s| s.split(','))
-                .map(|s| s.trim().parse::<Algorithm>().map_err(anyhow::Error::msg))
-                .collect::<Result<_>>()?
-        };
+    let names = a.algorithms.iter().map(String::as_str);
+    let algorithms =
+        Algorithm::parse_list(names, &Algorithm::MAIN_CONTENT).map_err(anyhow::Error::msg)?;
     let params = crate::cli::load_params(&a.params)?;
     let model = crate::cli::load_model(&a.model)?;
     let (results, stats) = if a.rescore {

@@ -83,7 +83,9 @@ pub enum Algorithm {
 pub const DEFAULT_ALGORITHM: Algorithm = Algorithm::Learned;
 
 impl Algorithm {
-    /// Every algorithm, in the order `--algorithm all` runs and reports them.
+    /// Every algorithm, in the order they run and are reported. What `all` stands for in
+    /// `extract --algorithm` and the services' `--algorithm` (one render, every extraction,
+    /// `vsse-records`' records included).
     pub const ALL: [Algorithm; 11] = [
         Algorithm::Td,
         Algorithm::Ctd,
@@ -97,6 +99,48 @@ impl Algorithm {
         Algorithm::Ensemble,
         Algorithm::Learned,
     ];
+    /// The algorithms whose kept text is the page's main content ([`Self::is_main_content`]),
+    /// in [`Self::ALL`]'s order. What `all` (and no `--algorithm`) stands for in `eval`: the
+    /// benchmark's gold is each page's main text, so only these can be scored against it.
+    pub const MAIN_CONTENT: [Algorithm; 10] = {
+        let mut out = [Algorithm::Td; 10];
+        let (mut i, mut n) = (0, 0);
+        while i < Self::ALL.len() {
+            if Self::ALL[i].is_main_content() {
+                out[n] = Self::ALL[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        assert!(
+            n == out.len(),
+            "MAIN_CONTENT's length is the count of is_main_content"
+        );
+        out
+    };
+    /// Does the algorithm extract a page's main content? Every one does but `vsse-records`,
+    /// which extracts the attribute-value records of a structured page (VSSE §4.3.2): its kept
+    /// nodes are the records (in `details.records`), not the article.
+    pub const fn is_main_content(self) -> bool {
+        !matches!(self, Algorithm::VsseRecords)
+    }
+    /// Parse a list of algorithms as the command line writes them: names separated by commas,
+    /// over one or more arguments. `all` anywhere in it, or no name at all, stands for `all`,
+    /// the command's whole set ([`Self::ALL`] or [`Self::MAIN_CONTENT`]).
+    pub fn parse_list<'a>(
+        args: impl IntoIterator<Item = &'a str>,
+        all: &[Algorithm],
+    ) -> Result<Vec<Algorithm>, String> {
+        let names: Vec<&str> = args
+            .into_iter()
+            .flat_map(|a| a.split(','))
+            .map(str::trim)
+            .collect();
+        if names.is_empty() || names.contains(&"all") {
+            return Ok(all.to_vec());
+        }
+        names.into_iter().map(str::parse).collect()
+    }
     /// The command-line name.
     pub fn name(self) -> &'static str {
         match self {
@@ -240,5 +284,44 @@ pub fn extract_tree_with(
         Algorithm::Blocks => blocks::extract(tree, &params.blocks),
         Algorithm::Ensemble => ensemble::extract(tree, &params.ensemble, params, model),
         Algorithm::Learned => learned::extract(tree, params, model),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Algorithm;
+
+    #[test]
+    fn main_content_is_every_algorithm_but_the_records() {
+        let want: Vec<Algorithm> = Algorithm::ALL
+            .into_iter()
+            .filter(|a| *a != Algorithm::VsseRecords)
+            .collect();
+        assert_eq!(Algorithm::MAIN_CONTENT.to_vec(), want);
+    }
+
+    #[test]
+    fn a_list_names_algorithms_or_all_of_a_set() {
+        let main = &Algorithm::MAIN_CONTENT[..];
+        assert_eq!(
+            Algorithm::parse_list(["all"], &Algorithm::ALL),
+            Ok(Algorithm::ALL.to_vec())
+        );
+        assert_eq!(Algorithm::parse_list([], main), Ok(main.to_vec()));
+        assert_eq!(
+            Algorithm::parse_list(["htd", "all"], main),
+            Ok(main.to_vec())
+        );
+        assert_eq!(
+            Algorithm::parse_list(["htd, wang", "vsse-records"], main),
+            Ok(vec![
+                Algorithm::Htd,
+                Algorithm::Wang,
+                Algorithm::VsseRecords
+            ])
+        );
+        let err = Algorithm::parse_list(["htd,nope"], main).unwrap_err();
+        assert!(err.starts_with("unknown algorithm `nope`"), "{err}");
+        assert!(Algorithm::parse_list([""], main).is_err());
     }
 }

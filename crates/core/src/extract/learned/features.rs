@@ -25,8 +25,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::context;
+use super::flag;
 use super::readability::{self, Readability};
-use super::schema::FEATURES;
+use super::schema::{CONTEXT_FEATURES, FEATURES};
 use super::tokens::{group_mask_cached, inside_bit, BLOCK_TAGS, INSIDE_TAGS, TOKEN_GROUPS};
 use super::units::{text_stats, units, TextStats, Unit};
 use crate::extract::text::{is_punct, words};
@@ -53,14 +54,6 @@ impl PageFeatures {
 fn slog(x: f64) -> f64 {
     if x.is_finite() {
         x.signum() * x.abs().ln_1p()
-    } else {
-        0.0
-    }
-}
-
-fn b(x: bool) -> f64 {
-    if x {
-        1.0
     } else {
         0.0
     }
@@ -362,7 +355,7 @@ impl Readable {
     }
 }
 
-/// The context features of every unit (row-major, `CONTEXT_FEATURES.len()` each).
+/// The context features of every unit (row-major, [`CONTEXT_FEATURES`]`.len()` each).
 fn context_rows(tree: &Tree, units: &[Unit], stats: &[TextStats]) -> Vec<f64> {
     let unit_fs: Vec<f64> = units
         .iter()
@@ -461,7 +454,7 @@ impl Page<'_> {
         self.push_paper(&at, rows);
         self.push_neighbourhood(&at, before, rows);
         self.push_readability(&at, rows);
-        let nctx = context::CONTEXT_FEATURES.len();
+        let nctx = CONTEXT_FEATURES.len();
         rows.extend_from_slice(&self.ctx[k * nctx..(k + 1) * nctx]);
     }
 
@@ -474,13 +467,13 @@ impl Page<'_> {
         rows.push(s.sentence_ends as f64);
         rows.push(s.words as f64 / s.sentence_ends.max(1) as f64);
         rows.push(s.stop as f64 / s.words.max(1) as f64);
-        rows.push(b(s.ends_with_stop));
+        rows.push(flag(s.ends_with_stop));
         rows.push(s.digits as f64 / s.chars.max(1) as f64);
         rows.push(s.upper as f64 / s.letters.max(1) as f64);
-        rows.push(b(s.starts_upper));
+        rows.push(flag(s.starts_upper));
         rows.push(s.word_len as f64 / s.words.max(1) as f64);
         rows.push(s.separators as f64 / s.chars.max(1) as f64);
-        rows.push(b(s.copyright));
+        rows.push(flag(s.copyright));
         rows.push((at.u.nodes.len() as f64).ln_1p());
         let title_words = &self.text.title_words;
         let overlap = if title_words.is_empty() {
@@ -498,20 +491,20 @@ impl Page<'_> {
         rows.push(inh.depth[at.bl] as f64);
         rows.push(inh.depth[at.bl] as f64 / inh.max_depth);
         for t in BLOCK_TAGS {
-            rows.push(b(bn.tag == t));
+            rows.push(flag(bn.tag == t));
         }
-        rows.push(b(bn.tag == "h5" || bn.tag == "h6"));
+        rows.push(flag(bn.tag == "h5" || bn.tag == "h6"));
         let ins = inh.inside[at.first];
         for k2 in 0..INSIDE_TAGS.len() {
-            rows.push(b(ins & (1 << k2) != 0));
+            rows.push(flag(ins & (1 << k2) != 0));
         }
         let own = inh.own_mask[at.bl] | inh.own_mask[at.text_parent];
         for g in 0..TOKEN_GROUPS.len() {
-            rows.push(b(own & (1 << g) != 0));
+            rows.push(flag(own & (1 << g) != 0));
         }
         let anc = inh.anc_mask[at.first];
         for g in 0..TOKEN_GROUPS.len() {
-            rows.push(b(anc & (1 << g) != 0));
+            rows.push(flag(anc & (1 << g) != 0));
         }
         let sibs = &tree.children[at.par];
         let same = sibs.iter().filter(|&&c| tree.node(c).tag == bn.tag).count();
@@ -531,29 +524,29 @@ impl Page<'_> {
         rows.push(r.y / dh);
         rows.push((r.h / vh).min(50.0));
         rows.push(((r.x + r.w / 2.0) - vw / 2.0).abs() / vw);
-        rows.push(b(r.y < vh));
+        rows.push(flag(r.y < vh));
         rows.push((r.w * r.h / (vw * vh)).min(50.0));
-        rows.push(b(r.w <= 0.0 || r.h <= 0.0));
-        rows.push(b(
-            self.tree.node(at.first).rendered && bn.visibility == "visible"
+        rows.push(flag(r.w <= 0.0 || r.h <= 0.0));
+        rows.push(flag(
+            self.tree.node(at.first).rendered && bn.visibility == "visible",
         ));
         let pf = self.inherited.pos_flags[at.first];
-        rows.push(b(pf & 1 != 0));
-        rows.push(b(pf & 2 != 0));
-        rows.push(b(pf & 4 != 0));
-        rows.push(b(pf & 8 != 0));
+        rows.push(flag(pf & 1 != 0));
+        rows.push(flag(pf & 2 != 0));
+        rows.push(flag(pf & 4 != 0));
+        rows.push(flag(pf & 8 != 0));
         let fs = if tp.font_size > 0.0 {
             tp.font_size
         } else {
             bn.font_size
         };
         rows.push(fs / self.body_fs);
-        rows.push(b(tp.font_weight >= 600 || bn.font_weight >= 600));
+        rows.push(flag(tp.font_weight >= 600 || bn.font_weight >= 600));
         let ov = (r.right().min(main_box.right()) - r.x.max(main_box.x)).max(0.0);
         rows.push(if r.w > 0.0 { ov / r.w } else { 0.0 });
-        rows.push(b(at.bl >= p.max_node && at.bl < p.main_end));
-        rows.push(b(
-            r.y >= main_box.y - 1.0 && r.bottom() <= main_box.bottom() + 1.0
+        rows.push(flag(at.bl >= p.max_node && at.bl < p.main_end));
+        rows.push(flag(
+            r.y >= main_box.y - 1.0 && r.bottom() <= main_box.bottom() + 1.0,
         ));
     }
 
@@ -574,8 +567,8 @@ impl Page<'_> {
         rows.push(slog(g(&scores.htd, grand)));
         rows.push(g(&scores.density_sum, bl) / p.ds_max);
         rows.push(g(&scores.density_sum, par) / p.ds_max);
-        rows.push(b(g(&scores.htd, bl) >= p.threshold));
-        rows.push(b(g(&scores.htd, par) >= p.threshold));
+        rows.push(flag(g(&scores.htd, bl) >= p.threshold));
+        rows.push(flag(g(&scores.htd, par) >= p.threshold));
         let u = at.u;
         let frac = |kept: &Vec<bool>| {
             u.nodes.iter().filter(|&&i| kept[i]).count() as f64 / u.nodes.len() as f64
@@ -608,7 +601,7 @@ impl Page<'_> {
         rows.push(tree.link_chars[par] as f64 / tree.chars[par].max(1) as f64);
         rows.push(tree.link_chars[grand] as f64 / tree.chars[grand].max(1) as f64);
         rows.push((t.parent_units.get(&par).copied().unwrap_or(1) as f64).ln_1p());
-        rows.push(b(t.first_h1.is_some_and(|h| k >= h)));
+        rows.push(flag(t.first_h1.is_some_and(|h| k >= h)));
         rows.push(
             t.first_h1
                 .map_or(0.0, |h| (k as f64 - h as f64) / nu as f64),
@@ -621,11 +614,11 @@ impl Page<'_> {
         let r = &self.rd;
         let rd = &r.rd;
         let (first, par) = (at.first, at.par);
-        rows.push(b(rd.in_top[first]));
-        rows.push(b(rd.in_article[first]));
-        rows.push(b(rd.output(first)));
-        rows.push(b(rd.removed[first]));
-        rows.push(b(rd.cleaned[first]));
+        rows.push(flag(rd.in_top[first]));
+        rows.push(flag(rd.in_article[first]));
+        rows.push(flag(rd.output(first)));
+        rows.push(flag(rd.removed[first]));
+        rows.push(flag(rd.cleaned[first]));
         rows.push(rd.nearest_rel(self.tree, at.bl).clamp(-3.0, 3.0));
         rows.push(if rd.score[par].is_nan() {
             0.0
@@ -643,18 +636,6 @@ impl Page<'_> {
 mod tests {
     use super::*;
     use crate::snapshot::{rect, SnapshotBuilder};
-    use std::collections::HashSet;
-
-    #[test]
-    fn context_names_close_the_feature_list() {
-        let (n, m) = (FEATURES.len(), context::CONTEXT_FEATURES.len());
-        assert_eq!(&FEATURES[n - m..], &context::CONTEXT_FEATURES[..]);
-        let mut seen = HashSet::new();
-        assert!(
-            FEATURES.iter().all(|f| seen.insert(*f)),
-            "feature names are unique"
-        );
-    }
 
     #[test]
     fn units_follow_blocks_and_feature_rows_are_complete() {

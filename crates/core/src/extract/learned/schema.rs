@@ -16,8 +16,12 @@ pub fn feature_index(name: &str) -> usize {
 }
 
 /// Names of the pass-1 features, in row order (the model file stores them and refuses a
-/// mismatch).
-pub const FEATURES: &[&str] = names![
+/// mismatch): the unit's own (`features`), then [`CONTEXT_FEATURES`].
+pub const FEATURES: &[&str] =
+    &concat::<{ OWN_FEATURES.len() + CONTEXT_FEATURES.len() }>(OWN_FEATURES, &CONTEXT_FEATURES);
+
+/// The pass-1 features `features` computes from the unit, its ancestors and neighbours.
+const OWN_FEATURES: &[&str] = names![
     // text
     "ln_chars",
     "ln_words",
@@ -186,7 +190,12 @@ pub const FEATURES: &[&str] = names![
     "rd_top_share",
     "rd_article_share",
     "rd_attempt",
-    // page-relative, repetition and patterns (context.rs, CONTEXT_FEATURES in order)
+];
+
+/// Names of the context features, in the order `context` writes them: the unit compared with
+/// the rest of its page, repeated records, text patterns. They close [`FEATURES`].
+pub const CONTEXT_FEATURES: [&str; 30] = [
+    // page-relative (`context::relative`)
     "chars_rank",
     "chars_share",
     "chars_z",
@@ -194,30 +203,48 @@ pub const FEATURES: &[&str] = names![
     "font_rank",
     "width_rel_widest",
     "x_rel_text",
+    // repetition (`context::records`)
     "rep_ln_same",
     "rep_level",
     "in_record",
     "record_share",
     "rep_ln_same_parent_path",
     "page_record_share",
+    // the records' layout: cards in a row, the page's main repeated group, its width
     "grid_cols",
     "group_largest",
     "group_w_rel",
+    // patterns (`context::patterns`)
     "has_price",
     "has_rating",
     "has_date",
     "has_time_ago",
     "forum_words",
     "short_label",
+    // short edge lines (`context::phrases`, `EDGE_PHRASES`)
     "edge_related",
     "edge_credit",
     "edge_role",
     "edge_footer",
+    // shop chrome (`SHOP_PHRASES`) and machine ids (product pages: buy box, shipping,
+    // reviews, carousels)
     "edge_shop",
     "under_shop_heading",
     "under_related_heading",
     "machine_tokens",
 ];
+
+/// `a` then `b`, as one array of `N` names (`N` must be the sum of their lengths).
+const fn concat<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N, "N is the sum of the lengths");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
 
 /// Names of the pass-2 (smoothing) features: the pass-1 probabilities around the unit, then
 /// a few pass-1 features.
@@ -266,6 +293,20 @@ mod tests {
         assert_eq!(feature_index("ln_chars"), 0);
         assert_eq!(FEATURES[feature_index("in_record")], "in_record");
         assert!(PASS2_FEATURES[17..].iter().all(|f| FEATURES.contains(f)));
+    }
+
+    /// The row order: the context features close the list, and no name is there twice. (The
+    /// shipped model stores every name in order: `model`'s tests load it.)
+    #[test]
+    fn context_names_close_the_feature_list() {
+        let (n, m) = (FEATURES.len(), CONTEXT_FEATURES.len());
+        assert_eq!(&FEATURES[..n - m], OWN_FEATURES);
+        assert_eq!(&FEATURES[n - m..], &CONTEXT_FEATURES[..]);
+        let mut seen = std::collections::HashSet::new();
+        assert!(
+            FEATURES.iter().all(|f| seen.insert(*f)),
+            "feature names are unique"
+        );
     }
 
     #[test]
