@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -20,6 +21,8 @@ pub struct Server {
     port: u16,
     shared: Arc<Mutex<Shared>>,
     task: tokio::task::JoinHandle<()>,
+    /// The number of the next page [`Server::publish`] serves.
+    next_page: AtomicUsize,
 }
 
 impl Drop for Server {
@@ -107,7 +110,12 @@ impl Server {
                 });
             }
         });
-        Ok(Server { port, shared, task })
+        Ok(Server {
+            port,
+            shared,
+            task,
+            next_page: AtomicUsize::new(0),
+        })
     }
 
     /// Serve `body` at `path` (starting with `/`) with this `Content-Type`; returns its URL.
@@ -118,6 +126,14 @@ impl Server {
             .entries
             .insert(path.to_string(), (body, content_type.to_string()));
         self.url(path)
+    }
+
+    /// Serve a page's `body` at a path of its own (`/page-N.html`) with this `Content-Type`;
+    /// returns its URL and the path to [`Server::remove`] when the page is done.
+    pub fn publish(&self, body: Vec<u8>, content_type: &str) -> (String, String) {
+        let n = self.next_page.fetch_add(1, Ordering::SeqCst);
+        let path = format!("/page-{n}.html");
+        (self.insert(&path, body, content_type), path)
     }
 
     /// Stop serving `path`.

@@ -207,6 +207,44 @@ impl EgressProxy {
         self.log.clone()
     }
 
+    /// The proxy of a renderer's launched browser, started before its first launch and kept
+    /// for the renderer's life (its relaunches use the same one), and the Chromium flags of
+    /// every launch: `chrome_args` (the caller's), then the proxy's. None without a `policy`
+    /// ([`super::RenderOptions::egress`]), or for a browser sightline connects to (`connected`,
+    /// its URL), which keeps its own proxy settings. The renderer's own page server on
+    /// 127.0.0.1:`page_server_port` is allowed by address and port.
+    pub(crate) async fn for_launch(
+        policy: Option<&EgressPolicy>,
+        connected: Option<&str>,
+        page_server_port: u16,
+        chrome_args: Vec<String>,
+    ) -> Result<(Option<EgressProxy>, Vec<String>), crate::Error> {
+        let mut args = chrome_args;
+        let Some(policy) = policy else {
+            return Ok((None, args));
+        };
+        if let Some(url) = connected {
+            tracing::warn!(
+                "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
+            );
+            return Ok((None, args));
+        }
+        let mut policy = policy.clone();
+        policy
+            .allow_hosts
+            .push(format!("127.0.0.1:{page_server_port}"));
+        let proxy = EgressProxy::start(policy)
+            .await
+            .map_err(|e| crate::Error::Launch {
+                path: "127.0.0.1".into(),
+                message: format!("cannot start the egress proxy: {e}"),
+                source: Some(Box::new(e)),
+            })?;
+        tracing::debug!("egress proxy on {}", proxy.addr());
+        args.extend(proxy.chrome_args());
+        Ok((Some(proxy), args))
+    }
+
     /// The Chromium flags (without leading dashes) that send every connection through this
     /// proxy; see the module's documentation for what each covers.
     pub fn chrome_args(&self) -> Vec<String> {
