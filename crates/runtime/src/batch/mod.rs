@@ -337,8 +337,8 @@ mod tests {
     use super::*;
     use crate::output::Format;
     use crate::snapshot::{rect, SnapshotBuilder};
+    use parking_lot::Mutex;
     use std::io::Write;
-    use std::sync::Mutex;
     use std::time::Duration;
 
     /// A renderer without a browser: `ok-N` renders a page with text after N ms, `empty`
@@ -364,7 +364,7 @@ mod tests {
             Box::pin(async move {
                 let name = input.name();
                 let n = {
-                    let mut r = self.rendered.lock().unwrap();
+                    let mut r = self.rendered.lock();
                     r.push(name.clone());
                     r.len()
                 };
@@ -409,7 +409,7 @@ mod tests {
     struct Buf(Arc<Mutex<Vec<u8>>>);
     impl Write for Buf {
         fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
+            self.0.lock().extend_from_slice(b);
             Ok(b.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -436,7 +436,7 @@ mod tests {
     }
 
     fn records(buf: &Buf) -> Vec<serde_json::Value> {
-        String::from_utf8(buf.0.lock().unwrap().clone())
+        String::from_utf8(buf.0.lock().clone())
             .unwrap()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -512,7 +512,7 @@ mod tests {
         .await
         .unwrap();
         assert!(s.interrupted);
-        let started = fake.rendered.lock().unwrap().len();
+        let started = fake.rendered.lock().len();
         // Every page that started was recorded, and no page started after the cancel
         // beyond the ones already being taken (concurrency 2).
         assert_eq!(s.recorded, started);
@@ -561,7 +561,7 @@ mod tests {
         run(&fake2, todo, &cfg, &Cancel::new(), &mut sink, |_, _| {})
             .await
             .unwrap();
-        assert_eq!(fake2.rendered.lock().unwrap().len(), 2);
+        assert_eq!(fake2.rendered.lock().len(), 2);
         let index = std::fs::read_to_string(out.join("index.jsonl")).unwrap();
         let mut seen: Vec<u64> = index
             .lines()
@@ -669,6 +669,6 @@ mod tests {
         let bad = recs.iter().find(|r| r["index"] == 0).unwrap();
         assert_eq!(bad["error"]["kind"], "input");
         // The fake never saw the bad input.
-        assert_eq!(fake.rendered.lock().unwrap().len(), 1);
+        assert_eq!(fake.rendered.lock().len(), 1);
     }
 }

@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use parking_lot::Mutex;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -80,7 +81,7 @@ impl Server {
                         .unwrap_or("/")
                         .to_string();
                     let found = {
-                        let sh = shared.lock().expect("server state");
+                        let sh = shared.lock();
                         sh.entries.get(&path).cloned().or_else(|| {
                             let root = sh.root.as_ref()?;
                             let rel = path.trim_start_matches('/');
@@ -122,7 +123,6 @@ impl Server {
     pub fn insert(&self, path: &str, body: Vec<u8>, content_type: &str) -> String {
         self.shared
             .lock()
-            .expect("server state")
             .entries
             .insert(path.to_string(), (body, content_type.to_string()));
         self.url(path)
@@ -138,11 +138,7 @@ impl Server {
 
     /// Stop serving `path`.
     pub fn remove(&self, path: &str) {
-        self.shared
-            .lock()
-            .expect("server state")
-            .entries
-            .remove(path);
+        self.shared.lock().entries.remove(path);
     }
 
     /// The server's port on 127.0.0.1.

@@ -32,9 +32,9 @@ pub(super) struct TabPool {
     /// Tabs between two pages, with the generation of the browser they were opened in.
     idle: Mutex<Vec<(u64, Tab)>>,
     /// Target ids of the tabs this renderer opened and has not closed.
-    owned: std::sync::Mutex<HashSet<String>>,
+    owned: parking_lot::Mutex<HashSet<String>>,
     /// Unowned page targets seen by the last sweep.
-    suspects: std::sync::Mutex<HashSet<String>>,
+    suspects: parking_lot::Mutex<HashSet<String>>,
     /// Page targets closed because no tab owned them.
     reaped: AtomicUsize,
     /// Held by the tab that is scrolling (only the front tab of a window renders frames).
@@ -49,8 +49,8 @@ impl TabPool {
             slots: Semaphore::new(size),
             size,
             idle: Mutex::new(Vec::new()),
-            owned: std::sync::Mutex::new(HashSet::new()),
-            suspects: std::sync::Mutex::new(HashSet::new()),
+            owned: parking_lot::Mutex::new(HashSet::new()),
+            suspects: parking_lot::Mutex::new(HashSet::new()),
             reaped: AtomicUsize::new(0),
             front: scroll::Front::default(),
         }
@@ -75,8 +75,8 @@ impl TabPool {
     /// target is owned or suspected any more.
     pub(super) async fn reset(&self) {
         self.idle.lock().await.clear();
-        self.owned.lock().expect("owned").clear();
-        self.suspects.lock().expect("suspects").clear();
+        self.owned.lock().clear();
+        self.suspects.lock().clear();
     }
 
     /// Drop the idle tabs (the renderer shuts down).
@@ -84,12 +84,9 @@ impl TabPool {
         self.idle.lock().await.clear();
     }
 
-    /// A tab's target is closed, or about to be: it is no longer owned. (Called from a
-    /// `Drop`: it never panics.)
+    /// A tab's target is closed, or about to be: it is no longer owned.
     pub(super) fn disown(&self, id: &str) {
-        if let Ok(mut owned) = self.owned.lock() {
-            owned.remove(id);
-        }
+        self.owned.lock().remove(id);
     }
 
     /// An idle tab of the live browser, or a new one. An error names the generation of the
@@ -137,14 +134,14 @@ impl TabPool {
             })
         })?;
         let id = page.target_id().inner().clone();
-        self.owned.lock().expect("owned").insert(id.clone());
+        self.owned.lock().insert(id.clone());
         match Tab::sharing_front(page.clone(), opts, self.front.clone()).await {
             Ok(mut t) => {
                 t.egress = browser.egress();
                 Ok((gen, t))
             }
             Err(e) => {
-                self.owned.lock().expect("owned").remove(&id);
+                self.owned.lock().remove(&id);
                 h.close_target(&id, Duration::from_secs(2)).await;
                 Err(at(e))
             }
@@ -187,7 +184,7 @@ impl TabPool {
     /// sweeps find the target unowned and close it.
     async fn close_page(&self, browser: &Launcher, page: chromiumoxide::Page) {
         let id = page.target_id().inner().clone();
-        self.owned.lock().expect("owned").remove(&id);
+        self.disown(&id);
         let h = browser.current().await;
         tokio::spawn(async move {
             if !matches!(
@@ -215,7 +212,7 @@ impl TabPool {
             return;
         };
         let unowned: HashSet<String> = {
-            let owned = self.owned.lock().expect("owned");
+            let owned = self.owned.lock();
             targets
                 .into_iter()
                 .map(|(id, _)| id)
@@ -223,14 +220,14 @@ impl TabPool {
                 .collect()
         };
         let stale: Vec<String> = {
-            let mut prev = self.suspects.lock().expect("suspects");
+            let mut prev = self.suspects.lock();
             let stale = unowned.intersection(&prev).cloned().collect();
             *prev = unowned;
             stale
         };
         for id in &stale {
             h.close_target(id, Duration::from_secs(2)).await;
-            self.suspects.lock().expect("suspects").remove(id);
+            self.suspects.lock().remove(id);
         }
         if !stale.is_empty() {
             self.reaped.fetch_add(stale.len(), Ordering::SeqCst);

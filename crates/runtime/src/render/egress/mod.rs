@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
@@ -43,6 +43,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use parking_lot::Mutex;
 use tokio::net::{TcpListener, TcpStream};
 
 pub use policy::{is_forbidden, EgressPolicy, Refusal, Target};
@@ -97,7 +98,7 @@ impl Log {
     /// The latest refusal or failure for `host:port` within the last minute.
     pub fn outcome_for(&self, host: &str, port: u16) -> Option<Outcome> {
         let key = authority_key(host, port);
-        let recent = self.recent.lock().expect("egress log");
+        let recent = self.recent.lock();
         recent
             .iter()
             .rev()
@@ -123,7 +124,7 @@ impl Log {
                 tracing::debug!("egress: {host}:{port} failed: {why}");
             }
         }
-        let mut recent = self.recent.lock().expect("egress log");
+        let mut recent = self.recent.lock();
         if recent.len() >= LOG_MAX {
             recent.pop_front();
         }
