@@ -646,6 +646,69 @@ mod tests {
         assert!(ok.is_ok());
     }
 
+    /// A page that panics while it holds the renderer's shared state (the tab pool's owned
+    /// targets, through a test-only hook in the real renderer, with real Chromium) is an
+    /// `internal` record, and the next page of the same renderer is served: no lock of the
+    /// renderer is left poisoned, and the panicking page's slot is free again (one tab).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_holding_the_renderers_state_leaves_the_next_page_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            let html = format!(
+                "<!DOCTYPE html><html><head><meta charset='utf-8'><title>{name}</title></head>\
+                 <body><article><h1>{name}</h1><p>{text}</p></article></body></html>"
+            );
+            std::fs::write(&p, html).unwrap();
+            p.display().to_string()
+        };
+        let bad = page(
+            crate::render::PANIC_HOLDING_THE_TAB_POOL,
+            "This page panics while holding the renderer's tab pool.",
+        );
+        let good = page(
+            "next.html",
+            "The next page is served, with its sentence and a full stop.",
+        );
+        let renderer = Renderer::new(crate::render::RenderOptions {
+            offline: true,
+            concurrency: 1,
+            ..Default::default()
+        })
+        .await
+        .expect("Chromium starts");
+        let cfg = Arc::new(json_cfg());
+        let job = |index, input: &str| Job {
+            index,
+            input: input.to_string(),
+        };
+        let pages = async {
+            let first = process(&renderer, &job(0, &bad), cfg.clone()).await;
+            let second = process(&renderer, &job(1, &good), cfg.clone()).await;
+            (first, second)
+        };
+        // A hang guard, not a speed bound: a slot lost with the panic would hang here.
+        let pages = tokio::time::timeout(Duration::from_secs(120), pages).await;
+        renderer.shutdown().await;
+        let (first, second) = pages.expect("the page after the panic never finished");
+        let first = serde_json::to_value(&first.record).unwrap();
+        assert_eq!(first["error"]["kind"], "internal", "{first}");
+        let msg = first["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("panic while rendering") && msg.contains("injected panic"),
+            "{msg}"
+        );
+        let second = serde_json::to_value(&second.record).unwrap();
+        assert!(second.get("error").is_none(), "{second}");
+        assert!(
+            second["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("The next page is served"),
+            "{second}"
+        );
+    }
+
     #[tokio::test]
     async fn bad_inputs_are_records_not_failures_of_the_run() {
         let fake = Fake::new(2);

@@ -193,6 +193,10 @@ impl Renderer {
             served,
             page: None,
         };
+        #[cfg(test)]
+        if input.name().ends_with(PANIC_HOLDING_THE_TAB_POOL) {
+            self.tabs.panic_holding_owned();
+        }
         let (gen, mut tab) = match self.tabs.take(&self.browser, &self.opts).await {
             Ok(t) => t,
             Err((gen, e)) => return (gen, Err(e), Timings::default()),
@@ -252,6 +256,12 @@ impl Renderer {
         self.browser.shutdown().await;
     }
 }
+
+/// Test only: a page whose name ends with this panics in [`Renderer::render`] while it
+/// holds the tab pool's set of owned targets, a lock every page takes (the batch tests check
+/// that the next page is still served).
+#[cfg(test)]
+pub(crate) const PANIC_HOLDING_THE_TAB_POOL: &str = "panic-holding-the-tab-pool.html";
 
 /// A page being rendered: on drop (finished, or its future dropped because the caller went
 /// away) the page's HTML is unpublished, and a tab not handed back is closed in the

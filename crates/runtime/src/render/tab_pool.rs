@@ -89,6 +89,14 @@ impl TabPool {
         self.owned.lock().remove(id);
     }
 
+    /// Test only: panic while holding the set of owned targets, as a bug would in the middle
+    /// of [`TabPool::take`] (see `PANIC_HOLDING_THE_TAB_POOL`).
+    #[cfg(test)]
+    pub(super) fn panic_holding_owned(&self) -> ! {
+        let _owned = self.owned.lock();
+        panic!("injected panic while holding the tab pool's owned targets");
+    }
+
     /// An idle tab of the live browser, or a new one. An error names the generation of the
     /// browser it was opened on when it got that far (so the caller can tell that browser
     /// died under it: another page may have relaunched it already).
