@@ -524,7 +524,7 @@ pub(crate) fn unit_scores(
 mod tests {
     use super::{
         decide, decide_expected_f1, decide_shifted, extract_with, headline_units, quoted_copies,
-        shift_log_odds, Model,
+        schema::PASS2_FEATURES, shift_log_odds, Model,
     };
     use crate::snapshot::{rect, SnapshotBuilder, Tree};
 
@@ -532,7 +532,6 @@ mod tests {
     /// unit 0's probability, and unit 0 has none before it (-1).
     #[test]
     fn pass2_rows_read_the_neighbours_probabilities() {
-        use super::schema::PASS2_FEATURES;
         let mut bld = SnapshotBuilder::new(1000.0);
         for (i, t) in [
             "Storm hits the coast",
