@@ -337,8 +337,8 @@ mod tests {
     use super::*;
     use crate::output::Format;
     use crate::snapshot::{rect, SnapshotBuilder};
+    use parking_lot::Mutex;
     use std::io::Write;
-    use std::sync::Mutex;
     use std::time::Duration;
 
     /// A renderer without a browser: `ok-N` renders a page with text after N ms, `empty`
@@ -364,7 +364,7 @@ mod tests {
             Box::pin(async move {
                 let name = input.name();
                 let n = {
-                    let mut r = self.rendered.lock().unwrap();
+                    let mut r = self.rendered.lock();
                     r.push(name.clone());
                     r.len()
                 };
@@ -409,7 +409,7 @@ mod tests {
     struct Buf(Arc<Mutex<Vec<u8>>>);
     impl Write for Buf {
         fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
+            self.0.lock().extend_from_slice(b);
             Ok(b.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -436,7 +436,7 @@ mod tests {
     }
 
     fn records(buf: &Buf) -> Vec<serde_json::Value> {
-        String::from_utf8(buf.0.lock().unwrap().clone())
+        String::from_utf8(buf.0.lock().clone())
             .unwrap()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -512,7 +512,7 @@ mod tests {
         .await
         .unwrap();
         assert!(s.interrupted);
-        let started = fake.rendered.lock().unwrap().len();
+        let started = fake.rendered.lock().len();
         // Every page that started was recorded, and no page started after the cancel
         // beyond the ones already being taken (concurrency 2).
         assert_eq!(s.recorded, started);
@@ -561,7 +561,7 @@ mod tests {
         run(&fake2, todo, &cfg, &Cancel::new(), &mut sink, |_, _| {})
             .await
             .unwrap();
-        assert_eq!(fake2.rendered.lock().unwrap().len(), 2);
+        assert_eq!(fake2.rendered.lock().len(), 2);
         let index = std::fs::read_to_string(out.join("index.jsonl")).unwrap();
         let mut seen: Vec<u64> = index
             .lines()
@@ -646,6 +646,69 @@ mod tests {
         assert!(ok.is_ok());
     }
 
+    /// A page that panics while it holds the renderer's shared state (the tab pool's owned
+    /// targets, through a test-only hook in the real renderer, with real Chromium) is an
+    /// `internal` record, and the next page of the same renderer is served: no lock of the
+    /// renderer is left poisoned, and the panicking page's slot is free again (one tab).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_holding_the_renderers_state_leaves_the_next_page_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            let html = format!(
+                "<!DOCTYPE html><html><head><meta charset='utf-8'><title>{name}</title></head>\
+                 <body><article><h1>{name}</h1><p>{text}</p></article></body></html>"
+            );
+            std::fs::write(&p, html).unwrap();
+            p.display().to_string()
+        };
+        let bad = page(
+            crate::render::PANIC_HOLDING_THE_TAB_POOL,
+            "This page panics while holding the renderer's tab pool.",
+        );
+        let good = page(
+            "next.html",
+            "The next page is served, with its sentence and a full stop.",
+        );
+        let renderer = Renderer::new(crate::render::RenderOptions {
+            offline: true,
+            concurrency: 1,
+            ..Default::default()
+        })
+        .await
+        .expect("Chromium starts");
+        let cfg = Arc::new(json_cfg());
+        let job = |index, input: &str| Job {
+            index,
+            input: input.to_string(),
+        };
+        let pages = async {
+            let first = process(&renderer, &job(0, &bad), cfg.clone()).await;
+            let second = process(&renderer, &job(1, &good), cfg.clone()).await;
+            (first, second)
+        };
+        // A hang guard, not a speed bound: a slot lost with the panic would hang here.
+        let pages = tokio::time::timeout(Duration::from_secs(120), pages).await;
+        renderer.shutdown().await;
+        let (first, second) = pages.expect("the page after the panic never finished");
+        let first = serde_json::to_value(&first.record).unwrap();
+        assert_eq!(first["error"]["kind"], "internal", "{first}");
+        let msg = first["error"]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("panic while rendering") && msg.contains("injected panic"),
+            "{msg}"
+        );
+        let second = serde_json::to_value(&second.record).unwrap();
+        assert!(second.get("error").is_none(), "{second}");
+        assert!(
+            second["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("The next page is served"),
+            "{second}"
+        );
+    }
+
     #[tokio::test]
     async fn bad_inputs_are_records_not_failures_of_the_run() {
         let fake = Fake::new(2);
@@ -669,6 +732,6 @@ mod tests {
         let bad = recs.iter().find(|r| r["index"] == 0).unwrap();
         assert_eq!(bad["error"]["kind"], "input");
         // The fake never saw the bad input.
-        assert_eq!(fake.rendered.lock().unwrap().len(), 1);
+        assert_eq!(fake.rendered.lock().len(), 1);
     }
 }

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use parking_lot::Mutex;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -20,6 +22,8 @@ pub struct Server {
     port: u16,
     shared: Arc<Mutex<Shared>>,
     task: tokio::task::JoinHandle<()>,
+    /// The number of the next page [`Server::publish`] serves.
+    next_page: AtomicUsize,
 }
 
 impl Drop for Server {
@@ -77,7 +81,7 @@ impl Server {
                         .unwrap_or("/")
                         .to_string();
                     let found = {
-                        let sh = shared.lock().expect("server state");
+                        let sh = shared.lock();
                         sh.entries.get(&path).cloned().or_else(|| {
                             let root = sh.root.as_ref()?;
                             let rel = path.trim_start_matches('/');
@@ -107,26 +111,34 @@ impl Server {
                 });
             }
         });
-        Ok(Server { port, shared, task })
+        Ok(Server {
+            port,
+            shared,
+            task,
+            next_page: AtomicUsize::new(0),
+        })
     }
 
     /// Serve `body` at `path` (starting with `/`) with this `Content-Type`; returns its URL.
     pub fn insert(&self, path: &str, body: Vec<u8>, content_type: &str) -> String {
         self.shared
             .lock()
-            .expect("server state")
             .entries
             .insert(path.to_string(), (body, content_type.to_string()));
         self.url(path)
     }
 
+    /// Serve a page's `body` at a path of its own (`/page-N.html`) with this `Content-Type`;
+    /// returns its URL and the path to [`Server::remove`] when the page is done.
+    pub fn publish(&self, body: Vec<u8>, content_type: &str) -> (String, String) {
+        let n = self.next_page.fetch_add(1, Ordering::SeqCst);
+        let path = format!("/page-{n}.html");
+        (self.insert(&path, body, content_type), path)
+    }
+
     /// Stop serving `path`.
     pub fn remove(&self, path: &str) {
-        self.shared
-            .lock()
-            .expect("server state")
-            .entries
-            .remove(path);
+        self.shared.lock().entries.remove(path);
     }
 
     /// The server's port on 127.0.0.1.

@@ -11,8 +11,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
 
 /// The browsers this process launched and has not ended yet: root pid, its start time, and
 /// the profile directory. Kept for [`end_all_now`], the exit path that cannot wait for an
@@ -22,17 +23,13 @@ static LIVE: Mutex<Vec<(u32, u64, PathBuf)>> = Mutex::new(Vec::new());
 /// Record a launched browser (see [`end_all_now`]).
 pub fn register(pid: u32, profile: &Path) {
     if let Some(p) = read_proc(pid) {
-        if let Ok(mut live) = LIVE.lock() {
-            live.push((pid, p.start, profile.to_path_buf()));
-        }
+        LIVE.lock().push((pid, p.start, profile.to_path_buf()));
     }
 }
 
 /// Forget a browser that was ended the orderly way.
 pub fn unregister(pid: u32) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.retain(|(p, _, _)| *p != pid);
-    }
+    LIVE.lock().retain(|(p, _, _)| *p != pid);
 }
 
 /// For a process about to exit at once (a second Ctrl-C, or a runtime that did not shut
@@ -41,10 +38,7 @@ pub fn unregister(pid: u32) {
 /// otherwise outlive sightline, and its profile (in `/dev/shm`) would stay. Synchronous;
 /// waits at most 500 ms for the processes to go.
 pub fn end_all_now() {
-    let live = match LIVE.lock() {
-        Ok(mut l) => std::mem::take(&mut *l),
-        Err(_) => return,
-    };
+    let live = std::mem::take(&mut *LIVE.lock());
     let mut trees = Vec::new();
     for (pid, start, profile) in &live {
         // A pid reused since (the browser died and was not unregistered) is left alone; its

@@ -1,8 +1,8 @@
 //! The service's Prometheus metrics (prometheus-client, OpenMetrics text).
 
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Mutex;
 
+use parking_lot::Mutex;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -131,7 +131,7 @@ impl Metrics {
             self.egress_refused.inc_by(egress_refused - seen);
         }
         let mut s = String::new();
-        let reg = self.registry.lock().expect("metrics registry");
+        let reg = self.registry.lock();
         if prometheus_client::encoding::text::encode(&mut s, &reg).is_err() {
             s.clear();
         }

@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
@@ -43,6 +43,7 @@ use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use parking_lot::Mutex;
 use tokio::net::{TcpListener, TcpStream};
 
 pub use policy::{is_forbidden, EgressPolicy, Refusal, Target};
@@ -97,7 +98,7 @@ impl Log {
     /// The latest refusal or failure for `host:port` within the last minute.
     pub fn outcome_for(&self, host: &str, port: u16) -> Option<Outcome> {
         let key = authority_key(host, port);
-        let recent = self.recent.lock().expect("egress log");
+        let recent = self.recent.lock();
         recent
             .iter()
             .rev()
@@ -123,7 +124,7 @@ impl Log {
                 tracing::debug!("egress: {host}:{port} failed: {why}");
             }
         }
-        let mut recent = self.recent.lock().expect("egress log");
+        let mut recent = self.recent.lock();
         if recent.len() >= LOG_MAX {
             recent.pop_front();
         }
@@ -205,6 +206,44 @@ impl EgressProxy {
     /// Its refusals, failures and counts.
     pub fn log(&self) -> Arc<Log> {
         self.log.clone()
+    }
+
+    /// The proxy of a renderer's launched browser, started before its first launch and kept
+    /// for the renderer's life (its relaunches use the same one), and the Chromium flags of
+    /// every launch: `chrome_args` (the caller's), then the proxy's. None without a `policy`
+    /// ([`super::RenderOptions::egress`]), or for a browser sightline connects to (`connected`,
+    /// its URL), which keeps its own proxy settings. The renderer's own page server on
+    /// 127.0.0.1:`page_server_port` is allowed by address and port.
+    pub(crate) async fn for_launch(
+        policy: Option<&EgressPolicy>,
+        connected: Option<&str>,
+        page_server_port: u16,
+        chrome_args: Vec<String>,
+    ) -> Result<(Option<EgressProxy>, Vec<String>), crate::Error> {
+        let mut args = chrome_args;
+        let Some(policy) = policy else {
+            return Ok((None, args));
+        };
+        if let Some(url) = connected {
+            tracing::warn!(
+                "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
+            );
+            return Ok((None, args));
+        }
+        let mut policy = policy.clone();
+        policy
+            .allow_hosts
+            .push(format!("127.0.0.1:{page_server_port}"));
+        let proxy = EgressProxy::start(policy)
+            .await
+            .map_err(|e| crate::Error::Launch {
+                path: "127.0.0.1".into(),
+                message: format!("cannot start the egress proxy: {e}"),
+                source: Some(Box::new(e)),
+            })?;
+        tracing::debug!("egress proxy on {}", proxy.addr());
+        args.extend(proxy.chrome_args());
+        Ok((Some(proxy), args))
     }
 
     /// The Chromium flags (without leading dashes) that send every connection through this

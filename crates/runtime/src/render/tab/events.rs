@@ -5,7 +5,7 @@
 //! [`checks`]; the main document failing to load), Page.javascriptDialogOpening (answered at
 //! once, see [`dialogs`]) and Inspector.targetCrashed.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::fetch::{
@@ -20,6 +20,7 @@ use chromiumoxide::cdp::browser_protocol::page::{DialogType, EventJavascriptDial
 use chromiumoxide::listeners::EventStream;
 use chromiumoxide::Page;
 use futures::StreamExt;
+use parking_lot::Mutex;
 
 use super::{cmd, spawn_body_read, Fault, State};
 use crate::render::{checks, dialogs};
@@ -178,7 +179,7 @@ pub(super) fn spawn(
             tokio::select! {
                 Some(ev) = paused.next() => on_paused(&pg, &st, &ev).await,
                 Some(ev) = sent.next() => {
-                    let mut s = st.lock().expect("tab state");
+                    let mut s = st.lock();
                     let id = ev.request_id.inner().to_string();
                     // The same rule as for paused requests (documents that Fetch does
                     // not pause, file: URLs, are seen here only).
@@ -199,7 +200,7 @@ pub(super) fn spawn(
                     s.last_net = Some(Instant::now());
                 }
                 Some(ev) = done.next() => {
-                    let mut s = st.lock().expect("tab state");
+                    let mut s = st.lock();
                     let id = ev.request_id.inner().to_string();
                     // The main document is all here: read its body now, while the page
                     // loads its resources (see `Tab::start_body_read`).
@@ -217,7 +218,7 @@ pub(super) fn spawn(
                     s.last_net = Some(Instant::now());
                 }
                 Some(ev) = failed.next() => {
-                    let mut s = st.lock().expect("tab state");
+                    let mut s = st.lock();
                     let id = ev.request_id.inner().to_string();
                     // The main document failed to load (refused, reset, DNS): say so
                     // now instead of waiting for Chromium's error page to load.
@@ -235,7 +236,7 @@ pub(super) fn spawn(
                 }
                 Some(ev) = resp.next() => {
                     if ev.r#type == ResourceType::Document {
-                        let mut s = st.lock().expect("tab state");
+                        let mut s = st.lock();
                         if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
                             s.main_checked = true;
                             s.status = Some(ev.response.status);
@@ -250,14 +251,14 @@ pub(super) fn spawn(
                     }
                 }
                 Some(_) = crashed.next() => {
-                    st.lock().expect("tab state").crashed = true;
+                    st.lock().crashed = true;
                 }
                 Some(ev) = dialog.next() => {
                     {
                         // A `beforeunload` dialog is about leaving a page: the previous
                         // page's, as the tab goes straight to the next one (see
                         // `Tab::park`), is answered but not counted for the next page.
-                        let mut s = st.lock().expect("tab state");
+                        let mut s = st.lock();
                         if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.nav_url) {
                             s.dialogs += 1;
                         }
@@ -275,7 +276,7 @@ pub(super) fn spawn(
 /// policy's check, off the event loop, when there is one).
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     let (d, policy) = {
-        let mut s = st.lock().expect("tab state");
+        let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
         let d = decide(&RequestFacts {
             url: ev.request.url.as_str(),
@@ -324,7 +325,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
                     }
                     Err(why) => {
                         {
-                            let mut s = st.lock().expect("tab state");
+                            let mut s = st.lock();
                             if d.main_document && s.fault.is_none() {
                                 s.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
                             }

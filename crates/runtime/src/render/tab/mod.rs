@@ -16,7 +16,7 @@ mod lifecycle;
 mod phases;
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
@@ -26,6 +26,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, GetFrameTreeParams,
 };
 use chromiumoxide::Page;
+use parking_lot::Mutex;
 
 use super::scroll::{self, ScrollReport};
 use super::settle::INSTRUMENT_JS;
@@ -394,9 +395,7 @@ pub struct Tab {
 impl Drop for Tab {
     fn drop(&mut self) {
         self.events.abort();
-        if let Ok(mut s) = self.state.lock() {
-            s.abort_body_read();
-        }
+        self.state.lock().abort_body_read();
     }
 }
 
@@ -515,11 +514,11 @@ impl Tab {
     }
 
     fn fault(&self) -> Option<Fault> {
-        self.state.lock().expect("tab state").fault.clone()
+        self.state.lock().fault.clone()
     }
 
     fn crashed(&self) -> bool {
-        self.state.lock().expect("tab state").crashed
+        self.state.lock().crashed
     }
 
     /// Run `fut` until it finishes, `limit` passes, or the renderer crashes (a crashed
@@ -533,7 +532,7 @@ impl Tab {
         let state = self.state.clone();
         let crash = async move {
             loop {
-                if state.lock().expect("tab state").crashed {
+                if state.lock().crashed {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(25)).await;

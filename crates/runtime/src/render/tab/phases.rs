@@ -129,7 +129,7 @@ impl Tab {
         self.on_blank = false;
         self.doc_url = Some(url.to_string());
         {
-            let mut s = self.state.lock().expect("tab state");
+            let mut s = self.state.lock();
             s.abort_body_read();
             *s = State {
                 nav_url: url.to_string(),
@@ -186,7 +186,7 @@ impl Tab {
         let snapshot_h = snapshot.document.height;
         // A later navigation may go straight from this page to the next one (see
         // [`Tab::park`]): the next page's settle can tell its document from this one.
-        let s = self.state.lock().expect("tab state");
+        let s = self.state.lock();
         // A page that tried to navigate away (refused) goes through `about:blank`.
         self.clean = self.healthy
             && !load_timed_out
@@ -235,7 +235,7 @@ impl Tab {
                 });
             }
             let net = {
-                let s = self.state.lock().expect("tab state");
+                let s = self.state.lock();
                 settle::Net {
                     inflight: s.inflight.len(),
                     since_event_after_load: s
@@ -323,7 +323,7 @@ impl Tab {
         } else {
             let st = self.state.clone();
             let net = move || {
-                let s = st.lock().expect("tab state");
+                let s = st.lock();
                 settle::Net {
                     inflight: s.inflight.len(),
                     since_event_after_load: s.last_net.map(|t| t.elapsed()),
@@ -514,7 +514,7 @@ impl Tab {
         let state = self.state.clone();
         let fault = async move {
             loop {
-                if let Some(f) = state.lock().expect("tab state").fault.clone() {
+                if let Some(f) = state.lock().fault.clone() {
                     return f;
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -523,7 +523,7 @@ impl Tab {
         let state = self.state.clone();
         let refused = async move {
             loop {
-                if state.lock().expect("tab state").blocked_navigations > 0 {
+                if state.lock().blocked_navigations > 0 {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -645,12 +645,7 @@ impl Tab {
                 // The server never answered, never finished the document, or dribbles it:
                 // there is no page to capture, and chromiumoxide still waits on the
                 // navigation (the tab's next one would queue behind it): the tab is replaced.
-                if self
-                    .state
-                    .lock()
-                    .expect("tab state")
-                    .main_document_incomplete()
-                {
+                if self.state.lock().main_document_incomplete() {
                     self.healthy = false;
                     return Err(timed_out(
                         "loading the page (the server did not send the whole document)",
@@ -696,7 +691,7 @@ impl Tab {
     /// The read usually started already, when the document finished loading (the event task
     /// starts it at the main request's `Network.loadingFinished`, before `load`).
     fn start_body_read(&mut self) {
-        let mut s = self.state.lock().expect("tab state");
+        let mut s = self.state.lock();
         if s.body.is_some() {
             return;
         }
@@ -710,7 +705,7 @@ impl Tab {
     /// as HTML ([`checks::sniff_binary`], a content-type error) and keep the HTML's text size
     /// for the JavaScript-disabled fallback.
     async fn finish_body_read(&mut self, input: &str) -> Result<(), Error> {
-        let Some(h) = self.state.lock().expect("tab state").body.take() else {
+        let Some(h) = self.state.lock().body.take() else {
             return Ok(());
         };
         let Ok(Some((bytes, base64_encoded))) = h.await else {
@@ -719,7 +714,7 @@ impl Tab {
         if let Some(problem) = checks::sniff_binary(&bytes) {
             return Err(Fault::ContentType(problem).error(input));
         }
-        let mut s = self.state.lock().expect("tab state");
+        let mut s = self.state.lock();
         let charset = if base64_encoded {
             s.main_charset.clone()
         } else {

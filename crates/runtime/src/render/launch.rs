@@ -1,0 +1,290 @@
+//! The browser's lifetime behind one renderer: the first launch (with its egress proxy, kept
+//! for the renderer's life), the relaunch of a browser that died, the recycling of a healthy
+//! one at its page or memory bound, and the generation that tells a tab of the live browser
+//! from one of a browser gone.
+//!
+//! What a relaunch does to the tabs is the caller's: each relaunch path takes a `reset`
+//! future (the tab pool's), awaited before the new browser starts, so this module knows
+//! nothing of tabs.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex, RwLock, RwLockReadGuard};
+
+use super::browser::{BrowserHandle, BrowserSource};
+use super::egress::{EgressProxy, Log};
+use super::options::RenderOptions;
+use crate::Error;
+
+/// Pages between two reads of the browser's memory.
+const MEMORY_EVERY: usize = 10;
+
+/// How long a browser may take to start.
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The live browser of a renderer, its generation, and what its launches need.
+///
+/// A launched browser is relaunched after `recycle_browser_after` pages or when its memory
+/// passes `max_browser_memory`, after the pages in flight finish: a write lock on `gate`,
+/// which every page holds for reading ([`Launcher::enter`]).
+pub(super) struct Launcher {
+    /// The live browser (None while one is being replaced, and after shutdown).
+    browser: Mutex<Option<Arc<BrowserHandle>>>,
+    /// Bumped at each launch; a tab carries the generation it was opened in.
+    generation: AtomicU64,
+    /// The extra Chromium flags of every launch: the caller's, and the proxy's.
+    launch_args: Vec<String>,
+    /// The egress proxy every connection of the launched browser goes through
+    /// ([`RenderOptions::egress`]).
+    egress: Option<EgressProxy>,
+    /// Pages rendered by the current browser.
+    pages: AtomicUsize,
+    /// Held for reading by every page in flight, for writing by a recycle.
+    gate: RwLock<()>,
+    /// A recycle is under way (a second one is not started).
+    recycling: AtomicBool,
+    /// Relaunches after the browser died.
+    relaunches: AtomicUsize,
+    /// Planned relaunches of a healthy browser (at its page or memory bound).
+    recycles: AtomicUsize,
+}
+
+impl Launcher {
+    /// Start the egress proxy (when `opts` asks for one) and launch, or connect to, the
+    /// browser; with the milliseconds the browser took to start.
+    pub(super) async fn start(
+        opts: &RenderOptions,
+        page_server_port: u16,
+    ) -> Result<(Launcher, f64), Error> {
+        let connected = match &opts.browser {
+            BrowserSource::Connect(url) => Some(url.as_str()),
+            _ => None,
+        };
+        let (egress, launch_args) = EgressProxy::for_launch(
+            opts.egress.as_ref(),
+            connected,
+            page_server_port,
+            opts.chrome_args.clone(),
+        )
+        .await?;
+        let t = Instant::now();
+        let handle =
+            BrowserHandle::start(&opts.browser, opts.viewport, LAUNCH_TIMEOUT, &launch_args)
+                .await?;
+        let launch_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let launcher = Launcher {
+            browser: Mutex::new(Some(Arc::new(handle))),
+            generation: AtomicU64::new(0),
+            launch_args,
+            egress,
+            pages: AtomicUsize::new(0),
+            gate: RwLock::new(()),
+            recycling: AtomicBool::new(false),
+            relaunches: AtomicUsize::new(0),
+            recycles: AtomicUsize::new(0),
+        };
+        Ok((launcher, launch_ms))
+    }
+
+    /// The egress proxy's refusals, failures and counts (None without one).
+    pub(super) fn egress(&self) -> Option<Arc<Log>> {
+        self.egress.as_ref().map(|p| p.log())
+    }
+
+    /// How many times the browser was relaunched after dying.
+    pub(super) fn relaunches(&self) -> usize {
+        self.relaunches.load(Ordering::SeqCst)
+    }
+
+    /// How many times a healthy browser was relaunched at its page or memory bound.
+    pub(super) fn recycles(&self) -> usize {
+        self.recycles.load(Ordering::SeqCst)
+    }
+
+    /// The generation of the live browser.
+    pub(super) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    /// The browser now, dead or alive (None while it is being replaced).
+    pub(super) async fn current(&self) -> Option<Arc<BrowserHandle>> {
+        self.browser.lock().await.clone()
+    }
+
+    /// A page starts: it holds this until it is done, so a recycle waits for it.
+    pub(super) async fn enter(&self) -> RwLockReadGuard<'_, ()> {
+        self.gate.read().await
+    }
+
+    /// After a failed page: is the browser still there? Pending calls can fail ("oneshot
+    /// canceled") a moment before the handler reports the closed connection, so a browser
+    /// that does not answer `Browser.getVersion` within 2 s is marked gone.
+    pub(super) async fn probe_gone(&self, e: &Error) -> bool {
+        if matches!(
+            e,
+            Error::Input { .. }
+                | Error::Charset { .. }
+                | Error::TooLarge { .. }
+                | Error::Http { .. }
+                | Error::ContentType { .. }
+        ) {
+            return self.is_gone().await;
+        }
+        let h = match self.browser.lock().await.as_ref() {
+            Some(h) if !h.is_gone() => h.clone(),
+            _ => return true,
+        };
+        let alive = matches!(
+            tokio::time::timeout(Duration::from_secs(2), h.browser.version()).await,
+            Ok(Ok(_))
+        );
+        if !alive {
+            h.gone.store(true, Ordering::SeqCst);
+        }
+        !alive
+    }
+
+    /// Is the browser gone (or being replaced)? Waits out a relaunch in progress.
+    pub(super) async fn is_gone(&self) -> bool {
+        self.browser
+            .lock()
+            .await
+            .as_ref()
+            .is_none_or(|h| h.is_gone())
+    }
+
+    /// The live browser and its generation; a dead launched browser is replaced first,
+    /// after `reset` (the tabs of the dead one are let go).
+    pub(super) async fn handle(
+        &self,
+        opts: &RenderOptions,
+        reset: impl Future<Output = ()>,
+    ) -> Result<(u64, Arc<BrowserHandle>), Error> {
+        let mut g = self.browser.lock().await;
+        if let Some(h) = g.as_ref().filter(|h| !h.is_gone()) {
+            return Ok((self.generation.load(Ordering::SeqCst), h.clone()));
+        }
+        if let BrowserSource::Connect(url) = &opts.browser {
+            return Err(Error::BrowserGone {
+                message: format!("the browser at {url} closed the connection"),
+            });
+        }
+        if let Some(old) = g.take() {
+            if let Ok(old) = Arc::try_unwrap(old) {
+                old.kill().await;
+            }
+        }
+        tracing::warn!("the browser died; relaunching it");
+        let r = self.launch_into(&mut g, opts, reset).await;
+        self.relaunches.fetch_add(1, Ordering::SeqCst);
+        r
+    }
+
+    /// Launch a browser into the empty slot `g`, after `reset`: a new generation, with no
+    /// tabs and no pages yet.
+    async fn launch_into(
+        &self,
+        g: &mut Option<Arc<BrowserHandle>>,
+        opts: &RenderOptions,
+        reset: impl Future<Output = ()>,
+    ) -> Result<(u64, Arc<BrowserHandle>), Error> {
+        reset.await;
+        self.pages.store(0, Ordering::SeqCst);
+        let h = Arc::new(
+            BrowserHandle::start(
+                &opts.browser,
+                opts.viewport,
+                LAUNCH_TIMEOUT,
+                &self.launch_args,
+            )
+            .await?,
+        );
+        let gen = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        *g = Some(h.clone());
+        Ok((gen, h))
+    }
+
+    /// Count a page of the current browser; returns how many it rendered.
+    pub(super) fn count_page(&self) -> usize {
+        self.pages.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// The browser, when this renderer launched it and it is alive (only such a browser is
+    /// swept and recycled).
+    pub(super) async fn launched_alive(&self) -> Option<Arc<BrowserHandle>> {
+        match self.browser.lock().await.as_ref() {
+            Some(h) if h.launched() && !h.is_gone() => Some(h.clone()),
+            _ => None,
+        }
+    }
+
+    /// Why the launched browser `h`, after its `n`th page, is to be recycled: its page bound
+    /// reached, or (read every [`MEMORY_EVERY`] pages) its memory bound passed.
+    pub(super) fn recycle_reason(
+        &self,
+        opts: &RenderOptions,
+        n: usize,
+        h: &BrowserHandle,
+    ) -> Option<String> {
+        if opts.recycle_browser_after > 0 && n >= opts.recycle_browser_after {
+            return Some(format!("after {n} pages"));
+        }
+        let max = opts.max_browser_memory?;
+        if n % MEMORY_EVERY != 0 {
+            return None;
+        }
+        let m = h.memory_bytes().filter(|&m| m > max)?;
+        Some(format!(
+            "its processes use {} MiB, over the {} MiB bound",
+            m >> 20,
+            max >> 20
+        ))
+    }
+
+    /// Relaunch a healthy launched browser: wait until no page is in flight (new pages wait
+    /// too), close it, `reset`, and start a fresh one.
+    pub(super) async fn recycle(
+        &self,
+        why: &str,
+        opts: &RenderOptions,
+        reset: impl Future<Output = ()>,
+    ) {
+        if self.recycling.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let gate = self.gate.write().await;
+        let mut g = self.browser.lock().await;
+        if let Some(old) = g.take() {
+            // Its tabs are let go by `reset`.
+            match Arc::try_unwrap(old) {
+                Ok(old) => old.shutdown().await,
+                // Still referenced (cannot happen with no page in flight): dropping the last
+                // reference kills the process.
+                Err(old) => old.gone.store(true, Ordering::SeqCst),
+            }
+        }
+        match self.launch_into(&mut g, opts, reset).await {
+            Ok(_) => {
+                self.recycles.fetch_add(1, Ordering::SeqCst);
+                tracing::info!("relaunched the browser {why}");
+            }
+            // The next page tries again, and reports the error if it fails again.
+            Err(e) => tracing::warn!("relaunching the browser {why} failed: {e}"),
+        }
+        drop(g);
+        drop(gate);
+        self.recycling.store(false, Ordering::SeqCst);
+    }
+
+    /// Close the browser (a launched one is reaped and its profile removed).
+    pub(super) async fn shutdown(&self) {
+        if let Some(h) = self.browser.lock().await.take() {
+            if let Ok(h) = Arc::try_unwrap(h) {
+                h.shutdown().await;
+            }
+        }
+    }
+}

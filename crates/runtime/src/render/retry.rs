@@ -1,0 +1,240 @@
+//! The attempts at one page: a retry after a crashed tab or a lost browser (a new navigation
+//! with a deadline of its own, on a fresh tab, in a relaunched browser), and the renders that
+//! may follow a successful one within its deadline: the unclosed-`<title>` repair and the
+//! JavaScript-disabled fallback (a render that shows far less text than the page's HTML
+//! holds, or whose scripts left nothing to snapshot).
+//!
+//! A policy over [`Renderer::render_once`], with no state of its own: what it reads of the
+//! browser (its generation, whether it is gone) is the renderer's launcher.
+
+use std::time::{Duration, Instant};
+
+use super::checks;
+use super::options::{local_html, repair_unclosed_title, Input, RenderOptions};
+use super::tab::Rendered;
+use super::tab_pool::OPENING_A_TAB;
+use super::timings::Timings;
+use super::Renderer;
+use crate::Error;
+
+/// How an attempt at a page ended: the page's result, or another attempt.
+type Attempt = std::ops::ControlFlow<Result<Rendered, Error>>;
+
+/// The least time left of a page's deadline for a render that follows its first (the title
+/// repair, the JavaScript-disabled fallback); with less, the first render stands.
+const FOLLOW_UP_MIN: Duration = Duration::from_secs(1);
+
+impl Renderer {
+    /// One page: its attempts (a retry after a crash or a lost browser is a new navigation
+    /// with a deadline of its own), and the renders that may follow a successful one (the
+    /// title repair, the JavaScript-disabled fallback), which share its deadline.
+    pub(super) async fn render_retrying(
+        &self,
+        input: &Input,
+        screenshot: bool,
+    ) -> (Result<Rendered, Error>, Timings) {
+        let mut opts = self.opts.clone();
+        opts.screenshot = screenshot;
+        let first = &opts;
+        let mut retries = 0;
+        loop {
+            let started = Instant::now();
+            let (used, r, timings) = self.render_once(input, first).await;
+            let r = self
+                .after_attempt(input, first, started, used, r, &mut retries)
+                .await;
+            match r {
+                Attempt::Break(r) => return (r, timings),
+                Attempt::Continue(()) => continue,
+            }
+        }
+    }
+
+    /// The options of a render that follows a successful one at `started`: the time left of
+    /// that page's deadline, or None when less than [`FOLLOW_UP_MIN`] is left.
+    fn follow_up(opts: &RenderOptions, started: Instant) -> Option<RenderOptions> {
+        let left = (started + opts.timeout).saturating_duration_since(Instant::now());
+        (left >= FOLLOW_UP_MIN).then(|| RenderOptions {
+            timeout: left,
+            ..opts.clone()
+        })
+    }
+
+    /// What follows one attempt: the page (perhaps re-rendered), its error, or a retry.
+    async fn after_attempt(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+        started: Instant,
+        used: Option<u64>,
+        r: Result<Rendered, Error>,
+        retries: &mut u32,
+    ) -> Attempt {
+        // The attempt's browser is gone if another page already replaced it, or if it does
+        // not answer now.
+        let gone = match &r {
+            Ok(_) => false,
+            Err(e) => {
+                used.is_some_and(|g| g != self.browser.generation())
+                    || self.browser.probe_gone(e).await
+            }
+        };
+        match r {
+            Ok(mut r) => {
+                r.retries = *retries;
+                if let Some(fixed) = repair_unclosed_title(input, &r.snapshot) {
+                    if let Some(left) = Self::follow_up(opts, started) {
+                        tracing::info!("{}: the page's <title> is never closed; rendering it with the title closed", input.name());
+                        let (_, again, _) = self.render_once(&fixed, &left).await;
+                        if let Ok(mut again) = again {
+                            again.repaired = Some("unclosed <title>".into());
+                            return Attempt::Break(Ok(again));
+                        }
+                    }
+                }
+                Attempt::Break(Ok(self.javascript_fallback(input, r, opts, started).await))
+            }
+            // The page's scripts left nothing to walk (the root element removed, a document
+            // emptied): try the page as its HTML has it, with JavaScript off.
+            Err(e @ (Error::Script { .. } | Error::Snapshot { .. }))
+                if opts.javascript && !gone =>
+            {
+                let again = match Self::follow_up(opts, started) {
+                    Some(left) => Some(self.render_without_js(input, &left).await),
+                    None => None,
+                };
+                Attempt::Break(match again {
+                    Some(Ok(mut again)) if checks::snapshot_text_chars(&again.snapshot) > 0 => {
+                        tracing::info!(
+                            "{}: {e}; using the render with JavaScript disabled",
+                            input.name()
+                        );
+                        again.retries = *retries;
+                        Ok(again)
+                    }
+                    _ => Err(e),
+                })
+            }
+            Err(e) => {
+                // A tab that could not be opened in time (a loaded machine) gets one more try
+                // too: nothing of the page ran yet. One that failed on a browser that died a
+                // moment ago is `gone` (its generation is the dead browser's).
+                let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                    || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
+                    || gone;
+                if *retries == 0 && retryable {
+                    tracing::warn!("{}: {e}; retrying once on a fresh tab", input.name());
+                    *retries += 1;
+                    return Attempt::Continue(());
+                }
+                Attempt::Break(Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
+                    Error::BrowserGone {
+                        message: e.to_string(),
+                    }
+                } else {
+                    e
+                }))
+            }
+        }
+    }
+
+    /// The page rendered once more with script execution off, marked `"disabled-fallback"`:
+    /// the one fallback render for both a render that shows too little and one whose scripts
+    /// left nothing to snapshot.
+    async fn render_without_js(
+        &self,
+        input: &Input,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, Error> {
+        let mut off = opts.clone();
+        off.javascript = false;
+        let mut again = self.render_once(input, &off).await.1?;
+        again.javascript = Some("disabled-fallback".into());
+        Ok(again)
+    }
+
+    /// When the render shows far less text than the page's HTML holds (a script-built wall
+    /// replaced the article, or the script that inserts it never ran and only `<noscript>`
+    /// or a template holds it), render the page once more with JavaScript disabled and keep
+    /// that snapshot if it shows much more text ([`checks::needs_js_fallback`],
+    /// [`checks::fallback_is_better`]); `Rendered::javascript` then says
+    /// `"disabled-fallback"`.
+    async fn javascript_fallback(
+        &self,
+        input: &Input,
+        mut r: Rendered,
+        opts: &RenderOptions,
+        started: Instant,
+    ) -> Rendered {
+        let decoded_as = r.snapshot.charset.as_str();
+        let misread_possible = !decoded_as.is_empty() && !decoded_as.eq_ignore_ascii_case("utf-8");
+        if r.html_text_chars.is_none() || misread_possible {
+            if let Some((bytes, charset)) = local_html(input) {
+                // A file given without --charset, decoded as its own `<meta charset>` says,
+                // whose bytes are UTF-8: extracted as a browser shows it, and said.
+                if misread_possible
+                    && matches!(input, Input::File(_))
+                    && crate::charset::is_utf8_text(&bytes)
+                {
+                    tracing::warn!(
+                        "{}: Chromium read it as {decoded_as}, as the page declares, but its bytes are UTF-8; if the text looks garbled, pass --charset utf-8",
+                        input.name()
+                    );
+                }
+                if r.html_text_chars.is_none() {
+                    r.html_text_chars =
+                        Some(checks::html_text_chars(&checks::decode(&bytes, charset)));
+                }
+            }
+        }
+        let Some(html) = r.html_text_chars else {
+            return r;
+        };
+        let shown = checks::snapshot_text_chars(&r.snapshot);
+        if !checks::needs_js_fallback(shown, html) {
+            return r;
+        }
+        let Some(left) = Self::follow_up(opts, started) else {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text, but too little of the page's deadline is left for a render with JavaScript disabled",
+                input.name()
+            );
+            return r;
+        };
+        let again = self.render_without_js(input, &left).await;
+        if let Ok(a) = &again {
+            tracing::debug!(
+                "{}: the render shows {shown} of the HTML's {html} characters of text; with JavaScript disabled, {}",
+                input.name(),
+                checks::snapshot_text_chars(&a.snapshot)
+            );
+        }
+        match again {
+            Ok(mut again)
+                if checks::fallback_is_better(
+                    shown,
+                    checks::snapshot_text_chars(&again.snapshot),
+                ) =>
+            {
+                tracing::info!(
+                    "{}: the render showed {shown} of the HTML's {html} characters of text; using the render with JavaScript disabled",
+                    input.name()
+                );
+                again.retries = r.retries;
+                again.repaired = r.repaired.take();
+                again.dialogs += r.dialogs;
+                again.blocked_requests += r.blocked_requests;
+                again.blocked_navigations += r.blocked_navigations;
+                again
+            }
+            Ok(_) => r,
+            Err(e) => {
+                tracing::debug!(
+                    "{}: the JavaScript-disabled render failed: {e}",
+                    input.name()
+                );
+                r
+            }
+        }
+    }
+}
