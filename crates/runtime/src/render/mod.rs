@@ -15,20 +15,20 @@
 //! reused tabs and the sweeps) and `retry` (the attempts at a page: retries and the renders
 //! that follow one); the loopback server serves the pages given as HTML bytes.
 
-pub mod browser;
-pub mod checks;
-pub mod dialogs;
+pub(crate) mod browser;
+pub(crate) mod checks;
+pub(crate) mod dialogs;
 pub mod egress;
 pub mod guard;
 mod launch;
 pub mod loopback;
 mod options;
-pub mod pool;
+pub(crate) mod pool;
 pub mod reap;
 mod retry;
-pub mod scroll;
-pub mod settle;
-pub mod tab;
+pub(crate) mod scroll;
+pub(crate) mod settle;
+pub(crate) mod tab;
 mod tab_pool;
 mod timings;
 pub mod wrapper;
