@@ -325,30 +325,48 @@ fn exit_interrupted() -> ! {
     std::process::exit(exit::INTERRUPTED);
 }
 
-/// SIGTERM where there is one.
+/// SIGINT (Ctrl-C) and SIGTERM, as streams made once: a signal that arrives while nobody is
+/// waiting on them (a second Ctrl-C right after the first, before its message is printed) is
+/// kept for the next wait, not lost, as it would be between two `ctrl_c()` futures.
 #[cfg(unix)]
-type TermSignal = Option<tokio::signal::unix::Signal>;
+struct TermSignal {
+    int: Option<tokio::signal::unix::Signal>,
+    term: Option<tokio::signal::unix::Signal>,
+}
 #[cfg(not(unix))]
 type TermSignal = ();
 
 #[cfg(unix)]
 fn term_signal() -> TermSignal {
-    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok()
+    use tokio::signal::unix::{signal, SignalKind};
+    TermSignal {
+        int: signal(SignalKind::interrupt()).ok(),
+        term: signal(SignalKind::terminate()).ok(),
+    }
 }
-
 #[cfg(not(unix))]
 fn term_signal() -> TermSignal {}
 
 /// Wait for Ctrl-C or SIGTERM; true when one arrived.
-async fn stop_signal(term: &mut TermSignal) -> bool {
+async fn stop_signal(signals: &mut TermSignal) -> bool {
     #[cfg(unix)]
-    if let Some(t) = term.as_mut() {
-        return tokio::select! {
-            r = tokio::signal::ctrl_c() => r.is_ok(),
-            r = t.recv() => r.is_some(),
-        };
+    match (signals.int.as_mut(), signals.term.as_mut()) {
+        (Some(i), Some(t)) => {
+            return tokio::select! {
+                r = i.recv() => r.is_some(),
+                r = t.recv() => r.is_some(),
+            }
+        }
+        (Some(i), None) => return i.recv().await.is_some(),
+        (None, Some(t)) => {
+            return tokio::select! {
+                r = tokio::signal::ctrl_c() => r.is_ok(),
+                r = t.recv() => r.is_some(),
+            }
+        }
+        (None, None) => {}
     }
-    let _ = term;
+    let _ = signals;
     tokio::signal::ctrl_c().await.is_ok()
 }
 
