@@ -85,11 +85,11 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
     );
     // The dialog is answered, not left to the deadline: the next page loaded (its `load`
     // came, it was not captured as it stood at the deadline) and its navigation phase, as
-    // the page's own timings measure it, ended before the page's deadline.
+    // the page's own timings measure it, ended in the first half of the page's deadline.
     assert!(!next.load_timed_out, "the next page's load never came");
     let navigate = next.timings.navigate.unwrap_or(f64::MAX);
     assert!(
-        navigate < opts.timeout.as_secs_f64() * 1000.0,
+        navigate < opts.timeout.as_secs_f64() * 1000.0 / 2.0,
         "navigation waited for the deadline: {navigate} ms"
     );
     let text: String = next

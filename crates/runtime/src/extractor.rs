@@ -504,14 +504,33 @@ impl Extractor {
         cfg: Arc<PageConfig>,
         screenshot: Option<bool>,
     ) -> Result<Page, Error> {
-        let source = source.into();
-        let name = source.name();
-        let input = source.to_input(&cfg.charset)?;
-        let launch = Some(self.pool.launch_ms());
         let front_matter = cfg.front_matter;
-        batch::render_and_score(self.pool.as_ref(), &input, &name, cfg, screenshot, launch)
+        let launch = Some(self.pool.launch_ms());
+        self.finished(&source.into(), cfg, screenshot, launch)
             .await
             .map(|f| Page::from_finished(f, front_matter))
+    }
+
+    /// One source rendered and scored with `cfg` (what [`Extractor::extract_with`] and
+    /// [`Extractor::record_with`] share).
+    async fn finished(
+        &self,
+        source: &Source,
+        cfg: Arc<PageConfig>,
+        screenshot: Option<bool>,
+        launch_ms: Option<f64>,
+    ) -> Result<page::Finished, Error> {
+        let input = source.to_input(&cfg.charset)?;
+        let name = source.name();
+        batch::render_and_score(
+            self.pool.as_ref(),
+            &input,
+            &name,
+            cfg,
+            screenshot,
+            launch_ms,
+        )
+        .await
     }
 
     /// One page as a batch writes it, never failing: its record (an error record when it
@@ -523,23 +542,9 @@ impl Extractor {
         screenshot: Option<bool>,
     ) -> PageOut {
         let source = source.into();
-        let name = source.name();
-        let input = match source.to_input(&cfg.charset) {
-            Ok(i) => i,
-            Err(e) => return PageOut::error_for(&name, &e, &cfg),
-        };
-        match batch::render_and_score(
-            self.pool.as_ref(),
-            &input,
-            &name,
-            cfg.clone(),
-            screenshot,
-            None,
-        )
-        .await
-        {
+        match self.finished(&source, cfg.clone(), screenshot, None).await {
             Ok(f) => f.out,
-            Err(e) => PageOut::error_for(&name, &e, &cfg),
+            Err(e) => PageOut::error_for(&source.name(), &e, &cfg),
         }
     }
 

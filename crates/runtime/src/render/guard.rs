@@ -122,7 +122,7 @@ mod tests {
 
     /// One host matcher for the service's check and the egress proxy: `allow_hosts` matches
     /// whatever the case, and IPv6 literals with or without brackets (the check compared
-    /// strings exactly before, so `LocalHost:8080` or `[::1]:9000` allowed nothing).
+    /// strings exactly before, so `Mirror.LOCALHOST:8080` allowed nothing).
     #[tokio::test]
     async fn allow_hosts_match_as_the_egress_proxy_matches() {
         let p = NetPolicy {
