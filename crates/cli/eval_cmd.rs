@@ -21,7 +21,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
     }
     let names = a.algorithms.iter().map(String::as_str);
     let algorithms =
-        Algorithm::parse_list(names, &Algorithm::MAIN_CONTENT).map_err(anyhow::Error::msg)?;
+        Algorithm::parse_list(names, &Algorithm::main_content()).map_err(anyhow::Error::msg)?;
     let params = crate::cli::load_params(&a.params)?;
     let model = crate::cli::load_model(&a.model)?;
     let (results, stats) = if a.rescore {
