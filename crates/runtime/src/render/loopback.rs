@@ -120,7 +120,8 @@ impl Server {
     }
 
     /// Serve `body` at `path` (starting with `/`) with this `Content-Type`; returns its URL.
-    pub fn insert(&self, path: &str, body: Vec<u8>, content_type: &str) -> String {
+    /// Private: [`Server::publish`] numbers the paths, so two pages never share one.
+    fn insert(&self, path: &str, body: Vec<u8>, content_type: &str) -> String {
         self.shared
             .lock()
             .entries

@@ -252,7 +252,7 @@ impl Renderer {
 
     /// Close every tab and the browser, reap it and remove its profile.
     pub async fn shutdown(self) {
-        self.tabs.clear().await;
+        self.tabs.reset().await;
         self.browser.shutdown().await;
     }
 }

@@ -79,11 +79,6 @@ impl TabPool {
         self.suspects.lock().clear();
     }
 
-    /// Drop the idle tabs (the renderer shuts down).
-    pub(super) async fn clear(&self) {
-        self.idle.lock().await.clear();
-    }
-
     /// A tab's target is closed, or about to be: it is no longer owned.
     pub(super) fn disown(&self, id: &str) {
         self.owned.lock().remove(id);
