@@ -92,6 +92,23 @@ pub enum Error {
         message: String,
         source: Option<BoxError>,
     },
+    /// A step of the page's actions (click, write, wait, ...) failed and was not optional.
+    #[error("{input}: action {index} ({action}) failed: {message}")]
+    Action {
+        input: String,
+        /// The action's index in the list (from 0).
+        index: usize,
+        /// The action's type (`click`, `wait`, ...).
+        action: String,
+        message: String,
+    },
+    /// A wall stands in front of the content (a challenge, a captcha, a block, a rate limit,
+    /// a full login or consent wall): the page holds none of its content.
+    #[error("{input}: blocked by {} ({}); sightline names walls but does not pass them (accept walls to extract what is there)", wall.describe(), wall.evidence.join("; "))]
+    Blocked {
+        input: String,
+        wall: Box<crate::walls::Wall>,
+    },
     /// A bug: the page's processing panicked. The rest of a batch goes on.
     #[error("{input}: internal error ({message}); please report it with the page")]
     Internal { input: String, message: String },
@@ -121,6 +138,8 @@ impl Error {
             Error::Cdp { .. } => "browser",
             Error::Output { .. } => "output",
             Error::Internal { .. } => "internal",
+            Error::Action { .. } => "action",
+            Error::Blocked { .. } => "blocked",
         }
     }
 

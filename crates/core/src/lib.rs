@@ -25,6 +25,8 @@
 //!   the browser).
 //! - [`charset`]: charset facts about raw page bytes, shared by the renderer and the
 //!   benchmark reader.
+//! - [`walls`]: what stands in front of a page's content (challenge, captcha, block, rate
+//!   limit, login, paywall, consent), recognised from the response and the layout.
 //! - [`hash`]: the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
@@ -39,6 +41,7 @@ pub mod hash;
 pub mod output;
 pub mod scores;
 pub mod snapshot;
+pub mod walls;
 
 pub use error::{BoxError, Error};
 pub use extract::metadata::Metadata;

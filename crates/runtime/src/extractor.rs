@@ -615,7 +615,11 @@ impl Extractor {
 
     async fn render_only(&self, source: Source) -> Result<crate::render::Rendered, Error> {
         let input = source.to_input(&self.cfg.charset)?;
-        batch::PageRenderer::render_with(self.pool.as_ref(), &input, Some(false)).await
+        let page = crate::render::PageRender {
+            screenshot: Some(false),
+            steer: self.cfg.steer.clone(),
+        };
+        batch::PageRenderer::render_with(self.pool.as_ref(), &input, &page).await
     }
 
     /// The scoring settings of [`Extractor::extract`].

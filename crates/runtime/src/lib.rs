@@ -59,6 +59,7 @@ pub use batch::{Cancel, Job, PageConfig, PageOut, Record, Summary};
 pub use extractor::{BrowserStats, Extractor, Options, Page, Source};
 pub use render::guard::NetPolicy;
 pub use render::reap::end_all_now;
+pub use render::steer::{Action, Steer};
 pub use render::{BrowserSource, RenderOptions, ScrollOptions, Timings};
 pub use sightline_core::{
     Algorithm, BoxError, Error, Extraction, Format, Metadata, Params, Snapshot, Tree,

@@ -32,20 +32,20 @@ pub use page::{PageConfig, PageOut};
 pub use record::{ErrorInfo, Record};
 pub use sink::{Dest, PngTarget, Sink, SinkOptions};
 
-use crate::render::{BrowserPool, Input, Rendered, Renderer, Timings};
+use crate::render::{BrowserPool, Input, PageRender, Rendered, Renderer, Timings};
 use crate::Error;
 
 /// Something that renders pages: the real [`Renderer`], or a fake in tests.
 pub trait PageRenderer: Send + Sync {
     /// Render one input.
     fn render<'a>(&'a self, input: &'a Input) -> BoxFuture<'a, Result<Rendered, Error>>;
-    /// Render one input, with a screenshot or not (`None`: as the renderer's options say).
+    /// Render one input with the page's own asks (a screenshot or not, a steering plan).
     fn render_with<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> BoxFuture<'a, Result<Rendered, Error>> {
-        let _ = screenshot;
+        let _ = page;
         self.render(input)
     }
     /// [`PageRenderer::render_with`], with the phase timings of a failed page too (a
@@ -53,14 +53,9 @@ pub trait PageRenderer: Send + Sync {
     fn render_timed<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
-        Box::pin(async move {
-            (
-                self.render_with(input, screenshot).await,
-                Timings::default(),
-            )
-        })
+        Box::pin(async move { (self.render_with(input, page).await, Timings::default()) })
     }
     /// Pages rendered at once.
     fn concurrency(&self) -> usize;
@@ -77,18 +72,16 @@ impl PageRenderer for Renderer {
     fn render_with<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> BoxFuture<'a, Result<Rendered, Error>> {
-        let shot = screenshot.unwrap_or(self.options().screenshot);
-        Box::pin(Renderer::render_with(self, input, shot))
+        Box::pin(Renderer::render_with(self, input, page))
     }
     fn render_timed<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
-        let shot = screenshot.unwrap_or(self.options().screenshot);
-        Box::pin(Renderer::render_timed(self, input, shot))
+        Box::pin(Renderer::render_timed(self, input, page))
     }
     fn concurrency(&self) -> usize {
         self.options().concurrency.max(1)
@@ -108,18 +101,16 @@ impl PageRenderer for BrowserPool {
     fn render_with<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> futures::future::BoxFuture<'a, Result<Rendered, Error>> {
-        let shot = screenshot.unwrap_or(self.options().screenshot);
-        Box::pin(BrowserPool::render_with(self, input, shot))
+        Box::pin(BrowserPool::render_with(self, input, page))
     }
     fn render_timed<'a>(
         &'a self,
         input: &'a Input,
-        screenshot: Option<bool>,
+        page: &'a PageRender,
     ) -> futures::future::BoxFuture<'a, (Result<Rendered, Error>, Timings)> {
-        let shot = screenshot.unwrap_or(self.options().screenshot);
-        Box::pin(BrowserPool::render_timed(self, input, shot))
+        Box::pin(BrowserPool::render_timed(self, input, page))
     }
     fn concurrency(&self) -> usize {
         self.capacity()
@@ -258,7 +249,11 @@ async fn render_and_score_with<R: PageRenderer + ?Sized>(
     launch_ms: Option<f64>,
     finish: Finish,
 ) -> (Result<page::Finished, Error>, Timings) {
-    let rendered = AssertUnwindSafe(renderer.render_timed(input, screenshot))
+    let page = PageRender {
+        screenshot,
+        steer: cfg.steer.clone(),
+    };
+    let rendered = AssertUnwindSafe(renderer.render_timed(input, &page))
         .catch_unwind()
         .await
         .map_err(|p| internal(name, "rendering", p.as_ref()));

@@ -40,6 +40,9 @@ pub struct PageConfig {
     pub hint: Option<fn(&Error) -> Option<String>>,
     /// Markdown bodies start with the page's metadata as YAML front matter.
     pub front_matter: bool,
+    /// How each page is steered before its snapshot (None: the render options' plan, which
+    /// by default does nothing).
+    pub steer: Option<Arc<crate::render::Steer>>,
 }
 
 impl PageConfig {
@@ -88,6 +91,11 @@ impl PageConfig {
         self.front_matter = on;
         self
     }
+    /// Steer each page with this plan before its snapshot.
+    pub fn steer(mut self, plan: crate::render::Steer) -> PageConfig {
+        self.steer = Some(Arc::new(plan));
+        self
+    }
 
     /// An error's message for this front end: the library's (with its causes), then the
     /// front end's hint (`hint`) in parentheses when it has one.
@@ -129,6 +137,7 @@ impl Default for PageConfig {
             charset: None,
             hint: None,
             front_matter: false,
+            steer: None,
         }
     }
 }

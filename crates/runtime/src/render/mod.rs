@@ -28,6 +28,7 @@ pub mod reap;
 mod retry;
 pub(crate) mod scroll;
 pub(crate) mod settle;
+pub mod steer;
 pub(crate) mod tab;
 mod tab_pool;
 mod timings;
@@ -37,9 +38,10 @@ use std::time::Duration;
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use egress::EgressPolicy;
-pub use options::{Input, RenderOptions};
+pub use options::{Input, PageRender, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
+pub use steer::Steer;
 pub use tab::{Rendered, Tab};
 pub use timings::Timings;
 
@@ -133,13 +135,14 @@ impl Renderer {
     /// A crashed renderer or a lost browser gets one retry (on a fresh tab, in a relaunched
     /// browser); `Rendered::retries` says when that happened.
     pub async fn render(&self, input: &Input) -> Result<Rendered, Error> {
-        self.render_with(input, self.opts.screenshot).await
+        self.render_with(input, &PageRender::default()).await
     }
 
-    /// [`Renderer::render`] with the screenshot asked for per page (the service decides per
-    /// request). Dropping the returned future (a client that went away) closes its tab.
-    pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
-        self.render_timed(input, screenshot).await.0
+    /// [`Renderer::render`] with the page's own asks: the screenshot (the service decides per
+    /// request) and the steering plan. Dropping the returned future (a client that went away)
+    /// closes its tab.
+    pub async fn render_with(&self, input: &Input, page: &PageRender) -> Result<Rendered, Error> {
+        self.render_timed(input, page).await.0
     }
 
     /// [`Renderer::render_with`], with the phase timings of a failed page too (a `timeout`
@@ -147,11 +150,11 @@ impl Renderer {
     pub async fn render_timed(
         &self,
         input: &Input,
-        screenshot: bool,
+        page: &PageRender,
     ) -> (Result<Rendered, Error>, Timings) {
         let slot = self.tabs.slot().await;
         let gate = self.browser.enter().await;
-        let r = self.render_retrying(input, screenshot).await;
+        let r = self.render_retrying(input, page).await;
         drop(gate);
         drop(slot);
         self.after_page().await;

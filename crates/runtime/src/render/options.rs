@@ -3,9 +3,10 @@
 //! input's HTML before a second render ([`repair_unclosed_title`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::{checks, egress, guard, BrowserSource, ScrollOptions};
+use super::{checks, egress, guard, BrowserSource, ScrollOptions, Steer};
 use crate::Error;
 
 /// How pages are rendered.
@@ -66,6 +67,21 @@ pub struct RenderOptions {
     /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
     /// off for one page.
     pub javascript: bool,
+    /// How each page is steered before its snapshot (waits, actions, headers, cookies,
+    /// blocking, consent); a page's own plan ([`PageRender::steer`]) replaces it.
+    pub steer: Arc<Steer>,
+    /// The proxy a launched browser connects through (`http://user:pass@host:port`,
+    /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
+    pub proxy: Option<String>,
+}
+
+/// What one page asks of the renderer beyond its [`RenderOptions`].
+#[derive(Debug, Clone, Default)]
+pub struct PageRender {
+    /// Take a screenshot (None: as the options say).
+    pub screenshot: Option<bool>,
+    /// The page's steering plan (None: the options').
+    pub steer: Option<Arc<Steer>>,
 }
 
 impl RenderOptions {
@@ -108,6 +124,8 @@ impl Default for RenderOptions {
             exempt_origin: None,
             accept_http_errors: false,
             javascript: true,
+            steer: Arc::default(),
+            proxy: None,
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{BrowserSource, Input, RenderOptions, Rendered, Renderer};
+use super::{BrowserSource, Input, PageRender, RenderOptions, Rendered, Renderer};
 use crate::Error;
 
 struct Member {
@@ -121,8 +121,8 @@ impl BrowserPool {
 
     /// Render on the live browser with the most free tabs; a page whose browser was lost
     /// is retried on the others.
-    pub async fn render_with(&self, input: &Input, screenshot: bool) -> Result<Rendered, Error> {
-        self.render_timed(input, screenshot).await.0
+    pub async fn render_with(&self, input: &Input, page: &PageRender) -> Result<Rendered, Error> {
+        self.render_timed(input, page).await.0
     }
 
     /// [`BrowserPool::render_with`], with the phase timings of a failed page too (see
@@ -130,7 +130,7 @@ impl BrowserPool {
     pub async fn render_timed(
         &self,
         input: &Input,
-        screenshot: bool,
+        page: &PageRender,
     ) -> (Result<Rendered, Error>, crate::render::Timings) {
         let mut tried = vec![false; self.members.len()];
         loop {
@@ -156,7 +156,7 @@ impl BrowserPool {
                 );
             };
             tried[i] = true;
-            match m.renderer.render_timed(input, screenshot).await {
+            match m.renderer.render_timed(input, page).await {
                 (Err(Error::BrowserGone { message }), _) if m.remote && self.members.len() > 1 => {
                     if !m.dead.swap(true, Ordering::SeqCst) {
                         tracing::warn!("{}: taken out of the browser pool: {message}", m.name);
@@ -168,9 +168,9 @@ impl BrowserPool {
         }
     }
 
-    /// [`BrowserPool::render_with`] with the options' screenshot setting.
+    /// [`BrowserPool::render_with`] as the options say.
     pub async fn render(&self, input: &Input) -> Result<Rendered, Error> {
-        self.render_with(input, self.opts.screenshot).await
+        self.render_with(input, &PageRender::default()).await
     }
 
     /// Close every tab and browser (launched ones are reaped).

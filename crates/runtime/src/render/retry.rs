@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use super::checks;
-use super::options::{local_html, repair_unclosed_title, Input, RenderOptions};
+use super::options::{local_html, repair_unclosed_title, Input, PageRender, RenderOptions};
 use super::tab::Rendered;
 use super::tab_pool::OPENING_A_TAB;
 use super::timings::Timings;
@@ -31,10 +31,15 @@ impl Renderer {
     pub(super) async fn render_retrying(
         &self,
         input: &Input,
-        screenshot: bool,
+        page: &PageRender,
     ) -> (Result<Rendered, Error>, Timings) {
         let mut opts = self.opts.clone();
-        opts.screenshot = screenshot;
+        if let Some(shot) = page.screenshot {
+            opts.screenshot = shot;
+        }
+        if let Some(steer) = &page.steer {
+            opts.steer = steer.clone();
+        }
         let first = &opts;
         let mut retries = 0;
         loop {
