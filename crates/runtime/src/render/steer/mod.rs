@@ -14,6 +14,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+mod wire;
+
+pub use wire::{parse_cookie, parse_header, Grant};
+
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "snake_case")]
@@ -30,9 +34,13 @@ pub struct Steer {
     /// The scrolling box whose rows to gather (a virtual list); without it, the box that holds
     /// most of the page's text is found by itself when the scroll phase runs.
     pub scroll_container: Option<String>,
-    /// Extra request headers sent to the target's own site only.
+    /// Extra request headers sent to the target's own site only. In JSON: a list of
+    /// `{"name", "value"}`, of `"Name: value"` strings, or an object `{"Name": "value"}`.
+    #[serde(deserialize_with = "wire::headers")]
     pub headers: Vec<Header>,
     /// Cookies set for the target's own site before it loads.
+    /// In JSON: cookie objects (Playwright's shape) or `"name=value"` strings.
+    #[serde(deserialize_with = "wire::cookies")]
     pub cookies: Vec<Cookie>,
     /// The User-Agent string (and `navigator.userAgent`).
     pub user_agent: Option<String>,
