@@ -227,6 +227,18 @@ pub struct ServiceArgs {
     /// dropped unless a request says `comments=true`.
     #[arg(long)]
     pub comments: bool,
+    /// Take callers' scripts (`executeJavascript` actions, `wait_for_js`): they run in the
+    /// pages this service fetches. Off by default.
+    #[arg(long)]
+    pub allow_scripts: bool,
+    /// Take callers' request headers and user agent, sent to the sites this service fetches.
+    /// Off by default.
+    #[arg(long)]
+    pub allow_headers: bool,
+    /// Take callers' cookies and storage states, sent to the sites this service fetches. Off
+    /// by default.
+    #[arg(long)]
+    pub allow_cookies: bool,
 }
 
 impl ServiceArgs {
@@ -236,6 +248,36 @@ impl ServiceArgs {
             allow_private: self.allow_private,
             allow_hosts: self.allow_hosts.clone(),
         }
+    }
+
+    /// What of a caller's steering plan the operator allows.
+    pub fn grants(&self) -> Vec<sightline::render::steer::Grant> {
+        use sightline::render::steer::Grant;
+        [
+            (self.allow_scripts, Grant::Scripts),
+            (self.allow_headers, Grant::Headers),
+            (self.allow_cookies, Grant::Cookies),
+        ]
+        .into_iter()
+        .filter_map(|(on, g)| on.then_some(g))
+        .collect()
+    }
+
+    /// The scoring settings of each page, with the operator's steering plan (`render`'s
+    /// flags): they write text, and their error messages carry the CLI's flag hints.
+    pub fn page_steered(
+        &self,
+        render: &RenderArgs,
+        charset: Option<String>,
+    ) -> Result<sightline::PageConfig> {
+        if render.steer.save_storage_state.is_some() {
+            bail!("--save-storage-state is for `extract` and `snapshot`: a service renders many callers' pages");
+        }
+        let page = self.page(charset)?;
+        Ok(match render.steer.plan()? {
+            Some(plan) => page.steer(plan),
+            None => page,
+        })
     }
 
     /// The scoring settings of each page: they write text, and their error messages carry the
@@ -341,6 +383,8 @@ pub struct RenderArgs {
     /// failing them with an `http` error.
     #[arg(long)]
     pub accept_http_errors: bool,
+    #[command(flatten)]
+    pub steer: crate::steer_args::SteerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -714,6 +758,7 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             None => Some(RenderOptions::default_memory_bound(concurrency)),
         },
         accept_http_errors: r.accept_http_errors,
+        proxy: r.steer.proxy.clone(),
         ..RenderOptions::default()
     })
 }

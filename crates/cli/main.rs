@@ -14,6 +14,7 @@ mod cli;
 mod eval_cmd;
 mod mcp_cmd;
 mod serve_cmd;
+mod steer_args;
 mod ui;
 
 use std::io::Write;
@@ -146,6 +147,10 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
         .front_matter(a.front_matter);
+    let cfg = match a.render.steer.plan()? {
+        Some(plan) => cfg.steer(plan),
+        None => cfg,
+    };
 
     // Saved snapshot: no browser.
     if let Some(path) = &a.snapshot {
@@ -374,6 +379,9 @@ async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
     let mut opts = Options::default().render_options(render_options(&a.render)?);
     if let Some(c) = &a.render.charset {
         opts = opts.charset(c);
+    }
+    if let Some(plan) = a.render.steer.plan()? {
+        opts = opts.steer(plan);
     }
     let extractor = Extractor::new(opts).await?;
     let r = extractor.snapshot_json(a.input.as_str()).await;

@@ -12,7 +12,9 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
     let policy = a.service.policy();
     let mut opts = render_options(&a.render)?;
     opts.set_target_policy(Some(policy.clone()));
-    let page = a.service.page(a.render.charset.clone())?;
+    let page = a
+        .service
+        .page_steered(&a.render, a.render.charset.clone())?;
     let extractor = Extractor::new(
         Options::default()
             .render_options(opts)
@@ -36,6 +38,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
             policy,
             page,
             call_timeout: None,
+            grants: a.service.grants(),
         },
     );
     let mut term = crate::term_signal();

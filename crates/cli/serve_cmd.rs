@@ -24,7 +24,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
     // The policy checked for every request of a page, and every connection of the browser
     // through the egress proxy (none with --allow-private).
     opts.set_target_policy(Some(policy.clone()));
-    let page = a.service.page(None)?;
+    let page = a.service.page_steered(&a.render, None)?;
     let listener = tokio::net::TcpListener::bind(&a.listen)
         .await
         .with_context(|| format!("cannot listen on {} (--listen)", a.listen))?;
@@ -41,6 +41,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         token: a.token.clone().filter(|t| !t.is_empty()),
         policy,
         page,
+        grants: a.service.grants(),
         limits: serve::Limits {
             max_connections: a.max_connections.max(1),
             header_timeout: Duration::from_secs_f64(a.header_timeout),

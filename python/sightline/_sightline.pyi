@@ -22,6 +22,8 @@ class RenderOptions(TypedDict, total=False):
     chrome: Optional[Union[str, "os.PathLike[str]"]]  # default: None
     viewport: Optional[Tuple[int, int]]  # default: None
     charset: Optional[str]  # default: None
+    steer: Union[Dict[str, Any], str, None]  # default: None
+    proxy: Optional[str]  # default: None
 
 class BrowserOptions(RenderOptions, total=False):
     """Every keyword option of ``Browser(...)`` and ``sightline.extract(...)``: the rendering
@@ -37,10 +39,12 @@ class BrowserOptions(RenderOptions, total=False):
 
 class SnapshotKeywords(TypedDict, total=False):
     """The keywords of ``Browser.snapshot`` and ``asnapshot``: the page's HTML (text or bytes)
-    instead of a source (``url`` names it), or the ``url`` to load."""
+    instead of a source (``url`` names it), or the ``url`` to load, and ``steer``: steering
+    fields for this call over the browser's (docs/steering.md)."""
 
     html: Union[str, bytes, None]  # default: None
     url: Optional[str]  # default: None
+    steer: Union[Dict[str, Any], str, None]  # default: None
 
 class ExtractKeywords(SnapshotKeywords, total=False):
     """The keywords of ``Browser.extract`` and ``aextract``: the page as for ``snapshot``, and
@@ -54,8 +58,10 @@ class ExtractKeywords(SnapshotKeywords, total=False):
 class ExtractManyKeywords(TypedDict, total=False):
     """The keywords of ``Browser.extract_many`` and ``aextract_many``: a progress bar on
     stderr (tqdm when installed, else a counter line; only when stderr is a terminal), and
-    another ``algorithm`` or ``params`` than the browser's."""
+    another ``algorithm`` or ``params`` than the browser's, and ``steer``: steering fields for
+    these pages over the browser's."""
 
+    steer: Union[Dict[str, Any], str, None]  # default: None
     progress: bool  # default: True
     algorithm: Optional[str]  # default: None
     params: Params  # default: None

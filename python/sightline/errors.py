@@ -25,6 +25,7 @@ __all__ = [
     "SnapshotError",
     "OutputError",
     "InternalError",
+    "ActionError",
 ]
 
 
@@ -135,6 +136,13 @@ class InternalError(SightlineError):
     kind = "internal"
 
 
+class ActionError(SightlineError):
+    """A step of the page's actions (``steer={"actions": [...]}``) failed and was not
+    optional; the message names the action's index and why."""
+
+    kind = "action"
+
+
 _BY_KIND = {
     cls.kind: cls
     for cls in (
@@ -152,6 +160,7 @@ _BY_KIND = {
         SnapshotError,
         OutputError,
         InternalError,
+        ActionError,
     )
 }
 

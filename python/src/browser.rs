@@ -67,9 +67,14 @@ impl Browser {
         source: Option<&Bound<'_, PyAny>>,
         kw: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<impl Future<Output = PyResult<Snapshot>> + Send + 'static> {
-        let src = Call::parse(func, Some(options::SNAPSHOT), kw)?.source(py, source)?;
+        let call = Call::parse(func, Some(options::SNAPSHOT), kw)?;
+        let src = call.source(py, source)?;
         let name = src.name();
-        let ex = self.extractor()?;
+        let mut ex = self.extractor()?;
+        if call.steer.is_some() {
+            let cfg = call.page_config(py, &self.cfg)?;
+            ex = Arc::new(ex.with_config((*cfg).clone()));
+        }
         Ok(async move {
             ex.snapshot(src)
                 .await

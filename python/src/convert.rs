@@ -106,6 +106,29 @@ pub(crate) fn algorithm(name: Option<&str>) -> PyResult<sightline::Algorithm> {
     }
 }
 
+/// A steering plan: `base` with the fields of a dict (or JSON text) over it, as `serve` takes
+/// them; `storage_state` may also be the path of a Playwright storageState file.
+pub(crate) fn steer(
+    py: Python<'_>,
+    base: &sightline::Steer,
+    v: &Bound<'_, PyAny>,
+) -> PyResult<sightline::Steer> {
+    let serde_json::Value::Object(mut fields) = py_to_json(py, v)? else {
+        return Err(input_err(
+            "steer: expected a dict (or JSON text) of steering fields, such as {\"wait_for\": \"#main\"}".into(),
+        ));
+    };
+    if let Some(serde_json::Value::String(path)) = fields.get("storage_state").cloned() {
+        let state = sightline::render::steer::load_storage_state(std::path::Path::new(&path))
+            .map_err(err)?;
+        fields.insert(
+            "storage_state".into(),
+            serde_json::to_value(state).map_err(|e| input_err(e.to_string()))?,
+        );
+    }
+    base.with_fields(&fields).map_err(input_err)
+}
+
 /// Parameters from a dict or JSON string (None: the defaults).
 pub(crate) fn params(py: Python<'_>, p: Option<&Bound<'_, PyAny>>) -> PyResult<sightline::Params> {
     match p {

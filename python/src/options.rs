@@ -119,6 +119,14 @@ keywords! {
         viewport: Option<(u32, u32)> = None, render;
         /// Charset of HTML given as bytes or files that do not declare one.
         charset: Option<String> = None, render;
+        /// Steer every page before it is read: a dict (or JSON text) with the fields of
+        /// docs/steering.md, as `serve` takes them: `wait_for`, `actions` (Firecrawl's shape),
+        /// `scroll_container`, `headers`, `cookies`, `user_agent`, `locale`, `timezone`,
+        /// `mobile`, `storage_state` (a dict, or the path of a Playwright storageState file),
+        /// `save_storage_state`, `block`, `consent`, `accept_walls`, ...
+        steer: Option<Py<PyAny>> = None, render;
+        /// Connect through this proxy (`http://user:pass@host:port`, `socks5://host:port`).
+        proxy: Option<String> = None, render;
         /// The algorithm: `learned` (None: the default), `td`, `ctd`, `htd`, `ctd-smooth`,
         /// `wang`, `vsse`, `vsse-records`, `crunch`, `blocks` or `ensemble` (see
         /// `algorithms()`).
@@ -150,6 +158,8 @@ keywords! {
         html: Option<Py<PyAny>> = None;
         /// The URL to load when no source is given; with `html=`, the name of the page.
         url: Option<String> = None;
+        /// Steering fields for this call over the browser's `steer` (the same dict).
+        steer: Option<Py<PyAny>> = None;
         /// Show a progress bar on stderr (tqdm when installed, else a counter line), only when
         /// stderr is a terminal.
         progress: bool = true;
@@ -163,11 +173,11 @@ keywords! {
 }
 
 /// The keywords of `extract` and `aextract`.
-pub(crate) const EXTRACT: &[&str] = &["html", "url", "algorithm", "params", "screenshot"];
+pub(crate) const EXTRACT: &[&str] = &["html", "url", "algorithm", "params", "screenshot", "steer"];
 /// The keywords of `extract_many` and `aextract_many`.
-pub(crate) const EXTRACT_MANY: &[&str] = &["progress", "algorithm", "params"];
+pub(crate) const EXTRACT_MANY: &[&str] = &["progress", "algorithm", "params", "steer"];
 /// The keywords of `snapshot` and `asnapshot`.
-pub(crate) const SNAPSHOT: &[&str] = &["html", "url"];
+pub(crate) const SNAPSHOT: &[&str] = &["html", "url", "steer"];
 
 /// Every keyword table, for the package (`_keywords()`): `Browser`'s options, and the
 /// keywords of each call.
@@ -213,6 +223,16 @@ impl BrowserOptions {
         if let Some(c) = &self.charset {
             o = o.charset(c.clone());
         }
+        if let Some(s) = &self.steer {
+            o = o.steer(convert::steer(
+                py,
+                &sightline::Steer::default(),
+                s.bind(py),
+            )?);
+        }
+        if let Some(p) = &self.proxy {
+            o = o.proxy(p.clone());
+        }
         Ok(o)
     }
 }
@@ -240,10 +260,14 @@ impl Call {
         py: Python<'_>,
         base: &Arc<PageConfig>,
     ) -> PyResult<Arc<PageConfig>> {
-        if self.algorithm.is_none() && self.params.is_none() {
+        if self.algorithm.is_none() && self.params.is_none() && self.steer.is_none() {
             return Ok(base.clone());
         }
         let mut cfg = (**base).clone();
+        if let Some(s) = &self.steer {
+            let own = base.steer.as_deref().cloned().unwrap_or_default();
+            cfg.steer = Some(Arc::new(convert::steer(py, &own, s.bind(py))?));
+        }
         if let Some(a) = &self.algorithm {
             cfg.algorithms = vec![convert::algorithm(Some(a))?];
         }

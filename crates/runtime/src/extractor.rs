@@ -129,6 +129,19 @@ impl Options {
         }
         self
     }
+    /// Steer every page before its snapshot: wait for it, act on it, send its cookies and
+    /// headers, block what is not needed, answer its consent dialog ([`crate::Steer`]; a
+    /// call's own [`PageConfig::steer`] replaces it).
+    pub fn steer(mut self, plan: crate::Steer) -> Options {
+        self.page.steer = Some(Arc::new(plan));
+        self
+    }
+    /// Connect through this proxy (`http://user:pass@host:port`, `socks5://host:port`); with
+    /// a target policy, sightline's egress proxy still checks every connection first.
+    pub fn proxy(mut self, url: impl Into<String>) -> Options {
+        self.render.proxy = Some(url.into());
+        self
+    }
     /// Start [`Page::markdown`] with the page's metadata as YAML front matter.
     pub fn front_matter(mut self, on: bool) -> Options {
         self.page.front_matter = on;

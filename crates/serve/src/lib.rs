@@ -6,7 +6,10 @@
 //!   policy against SSRF, per-request limits, a token, and connection edges (`edges`).
 //! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot` tools)
 //!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
+//! - [`steering`]: a caller's steering plan over the operator's, and the operator's grants
+//!   (scripts, headers, cookies), shared by both.
 #![forbid(unsafe_code)]
 
 pub mod mcp;
 pub mod serve;
+pub mod steering;

@@ -42,6 +42,9 @@ pub struct McpConfig {
     pub page: PageConfig,
     /// Deadline of one tool call, when the front end sets one (`serve`'s request timeout).
     pub call_timeout: Option<Duration>,
+    /// What of a call's steering plan the operator allows (the operator's own plan is
+    /// `page.steer`).
+    pub grants: Vec<sightline::render::steer::Grant>,
 }
 
 /// The MCP tool handler: cheap to clone (one per HTTP session), all clones share one
@@ -57,6 +60,7 @@ pub(crate) struct Shared {
     pub(crate) extractor: Extractor,
     pub(crate) policy: NetPolicy,
     pub(crate) call_timeout: Option<Duration>,
+    pub(crate) grants: Vec<sightline::render::steer::Grant>,
 }
 
 const INSTRUCTIONS: &str = "sightline renders web pages in headless Chromium and extracts their \
@@ -80,6 +84,7 @@ impl McpServer {
                 extractor: extractor.with_config(page),
                 policy: cfg.policy,
                 call_timeout: cfg.call_timeout,
+                grants: cfg.grants,
             }),
             tool_router: McpServer::tool_router(),
         }

@@ -57,6 +57,13 @@ pub struct ExtractParams {
     /// server's (`--comments`, off unless set).
     #[serde(default)]
     pub comments: Option<bool>,
+    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
+    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
+    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
+    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
+    #[serde(default)]
+    #[schemars(with = "Option<sightline::Steer>")]
+    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The input of `screenshot`.
@@ -68,6 +75,13 @@ pub struct ScreenshotParams {
     /// The whole page (cut at 16,384 CSS px) instead of the first viewport (default false).
     #[serde(default)]
     pub full_page: Option<bool>,
+    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
+    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
+    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
+    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
+    #[serde(default)]
+    #[schemars(with = "Option<sightline::Steer>")]
+    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The input of `snapshot`.
@@ -79,6 +93,13 @@ pub struct SnapshotParams {
     /// How many of the largest text blocks to list (default 20, at most 200).
     #[serde(default)]
     pub max_nodes: Option<u32>,
+    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
+    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
+    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
+    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
+    #[serde(default)]
+    #[schemars(with = "Option<sightline::Steer>")]
+    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -233,7 +254,7 @@ impl McpServer {
             }
         };
         let cfg = Arc::new(own);
-        let page = match self.page(&p.url, &cfg, false).await {
+        let page = match self.page(&p.url, &cfg, false, &p.steer).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),
         };
@@ -271,7 +292,7 @@ impl McpServer {
         Parameters(p): Parameters<ScreenshotParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let cfg = self.shared().extractor.page_config().clone();
-        let page = match self.page(&p.url, &cfg, true).await {
+        let page = match self.page(&p.url, &cfg, true, &p.steer).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),
         };
@@ -322,7 +343,7 @@ impl McpServer {
         Parameters(p): Parameters<SnapshotParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let cfg = self.shared().extractor.page_config().clone();
-        let page = match self.page(&p.url, &cfg, false).await {
+        let page = match self.page(&p.url, &cfg, false, &p.steer).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),
         };
@@ -341,6 +362,7 @@ impl McpServer {
         url: &str,
         cfg: &Arc<PageConfig>,
         screenshot: bool,
+        steer: &Option<serde_json::Map<String, serde_json::Value>>,
     ) -> Result<Page, Error> {
         let shared = self.shared();
         if let Err(r) = shared.policy.check(url).await {
@@ -349,6 +371,31 @@ impl McpServer {
                 message: r.to_string(),
             });
         }
+        let mut cfg = cfg.clone();
+        if let Some(fields) = steer {
+            match crate::steering::call_plan(cfg.steer.as_ref(), fields, &shared.grants) {
+                Ok(Some(plan)) => {
+                    let mut own = cfg.as_ref().clone();
+                    own.steer = Some(plan);
+                    cfg = Arc::new(own);
+                }
+                Ok(None) => {}
+                Err(r) if r.kind == "forbidden" => {
+                    return Err(Error::Forbidden {
+                        input: url.to_string(),
+                        message: r.message,
+                    })
+                }
+                Err(r) => {
+                    return Err(Error::Input {
+                        input: url.to_string(),
+                        message: r.message,
+                        source: None,
+                    })
+                }
+            }
+        }
+        let cfg = &cfg;
         let work = shared.extractor.extract_with(
             Source::Url(url.to_string()),
             cfg.clone(),

@@ -65,11 +65,15 @@ pub struct ServeConfig {
     pub page: PageConfig,
     /// The service's edges: connections, header and body timeouts, size limits.
     pub limits: Limits,
+    /// What of a caller's steering plan the operator allows (`--allow-scripts`,
+    /// `--allow-headers`, `--allow-cookies`); the operator's own plan is `page.steer`.
+    pub grants: Vec<sightline::render::steer::Grant>,
 }
 
-/// What a request asks for (query string or JSON body).
+/// What a request asks for (query string or JSON body). Any other field of a JSON body is a
+/// steering field (`wait_for`, `actions`, `headers`, ...: `sightline::Steer`), checked by
+/// [`crate::steering::call_plan`].
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ExtractRequest {
     pub url: Option<String>,
     /// HTML to render instead of a URL (POST only).
@@ -83,6 +87,9 @@ pub struct ExtractRequest {
     /// Keep reader comments after the article (`learned`; default: the service's
     /// `--comments`).
     pub comments: Option<bool>,
+    /// The steering fields (POST only).
+    #[serde(flatten)]
+    pub steer: serde_json::Map<String, serde_json::Value>,
 }
 
 struct AppState {
@@ -105,6 +112,7 @@ pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
                 policy: cfg.policy.clone(),
                 page: cfg.page.clone(),
                 call_timeout: Some(cfg.request_timeout),
+                grants: cfg.grants.clone(),
             },
         ),
         cfg.token.is_some(),
@@ -292,6 +300,15 @@ async fn extract_get(
             "html is accepted in a POST body only",
         );
     }
+    if let Some(k) = req.steer.keys().next() {
+        let steering = sightline::Steer::field_names();
+        let m = if steering.contains(k) {
+            format!("{k}: steering fields are accepted in a POST JSON body only")
+        } else {
+            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot and comments")
+        };
+        return error_response(StatusCode::BAD_REQUEST, "input", &m);
+    }
     handle(state, headers, req).await
 }
 
@@ -368,6 +385,18 @@ async fn request_to_page(
         .map_err(bad)?;
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(bad)?;
+    }
+    match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
+        Ok(Some(plan)) => page.steer = Some(plan),
+        Ok(None) => {}
+        Err(r) => {
+            let status = if r.kind == "forbidden" {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            return Err(error_response(status, r.kind, &clip(&r.message)));
+        }
     }
     if req.screenshot && page.format != Format::Json {
         return Err(bad(

@@ -14,8 +14,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+mod files;
 mod wire;
 
+pub use files::{load_cookies, load_storage_state};
 pub use wire::{parse_cookie, parse_header, Grant};
 
 /// One page's steering plan. `Steer::default()` does nothing.

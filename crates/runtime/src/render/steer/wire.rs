@@ -30,6 +30,41 @@ impl Grant {
 }
 
 impl Steer {
+    /// This plan with a caller's `fields` (JSON, as [`Steer`] deserializes) over it: each field
+    /// given replaces this plan's; the filter list, which has no JSON form, stays. `Err` names
+    /// a field that is unknown or malformed, and the fields there are.
+    pub fn with_fields(
+        &self,
+        fields: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Steer, String> {
+        let mut merged = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        for (k, v) in fields {
+            merged.insert(k.clone(), v.clone());
+        }
+        let mut plan: Steer =
+            serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| {
+                format!(
+                    "steering: {e} (the fields: {}; see docs/steering.md)",
+                    Steer::field_names().join(", ")
+                )
+            })?;
+        plan.block_list = self.block_list.clone();
+        Ok(plan)
+    }
+
+    /// The names of a plan's fields, as JSON spells them.
+    pub fn field_names() -> Vec<String> {
+        let schema = schemars::schema_for!(Steer);
+        schema
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// The grants this plan needs from a service's operator, each once, in [`Grant`]'s order.
     pub fn grants_needed(&self) -> Vec<Grant> {
         let mut g = Vec::new();
@@ -79,7 +114,9 @@ pub fn parse_cookie(s: &str) -> Result<Cookie, String> {
     }
     let value = value.trim();
     if value.chars().any(|c| c.is_control() || c == ';') {
-        return Err(format!("cookie `{name}`: its value holds `;` or a control character"));
+        return Err(format!(
+            "cookie `{name}`: its value holds `;` or a control character"
+        ));
     }
     Ok(Cookie {
         name: name.to_string(),
@@ -146,8 +183,8 @@ mod tests {
 
     #[test]
     fn headers_come_as_users_write_them() {
-        let s: Steer = serde_json::from_str(r#"{"headers":{"X-A":"1","Accept-Language":"de"}}"#)
-            .unwrap();
+        let s: Steer =
+            serde_json::from_str(r#"{"headers":{"X-A":"1","Accept-Language":"de"}}"#).unwrap();
         assert_eq!(s.headers.len(), 2);
         let s: Steer =
             serde_json::from_str(r#"{"headers":["X-A: 1",{"name":"X-B","value":"2"}]}"#).unwrap();

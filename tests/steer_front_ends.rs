@@ -1,0 +1,183 @@
+//! Steering through every front end: the CLI's flags (`--actions`, `--header`, ...), `serve`'s
+//! JSON body and MCP's `steer` argument reach the one plan (`sightline::Steer`), and a shared
+//! service takes a caller's scripts, headers and cookies only with its operator's
+//! `--allow-scripts`, `--allow-headers`, `--allow-cookies`. What each step does to a page is
+//! tested in real Chromium by `tests/steer_*.rs`; this file tests the doors.
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+mod common;
+use common::start;
+
+fn sightline(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(args)
+        .output()
+        .expect("run sightline")
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn bad_steering_flags_name_the_flag_and_the_fix() {
+    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo-news/page.html");
+    let o = sightline(&[
+        "extract",
+        page,
+        "--actions",
+        r#"[{"type":"hover","selector":"a"}]"#,
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("--actions") && e.contains("executeJavascript"),
+        "{e}"
+    );
+    let o = sightline(&["extract", page, "--actions", "/nonexistent/actions.json"]);
+    assert!(
+        stderr(&o).contains("cannot read --actions"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sightline(&["extract", page, "--header", "X-Token 1"]);
+    assert!(
+        stderr(&o).contains("--header") && stderr(&o).contains("Name: value"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sightline(&["extract", page, "--cookie", "novalue"]);
+    assert!(
+        stderr(&o).contains("--cookie") && stderr(&o).contains("name=value"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sightline(&["extract", page, "--block", "videos"]);
+    assert!(
+        stderr(&o).contains("images, media or fonts"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sightline(&["extract", page, "--cookies", "/nonexistent/cookies.txt"]);
+    assert!(
+        stderr(&o).contains("--cookies") && stderr(&o).contains("cookies.txt"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sightline(&[
+        "serve",
+        "--save-storage-state",
+        "/tmp/x.json",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--save-storage-state is for"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+async fn post(base: &str, body: Value) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}/extract"))
+        .json(&body)
+        .send()
+        .await
+        .expect("POST /extract");
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_takes_a_callers_scripts_headers_and_cookies_only_when_its_operator_allows() {
+    let svc = start(&[]);
+    let url = "https://example.com/";
+    for (field, value, flag) in [
+        ("headers", json!({"X-Token": "1"}), "--allow-headers"),
+        ("user_agent", json!("bot/1"), "--allow-headers"),
+        ("cookies", json!(["sid=1"]), "--allow-cookies"),
+        ("wait_for_js", json!("window.ready"), "--allow-scripts"),
+        (
+            "actions",
+            json!([{"type": "executeJavascript", "script": "1"}]),
+            "--allow-scripts",
+        ),
+    ] {
+        let (status, body) = post(&svc.base, json!({"url": url, field: value})).await;
+        assert_eq!(status, 403, "{field}: {body}");
+        assert_eq!(body["error"]["kind"], "forbidden", "{field}: {body}");
+        let m = body["error"]["message"].as_str().unwrap();
+        assert!(m.contains(flag), "{field}: {m}");
+    }
+    let (status, body) = post(
+        &svc.base,
+        json!({"url": url, "save_storage_state": "/tmp/s.json"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (403, Some("forbidden")),
+        "{body}"
+    );
+    // A misspelt field is named, with the fields there are.
+    let (status, body) = post(&svc.base, json!({"url": url, "wait_fro": "#main"})).await;
+    assert_eq!(status, 400, "{body}");
+    let m = body["error"]["message"].as_str().unwrap();
+    assert!(m.contains("wait_fro") && m.contains("wait_for_text"), "{m}");
+    // A malformed action is named.
+    let (status, body) = post(
+        &svc.base,
+        json!({"url": url, "actions": [{"type": "hover"}]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    // Steering goes in a POST body; a query's unknown key is still an unknown key.
+    let r = reqwest::get(format!("{}/extract?url={url}&wait_for=%23main", svc.base))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("POST JSON body"),
+        "{body}"
+    );
+    let r = reqwest::get(format!("{}/extract?url={url}&colour=red", svc.base))
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `colour`"),
+        "{body}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_with_the_grants_passes_the_plan_on() {
+    // With the grants, the same plan is taken: the page is then refused by the target policy
+    // (example.com is not reachable offline), not by the steering gate.
+    let svc = start(&["--allow-headers", "--allow-cookies", "--allow-scripts"]);
+    let (status, body) = post(
+        &svc.base,
+        json!({"url": "http://127.0.0.1:9/", "headers": {"X-Token": "1"}, "cookies": ["sid=1"],
+               "actions": [{"type": "executeJavascript", "script": "1"}]}),
+    )
+    .await;
+    assert_eq!(body["error"]["kind"], "forbidden", "{body}");
+    let m = body["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("loopback address") && !m.contains("--allow-headers"),
+        "{m}"
+    );
+    assert_eq!(status, 403);
+}
