@@ -268,9 +268,10 @@ async fn a_cookie_opens_the_page_and_the_next_page_does_not_get_it() {
     let (port, log) = site().await;
     let r = renderer(RenderOptions::default()).await;
     let url = format!("http://127.0.0.1:{port}/cookie");
-    let with = Steer {
-        cookies: vec![steer::parse_cookie("sid=s3cret").unwrap()],
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.cookies = vec![steer::parse_cookie("sid=s3cret").unwrap()];
+        s
     };
     let t = render(&r, &url, Some(with)).await.unwrap();
     assert!(t.contains("member content is visible"), "{t}");
@@ -297,9 +298,10 @@ async fn a_header_goes_to_the_targets_site_only() {
     let (port, log) = site().await;
     let r = renderer(RenderOptions::default()).await;
     let url = format!("http://127.0.0.1:{port}/header");
-    let with = Steer {
-        headers: vec![steer::parse_header("X-Test: yes").unwrap()],
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.headers = vec![steer::parse_header("X-Test: yes").unwrap()];
+        s
     };
     let t = render(&r, &url, Some(with)).await.unwrap();
     assert!(t.contains("X-Test header: present (yes)"), "{t}");
@@ -327,20 +329,22 @@ async fn user_agent_locale_time_zone_and_phone_are_the_pages_own() {
     let (port, _log) = site().await;
     let r = renderer(RenderOptions::default()).await;
     let url = format!("http://127.0.0.1:{port}/env");
-    let with = Steer {
-        user_agent: Some("SightlineTest/1.0".into()),
-        locale: Some("de-DE".into()),
-        timezone: Some("Asia/Tokyo".into()),
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.user_agent = Some("SightlineTest/1.0".into());
+        s.locale = Some("de-DE".into());
+        s.timezone = Some("Asia/Tokyo".into());
+        s
     };
     let t = render(&r, &url, Some(with)).await.unwrap();
     assert!(t.contains("Server saw user agent SightlineTest/1.0"), "{t}");
     assert!(t.contains("language de-DE"), "{t}");
     assert!(t.contains("time zone Asia/Tokyo"), "{t}");
     assert!(t.contains("agent SightlineTest/1.0"), "{t}");
-    let phone = Steer {
-        mobile: true,
-        ..Steer::default()
+    let phone = {
+        let mut s = Steer::default();
+        s.mobile = true;
+        s
     };
     let t = render(&r, &url, Some(phone)).await.unwrap();
     assert!(t.contains("width 390"), "{t}");
@@ -362,9 +366,10 @@ async fn a_login_saved_is_a_login_reused() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state.json");
     let r = renderer(RenderOptions::default()).await;
-    let save = Steer {
-        save_storage_state: Some(state.clone()),
-        ..Steer::default()
+    let save = {
+        let mut s = Steer::default();
+        s.save_storage_state = Some(state.clone());
+        s
     };
     let t = render(&r, &format!("http://127.0.0.1:{port}/login"), Some(save))
         .await
@@ -387,9 +392,10 @@ async fn a_login_saved_is_a_login_reused() {
     );
     assert_eq!(saved["origins"][0]["localStorage"][0]["name"], "token");
     let account = format!("http://127.0.0.1:{port}/account");
-    let load = Steer {
-        storage_state: Some(steer::load_storage_state(&state).unwrap()),
-        ..Steer::default()
+    let load = {
+        let mut s = Steer::default();
+        s.storage_state = Some(steer::load_storage_state(&state).unwrap());
+        s
     };
     let t = render(&r, &account, Some(load)).await.unwrap();
     assert!(t.contains("logged in with the session cookie"), "{t}");
@@ -415,9 +421,10 @@ async fn a_proxy_is_the_only_way_to_its_host() {
     let t = render(&r, &url, None).await.unwrap();
     assert!(t.contains("only behind the test proxy"), "{t}");
     // A page with a session of its own (its own browser context) takes the proxy too.
-    let with = Steer {
-        headers: vec![steer::parse_header("X-Test: yes").unwrap()],
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.headers = vec![steer::parse_header("X-Test: yes").unwrap()];
+        s
     };
     let t = render(&r, &url, Some(with)).await.unwrap();
     assert!(t.contains("only behind the test proxy"), "{t}");
@@ -485,9 +492,10 @@ async fn with_the_target_policy_on_the_proxy_works_and_forbidden_targets_stay_re
         ..RenderOptions::default()
     })
     .await;
-    let with = Steer {
-        cookies: vec![steer::parse_cookie("sid=s3cret").unwrap()],
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.cookies = vec![steer::parse_cookie("sid=s3cret").unwrap()];
+        s
     };
     let e = render(&r, &format!("http://127.0.0.1:{port}/cookie"), Some(with))
         .await
@@ -539,9 +547,10 @@ async fn loaders_name_the_file_and_the_fix() {
     let (port, _log) = site().await;
     std::fs::write(&p, format!("[{{\"name\":\"sid\",\"value\":\"s3cret\",\"domain\":\"127.0.0.1\",\"path\":\"/\"}},{{\"name\":\"x\",\"value\":\"1\",\"domain\":\"tracker.example\",\"path\":\"/\"}}]")).unwrap();
     let r = renderer(RenderOptions::default()).await;
-    let with = Steer {
-        cookies: steer::load_cookies(&p).unwrap(),
-        ..Steer::default()
+    let with = {
+        let mut s = Steer::default();
+        s.cookies = steer::load_cookies(&p).unwrap();
+        s
     };
     let t = render(&r, &format!("http://127.0.0.1:{port}/cookie"), Some(with))
         .await
