@@ -58,9 +58,11 @@ pub async fn open(
         phase: "opening the page's own browser context".into(),
         message: m,
     };
-    let mut p = CreateBrowserContextParams::default();
-    p.proxy_server = proxy.server.clone();
-    p.proxy_bypass_list = proxy.bypass.clone();
+    let p = CreateBrowserContextParams {
+        proxy_server: proxy.server.clone(),
+        proxy_bypass_list: proxy.bypass.clone(),
+        ..Default::default()
+    };
     let id = match tokio::time::timeout(t, browser.execute(p)).await {
         Ok(Ok(r)) => r.result.browser_context_id,
         Ok(Err(e)) => return Err(fail(e.to_string())),

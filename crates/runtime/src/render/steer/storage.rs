@@ -201,8 +201,9 @@ pub async fn capture(
         phase: "reading the page's cookies and localStorage".into(),
         message: m,
     };
-    let mut p = GetCookiesParams::default();
-    p.browser_context_id = Some(context.clone());
+    let p = GetCookiesParams {
+        browser_context_id: Some(context.clone()),
+    };
     let cookies = timed(t, browser.execute(p))
         .await
         .map_err(fail)?
