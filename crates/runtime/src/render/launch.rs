@@ -68,6 +68,7 @@ impl Launcher {
             connected,
             page_server_port,
             opts.chrome_args.clone(),
+            opts.proxy.as_deref(),
         )
         .await?;
         let t = Instant::now();
@@ -92,6 +93,12 @@ impl Launcher {
     /// The egress proxy's refusals, failures and counts (None without one).
     pub(super) fn egress(&self) -> Option<Arc<Log>> {
         self.egress.as_ref().map(|p| p.log())
+    }
+
+    /// The proxy settings of this renderer's launches, for the browser contexts it creates
+    /// for pages with a session of their own.
+    pub(super) fn context_proxy(&self) -> super::steer::context::ContextProxy {
+        super::steer::context::ContextProxy::from_args(&self.launch_args)
     }
 
     /// How many times the browser was relaunched after dying.

@@ -195,16 +195,34 @@ impl Renderer {
             tabs: &self.tabs,
             served,
             page: None,
+            context: None,
         };
         #[cfg(test)]
         if input.name().ends_with(PANIC_HOLDING_THE_TAB_POOL) {
             self.tabs.panic_holding_owned();
         }
-        let (gen, mut tab) = match self.tabs.take(&self.browser, &self.opts).await {
+        // A page with a session of its own (cookies, headers, a storage state, emulation)
+        // renders on a fresh tab in a browser context of its own, closed after it.
+        let own = opts.steer.has_session();
+        let taken = if own {
+            self.tabs
+                .take_private(&self.browser, opts, &url, &input.name())
+                .await
+                .map(|(gen, tab, ctx)| (gen, tab, Some(ctx)))
+        } else {
+            self.tabs
+                .take(&self.browser, &self.opts)
+                .await
+                .map(|(gen, tab)| (gen, tab, None))
+        };
+        let (gen, mut tab, ctx) = match taken {
             Ok(t) => t,
             Err((gen, e)) => return (gen, Err(e), Timings::default()),
         };
         guard.page = Some(tab.page.clone());
+        if let Some(ctx) = &ctx {
+            guard.context = self.browser.current().await.map(|h| (h, ctx.clone()));
+        }
         let mut page_opts;
         let opts = if guard.served.is_some() && opts.policy.is_some() {
             page_opts = opts.clone();
@@ -213,14 +231,62 @@ impl Renderer {
         } else {
             opts
         };
-        let r = tab.render(&input.name(), &url, opts).await;
+        let mut r = tab.render(&input.name(), &url, opts).await;
         let timings = tab.timings();
+        if let (Ok(_), Some(ctx)) = (&r, &ctx) {
+            if let Err(e) = self
+                .save_storage_state(&input.name(), &tab, ctx, opts)
+                .await
+            {
+                r = Err(e);
+            }
+        }
         guard.page = None;
+        guard.context = None;
         drop(guard);
-        self.tabs
-            .give_back(&self.browser, &self.opts, gen, tab)
-            .await;
+        match ctx {
+            Some(ctx) => self.tabs.close_private(&self.browser, tab, ctx).await,
+            None => {
+                self.tabs
+                    .give_back(&self.browser, &self.opts, gen, tab)
+                    .await
+            }
+        }
         (Some(gen), r, timings)
+    }
+
+    /// `--save-storage-state`: after the page and its actions, its context's cookies and its
+    /// origin's localStorage, written atomically in Playwright's `storageState` shape. Not
+    /// after the JavaScript-disabled fallback render (its page ran no script to keep a
+    /// session with): the first render's file stands.
+    async fn save_storage_state(
+        &self,
+        input: &str,
+        tab: &Tab,
+        ctx: &chromiumoxide::cdp::browser_protocol::browser::BrowserContextId,
+        opts: &RenderOptions,
+    ) -> Result<(), Error> {
+        let Some(path) = opts.steer.save_storage_state.as_deref() else {
+            return Ok(());
+        };
+        if !opts.javascript {
+            return Ok(());
+        }
+        let Some(h) = self.browser.current().await else {
+            return Err(Error::BrowserGone {
+                message: "the browser went away before the storage state was saved".into(),
+            });
+        };
+        let state = steer::storage::capture(
+            &h.browser,
+            ctx,
+            &tab.page,
+            opts.steer.storage_state.as_ref(),
+            input,
+            opts.command_timeout,
+        )
+        .await?;
+        steer::write_storage_state(path, &state)
     }
 
     /// The URL to load for an input (HTML bytes are put on the loopback server; the path to
@@ -275,6 +341,11 @@ struct InFlight<'a> {
     tabs: &'a TabPool,
     served: Option<String>,
     page: Option<chromiumoxide::Page>,
+    /// The page's own browser context (with the browser it is in), disposed on drop.
+    context: Option<(
+        std::sync::Arc<BrowserHandle>,
+        chromiumoxide::cdp::browser_protocol::browser::BrowserContextId,
+    )>,
 }
 
 impl Drop for InFlight<'_> {
@@ -287,6 +358,13 @@ impl Drop for InFlight<'_> {
             if let Ok(rt) = tokio::runtime::Handle::try_current() {
                 rt.spawn(async move {
                     let _ = tokio::time::timeout(Duration::from_secs(2), page.close()).await;
+                });
+            }
+        }
+        if let Some((h, ctx)) = self.context.take() {
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(async move {
+                    steer::context::dispose(&h.browser, &ctx, Duration::from_secs(2)).await;
                 });
             }
         }

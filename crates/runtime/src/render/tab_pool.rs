@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use tokio::sync::{Mutex, Semaphore, SemaphorePermit};
 
@@ -14,6 +15,7 @@ use super::browser::BrowserHandle;
 use super::launch::Launcher;
 use super::options::RenderOptions;
 use super::scroll;
+use super::steer;
 use super::tab::Tab;
 use crate::Error;
 
@@ -149,6 +151,60 @@ impl TabPool {
                 Err(at(e))
             }
         }
+    }
+
+    /// A fresh tab in a browser context of its own for a page that carries its own session
+    /// ([`Steer::has_session`](super::Steer::has_session)), prepared for `target` (cookies,
+    /// localStorage, emulation; see [`steer::context`]). It is never pooled: hand it to
+    /// [`TabPool::close_private`] after the page.
+    pub(super) async fn take_private(
+        &self,
+        browser: &Launcher,
+        opts: &RenderOptions,
+        target: &str,
+        input: &str,
+    ) -> Result<(u64, Tab, BrowserContextId), (Option<u64>, Error)> {
+        let (gen, h) = browser
+            .handle(opts, self.reset())
+            .await
+            .map_err(|e| (None, e))?;
+        let at = |e| (Some(gen), e);
+        let t = opts.command_timeout;
+        let (ctx, page) = steer::context::open(&h.browser, &browser.context_proxy(), t)
+            .await
+            .map_err(at)?;
+        let id = page.target_id().inner().clone();
+        self.owned.lock().insert(id.clone());
+        let ready = async {
+            steer::context::prepare(&page, &opts.steer, target, input, t).await?;
+            Tab::sharing_front(page.clone(), opts, self.front.clone()).await
+        };
+        match ready.await {
+            Ok(mut tab) => {
+                tab.egress = browser.egress();
+                Ok((gen, tab, ctx))
+            }
+            Err(e) => {
+                self.owned.lock().remove(&id);
+                steer::context::dispose(&h.browser, &ctx, Duration::from_secs(2)).await;
+                Err(at(e))
+            }
+        }
+    }
+
+    /// Close a page's own tab and its browser context in the background (the page's record
+    /// does not wait for it).
+    pub(super) async fn close_private(&self, browser: &Launcher, tab: Tab, ctx: BrowserContextId) {
+        let page = tab.page.clone();
+        drop(tab);
+        self.disown(page.target_id().inner());
+        let h = browser.current().await;
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(Duration::from_secs(2), page.close()).await;
+            if let Some(h) = h.filter(|h| !h.is_gone()) {
+                steer::context::dispose(&h.browser, &ctx, Duration::from_secs(2)).await;
+            }
+        });
     }
 
     /// Put a tab back in the pool for its next page, or close it. A tab that is kept has its

@@ -30,6 +30,7 @@
 
 mod policy;
 mod resolve;
+pub mod upstream;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -47,6 +48,7 @@ use parking_lot::Mutex;
 use tokio::net::{TcpListener, TcpStream};
 
 pub use policy::{is_forbidden, EgressPolicy, Refusal, Target};
+pub use upstream::{ProxyScheme, ProxyUrl};
 
 /// The header of every answer the proxy itself gives (`refused` or `failed`); the same name
 /// from an upstream server is removed, so a page cannot forge it.
@@ -152,7 +154,12 @@ impl Drop for EgressProxy {
 }
 
 struct Shared {
-    policy: EgressPolicy,
+    /// The target policy (None: a relay to the user's proxy that decides nothing).
+    policy: Option<EgressPolicy>,
+    /// The user's proxy (`--proxy`): every connection but those to `direct` goes through it.
+    upstream: Option<ProxyUrl>,
+    /// `host:port`s connected to directly (the renderer's own loopback page server).
+    direct: Vec<String>,
     log: Arc<Log>,
 }
 
@@ -161,11 +168,23 @@ type Body = BoxBody<Bytes, hyper::Error>;
 impl EgressProxy {
     /// Start the proxy with this policy.
     pub async fn start(policy: EgressPolicy) -> std::io::Result<EgressProxy> {
+        EgressProxy::start_with(Some(policy), None, Vec::new()).await
+    }
+
+    /// Start the proxy with this policy (None: decide nothing), connecting through the user's
+    /// proxy `upstream` (None: directly), and directly to the `host:port`s of `direct`.
+    pub async fn start_with(
+        policy: Option<EgressPolicy>,
+        upstream: Option<ProxyUrl>,
+        direct: Vec<String>,
+    ) -> std::io::Result<EgressProxy> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let log = Arc::new(Log::default());
         let shared = Arc::new(Shared {
             policy,
+            upstream,
+            direct,
             log: log.clone(),
         });
         let task = tokio::spawn(async move {
@@ -210,31 +229,72 @@ impl EgressProxy {
 
     /// The proxy of a renderer's launched browser, started before its first launch and kept
     /// for the renderer's life (its relaunches use the same one), and the Chromium flags of
-    /// every launch: `chrome_args` (the caller's), then the proxy's. None without a `policy`
-    /// ([`super::RenderOptions::egress`]), or for a browser sightline connects to (`connected`,
-    /// its URL), which keeps its own proxy settings. The renderer's own page server on
-    /// 127.0.0.1:`page_server_port` is allowed by address and port.
+    /// every launch: `chrome_args` (the caller's), then the proxy's. The renderer's own page
+    /// server on 127.0.0.1:`page_server_port` is allowed by address and port (and reached
+    /// directly, never through the user's proxy).
+    ///
+    /// - With a `policy` ([`super::RenderOptions::egress`]): the egress proxy decides every
+    ///   connection, and connects through the user's `proxy` when there is one.
+    /// - Without one, a `proxy` with credentials is reached through the egress proxy acting
+    ///   as a relay that decides nothing (Chromium's `--proxy-server` takes no credentials);
+    ///   one without is given to Chromium itself, with `--proxy-bypass-list=<-loopback>` so
+    ///   loopback targets take it too (but the page server).
+    /// - A browser sightline connects to (`connected`, its URL) keeps its own proxy settings:
+    ///   the policy is then checked by the tab only, and a `proxy` is an error.
     pub(crate) async fn for_launch(
         policy: Option<&EgressPolicy>,
         connected: Option<&str>,
         page_server_port: u16,
         chrome_args: Vec<String>,
+        proxy: Option<&str>,
     ) -> Result<(Option<EgressProxy>, Vec<String>), crate::Error> {
         let mut args = chrome_args;
-        let Some(policy) = policy else {
-            return Ok((None, args));
+        let proxy_error = |message: String| crate::Error::Input {
+            input: "--proxy".into(),
+            message,
+            source: None,
         };
-        if let Some(url) = connected {
-            tracing::warn!(
-                "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
-            );
+        let proxy = proxy
+            .map(ProxyUrl::parse)
+            .transpose()
+            .map_err(proxy_error)?;
+        if let (Some(url), Some(p)) = (connected, &proxy) {
+            return Err(proxy_error(format!(
+                "{}: a browser sightline connects to ({url}) keeps its own proxy settings; start it with --proxy-server, or let sightline launch the browser",
+                p.redacted()
+            )));
+        }
+        let page_server = format!("127.0.0.1:{page_server_port}");
+        let policy = match (policy, connected) {
+            (Some(_), Some(url)) => {
+                tracing::warn!(
+                    "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
+                );
+                return Ok((None, args));
+            }
+            (p, _) => p.cloned(),
+        };
+        if let Some(p) = &proxy {
+            if p.scheme == ProxyScheme::Https && (policy.is_some() || p.credentials.is_some()) {
+                return Err(proxy_error(format!(
+                    "{}: an https:// proxy works without credentials and without the target policy only (sightline's egress proxy reaches its upstream over plain HTTP or SOCKS5); use an http:// or socks5:// proxy",
+                    p.redacted()
+                )));
+            }
+        }
+        let relay = proxy.as_ref().is_some_and(|p| p.credentials.is_some());
+        if policy.is_none() && !relay {
+            if let Some(p) = &proxy {
+                args.push(format!("proxy-server={}", p.chromium_server()));
+                args.push(format!("proxy-bypass-list=<-loopback>;{page_server}"));
+            }
             return Ok((None, args));
         }
-        let mut policy = policy.clone();
-        policy
-            .allow_hosts
-            .push(format!("127.0.0.1:{page_server_port}"));
-        let proxy = EgressProxy::start(policy)
+        let policy = policy.map(|mut policy| {
+            policy.allow_hosts.push(page_server.clone());
+            policy
+        });
+        let proxy = EgressProxy::start_with(policy, proxy, vec![page_server])
             .await
             .map_err(|e| crate::Error::Launch {
                 path: "127.0.0.1".into(),
@@ -270,14 +330,45 @@ async fn handle(req: Request<Incoming>, shared: &Shared) -> Response<Body> {
 }
 
 /// Resolve (unless a literal), check, and connect to the first checked address that
-/// answers. Refusals and failures are recorded and answered by the caller.
+/// answers, directly or through the user's proxy. Refusals and failures are recorded and
+/// answered by the caller.
 async fn open(shared: &Shared, host: &str, port: u16) -> Result<TcpStream, Outcome> {
-    let p = &shared.policy;
+    let direct = shared
+        .direct
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(&authority_key(host, port)));
+    let upstream = shared.upstream.as_ref().filter(|_| !direct);
+    let Some(p) = &shared.policy else {
+        // A relay: nothing to decide.
+        return match upstream {
+            Some(up) => up
+                .connect(host, port, CONNECT_TIMEOUT)
+                .await
+                .map_err(Outcome::Failed),
+            None => tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect((host, port)))
+                .await
+                .map_err(|_| {
+                    Outcome::Failed(format!(
+                        "{host}:{port}: no connection within {CONNECT_TIMEOUT:?}"
+                    ))
+                })?
+                .map_err(|e| Outcome::Failed(format!("cannot connect to {host}:{port} ({e})"))),
+        };
+    };
     let addrs: Vec<IpAddr> = match p.target(host, port) {
         Err(r) => return Err(Outcome::Refused(r.to_string())),
         Ok(Target::Address(ip)) => vec![ip],
         Ok(Target::Name(name)) => match resolve::lookup(p.resolver, &name, port).await {
             Ok(v) => v,
+            // Through the user's proxy, a name that does not resolve here is the proxy's to
+            // resolve (an intranet name behind it, a name only it knows).
+            Err(_) if upstream.is_some() => {
+                let up = upstream.expect("checked");
+                return up
+                    .connect(&name, port, CONNECT_TIMEOUT)
+                    .await
+                    .map_err(Outcome::Failed);
+            }
             Err(message) => {
                 return Err(Outcome::Failed(
                     Refusal::Unresolved {
@@ -295,9 +386,17 @@ async fn open(shared: &Shared, host: &str, port: u16) -> Result<TcpStream, Outco
         Err(r) => return Err(Outcome::Refused(r.to_string())),
     };
     let mut last = String::from("no address");
-    // The addresses checked, and no other: never a second lookup.
+    // The addresses checked, and no other: never a second lookup (through the user's proxy
+    // too: it is asked for the checked address, not the name).
     for ip in checked {
         let sa = SocketAddr::new(ip, port);
+        if let Some(up) = upstream {
+            match up.connect(&ip.to_string(), port, CONNECT_TIMEOUT).await {
+                Ok(s) => return Ok(s),
+                Err(e) => last = e,
+            }
+            continue;
+        }
         match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(sa)).await {
             Ok(Ok(s)) => {
                 let _ = s.set_nodelay(true);

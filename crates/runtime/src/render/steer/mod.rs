@@ -8,17 +8,23 @@
 //! actions in Firecrawl's shape, a `storageState` in Playwright's. An empty plan (the
 //! default) changes nothing: no command is sent, no script injected.
 
+pub mod context;
+pub mod cookies;
+pub mod request;
+pub mod storage;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-mod files;
 mod wire;
 
-pub use files::{load_cookies, load_storage_state};
-pub use wire::{parse_cookie, parse_header, Grant};
+pub use cookies::{load_cookies, parse_cookie};
+pub use request::parse_header;
+pub use storage::{load_storage_state, write_storage_state};
+pub use wire::Grant;
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -125,6 +131,20 @@ impl Steer {
             && self.block.is_empty()
             && self.block_list.is_none()
             && !self.hide_overlays
+    }
+
+    /// The page carries a session of its own (headers, cookies, a storage state to load or
+    /// save, a user agent, locale, time zone or phone): it renders in its own browser context,
+    /// on a tab closed after it ([`context`]), so none of it reaches another page.
+    pub fn has_session(&self) -> bool {
+        !self.headers.is_empty()
+            || !self.cookies.is_empty()
+            || self.user_agent.is_some()
+            || self.locale.is_some()
+            || self.timezone.is_some()
+            || self.mobile
+            || self.storage_state.is_some()
+            || self.save_storage_state.is_some()
     }
 }
 

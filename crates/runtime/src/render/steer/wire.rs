@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::{Action, Cookie, Header, Steer};
+use super::{parse_cookie, parse_header, Action, Cookie, Header, Steer};
 
 /// What of a plan a shared service runs only when its operator allows it: the user's own
 /// scripts, headers and cookies reach the pages (and the sites) the service fetches.
@@ -79,55 +79,6 @@ impl Steer {
         }
         g
     }
-}
-
-/// `Name: value` (as curl's `-H`): the name is a token, the value may be empty.
-pub fn parse_header(s: &str) -> Result<Header, String> {
-    let (name, value) = s
-        .split_once(':')
-        .ok_or_else(|| format!("header `{s}`: expected `Name: value`"))?;
-    let name = name.trim();
-    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
-    if name.is_empty() || !name.chars().all(token) {
-        return Err(format!(
-            "header `{s}`: `{name}` is not a header name (letters, digits and -_ only)"
-        ));
-    }
-    let value = value.trim();
-    if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0') {
-        return Err(format!("header `{name}`: its value holds a line break"));
-    }
-    Ok(Header {
-        name: name.to_string(),
-        value: value.to_string(),
-    })
-}
-
-/// `name=value` (as a `Cookie` header has it): a session cookie for the target's own host.
-pub fn parse_cookie(s: &str) -> Result<Cookie, String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("cookie `{s}`: expected `name=value`"))?;
-    let name = name.trim();
-    if name.is_empty() || name.chars().any(|c| c.is_whitespace() || ";,=".contains(c)) {
-        return Err(format!("cookie `{s}`: `{name}` is not a cookie name"));
-    }
-    let value = value.trim();
-    if value.chars().any(|c| c.is_control() || c == ';') {
-        return Err(format!(
-            "cookie `{name}`: its value holds `;` or a control character"
-        ));
-    }
-    Ok(Cookie {
-        name: name.to_string(),
-        value: value.to_string(),
-        domain: String::new(),
-        path: "/".into(),
-        expires: -1.0,
-        http_only: false,
-        secure: false,
-        same_site: None,
-    })
 }
 
 #[derive(Deserialize)]

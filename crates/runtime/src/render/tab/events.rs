@@ -23,7 +23,7 @@ use futures::StreamExt;
 use parking_lot::Mutex;
 
 use super::{cmd, spawn_body_read, Fault, State};
-use crate::render::{checks, dialogs};
+use crate::render::{checks, dialogs, steer};
 use crate::Error;
 
 /// The event streams of one tab, opened before its event task starts.
@@ -275,7 +275,7 @@ pub(super) fn spawn(
 /// A paused request: decide ([`decide`]), count, then continue or fail it (after the target
 /// policy's check, off the event loop, when there is one).
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    let (d, policy) = {
+    let (d, policy, headers) = {
         let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
         let d = decide(&RequestFacts {
@@ -302,21 +302,39 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             s.blocked_navigations += 1;
         }
         let policy = s.policy.clone().filter(|_| d.check_target);
-        (d, policy)
+        // `--header`: to the target's own site only (each redirect hop is paused and
+        // decided again, so a redirect to another site goes without them).
+        let headers = s
+            .site
+            .as_deref()
+            .filter(|site| steer::request::on_site(&ev.request.url, site))
+            .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
+        (d, policy.map(|p| (p, s.proxied)), headers)
     };
     let id = ev.request_id.clone();
     let url = ev.request.url.clone();
+    let go = move |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId| {
+        let mut p = ContinueRequestParams::new(id);
+        p.headers = headers;
+        p
+    };
     match policy {
         // `serve`: every request the page makes is checked first (a refused target is
         // `forbidden` whatever else would block it; DNS may take a moment, so off the event
         // loop).
-        Some(policy) => {
+        Some((policy, proxied)) => {
             let pg = pg.clone();
             let st = st.clone();
             tokio::spawn(async move {
-                match policy.check(&url).await {
+                let checked = match policy.check(&url).await {
+                    // Through the user's proxy, a name unknown here is the proxy's to
+                    // resolve; the egress proxy still decides the connection.
+                    Err(crate::render::guard::Refusal::Unresolved { .. }) if proxied => Ok(()),
+                    r => r,
+                };
+                match checked {
                     Ok(()) if d.allow => {
-                        let _ = pg.execute(ContinueRequestParams::new(id)).await;
+                        let _ = pg.execute(go(id)).await;
                     }
                     Ok(()) => {
                         let _ = pg
@@ -339,7 +357,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             });
         }
         None if d.allow => {
-            let _ = pg.execute(ContinueRequestParams::new(id)).await;
+            let _ = pg.execute(go(id)).await;
         }
         None => {
             let _ = pg

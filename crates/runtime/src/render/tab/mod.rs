@@ -107,6 +107,13 @@ struct State {
     body_limit: Duration,
     /// The main document's `Network.loadingFinished` came: its body is all here.
     main_finished: bool,
+    /// The page's extra request headers (`--header`), sent to `site` only.
+    headers: Vec<crate::render::steer::Header>,
+    /// The target's own site ([`steer::request::site_of`](crate::render::steer::request::site_of)).
+    site: Option<String>,
+    /// The browser connects through the user's proxy (`--proxy`): a name the target policy
+    /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
+    proxied: bool,
 }
 
 impl State {

@@ -142,6 +142,13 @@ impl Tab {
                 egress: self.egress.clone(),
                 accept_http_errors: opts.accept_http_errors,
                 body_limit: opts.command_timeout,
+                headers: opts.steer.headers.clone(),
+                site: if opts.steer.headers.is_empty() {
+                    None
+                } else {
+                    crate::render::steer::request::site_of_url(url)
+                },
+                proxied: opts.proxy.is_some(),
                 ..State::default()
             };
         }
