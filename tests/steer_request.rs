@@ -263,6 +263,21 @@ async fn render(r: &Renderer, url: &str, steer: Option<Steer>) -> Result<String,
         .map(|x| text(&x))
 }
 
+/// HTML given as bytes (served by the renderer's own loopback page server, which is reached
+/// directly, never through the user's proxy).
+async fn render_bytes(r: &Renderer) -> String {
+    let html = "<!doctype html><html><head><title>b</title></head><body><main><p>Bytes given to sightline, served on its own loopback page server.</p></main></body></html>";
+    let page = r
+        .render(&Input::Html {
+            name: "bytes".into(),
+            bytes: html.as_bytes().to_vec(),
+            charset: "utf-8".into(),
+        })
+        .await
+        .unwrap();
+    text(&page)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cookie_opens_the_page_and_the_next_page_does_not_get_it() {
     let (port, log) = site().await;
@@ -433,6 +448,7 @@ async fn a_proxy_is_the_only_way_to_its_host() {
         .unwrap()
         .iter()
         .any(|s| s.headers.get("x-test").map(String::as_str) == Some("yes")));
+    assert!(render_bytes(&r).await.contains("own loopback page server"));
     r.shutdown().await;
 }
 
@@ -449,6 +465,7 @@ async fn a_proxy_with_credentials_gets_them() {
         .unwrap();
     assert!(t.contains("only behind the test proxy"), "{t}");
     assert!(!plog.lock().unwrap().is_empty());
+    assert!(render_bytes(&r).await.contains("own loopback page server"));
     r.shutdown().await;
     // Wrong credentials: the page fails, naming the proxy's answer.
     let r = renderer(RenderOptions {
