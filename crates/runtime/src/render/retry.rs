@@ -195,6 +195,10 @@ impl Renderer {
         let Some(html) = r.html_text_chars else {
             return r;
         };
+        if r.actions.is_some() {
+            // The page the actions ended on is not the one a render without scripts shows.
+            return r;
+        }
         let shown = checks::snapshot_text_chars(&r.snapshot);
         if !checks::needs_js_fallback(shown, html) {
             return r;

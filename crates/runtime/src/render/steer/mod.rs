@@ -7,12 +7,26 @@
 //! carries out between the settle and the snapshot. Its JSON shape is the one users bring:
 //! actions in Firecrawl's shape, a `storageState` in Playwright's. An empty plan (the
 //! default) changes nothing: no command is sent, no script injected.
+//!
+//! Carrying it out:
+//! - `driver`: what the steering needs of the tab ([`driver::Driver`]) and the calls into
+//!   `js/steer.js`, the in-page helpers.
+//! - `wait`: the wait conditions (`wait_for`, `wait_for_text`, `wait_for_js`).
+//! - `actions`: the actions, with real input events.
+//! - `vlist`: scrolling boxes and virtual lists (`scroll_container`, or the box found).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+pub(crate) mod actions;
+pub(crate) mod driver;
+pub(crate) mod vlist;
+pub(crate) mod wait;
+
+pub use vlist::ContainerReport;
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -115,6 +129,17 @@ impl Steer {
             && self.block.is_empty()
             && self.block_list.is_none()
             && !self.hide_overlays
+    }
+}
+
+impl Steer {
+    /// The plan waits for a condition or runs actions: the steering phase runs between the
+    /// settle and the scroll phase.
+    pub fn steers_page(&self) -> bool {
+        self.wait_for.is_some()
+            || self.wait_for_text.is_some()
+            || self.wait_for_js.is_some()
+            || !self.actions.is_empty()
     }
 }
 
