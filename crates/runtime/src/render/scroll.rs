@@ -92,7 +92,30 @@ pub struct ScrollReport {
     /// What was done to a scrolling box (`--scroll-container`, or the box holding most of
     /// the page's text when the page loads on scroll): omitted when none was scrolled.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub container: Option<crate::render::steer::ContainerReport>,
+    pub container: Option<ContainerReport>,
+}
+
+/// What was done to a scrolling box (the record's `scroll.container`; the gathering is
+/// `steer/vlist.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct ContainerReport {
+    /// The box: the selector named, or the element found (`div.list`).
+    pub selector: String,
+    /// Found by itself (no `--scroll-container`).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub found: bool,
+    /// Steps scrolled.
+    pub steps: u32,
+    /// Rows seen (each once).
+    pub rows: usize,
+    /// Rows the list removed while it scrolled (a virtual list: more than 0).
+    pub removed: usize,
+    /// Every row seen was put back in the box, in order, un-clipped.
+    pub restored: bool,
+    /// Why it stopped: `bottom`, `no-new-content`, `max-steps`, `time-budget`, `gone`
+    /// (the box left the page); or `not-found` (nothing matches the selector named),
+    /// `not-scrollable`.
+    pub stopped: String,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -26,7 +26,7 @@ pub(crate) mod driver;
 pub(crate) mod vlist;
 pub(crate) mod wait;
 
-pub use vlist::ContainerReport;
+pub use crate::render::scroll::ContainerReport;
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -22,11 +22,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::driver::{self, call, Driver};
-use crate::render::scroll::{FRAME_WAIT, IDLE_STEPS};
+use crate::render::scroll::{ContainerReport, FRAME_WAIT, IDLE_STEPS};
 use crate::render::settle;
 use crate::Error;
 
@@ -49,27 +49,6 @@ const STEP_TIMER_HORIZON: Duration = Duration::from_millis(200);
 const STEP_MAX: Duration = Duration::from_millis(600);
 /// After a step, the DOM must be quiet this long.
 const STEP_QUIET: Duration = Duration::from_millis(50);
-
-/// What was done to a scrolling box (the record's `scroll.container`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ContainerReport {
-    /// The box: the selector named, or the element found (`div.list`).
-    pub selector: String,
-    /// Found by itself (no `--scroll-container`).
-    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
-    pub found: bool,
-    /// Steps scrolled.
-    pub steps: u32,
-    /// Rows seen (each once).
-    pub rows: usize,
-    /// Rows the list removed while it scrolled (a virtual list: more than 0).
-    pub removed: usize,
-    /// Every row seen was put back in the box, in order, un-clipped.
-    pub restored: bool,
-    /// Why it stopped: `bottom`, `no-new-content`, `max-steps`, `time-budget`; or
-    /// `not-found` (nothing matches the selector named), `not-scrollable`.
-    pub stopped: String,
-}
 
 /// The box's state after a step (see `js/steer.js`).
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
