@@ -195,8 +195,9 @@ impl Renderer {
         let Some(html) = r.html_text_chars else {
             return r;
         };
-        if r.actions.is_some() {
-            // The page the actions ended on is not the one a render without scripts shows.
+        if opts.steer.steers_page() {
+            // The page the plan waited for or acted on is not the one a render without
+            // scripts shows (its waits would not hold, its actions not work).
             return r;
         }
         let shown = checks::snapshot_text_chars(&r.snapshot);
