@@ -254,6 +254,22 @@ async fn a_login_form_is_written_and_submitted_and_the_next_page_read() {
     let page = ex.extract(format!("{base}/more").as_str()).await.unwrap();
     assert!(texts(&page).join(" ").contains("Harbour 10"));
     ex.shutdown().await;
+
+    // Offline, the form's navigation is refused as any navigation away is: the form stays.
+    let offline = Extractor::new(Options::default().tabs(1).offline(true))
+        .await
+        .unwrap();
+    let login = with_actions(
+        r##"[{"type":"write","selector":"#user","text":"ada"},{"type":"press","key":"Enter"}]"##,
+    );
+    let page = offline
+        .extract_with(url.as_str(), steered(login), None)
+        .await
+        .unwrap();
+    assert_eq!(page.title(), "Members' library: sign in");
+    let rec = serde_json::to_value(page.record()).unwrap();
+    assert_eq!(rec["actions"][1]["outcome"], "ok", "{rec}");
+    offline.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

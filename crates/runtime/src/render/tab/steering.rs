@@ -136,6 +136,7 @@ impl TabDriver<'_> {
     async fn follow_navigation(&mut self) -> Result<bool, Error> {
         let old = self.tab.doc_origin;
         let began = Instant::now();
+        let refused = self.tab.state.lock().blocked_navigations;
         loop {
             if self.tab.crashed() {
                 self.tab.healthy = false;
@@ -158,12 +159,21 @@ impl TabDriver<'_> {
                     return Ok(true);
                 }
             }
-            let pending = {
+            let (pending, blocked) = {
                 let s = self.tab.state.lock();
-                s.page_navigation
+                let pending = s
+                    .page_navigation
                     .as_ref()
-                    .is_some_and(|id| s.inflight.contains(id))
+                    .is_some_and(|id| s.inflight.contains(id));
+                (pending, s.blocked_navigations > refused)
             };
+            if blocked {
+                tracing::debug!(
+                    "{}: a navigation an action started was refused (offline); the page stays",
+                    self.input
+                );
+                return Ok(false);
+            }
             if !pending && began.elapsed() >= NAV_NO_DOCUMENT {
                 tracing::debug!(
                     "{}: a navigation an action started brought no new document",
@@ -194,6 +204,19 @@ impl Tab {
         deadline: Instant,
     ) -> Result<Option<Vec<ActionOutcome>>, Error> {
         let plan = opts.steer.clone();
+        if self.doc_origin.is_none() {
+            // The settle did not read the document (`load` did not come): read it now, so
+            // that a navigation an action causes is told from this document.
+            let r = tokio::time::timeout(
+                opts.command_timeout,
+                self.page
+                    .execute(EvaluateParams::new("performance.timeOrigin")),
+            )
+            .await;
+            if let Ok(Ok(r)) = r {
+                self.doc_origin = r.result.result.value.and_then(|v| v.as_f64());
+            }
+        }
         let mut d = TabDriver {
             tab: self,
             input,
