@@ -10,10 +10,11 @@
 //   focus(sel)          focus the first visible match (caret at the end of its value)
 //   focused()           the focused element is editable
 //   scroll(sel, dir)    scroll the window or the first match by one screen
-//   listFind(sel, share, always)  the scrolling box to gather rows from: the one named, or
-//                       (sel null) the scrollable box holding the most text when it holds at
-//                       least `share` of the page's text and the page shows a sign of loading
-//                       on scroll (or `always`); kept as window.__slList
+//   listFind(sel, share)  the scrolling box to gather rows from: the one named, or (sel
+//                       null) among the scrollable boxes that listen to their own scrolling
+//                       (window.__sl.scrollBoxes, as virtual lists do), the one holding the most
+//                       text when it holds at least `share` of the page's text; kept as
+//                       window.__slList
 //   listStep(y, frameWait)  scroll the box to `y`, wait two frames, collect its rows
 //   listCollect()       collect the rows the box shows now
 //   listFinish()        when rows were removed while scrolling (a virtual list), put every
@@ -152,7 +153,7 @@
       el.scrollBy({ top: sign * el.clientHeight, left: 0, behavior: "instant" });
       return { ok: true, moved: el.scrollTop !== y };
     },
-    listFind: (sel, share, always) => {
+    listFind: (sel, share) => {
       let el = null;
       if (sel !== null) {
         let all;
@@ -160,11 +161,13 @@
         el = Array.from(all).find(scrollable) || all[0] || null;
         if (!el) return { why: `no element matches \`${sel}\`` };
       } else {
+        // Only elements that listen to their own scrolling are looked at (a walk of every
+        // element cost ~50 ms on a page of 16,000): a virtual list listens to its box.
         const sl = window.__sl;
-        if (!always && !(sl && (sl.scrollListeners > 0 || sl.observed > 0))) return { why: "no-scroll-hints" };
-        if (!document.body) return { why: "no-box" };
+        const boxes = sl && sl.scrollBoxes ? sl.scrollBoxes.map((w) => w.deref()).filter((e) => e && e.isConnected) : [];
+        if (!boxes.length || !document.body) return { why: "no-box" };
         let best = null, most = 0;
-        for (const e of document.body.querySelectorAll("*")) {
+        for (const e of boxes) {
           if (!scrollable(e) || e.tagName === "TEXTAREA" || e.tagName === "SELECT") continue;
           if (!/^(auto|scroll|overlay)$/.test(getComputedStyle(e).overflowY)) continue;
           const n = textLen(e);

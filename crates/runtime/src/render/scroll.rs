@@ -90,7 +90,8 @@ pub struct ScrollReport {
     #[serde(skip_serializing_if = "is_zero")]
     pub frameless_steps: u32,
     /// What was done to a scrolling box (`--scroll-container`, or the box holding most of
-    /// the page's text when the page loads on scroll): omitted when none was scrolled.
+    /// the page's text among those that listen to their own scrolling): omitted when none
+    /// was scrolled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<ContainerReport>,
 }

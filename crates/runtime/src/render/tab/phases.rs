@@ -361,11 +361,7 @@ impl Tab {
         };
         // A box named needs no detection; otherwise the box is looked for as the page is
         // measured.
-        let detect = opts
-            .steer
-            .scroll_container
-            .is_none()
-            .then(|| vlist::detect_js(opts.scroll.always));
+        let detect = opts.steer.scroll_container.is_none().then(vlist::detect_js);
         let (mut report, found) = match scroll::scroll(
             &self.page,
             &self.front,
