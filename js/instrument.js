@@ -15,12 +15,13 @@
 //               brought anything
 //   observed    IntersectionObserver.observe calls (the sign that content loads on scroll);
 //   scrollListeners  scroll / wheel listeners added (reported, not used to decide)
+//   scrollBoxes      elements that listen to their own `scroll` (weakly held, 64 at most)
 // Closed shadow roots are kept reachable for the snapshot in a WeakMap under
 // Symbol.for("sightline.closedShadowRoots") (open roots are reachable anyway).
 (() => {
   if (window.__sl) return;
   const now = () => performance.now();
-  const sl = { lastDom: 0, textAdded: 0, timers: new Map(), timerEpoch: new Map(), epoch: 0, rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0,
+  const sl = { lastDom: 0, textAdded: 0, timers: new Map(), timerEpoch: new Map(), epoch: 0, rafs: 0, requests: 0, lastRequest: 0, observed: 0, scrollListeners: 0, scrollBoxes: [],
     // The unwrapped functions, for sightline's own waits (not counted as page activity).
     raw: { setTimeout: window.setTimeout, requestAnimationFrame: window.requestAnimationFrame } };
   Object.defineProperty(window, "__sl", { value: sl, enumerable: false });
@@ -138,6 +139,9 @@
     const add = ET.addEventListener;
     ET.addEventListener = function (type, ...rest) {
       if (type === "scroll" || type === "wheel") sl.scrollListeners++;
+      // Elements listening to their own scrolling (virtual lists do): the boxes the steering
+      // looks at first (src/render/steer/vlist.rs). A few, held weakly.
+      if (type === "scroll" && this !== window && this !== document && this && this.nodeType === 1 && sl.scrollBoxes.length < 64) sl.scrollBoxes.push(new WeakRef(this));
       return add.call(this, type, ...rest);
     };
   }

@@ -281,6 +281,7 @@ pub fn finish_page(
     out.record.streamed_segments = (streamed > 0).then_some(streamed);
     out.record.javascript = r.javascript.clone();
     out.record.scroll = Some(r.scroll.clone());
+    out.record.actions = r.actions.clone();
     out.screenshot = r.screenshot;
     Ok(Finished {
         out,

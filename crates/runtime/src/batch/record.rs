@@ -64,6 +64,10 @@ pub struct Record {
     /// before and after.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scroll: Option<crate::render::ScrollReport>,
+    /// What each of the page's actions did (`index`, `action`, `outcome`: `ok` or `skipped`,
+    /// `clicks` of a repeated click, `message`, `ms`); omitted when the page had none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Vec<crate::render::steer::ActionOutcome>>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

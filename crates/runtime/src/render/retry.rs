@@ -195,6 +195,11 @@ impl Renderer {
         let Some(html) = r.html_text_chars else {
             return r;
         };
+        if opts.steer.steers_page() {
+            // The page the plan waited for or acted on is not the one a render without
+            // scripts shows (its waits would not hold, its actions not work).
+            return r;
+        }
         let shown = checks::snapshot_text_chars(&r.snapshot);
         if !checks::needs_js_fallback(shown, html) {
             return r;

@@ -89,6 +89,34 @@ pub struct ScrollReport {
     /// IntersectionObserver callbacks may not have run); omitted when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub frameless_steps: u32,
+    /// What was done to a scrolling box (`--scroll-container`, or the box holding most of
+    /// the page's text among those that listen to their own scrolling): omitted when none
+    /// was scrolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<ContainerReport>,
+}
+
+/// What was done to a scrolling box (the record's `scroll.container`; the gathering is
+/// `steer/vlist.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct ContainerReport {
+    /// The box: the selector named, or the element found (`div.list`).
+    pub selector: String,
+    /// Found by itself (no `--scroll-container`).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub found: bool,
+    /// Steps scrolled.
+    pub steps: u32,
+    /// Rows seen (each once).
+    pub rows: usize,
+    /// Rows the list removed while it scrolled (a virtual list: more than 0).
+    pub removed: usize,
+    /// Every row seen was put back in the box, in order, un-clipped.
+    pub restored: bool,
+    /// Why it stopped: `bottom`, `no-new-content`, `max-steps`, `time-budget`, `gone`
+    /// (the box left the page); or `not-found` (nothing matches the selector named),
+    /// `not-scrollable`.
+    pub stopped: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -163,6 +191,9 @@ struct Measure {
     y: f64,
     hints: u32,
     added: f64,
+    /// The detection given to [`scroll`] found a scrolling box to gather (`steer/vlist.rs`).
+    #[serde(default)]
+    list: bool,
 }
 
 async fn eval<T: serde::de::DeserializeOwned>(
@@ -196,9 +227,12 @@ async fn eval<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Run the scroll phase on a settled page. `net` reads the tab's network state.
+/// Run the scroll phase on a settled page. `net` reads the tab's network state. `detect`,
+/// a JavaScript expression, rides on the first measure (no command of its own): whether it
+/// was true (a scrolling box found, see `steer/vlist.rs`) is returned beside the report.
 /// Errors are those of a page that stopped answering; the caller treats them like a failed
 /// settle probe.
+#[allow(clippy::too_many_arguments)]
 pub async fn scroll(
     page: &Page,
     front: &Front,
@@ -207,22 +241,31 @@ pub async fn scroll(
     command_timeout: Duration,
     deadline: Instant,
     net: impl Fn() -> settle::Net,
-) -> Result<ScrollReport, Error> {
+    detect: Option<&str>,
+) -> Result<(ScrollReport, bool), Error> {
     let mut rep = ScrollReport::default();
     if !opts.enabled {
         rep.stopped = "off".into();
-        return Ok(rep);
+        return Ok((rep, false));
     }
-    let m: Measure = eval(page, input, MEASURE_JS, command_timeout).await?;
+    let first = match detect {
+        Some(d) => format!(
+            "(() => {{ const m = {}; m.list = {d}; return m; }})()",
+            MEASURE_JS.trim()
+        ),
+        None => MEASURE_JS.to_string(),
+    };
+    let m: Measure = eval(page, input, &first, command_timeout).await?;
+    let found = m.list;
     rep.height_before = m.height;
     rep.height_after = m.height;
     if m.height <= m.viewport + 1.0 {
         rep.stopped = "fits-viewport".into();
-        return Ok(rep);
+        return Ok((rep, found));
     }
     if m.hints == 0 && !opts.always {
         rep.stopped = "no-scroll-hints".into();
-        return Ok(rep);
+        return Ok((rep, found));
     }
     // Hold the window's front while scrolling (see [`Front`]). The time budget starts once
     // it is held; waiting for it is bounded by the page deadline only (a page that gets it
@@ -311,7 +354,7 @@ pub async fn scroll(
     .into();
     rep.height_after = height;
     let _: Step = eval(page, input, &step_js.replace("__Y__", "0"), command_timeout).await?;
-    Ok(rep)
+    Ok((rep, found))
 }
 
 #[cfg(test)]

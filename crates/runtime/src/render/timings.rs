@@ -12,6 +12,9 @@ pub struct Timings {
     pub navigate: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub settle: Option<f64>,
+    /// The steering phase: wait conditions and actions (present when the page had some).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steer: Option<f64>,
     /// The scroll phase (present when it scrolled).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scroll: Option<f64>,

@@ -7,6 +7,13 @@
 //! carries out between the settle and the snapshot. Its JSON shape is the one users bring:
 //! actions in Firecrawl's shape, a `storageState` in Playwright's. An empty plan (the
 //! default) changes nothing: no command is sent, no script injected.
+//!
+//! Carrying it out:
+//! - `driver`: what the steering needs of the tab ([`driver::Driver`]) and the calls into
+//!   `js/steer.js`, the in-page helpers.
+//! - `wait`: the wait conditions (`wait_for`, `wait_for_text`, `wait_for_js`).
+//! - `actions`: the actions, with real input events.
+//! - `vlist`: scrolling boxes and virtual lists (`scroll_container`, or the box found).
 
 pub mod context;
 pub mod cookies;
@@ -25,6 +32,12 @@ pub use cookies::{load_cookies, parse_cookie};
 pub use request::parse_header;
 pub use storage::{load_storage_state, write_storage_state};
 pub use wire::Grant;
+pub(crate) mod actions;
+pub(crate) mod driver;
+pub(crate) mod vlist;
+pub(crate) mod wait;
+
+pub use crate::render::scroll::ContainerReport;
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -145,6 +158,17 @@ impl Steer {
             || self.mobile
             || self.storage_state.is_some()
             || self.save_storage_state.is_some()
+    }
+}
+
+impl Steer {
+    /// The plan waits for a condition or runs actions: the steering phase runs between the
+    /// settle and the scroll phase.
+    pub fn steers_page(&self) -> bool {
+        self.wait_for.is_some()
+            || self.wait_for_text.is_some()
+            || self.wait_for_js.is_some()
+            || !self.actions.is_empty()
     }
 }
 

@@ -191,6 +191,17 @@ pub(super) fn spawn(
                     {
                         s.main_request = Some(id.clone());
                     }
+                    // Another document of the main frame, after the page's own: a navigation
+                    // the page started (an action submitted a form). Counted, never taken for
+                    // the main document (whose faults and status stay the first one's).
+                    else if s.main_request.as_deref().is_some_and(|m| m != id)
+                        && ev.r#type == Some(ResourceType::Document)
+                        && ev.redirect_response.is_none()
+                        && ev.frame_id.as_ref().is_some_and(|f| s.main_frame.as_deref() == Some(f.inner().as_str()))
+                    {
+                        s.page_navigations += 1;
+                        s.page_navigation = Some(id.clone());
+                    }
                     // A redirect keeps its request id: the main document's URL now.
                     if s.main_request.as_deref() == Some(id.as_str()) {
                         s.main_url = Some(ev.request.url.clone());

@@ -5,6 +5,8 @@
 //!   policy (`events::decide`: request facts in, decision out).
 //! - `phases`: one page's render, phase by phase (navigate, settle, scroll, snapshot,
 //!   screenshot).
+//! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
+//!   it needs of the tab: settling after an action, following the navigation it caused.
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
 //!
@@ -14,6 +16,7 @@
 mod events;
 mod lifecycle;
 mod phases;
+mod steering;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -114,6 +117,12 @@ struct State {
     /// The browser connects through the user's proxy (`--proxy`): a name the target policy
     /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
     proxied: bool,
+    /// Main-frame documents requested after the main document (not its redirects): the
+    /// navigations the page itself started (a form submitted by an action). They are not
+    /// the main document: its faults and status stay the first document's.
+    page_navigations: usize,
+    /// The request id of the last of them.
+    page_navigation: Option<String>,
 }
 
 impl State {
@@ -182,6 +191,7 @@ impl Fault {
 enum Phase {
     Navigate,
     Settle,
+    Steer,
     Scroll,
     Snapshot,
     Screenshot,
@@ -193,6 +203,7 @@ impl Phase {
         match self {
             Phase::Navigate => "loading the page",
             Phase::Settle => "waiting for the page to settle",
+            Phase::Steer => "steering the page (its waits and actions)",
             Phase::Scroll => "scrolling the page",
             Phase::Snapshot => "taking the snapshot",
             Phase::Screenshot => "taking the screenshot",
@@ -204,6 +215,7 @@ impl Phase {
         match self {
             Phase::Navigate => &mut t.navigate,
             Phase::Settle => &mut t.settle,
+            Phase::Steer => &mut t.steer,
             Phase::Scroll => &mut t.scroll,
             Phase::Snapshot => &mut t.snapshot,
             Phase::Screenshot => &mut t.screenshot,
@@ -304,6 +316,8 @@ pub struct Rendered {
     pub javascript: Option<String>,
     /// What the scroll phase did.
     pub scroll: ScrollReport,
+    /// What each of the page's actions did (None: the page had no actions).
+    pub actions: Option<Vec<crate::render::steer::ActionOutcome>>,
 }
 
 /// How a bounded wait ended.
@@ -332,6 +346,7 @@ impl Rendered {
             html_text_chars: None,
             javascript: None,
             scroll: ScrollReport::default(),
+            actions: None,
         }
     }
 }

@@ -19,6 +19,7 @@ use super::{
 };
 use crate::render::scroll::{self, ScrollReport};
 use crate::render::settle;
+use crate::render::steer::vlist;
 use crate::render::{checks, RenderOptions};
 use crate::snapshot::Snapshot;
 use crate::Error;
@@ -161,18 +162,41 @@ impl Tab {
         self.progress.enter(Phase::Settle);
         let settle_start = Instant::now();
         if !load_timed_out {
-            self.settle(input, opts, start, deadline, settle_start)
-                .await?;
+            self.settle(
+                input,
+                opts,
+                start,
+                deadline,
+                settle_start,
+                &settle::probe_js(),
+            )
+            .await?;
         }
         if let Err(e) = self.finish_body_read(input).await {
             self.reset_after_error(opts).await;
             return Err(e);
         }
 
+        // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
+        // some (a passive plan sends nothing)
+        let actions = if opts.steer.steers_page() {
+            self.progress.enter(Phase::Steer);
+            self.steer(input, opts, start, deadline).await?
+        } else {
+            None
+        };
+
         // scroll (src/render/scroll.rs)
         self.progress.enter(Phase::Scroll);
-        let scroll_report = self.scroll(input, opts, deadline, load_timed_out).await?;
-        if scroll_report.steps == 0 {
+        let scroll_report = self
+            .scroll(input, opts, start, deadline, load_timed_out)
+            .await?;
+        if scroll_report.steps == 0
+            && scroll_report
+                .container
+                .as_ref()
+                .is_none_or(|c| c.steps == 0)
+        {
             self.progress.skip();
         }
 
@@ -219,20 +243,22 @@ impl Tab {
             html_text_chars,
             javascript: None,
             scroll: scroll_report,
+            actions,
         })
     }
 
-    /// The settle phase: poll the page ([`settle::probe_js`]) until [`settle::decide`] says
-    /// it settled, or its bound or the deadline passes (the page is then captured as it is).
-    async fn settle(
+    /// The settle phase: poll the page (`probe_js`: [`settle::probe_js`] after `load`) until
+    /// [`settle::decide`] says it settled, or its bound or the deadline passes (the page is
+    /// then captured as it is). The steering settles with it after each action.
+    pub(super) async fn settle(
         &mut self,
         input: &str,
         opts: &RenderOptions,
         start: Instant,
         deadline: Instant,
         settle_start: Instant,
+        probe_js: &str,
     ) -> Result<(), Error> {
-        let probe_js = settle::probe_js();
         let settle_end = deadline.min(settle_start + settle::SETTLE_MAX);
         loop {
             if self.crashed() {
@@ -256,7 +282,7 @@ impl Tab {
                 opts.command_timeout,
                 self.page.execute(
                     EvaluateParams::builder()
-                        .expression(probe_js.as_str())
+                        .expression(probe_js)
                         .return_by_value(true)
                         .build()
                         .expect("valid params"),
@@ -314,56 +340,69 @@ impl Tab {
         Ok(())
     }
 
-    /// The scroll phase ([`scroll::scroll`]); skipped when `load` did not come.
+    /// The scroll phase ([`scroll::scroll`]), then the scrolling box's rows
+    /// (`steer/vlist.rs`: the box the plan names, or the one the scroll phase's first
+    /// measure found); skipped when `load` did not come.
     async fn scroll(
         &mut self,
         input: &str,
         opts: &RenderOptions,
+        start: Instant,
         deadline: Instant,
         load_timed_out: bool,
     ) -> Result<ScrollReport, Error> {
-        Ok(if load_timed_out {
-            ScrollReport {
+        if load_timed_out {
+            return Ok(ScrollReport {
                 stopped: "load-timed-out".into(),
                 ..ScrollReport::default()
+            });
+        }
+        let st = self.state.clone();
+        let net = move || {
+            let s = st.lock();
+            settle::Net {
+                inflight: s.inflight.len(),
+                since_event_after_load: s.last_net.map(|t| t.elapsed()),
+                since_event: s.last_net.map(|t| t.elapsed()),
             }
-        } else {
-            let st = self.state.clone();
-            let net = move || {
-                let s = st.lock();
-                settle::Net {
-                    inflight: s.inflight.len(),
-                    since_event_after_load: s.last_net.map(|t| t.elapsed()),
-                    since_event: s.last_net.map(|t| t.elapsed()),
+        };
+        // A box named needs no detection; otherwise the box is looked for as the page is
+        // measured.
+        let detect = opts.steer.scroll_container.is_none().then(vlist::detect_js);
+        let (mut report, found) = match scroll::scroll(
+            &self.page,
+            &self.front,
+            input,
+            &opts.scroll,
+            opts.command_timeout,
+            deadline,
+            net,
+            detect.as_deref(),
+        )
+        .await
+        {
+            Ok(r) => r,
+            Err(e) => {
+                if self.crashed() {
+                    self.healthy = false;
+                    return Err(Error::Crashed {
+                        input: input.into(),
+                    });
                 }
-            };
-            match scroll::scroll(
-                &self.page,
-                &self.front,
-                input,
-                &opts.scroll,
-                opts.command_timeout,
-                deadline,
-                net,
-            )
-            .await
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    if self.crashed() {
-                        self.healthy = false;
-                        return Err(Error::Crashed {
-                            input: input.into(),
-                        });
-                    }
-                    tracing::debug!("{input}: scrolling failed: {e}");
-                    ScrollReport {
-                        stopped: "error".into(),
-                        ..ScrollReport::default()
-                    }
-                }
+                tracing::debug!("{input}: scrolling failed: {e}");
+                let r = ScrollReport {
+                    stopped: "error".into(),
+                    ..ScrollReport::default()
+                };
+                (r, false)
             }
-        })
+        };
+        match self.gather_list(input, opts, start, deadline, found).await {
+            Ok(c) => report.container = c,
+            Err(e @ Error::Crashed { .. }) => return Err(e),
+            Err(e) => tracing::debug!("{input}: scrolling the list box failed: {e}"),
+        }
+        Ok(report)
     }
 
     /// The snapshot phase: run [`SNAPSHOT_JS`] in the page (bounded by what is left of the
