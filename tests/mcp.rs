@@ -425,3 +425,31 @@ async fn serve_admits_mcp_calls_within_its_queue_bound() {
     queue_reaches(&svc.base, 0, "the place was never freed").await;
     assert_eq!(post().await.unwrap().status().as_u16(), 200);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tools_steer_the_page_under_the_servers_grants() {
+    let site = Server::start(Some(fixtures_dir())).await.unwrap();
+    let page = site.url("/steer-late-article/page.html");
+    let client = stdio_client(&["--offline", "--allow-private", "-j", "1"]).await;
+    // Without a plan, the article is still loading; waiting for it, it is there.
+    let r = call(&client, "extract", json!({ "url": page, "format": "text" })).await;
+    assert!(text_of(&r).contains("Loading…"), "{}", text_of(&r));
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": page, "format": "text", "steer": {"wait_for": "#article p:not(.loading)"} }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    assert!(text_of(&r).contains("Mairead Quinn"), "{}", text_of(&r));
+    // A caller's script needs the server's --allow-scripts.
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": page, "steer": {"actions": [{"type": "executeJavascript", "script": "1"}]} }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(text_of(&r).contains("--allow-scripts"), "{}", text_of(&r));
+    let _ = client.cancel().await;
+}

@@ -181,3 +181,95 @@ async fn serve_with_the_grants_passes_the_plan_on() {
     );
     assert_eq!(status, 403);
 }
+
+fn fixture(slug: &str) -> String {
+    format!("{}/fixtures/{slug}/page.html", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The "Load more" list clicked until its button is gone: 40 harbours, 3 clicks.
+fn assert_load_more(record: &Value) {
+    let text = record["text"].as_str().unwrap_or_default();
+    assert!(text.contains("Harbour 40"), "{record}");
+    assert_eq!(record["actions"][0]["clicks"], 3, "{record}");
+    assert_eq!(record["actions"][0]["outcome"], "ok", "{record}");
+}
+
+const LOAD_MORE: &str = r##"[{"type":"click","selector":"#more","repeat":10}]"##;
+
+#[test]
+fn the_cli_steers_with_its_flags() {
+    // A wait condition: the article filled 4 s after load.
+    let o = sightline(&[
+        "extract",
+        &fixture("steer-late-article"),
+        "--offline",
+        "--wait-for",
+        "#article p:not(.loading)",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        out.contains("Mairead Quinn") && !out.contains("Loading…"),
+        "{out}"
+    );
+    // Actions, inline, and from a file.
+    let o = sightline(&[
+        "extract",
+        &fixture("steer-load-more"),
+        "--offline",
+        "-f",
+        "json",
+        "--actions",
+        LOAD_MORE,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_load_more(&serde_json::from_slice(&o.stdout).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("actions.json");
+    std::fs::write(&file, LOAD_MORE).unwrap();
+    let o = sightline(&[
+        "extract",
+        &fixture("steer-load-more"),
+        "--offline",
+        "-f",
+        "json",
+        "--actions",
+        file.to_str().unwrap(),
+    ]);
+    assert_load_more(&serde_json::from_slice(&o.stdout).unwrap());
+    // A condition that never holds: a timeout record naming it.
+    let o = sightline(&[
+        "extract",
+        &fixture("steer-late-article"),
+        "--offline",
+        "-f",
+        "json",
+        "--timeout",
+        "3",
+        "--wait-for",
+        "#comments",
+    ]);
+    let rec: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rec["error"]["kind"], "timeout", "{rec}");
+    assert!(
+        rec["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("#comments"),
+        "{rec}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_steers_a_page_from_its_post_body() {
+    let svc = start(&["--allow-private"]);
+    let url = format!("file://{}", fixture("steer-load-more"));
+    let actions: Value = serde_json::from_str(LOAD_MORE).unwrap();
+    let (status, body) = post(
+        &svc.base,
+        json!({"url": url, "format": "json", "actions": actions}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_load_more(&body);
+}
