@@ -98,3 +98,21 @@ def test_a_calls_own_params_keep_the_browsers_comments(server):
     with sightline.Browser(tabs=1, offline=True, comments=True) as b:
         assert comment in b.extract(url, params={}).text
         assert comment in b.extract(url, algorithm="learned", params="{}").text
+
+
+def test_steer_waits_acts_and_names_a_failing_action(browser):
+    late = FIXTURES / "steer-late-article" / "page.html"
+    assert "Loading" in browser.extract(late).text
+    page = browser.extract(late, steer={"wait_for": "#article p:not(.loading)"})
+    assert "Mairead Quinn" in page.text
+    more = FIXTURES / "steer-load-more" / "page.html"
+    page = browser.extract(more, steer={"actions": [{"type": "click", "selector": "#more", "repeat": 10}]})
+    assert "Harbour 40" in page.text
+    assert page.to_dict()["actions"][0]["clicks"] == 3
+    with pytest.raises(sightline.ActionError, match="action 0"):
+        browser.extract(more, steer={"actions": [{"type": "click", "selector": "#nothing-here"}]})
+    with pytest.raises(sightline.InputError, match="hover"):
+        browser.extract(more, steer={"actions": [{"type": "hover"}]})
+    # The same plan as JSON text, and a snapshot steered the same way.
+    snap = browser.snapshot(late, steer='{"wait_for_text": "never once gone out"}')
+    assert any("Mairead Quinn" in (t or "") for t in snap.nodes().to_pydict()["text"])
