@@ -8,11 +8,15 @@
 //! actions in Firecrawl's shape, a `storageState` in Playwright's. An empty plan (the
 //! default) changes nothing: no command is sent, no script injected.
 
+pub mod block;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+pub use block::{load_block_list, AdblockList, SkippedRequests};
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
