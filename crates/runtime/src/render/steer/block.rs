@@ -183,17 +183,18 @@ impl Blocking {
     }
 
     /// Whether to skip a request the request policy allowed: `resource_type` is CDP's name
-    /// (`Image`, `Media`, `Font`, `Script`, ...), `page_url` the page's. The page's own
-    /// document (`document`) is never skipped; other documents (frames) may be, by the list.
+    /// (`Image`, `Media`, `Font`, `Script`, ...), `page_url` the page's. A document of the
+    /// main frame (`main_document`: the page's own, a redirect of it) is never skipped;
+    /// frames' documents may be, by the list.
     /// Pure: no I/O.
     pub(crate) fn skip(
         &self,
         url: &str,
         page_url: &str,
         resource_type: &str,
-        document: bool,
+        main_document: bool,
     ) -> Option<Skip> {
-        if document {
+        if main_document {
             return None;
         }
         // `data:` and `blob:` URLs are already in the page: skipping them saves nothing.

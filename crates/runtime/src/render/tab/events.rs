@@ -308,7 +308,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         let skip = s.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
             let page = s.main_url.as_deref().unwrap_or(&s.nav_url);
             let kind = ev.resource_type.as_ref();
-            b.skip(&ev.request.url, page, kind, d.navigation_document)
+            b.skip(&ev.request.url, page, kind, d.main_document)
         });
         if let Some(why) = skip {
             s.skipped.count(why);
