@@ -35,6 +35,11 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         } else {
             let mut opts = crate::cli::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
+            if !a.block.is_empty() {
+                let mut plan = sightline::Steer::default();
+                plan.block = a.block.clone();
+                opts.steer = std::sync::Arc::new(plan);
+            }
             Some(Extractor::new(Options::default().render_options(opts)).await?)
         };
         let cfg = EvalConfig {
@@ -120,6 +125,13 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
             st.pages_load_timed_out,
             st.score_s.iter().map(|(k, v)| format!("{k} {v:.3}")).collect::<Vec<_>>().join(", ")
         ));
+        let skipped = &st.requests_skipped;
+        if skipped.total() > 0 {
+            md.push_str(&format!(
+                "Requests skipped (--block): {} images (answered with a placeholder that keeps their boxes), {} media, {} fonts.\n",
+                skipped.images, skipped.media, skipped.fonts
+            ));
+        }
         if !st.comments_kept_in.is_empty() {
             md.push_str(&format!(
                 "Reader comments: `learned` kept them (`--comments`) on {}, whose gold keeps them; on the other datasets it dropped them, as their gold does (`--comments-in` changes this).\n",

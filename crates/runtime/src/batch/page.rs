@@ -277,6 +277,7 @@ pub fn finish_page(
     out.record.screenshot_truncated = r.screenshot_truncated;
     out.record.repaired = r.repaired.clone();
     out.record.dialogs = (r.dialogs > 0).then_some(r.dialogs);
+    out.record.skipped_requests = (r.skipped_requests.total() > 0).then_some(r.skipped_requests);
     let streamed = r.snapshot.streamed_segments;
     out.record.streamed_segments = (streamed > 0).then_some(streamed);
     out.record.javascript = r.javascript.clone();

@@ -50,6 +50,10 @@ pub struct Record {
     /// JavaScript dialogs (alert, confirm, prompt, beforeunload) answered automatically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dialogs: Option<usize>,
+    /// Requests the page's steering plan skipped, by reason (`images`, `media`, `fonts`:
+    /// `--block`; `block_list`: `--block-list`); absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped_requests: Option<crate::render::steer::SkippedRequests>,
     /// Segments of React's streaming server rendering (`<div hidden id="S:n">`) that the
     /// snapshot put in their place because the page's inline script that does it never ran
     /// (a saved copy without its scripts, or JavaScript disabled).

@@ -92,6 +92,14 @@ pub struct RunStats {
     pub pages: usize,
     /// The datasets scored with reader comments kept (their gold keeps them).
     pub comments_kept_in: Vec<String>,
+    /// Requests the render options' steering plan skipped (`eval --block`), over all pages;
+    /// absent when none was.
+    #[serde(skip_serializing_if = "no_skips")]
+    pub requests_skipped: crate::render::steer::SkippedRequests,
+}
+
+fn no_skips(s: &crate::render::steer::SkippedRequests) -> bool {
+    s.total() == 0
 }
 
 /// The page ids a config selects from a dataset: the stratified sample when one is given,
@@ -233,6 +241,7 @@ pub(crate) async fn run(
                     if rendered.javascript.is_some() {
                         stats.pages_js_fallback += 1;
                     }
+                    stats.requests_skipped.add(&rendered.skipped_requests);
                     if let Some(dir) = &cfg.save_snapshots {
                         let d = dir.join(name);
                         std::fs::create_dir_all(&d).map_err(|e| Error::Output {

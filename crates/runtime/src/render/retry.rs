@@ -235,6 +235,7 @@ impl Renderer {
                 again.dialogs += r.dialogs;
                 again.blocked_requests += r.blocked_requests;
                 again.blocked_navigations += r.blocked_navigations;
+                again.skipped_requests.add(&r.skipped_requests);
                 again
             }
             Ok(_) => r,

@@ -20,6 +20,8 @@ pub mod cookies;
 pub mod request;
 pub mod storage;
 
+pub mod block;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +40,7 @@ pub(crate) mod vlist;
 pub(crate) mod wait;
 
 pub use crate::render::scroll::ContainerReport;
+pub use block::{load_block_list, AdblockList, SkippedRequests};
 
 /// One page's steering plan. `Steer::default()` does nothing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

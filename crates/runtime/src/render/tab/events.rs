@@ -23,6 +23,7 @@ use futures::StreamExt;
 use parking_lot::Mutex;
 
 use super::{cmd, spawn_body_read, Fault, State};
+use crate::render::steer::block;
 use crate::render::{checks, dialogs, steer};
 use crate::Error;
 
@@ -284,9 +285,11 @@ pub(super) fn spawn(
 }
 
 /// A paused request: decide ([`decide`]), count, then continue or fail it (after the target
-/// policy's check, off the event loop, when there is one).
+/// policy's check, off the event loop, when there is one). A request the page's plan skips
+/// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
+/// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    let (d, policy, headers) = {
+    let (d, policy, headers, skip) = {
         let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
         let d = decide(&RequestFacts {
@@ -312,6 +315,15 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         if d.blocked_navigation {
             s.blocked_navigations += 1;
         }
+        // The page's plan may skip what the policy allowed (`--block`, `--block-list`).
+        let skip = s.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
+            let page = s.main_url.as_deref().unwrap_or(&s.nav_url);
+            let kind = ev.resource_type.as_ref();
+            b.skip(&ev.request.url, page, kind, d.main_document)
+        });
+        if let Some(why) = skip {
+            s.skipped.count(why);
+        }
         let policy = s.policy.clone().filter(|_| d.check_target);
         // `--header`: to the target's own site only (each redirect hop is paused and
         // decided again, so a redirect to another site goes without them).
@@ -320,9 +332,13 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             .as_deref()
             .filter(|site| steer::request::on_site(&ev.request.url, site))
             .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
-        (d, policy.map(|p| (p, s.proxied)), headers)
+        (d, policy.map(|p| (p, s.proxied)), headers, skip)
     };
     let id = ev.request_id.clone();
+    if let Some(why) = skip {
+        block::answer(pg, id, why, ev.resource_type.as_ref()).await;
+        return;
+    }
     let url = ev.request.url.clone();
     let go = move |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId| {
         let mut p = ContinueRequestParams::new(id);

@@ -75,6 +75,10 @@ struct State {
     main_frame: Option<String>,
     blocked: usize,
     blocked_navigations: usize,
+    /// What the page's plan blocks (`--block`, `--block-list`); None: nothing, and no check.
+    blocking: Option<crate::render::steer::block::Blocking>,
+    /// Requests the page's plan skipped.
+    skipped: crate::render::steer::SkippedRequests,
     inflight: HashSet<String>,
     finished: HashSet<String>,
     last_net: Option<Instant>,
@@ -298,6 +302,8 @@ pub struct Rendered {
     pub blocked_requests: usize,
     /// Cross-document navigations of the main frame blocked after the first (`--offline`).
     pub blocked_navigations: usize,
+    /// Requests the page's steering plan skipped (`--block`, `--block-list`), by reason.
+    pub skipped_requests: crate::render::steer::SkippedRequests,
     /// The load event did not arrive before the deadline; the page was captured as it was.
     pub load_timed_out: bool,
     /// 1 when the page was retried after a renderer crash or a browser loss.
@@ -338,6 +344,7 @@ impl Rendered {
             timings: Timings::default(),
             blocked_requests: 0,
             blocked_navigations: 0,
+            skipped_requests: Default::default(),
             load_timed_out: false,
             retries: 0,
             screenshot_truncated: false,
