@@ -571,10 +571,6 @@ pub struct EvalArgs {
     /// given a saved report.json, of that run without rendering anything.
     #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
     pub table: Option<PathBuf>,
-    /// Render with these resource types not fetched (images, media, fonts; comma list), to
-    /// measure what skipping them changes (docs/steering-block.md).
-    #[arg(long, value_delimiter = ',', value_name = "TYPE,..")]
-    pub block: Vec<sightline::render::steer::Blocked>,
     #[command(flatten)]
     pub render: RenderArgs,
 }

@@ -35,9 +35,8 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         } else {
             let mut opts = crate::cli::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
-            if !a.block.is_empty() {
-                let mut plan = sightline::Steer::default();
-                plan.block = a.block.clone();
+                                 // The steering flags (`--block images` measures what skipping images changes).
+            if let Some(plan) = a.render.steer.plan()? {
                 opts.steer = std::sync::Arc::new(plan);
             }
             Some(Extractor::new(Options::default().render_options(opts)).await?)

@@ -145,8 +145,7 @@ impl SteerArgs {
             }
         }
         if let Some(f) = &self.block_list {
-            // MERGE: steer::load_block_list (the filter-list engine) lands with its branch.
-            bail!("--block-list {}: not available in this build", f.display());
+            s.block_list = Some(steer::load_block_list(f).context("--block-list")?);
         }
         s.consent = match self.consent.as_str() {
             "accept" => Consent::Accept,

@@ -126,7 +126,23 @@ pub(crate) fn steer(
             serde_json::to_value(state).map_err(|e| input_err(e.to_string()))?,
         );
     }
-    base.with_fields(&fields).map_err(input_err)
+    // A filter list has no JSON form: its path, loaded once for the plan.
+    let block_list = match fields.remove("block_list") {
+        Some(serde_json::Value::String(path)) => Some(
+            sightline::render::steer::load_block_list(std::path::Path::new(&path)).map_err(err)?,
+        ),
+        Some(other) => {
+            return Err(input_err(format!(
+                "steer: block_list is the path of a filter list, not {other}"
+            )))
+        }
+        None => None,
+    };
+    let mut plan = base.with_fields(&fields).map_err(input_err)?;
+    if block_list.is_some() {
+        plan.block_list = block_list;
+    }
+    Ok(plan)
 }
 
 /// Parameters from a dict or JSON string (None: the defaults).
