@@ -120,6 +120,10 @@ pub struct ExtractResult {
     pub links: Vec<Link>,
     /// Milliseconds of each phase (navigate, settle, scroll, snapshot, score).
     pub timings_ms: serde_json::Value,
+    /// The wall in front of the content that left some of it (a paywall, a login or consent
+    /// dialog over a lead): its kind, vendor and evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall: Option<sightline::walls::Wall>,
 }
 
 /// A width and height in CSS px.
@@ -185,12 +189,18 @@ pub struct ScreenshotInfo {
 
 /// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
 /// hint when it has one.
+/// A wall (`blocked`) also gives the wall as structured content: `{"error": "blocked",
+/// "wall": {"kind", "vendor", "evidence"}}`.
 pub(crate) fn error_result(e: &Error, cfg: &PageConfig) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!(
+    let mut r = CallToolResult::error(vec![ContentBlock::text(format!(
         "error ({}): {}",
         e.kind(),
         cfg.message(e)
-    ))])
+    ))]);
+    if let Error::Blocked { wall, .. } = e {
+        r.structured_content = Some(serde_json::json!({ "error": e.kind(), "wall": wall }));
+    }
+    r
 }
 
 /// A success with `value` as structured content and, after `first` (the content itself, if
@@ -387,6 +397,7 @@ fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractRe
             .timings()
             .and_then(|t| serde_json::to_value(t).ok())
             .unwrap_or_else(|| serde_json::json!({})),
+        wall: page.wall().cloned(),
     }
 }
 

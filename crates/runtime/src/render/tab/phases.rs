@@ -171,7 +171,11 @@ impl Tab {
 
         // snapshot
         self.progress.enter(Phase::Snapshot);
-        let (snapshot, json) = self.snapshot(input, opts, start, deadline).await?;
+        let first = self.snapshot(input, opts, start, deadline).await?;
+        // consent (tab/consent.rs): only when the snapshot shows a consent platform
+        let ((snapshot, json), consent) = self
+            .answer_consent(input, opts, start, deadline, first)
+            .await?;
 
         // screenshot
         let screenshot = if opts.screenshot {
@@ -212,6 +216,11 @@ impl Tab {
             html_text_chars,
             javascript: None,
             scroll: scroll_report,
+            headers: s.headers.clone(),
+            http_error: s.http_error,
+            wall: None,
+            soft_error: None,
+            consent,
         })
     }
 
@@ -361,7 +370,7 @@ impl Tab {
 
     /// The snapshot phase: run [`SNAPSHOT_JS`] in the page (bounded by what is left of the
     /// deadline, at least one command timeout) and read its JSON.
-    async fn snapshot(
+    pub(super) async fn snapshot(
         &mut self,
         input: &str,
         opts: &RenderOptions,
