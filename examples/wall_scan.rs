@@ -23,6 +23,7 @@ fn main() {
     let resp = Response {
         status: Some(200),
         headers: Vec::new(),
+        html_text_chars: None,
     };
     let params = WallParams::default();
     let (mut pages, mut flagged, mut spent) = (0usize, 0usize, Duration::ZERO);

@@ -3,7 +3,8 @@
 //! visible content is a small centred box holding a widget).
 
 use super::markers::{
-    Marker, Where, CONSENT_ROOTS, MARKERS, PAYWALL_CLASSES, PAYWALL_PHRASES, SOFT_ERROR_PHRASES,
+    Marker, Where, CONSENT_ROOTS, LOGIN_PHRASES, MARKERS, PAYWALL_CLASSES, PAYWALL_PHRASES,
+    SOFT_ERROR_PHRASES,
 };
 use super::{Wall, WallKind};
 use crate::snapshot::{Node, Snapshot};
@@ -32,6 +33,10 @@ pub struct Response {
     pub status: Option<i64>,
     /// `(lower-case name, value)` of the headers in [`RESPONSE_HEADERS`].
     pub headers: Vec<(String, String)>,
+    /// Non-blank characters of text in the HTML the page loaded, when it was seen: a page
+    /// whose HTML holds far more text than a wall page ([`WallParams::wall_html_text`]) is
+    /// not taken for a short page because its render shows little.
+    pub html_text_chars: Option<usize>,
 }
 
 impl Response {
@@ -69,6 +74,9 @@ pub struct WallParams {
     /// A page showing fewer non-blank characters than this is short: a marker that is not
     /// certain counts on it. Wall pages show 100-900 (a Cloudflare block page ~700).
     pub small_text: usize,
+    /// A page whose HTML holds more characters of text than this is not a wall page, however
+    /// little its render shows (wall pages' HTML holds a few hundred).
+    pub wall_html_text: usize,
     /// The layout rule's page holds fewer characters than this.
     pub layout_text: usize,
     /// The layout rule's box is at most this share of the viewport's width.
@@ -80,6 +88,8 @@ pub struct WallParams {
     /// A wall that leaves fewer characters of the page than this (a paywall, a login or
     /// consent dialog) leaves no lead: the record is `blocked`.
     pub lead_min: usize,
+    /// A consent dialog names a wall only with at least this many characters of its own text.
+    pub dialog_text: usize,
     /// A dialog covering at least this share of the viewport hides the page.
     pub cover_share: f64,
     /// A page with a visible password field and fewer characters than this is a login wall.
@@ -90,11 +100,13 @@ impl Default for WallParams {
     fn default() -> Self {
         WallParams {
             small_text: 1500,
+            wall_html_text: 6000,
             layout_text: 400,
             layout_width_share: 0.7,
             layout_centre_share: 0.15,
             widget_max_side: 620.0,
             lead_min: 200,
+            dialog_text: 20,
             cover_share: 0.5,
             login_text: 800,
         }
@@ -246,7 +258,8 @@ fn short(s: &str, n: usize) -> String {
 /// then the vendor, from any marker that names one (a `server` header, a vendor's cookie).
 pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Verdict> {
     let page = Page::new(snap, resp);
-    let small = page.chars < p.small_text;
+    let small =
+        page.chars < p.small_text && resp.html_text_chars.is_none_or(|h| h < p.wall_html_text);
     let mut evidence = Vec::new();
     let mut kind = None;
     let mut vendor: Option<&str> = None;
@@ -430,11 +443,18 @@ fn login(page: &Page, p: &WallParams) -> Option<Partial> {
     if page.snap.signals.password_inputs == 0 {
         return None;
     }
-    if page.chars < p.login_text {
+    let title = page.snap.title.to_lowercase();
+    let says = LOGIN_PHRASES
+        .iter()
+        .find(|w| page.text.contains(*w) || title.contains(*w));
+    if let (true, Some(says)) = (page.chars < p.login_text, says) {
         return Some((
             WallKind::Login,
             None,
-            format!("a password field on a page of {} characters", page.chars),
+            format!(
+                "a password field on a page of {} characters, text \"{says}\"",
+                page.chars
+            ),
             0,
         ));
     }
@@ -519,14 +539,22 @@ fn consent(page: &Page, p: &WallParams) -> Option<Partial> {
             continue;
         };
         let end = page.subtree_end(i);
-        // The dialog's largest box: a root may be a zero-size host of a fixed dialog.
-        let cover = page.snap.nodes[i..end]
-            .iter()
-            .filter(|n| n.rendered && !n.is_text())
-            .map(|n| page.cover(n))
+        if end - i > 5000 {
+            continue;
+        }
+        // The largest box of the dialog that holds its words: a root may be a zero-size host
+        // of a fixed dialog, and a dimming layer without words (OneTrust's dark filter) hides
+        // nothing.
+        let cover = (i..end)
+            .filter(|&k| page.snap.nodes[k].rendered && !page.snap.nodes[k].is_text())
+            .filter(|&k| page.chars_in(k..page.subtree_end(k)) >= p.dialog_text)
+            .map(|k| page.cover(&page.snap.nodes[k]))
             .fold(0.0, f64::max);
-        if cover >= p.cover_share {
-            let left = page.chars - page.chars_in(i..end).min(page.chars);
+        // Its words must be in the page: a dialog whose words are in a frame that did not
+        // load (a saved copy's Sourcepoint layer) names no wall.
+        let words = page.chars_in(i..end);
+        if cover >= p.cover_share && words >= p.dialog_text {
+            let left = page.chars - words.min(page.chars);
             return Some((
                 WallKind::Consent,
                 Some(vendor),

@@ -11,6 +11,7 @@ fn resp(status: i64, headers: &[(&str, &str)]) -> Response {
             .iter()
             .map(|(n, v)| (n.to_string(), v.to_string()))
             .collect(),
+        html_text_chars: None,
     }
 }
 
@@ -209,6 +210,15 @@ fn login_walls() {
     let v = see(&s, &ok()).unwrap();
     assert_eq!(v.wall.kind, WallKind::Login);
     assert!(v.blocking);
+    // A short "page not found" with a sidebar's login form is not one.
+    let mut b = boxed(
+        "Page Not Found",
+        "We're sorry - the page you tried to access could not be found. Member login: username, password",
+    );
+    b.el(0, "input", rect(20.0, 300.0, 200.0, 30.0));
+    let mut s = b.build();
+    s.signals.password_inputs = 1;
+    assert_eq!(see(&s, &ok()), None);
     // A login box in an article's sidebar is not a wall.
     let mut b = article("Members: log in here", 400);
     b.el(0, "input", rect(1000.0, 100.0, 200.0, 30.0));
@@ -260,7 +270,7 @@ fn consent() {
     let mut b = article("", 400);
     let d = b.el(0, "div", rect(0.0, 0.0, 1280.0, 900.0));
     b.node_mut(d).id = Some("sp_message_container_123".into());
-    b.text(d, "We value your privacy");
+    b.text(d, "We value your privacy. Accept all, or reject all.");
     let v = see(&b.build(), &ok()).unwrap();
     assert_eq!(v.wall.kind, WallKind::Consent);
     assert_eq!(v.wall.vendor.as_deref(), Some("sourcepoint"));
@@ -304,6 +314,28 @@ fn pages_that_talk_about_walls_are_not_walls() {
             None
         );
     }
+}
+
+#[test]
+fn sensor_scripts_on_ordinary_pages_are_no_wall() {
+    // HUMAN's, Kasada's and AWS WAF's sensors run on every page a site protects: an article
+    // whose render shows little (its content behind a script) is not their wall.
+    let mut s = boxed(
+        "Focusrite Scarlett 4i4 review",
+        "The Scarlett gets a serious overhaul",
+    )
+    .build();
+    s.signals.globals.extend([
+        "_pxAppId".into(),
+        "KPSDK".into(),
+        "AwsWafIntegration".into(),
+    ]);
+    assert_eq!(see(&s, &ok()), None);
+    // A short render of a page whose HTML holds an article is not a short page.
+    let s = boxed("Shop", "Too many requests").build();
+    let mut r = ok();
+    r.html_text_chars = Some(20_000);
+    assert_eq!(see(&s, &r), None);
 }
 
 #[test]

@@ -83,6 +83,7 @@ impl Renderer {
             let resp = walls::Response {
                 status: r.status,
                 headers: r.headers.clone(),
+                html_text_chars: r.html_text_chars,
             };
             let Some(secs) = resp
                 .retry_after()
@@ -117,6 +118,7 @@ impl Renderer {
         let resp = walls::Response {
             status: r.status,
             headers: r.headers.clone(),
+            html_text_chars: r.html_text_chars,
         };
         match walls::recognise(&r.snapshot, &resp, &walls::WallParams::default()) {
             Some(v) if v.blocking && !steer.accept_walls => Err(Error::Blocked {
