@@ -5,13 +5,14 @@
 //! where each DIR holds `<dataset>/<id>.json` (`sightline eval --save-snapshots DIR`). Each
 //! snapshot is read as a page served with status 200 and no vendor header (as the bench
 //! serves it on 127.0.0.1). Prints one line per flagged page (`dataset/id kind vendor
-//! evidence`), then `pages N flagged K` and the recognition's time per page.
+//! evidence`), then `pages N flagged K`, the recognition's time per page, and how many pages
+//! show a consent platform (the pages whose consent dialog the renderer answers).
 
 #![forbid(unsafe_code)]
 
 use std::time::{Duration, Instant};
 
-use sightline::walls::{recognise, Response, WallParams};
+use sightline::walls::{consent_platform, recognise, Response, WallParams};
 use sightline::Snapshot;
 
 fn main() {
@@ -27,6 +28,7 @@ fn main() {
     };
     let params = WallParams::default();
     let (mut pages, mut flagged, mut spent) = (0usize, 0usize, Duration::ZERO);
+    let mut platforms = 0usize;
     let mut by_set: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     for dir in &dirs {
         let mut sets: Vec<_> = std::fs::read_dir(dir)
@@ -55,6 +57,9 @@ fn main() {
                 let t = Instant::now();
                 let v = recognise(&snap, &resp, &params);
                 spent += t.elapsed();
+                if consent_platform(&snap).is_some() {
+                    platforms += 1;
+                }
                 if let Some(v) = v {
                     flagged += 1;
                     e.1 += 1;
@@ -73,7 +78,7 @@ fn main() {
         println!("{set}: pages {n} flagged {k}");
     }
     println!(
-        "pages {pages} flagged {flagged}; recognition {:.3} ms per page",
+        "pages {pages} flagged {flagged}; recognition {:.3} ms per page; pages showing a consent platform (answered before the snapshot) {platforms}",
         spent.as_secs_f64() * 1000.0 / pages.max(1) as f64
     );
 }

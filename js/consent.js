@@ -25,6 +25,10 @@
         report.cmp = m.cmp; report.clicks = m.totalClicks ?? null; report.cosmetic = !!m.isCosmetic;
         finish();
         break;
+      case "report":
+        // No platform found after the retries: nothing to wait for.
+        if (m.state && m.state.lifecycle === "nothingDetected") finish();
+        break;
       default: break;
     }
   };
