@@ -2,7 +2,8 @@
 //! with the status and headers their vendors send, are named in the record with the right
 //! kind; a wall that leaves nothing is a `blocked` error carrying the wall, one that leaves a
 //! lead a success with `wall`; a `Retry-After` within the bound is waited out; a consent
-//! dialog is answered before the snapshot; a page that only talks about walls is no wall.
+//! dialog is answered before the snapshot; a page that only talks about walls is no wall;
+//! `hide_overlays` hides a newsletter modal from the screenshot.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -55,6 +56,7 @@ fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
         "/paywall" => (200, vec![html], fixture("paywall.html")),
         "/talks" => (200, vec![html], fixture("talks.html")),
         "/consent" => (200, vec![html], fixture("consent.html")),
+        "/overlay" => (200, vec![html], fixture("overlay.html")),
         _ => (404, vec![html], b"<p>no such page</p>".to_vec()),
     }
 }
@@ -239,5 +241,34 @@ async fn consent_dialogs_are_answered_before_the_snapshot() {
         .unwrap();
     assert_eq!(page.record().consent, None);
     assert_eq!(page.wall().map(|w| w.kind), Some(WallKind::Consent));
+    ex.shutdown().await;
+}
+
+/// The top-left pixel of a page's screenshot.
+fn corner(page: &sightline::Page) -> [u8; 3] {
+    let png = page.screenshot().expect("a screenshot");
+    let img = image::load_from_memory(png).unwrap().to_rgb8();
+    img.get_pixel(5, 5).0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overlays_that_are_not_consent_are_hidden_from_the_screenshot_on_request() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let url = format!("{base}/overlay");
+    // A red newsletter modal covers the page.
+    let page = ex
+        .extract_with(&url, cfg(|_| {}), Some(true))
+        .await
+        .unwrap();
+    assert_eq!(corner(&page), [255, 0, 0]);
+    assert_eq!(page.wall(), None);
+    let page = ex
+        .extract_with(&url, cfg(|s| s.hide_overlays = true), Some(true))
+        .await
+        .unwrap();
+    assert_eq!(corner(&page), [255, 255, 255]);
     ex.shutdown().await;
 }

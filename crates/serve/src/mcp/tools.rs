@@ -632,6 +632,30 @@ mod tests {
     }
 
     #[test]
+    fn a_wall_is_a_tool_error_naming_the_wall_with_it_as_structured_content() {
+        let e = Error::Blocked {
+            input: "https://shop.example/".into(),
+            wall: Box::new(sightline::walls::Wall {
+                kind: sightline::walls::WallKind::Challenge,
+                vendor: Some("cloudflare".into()),
+                evidence: vec!["header cf-mitigated: challenge".into()],
+            }),
+        };
+        let r = error_result(&e, &PageConfig::default());
+        assert_eq!(r.is_error, Some(true));
+        let t = &r.content[0].as_text().unwrap().text;
+        assert!(
+            t.starts_with(
+                "error (blocked): https://shop.example/: blocked by cloudflare anti-bot challenge"
+            ),
+            "{t}"
+        );
+        let s = r.structured_content.unwrap();
+        assert_eq!(s["wall"]["kind"], "challenge");
+        assert_eq!(s["wall"]["vendor"], "cloudflare");
+    }
+
+    #[test]
     fn a_failed_page_is_a_tool_error_naming_its_kind() {
         let e = Error::Timeout {
             input: "https://example.com/".into(),

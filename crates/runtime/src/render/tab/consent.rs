@@ -4,6 +4,9 @@
 //! compiled in) runs in the page through `js/consent.js` with one `Runtime.evaluate`, and the
 //! page is snapshotted again. A page without a platform pays nothing: no command is sent.
 //! Nothing is installed for later documents, so a reused tab's next page starts clean.
+//!
+//! With [`crate::Steer::hide_overlays`], overlays that are not consent (a newsletter modal,
+//! "ad blocker detected") are hidden before the screenshot ([`HIDE_OVERLAYS_JS`]).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -21,6 +24,30 @@ use crate::Error;
 const GLUE: &str = include_str!("../../../../../js/consent.js");
 const BUNDLE: &str = include_str!("../../../../../js/vendor/autoconsent/autoconsent.playwright.js");
 const RULES: &str = include_str!("../../../../../js/vendor/autoconsent/compact-rules.json");
+
+/// Hides what covers the page without being it: every fixed element that is visible and covers
+/// at least a quarter of the viewport, and is not a consent platform's dialog (answered or
+/// named as a wall, not hidden); scrolling locked by a modal is released. Returns how many were
+/// hidden.
+const HIDE_OVERLAYS_JS: &str = r#"(() => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const consent = /onetrust|didomi|sp_message|qc-cmp2|cybotcookiebot|truste|usercentrics|cmpbox|fc-consent/i;
+  let n = 0;
+  for (const el of document.querySelectorAll("body *")) {
+    const cs = getComputedStyle(el);
+    if (cs.position !== "fixed" || cs.display === "none" || cs.visibility === "hidden") continue;
+    const r = el.getBoundingClientRect();
+    const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+    if (w <= 0 || h <= 0 || w * h < 0.25 * vw * vh) continue;
+    let c = false;
+    for (let a = el; a && !c; a = a.parentElement) c = consent.test(String(a.id) + " " + String(a.className));
+    if (c) continue;
+    el.style.setProperty("display", "none", "important");
+    n++;
+  }
+  if (n) for (const e of [document.documentElement, document.body]) if (e) e.style.setProperty("overflow", "auto", "important");
+  return n;
+})()"#;
 
 /// How long autoconsent may look for the dialog and answer it, at most.
 const CONSENT_WAIT: Duration = Duration::from_secs(4);
@@ -73,6 +100,27 @@ fn script(action: Consent) -> &'static str {
 }
 
 impl Tab {
+    /// Hide overlays that are not consent before the screenshot (`hide_overlays`); returns
+    /// how many were hidden. A failure leaves the page as it is.
+    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &RenderOptions) -> usize {
+        let eval = EvaluateParams::builder()
+            .expression(HIDE_OVERLAYS_JS)
+            .return_by_value(true)
+            .build()
+            .expect("valid params");
+        match self
+            .bounded(opts.command_timeout, self.page.execute(eval))
+            .await
+        {
+            Bounded::Done(Ok(r)) => {
+                let n = r.result.result.value.and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+                tracing::debug!("{input}: {n} overlays hidden before the screenshot");
+                n
+            }
+            _ => 0,
+        }
+    }
+
     /// Answer the page's consent dialog when its snapshot shows a consent platform and the
     /// plan does not keep it; then the snapshot again. Returns the snapshot to keep and
     /// what was done (None: nothing was tried).

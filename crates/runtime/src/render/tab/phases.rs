@@ -180,6 +180,9 @@ impl Tab {
         // screenshot
         let screenshot = if opts.screenshot {
             self.progress.enter(Phase::Screenshot);
+            if opts.steer.hide_overlays {
+                self.hide_overlays(input, opts).await;
+            }
             Some(self.screenshot(input, opts, &snapshot).await?)
         } else {
             None
