@@ -57,6 +57,8 @@ fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
         "/talks" => (200, vec![html], fixture("talks.html")),
         "/consent" => (200, vec![html], fixture("consent.html")),
         "/overlay" => (200, vec![html], fixture("overlay.html")),
+        "/soft-error" => (200, vec![html], fixture("soft-error.html")),
+        "/soft-error-hidden" => (200, vec![html], fixture("soft-error-hidden.html")),
         _ => (404, vec![html], b"<p>no such page</p>".to_vec()),
     }
 }
@@ -270,5 +272,39 @@ async fn overlays_that_are_not_consent_are_hidden_from_the_screenshot_on_request
         .await
         .unwrap();
     assert_eq!(corner(&page), [255, 255, 255]);
+    ex.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_pages_that_scripts_make_are_rendered_without_javascript_or_recorded() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    // The script replaces the article with an error message: the render without JavaScript
+    // shows the article, and is kept.
+    let page = ex
+        .extract_with(format!("{base}/soft-error"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        page.record().javascript.as_deref(),
+        Some("disabled-fallback")
+    );
+    assert!(
+        page.text().contains("城市位于河流的北岸"),
+        "{}",
+        page.text()
+    );
+    assert_eq!(page.record().soft_error, None);
+    // Without JavaScript the article stays hidden too: the render is kept, and the record
+    // says it shows an error message.
+    let page = ex
+        .extract_with(format!("{base}/soft-error-hidden"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    assert_eq!(page.record().javascript, None);
+    let soft = page.record().soft_error.clone().expect("a soft error");
+    assert!(soft.contains("页面不存在"), "{soft}");
     ex.shutdown().await;
 }
