@@ -214,7 +214,7 @@ pub(crate) async fn run(
                                     bytes,
                                     charset,
                                 },
-                                &bench_page,
+                                bench_page,
                             )
                             .await;
                         (r, t.elapsed().as_secs_f64())
