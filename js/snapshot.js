@@ -335,6 +335,34 @@
     if (rendered[i]) rendered[nodes[i].parent] = true;
   }
   for (let i = 0; i < nodes.length; i++) nodes[i].rendered = rendered[i];
+  // Wall signals (read by `crates/core/src/walls`): the external scripts' URLs as written,
+  // which of a few vendor globals the page's scripts defined (own properties of `window`
+  // only: a named element is not one), and the visible password fields. Bounded.
+  const signals = (() => {
+    const all = find(document, "querySelectorAll");
+    const scripts = [];
+    const list = all.call(document, "script[src]");
+    for (let i = 0; i < list.length && scripts.length < 64; i++) {
+      const s = String(attr(list[i], "src") || "").slice(0, 300);
+      if (s) scripts.push(s);
+    }
+    const globals = ["_cf_chl_opt", "_pxAppId", "_pxUuid", "AwsWafIntegration", "KPSDK",
+      "grecaptcha", "hcaptcha", "turnstile", "__tcfapi", "__cmp", "OneTrust", "Optanon",
+      "Didomi", "_sp_", "__uspapi", "googlefc"].filter((g) => {
+      try { return Object.getOwnPropertyDescriptor(window, g) !== undefined; } catch (e) { return false; }
+    });
+    let password_inputs = 0;
+    const pw = all.call(document, 'input[type="password" i]');
+    for (let i = 0; i < pw.length && i < 50; i++) {
+      const r = rectOf(pw[i]);
+      if (r.width > 0 && r.height > 0) password_inputs++;
+    }
+    const out = {};
+    if (scripts.length) out.scripts = scripts;
+    if (globals.length) out.globals = globals;
+    if (password_inputs) out.password_inputs = password_inputs;
+    return out;
+  })();
   return JSON.stringify({
     schema_version: 1,
     url: String(location.href),
@@ -349,6 +377,7 @@
     frames,
     streamed_segments: streamed,
     head,
+    ...(Object.keys(signals).length ? { signals } : {}),
     document: { width: docW, height: docH },
     nodes,
   });

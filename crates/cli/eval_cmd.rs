@@ -35,10 +35,6 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         } else {
             let mut opts = crate::cli::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
-                                 // The steering flags (`--block images` measures what skipping images changes).
-            if let Some(plan) = a.render.steer.plan()? {
-                opts.steer = std::sync::Arc::new(plan);
-            }
             Some(Extractor::new(Options::default().render_options(opts)).await?)
         };
         let cfg = EvalConfig {
@@ -63,6 +59,8 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                     .cloned()
                     .collect()
             }),
+            // The steering flags (`--block images` measures what skipping images changes).
+            steer: a.render.steer.plan()?.unwrap_or_default(),
         };
         // One bar per dataset on a terminal; a line every 50 pages in logs.
         let tty = std::io::stderr().is_terminal();

@@ -157,6 +157,10 @@ class Page:
     @property
     def status(self) -> Optional[int]: ...
     @property
+    def wall(self) -> Optional[Dict[str, Any]]:
+        """The wall that left a lead (paywall, login or consent dialog): kind, vendor, evidence."""
+        ...
+    @property
     def blocks(self) -> List[Dict[str, Any]]:
         """The kept blocks with their box, scores and (learned) probability."""
     @property

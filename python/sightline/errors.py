@@ -14,6 +14,7 @@ __all__ = [
     "TimeoutError",
     "NavigationError",
     "HttpError",
+    "BlockedError",
     "ContentTypeError",
     "ForbiddenError",
     "CrashedError",
@@ -68,6 +69,16 @@ class HttpError(SightlineError):
 
     kind = "http"
     status: Optional[int]
+
+
+class BlockedError(SightlineError):
+    """A wall stands in front of the content (an anti-bot challenge, a captcha, a block page,
+    a rate limit, a full login or consent wall). ``wall`` holds it as the record has it:
+    ``{"kind": ..., "vendor": ... or None, "evidence": [...]}``. sightline names walls; it
+    does not pass them."""
+
+    kind = "blocked"
+    wall: Optional[dict] = None
 
 
 class ContentTypeError(SightlineError):
@@ -149,6 +160,7 @@ _BY_KIND = {
         TimeoutError,
         NavigationError,
         HttpError,
+        BlockedError,
         ContentTypeError,
         ForbiddenError,
         CrashedError,

@@ -68,7 +68,15 @@ pub(crate) fn to_pyerr(py: Python<'_>, e: &sightline::Error) -> PyErr {
         Some(h) => format!("{} ({h})", e.detail()),
         None => e.detail(),
     };
-    match error_object(py, e.kind(), &message, status) {
+    let obj = error_object(py, e.kind(), &message, status).and_then(|obj| {
+        // A wall: `BlockedError.wall`, the record's `wall` as a dict.
+        if let sightline::Error::Blocked { wall, .. } = e {
+            let v = serde_json::to_value(&**wall).unwrap_or(serde_json::Value::Null);
+            obj.bind(py).setattr("wall", json_to_py(py, &v)?)?;
+        }
+        Ok(obj)
+    });
+    match obj {
         Ok(obj) => PyErr::from_value(obj.into_bound(py)),
         Err(err) => err,
     }

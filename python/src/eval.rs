@@ -57,6 +57,7 @@ pub fn evaluate(
         save_snapshots: None,
         from_snapshots: snapshots.clone(),
         comments_in: None,
+        steer: sightline::Steer::default(),
     };
     // Run on this thread (the runner's future is not provably Send to rustc, so it is not
     // spawned): the GIL is released, but Ctrl-C is handled only after the run.

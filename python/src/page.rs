@@ -64,6 +64,19 @@ impl Page {
     fn status(&self) -> Option<i64> {
         self.page.record().status
     }
+    /// The wall in front of the content that left some of it (a paywall, a login or consent
+    /// dialog over a lead), as `{"kind", "vendor", "evidence"}`; None without one. A wall that
+    /// leaves nothing raises `sightline.BlockedError` instead.
+    #[getter]
+    fn wall(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        match self.page.wall() {
+            Some(w) => {
+                let v = serde_json::to_value(w).unwrap_or(serde_json::Value::Null);
+                Ok(Some(crate::convert::json_to_py(py, &v)?))
+            }
+            None => Ok(None),
+        }
+    }
     /// The kept blocks: for `learned`, each block's `path`, `box` `[x, y, w, h]`, `chars`,
     /// `probability`, `pass1_probability` and top feature contributions (`pass1_top`,
     /// `pass2_top`); for the other algorithms, each content root's `path`, `tag`, `box`,

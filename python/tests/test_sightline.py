@@ -125,6 +125,17 @@ def test_tables_cross_as_arrow():
     assert pa.record_batch(t).column(0).to_pylist() == list(range(len(snap)))
 
 
+def test_walls_are_blocked_errors_with_the_wall_or_a_pages_wall(browser, server):
+    with pytest.raises(sightline.BlockedError) as e:
+        browser.extract(f"{server}/walls/challenge.html")
+    assert e.value.kind == "blocked"
+    assert e.value.wall["kind"] == "challenge" and e.value.wall["vendor"] == "cloudflare"
+    assert "cloudflare anti-bot challenge" in str(e.value)
+    page = browser.extract(f"{server}/walls/paywall.html")
+    assert page.wall["kind"] == "paywall" and page.wall["evidence"]
+    assert browser.extract(f"{server}/walls/talks.html").wall is None
+
+
 def test_errors_are_typed_and_name_the_input(browser, server, tmp_path):
     with pytest.raises(sightline.HttpError) as e:
         browser.extract(f"{server}/missing.html")

@@ -434,6 +434,13 @@ impl Page {
     pub fn record(&self) -> &Record {
         &self.record
     }
+    /// The wall in front of the page's content that left some of it (a paywall, a login or
+    /// consent dialog over a lead), or any wall when walls are accepted
+    /// ([`crate::Steer::accept_walls`]). A wall that leaves nothing is an
+    /// [`Error::Blocked`] instead, carrying the wall.
+    pub fn wall(&self) -> Option<&crate::walls::Wall> {
+        self.record.wall.as_ref()
+    }
     /// Did any algorithm keep text?
     pub fn is_empty(&self) -> bool {
         let tree = Tree::new(&self.snapshot);

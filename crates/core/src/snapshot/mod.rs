@@ -64,10 +64,36 @@ pub struct Snapshot {
     /// `<time>`), read by [`crate::extract::metadata`]; empty in older snapshots.
     #[serde(default, skip_serializing_if = "Head::is_empty")]
     pub head: Head,
+    /// What the walls' recognition reads beyond the nodes (script URLs, vendor globals,
+    /// password fields); empty in older snapshots.
+    #[serde(default, skip_serializing_if = "Signals::is_empty")]
+    pub signals: Signals,
     /// The scrollable document size in CSS px.
     pub document: Size,
     /// Every node in document order; `nodes[0]` is `<body>`; a parent precedes its children.
     pub nodes: Vec<Node>,
+}
+
+/// The page's signals for [`crate::walls`], bounded in count and length by the snapshot script.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
+pub struct Signals {
+    /// The `src` of each `<script src>`, as written (up to 64, each cut at 300 characters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scripts: Vec<String>,
+    /// Which of a fixed list of vendor globals (`_cf_chl_opt`, `_pxAppId`, `grecaptcha`,
+    /// `__tcfapi`, ...) the page's scripts defined on `window`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<String>,
+    /// Visible `<input type=password>` fields.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub password_inputs: u32,
+}
+
+impl Signals {
+    /// Nothing recorded.
+    pub fn is_empty(&self) -> bool {
+        self.scripts.is_empty() && self.globals.is_empty() && self.password_inputs == 0
+    }
 }
 
 /// The page's stated metadata, bounded in count and length by the snapshot script.
@@ -655,6 +681,7 @@ impl SnapshotBuilder {
                 frames: 0,
                 streamed_segments: 0,
                 head: Head::default(),
+                signals: Signals::default(),
                 document: Size {
                     width,
                     height: 1000.0,

@@ -3,10 +3,21 @@
 //! recognised from the signals a render leaves (status, headers, the DOM and the layout) so a
 //! wall is named in the record and never passed off as content.
 //!
-//! This module holds the vocabulary ([`Wall`], [`WallKind`]); recognition is pure code over a
-//! [`crate::Snapshot`] and the main document's response.
+//! This module holds the vocabulary ([`Wall`], [`WallKind`]) and the recognition
+//! ([`recognise`]): pure code over a [`crate::Snapshot`] and the main document's response
+//! ([`Response`]), driven by the vendor table in [`markers`]. `docs/walls.md` says what is
+//! recognised and what was measured.
 
 use serde::{Deserialize, Serialize};
+
+pub mod markers;
+mod recognise;
+#[cfg(test)]
+mod tests;
+
+pub use recognise::{
+    consent_platform, recognise, soft_error, Response, Verdict, WallParams, RESPONSE_HEADERS,
+};
 
 /// What kind of wall a page is behind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]

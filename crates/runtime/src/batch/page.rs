@@ -165,6 +165,10 @@ impl PageOut {
                     kind: e.kind().to_string(),
                     message: e.detail(),
                 }),
+                wall: match e {
+                    Error::Blocked { wall, .. } => Some((**wall).clone()),
+                    _ => None,
+                },
                 ..Record::default()
             },
             body: String::new(),
@@ -283,6 +287,9 @@ pub fn finish_page(
     out.record.javascript = r.javascript.clone();
     out.record.scroll = Some(r.scroll.clone());
     out.record.actions = r.actions.clone();
+    out.record.wall = r.wall.clone();
+    out.record.soft_error = r.soft_error.clone();
+    out.record.consent = r.consent.clone();
     out.screenshot = r.screenshot;
     Ok(Finished {
         out,

@@ -72,6 +72,21 @@ pub struct Record {
     /// `clicks` of a repeated click, `message`, `ms`); omitted when the page had none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<crate::render::steer::ActionOutcome>>,
+    /// The wall in front of the page's content ([`crate::walls`]): on a `blocked` error, the
+    /// wall that left nothing of the page; on a success, a paywall or a login or consent
+    /// dialog that left a lead, or any wall with `accept_walls`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall: Option<crate::walls::Wall>,
+    /// The error message a script put in place of the article (`"页面不存在"`, "page not
+    /// found"), shown by the render while the page's HTML holds far more text, and kept
+    /// because the render with JavaScript disabled did no better (when it does, `javascript`
+    /// says `disabled-fallback` instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub soft_error: Option<String>,
+    /// What was done with the page's consent dialog before the snapshot (`--consent`): the
+    /// platform, the action, whether the dialog was found and answered, the clicks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consent: Option<crate::render::ConsentReport>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

@@ -49,6 +49,9 @@ pub struct EvalConfig {
     /// The datasets on which `learned` keeps reader comments (`--comments`), because their
     /// gold does; None: [`super::bench::GOLD_KEEPS_COMMENTS`].
     pub comments_in: Option<Vec<String>>,
+    /// The steering plan each page renders with (`eval --block images` measures what
+    /// skipping images changes); walls are always accepted and consent dialogs kept.
+    pub steer: crate::render::Steer,
 }
 
 impl EvalConfig {
@@ -149,6 +152,18 @@ pub(crate) async fn run(
     let conc = renderer.map_or(1, |r| r.concurrency());
     // Scoring reads the text only.
     let text_params = cfg.params.text_only();
+    // The bench measures extraction of what a page shows: a wall is extracted (its gold is
+    // the page's words), and consent dialogs are kept as the saved page has them, so the
+    // figures are those of the render without the walls' steps (docs/walls.md).
+    let bench_page = {
+        let mut steer = cfg.steer.clone();
+        steer.accept_walls = true;
+        steer.consent = crate::render::steer::Consent::Keep;
+        crate::render::PageRender {
+            screenshot: None,
+            steer: Some(std::sync::Arc::new(steer)),
+        }
+    };
     for name in &names {
         let ds = Dataset::open(&cfg.root, name)?;
         // Each dataset is scored with the comment policy its gold follows.
@@ -169,6 +184,7 @@ pub(crate) async fn run(
         }
         let t0 = Instant::now();
         let ds_ref = &ds;
+        let bench_page = &bench_page;
         let never = crate::batch::Cancel::new();
         let stream = crate::batch::pipeline(
             ids.iter().collect(),
@@ -203,11 +219,14 @@ pub(crate) async fn run(
                     Ok((bytes, charset)) => {
                         let t = Instant::now();
                         let r = renderer
-                            .render(&Input::Html {
-                                name: format!("{}/{id}", ds_ref.name),
-                                bytes,
-                                charset,
-                            })
+                            .render_with(
+                                &Input::Html {
+                                    name: format!("{}/{id}", ds_ref.name),
+                                    bytes,
+                                    charset,
+                                },
+                                bench_page,
+                            )
                             .await;
                         (r, t.elapsed().as_secs_f64())
                     }

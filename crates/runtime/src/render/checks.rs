@@ -193,6 +193,11 @@ pub fn snapshot_text_chars(snap: &Snapshot) -> usize {
         .sum()
 }
 
+/// HTTP error statuses walls answer with (a login's 401, a block's 403, ModSecurity's 406,
+/// a rate limit's 429, a challenge's 503): a main document with one is rendered, so that the
+/// wall can be named, and is an `http` error only when none is recognised.
+pub const WALL_STATUSES: &[i64] = &[401, 403, 406, 429, 503];
+
 /// The HTML must hold at least this many characters of text for a render to count as lossy.
 pub const FALLBACK_MIN_HTML_CHARS: usize = 500;
 

@@ -4,6 +4,11 @@
 //! JavaScript-disabled fallback (a render that shows far less text than the page's HTML
 //! holds, or whose scripts left nothing to snapshot).
 //!
+//! Last, the walls: a rate limit's `Retry-After` is waited out and the page rendered again
+//! (within the page's deadline and [`Steer::max_retry_after`]), then the wall in front of
+//! the content is recognised ([`crate::walls::recognise`]): a `blocked` error when it leaves
+//! none of the page, the `http` error of a status walls answer with when there is none.
+//!
 //! A policy over [`Renderer::render_once`], with no state of its own: what it reads of the
 //! browser (its generation, whether it is gone) is the renderer's launcher.
 
@@ -11,14 +16,18 @@ use std::time::{Duration, Instant};
 
 use super::checks;
 use super::options::{local_html, repair_unclosed_title, Input, PageRender, RenderOptions};
+use super::steer::Steer;
 use super::tab::Rendered;
 use super::tab_pool::OPENING_A_TAB;
 use super::timings::Timings;
 use super::Renderer;
-use crate::Error;
+use crate::{walls, Error};
 
 /// How an attempt at a page ended: the page's result, or another attempt.
 type Attempt = std::ops::ControlFlow<Result<Rendered, Error>>;
+
+/// At most this many renders again after a `Retry-After`.
+const RETRY_AFTER_TRIES: usize = 2;
 
 /// The least time left of a page's deadline for a render that follows its first (the title
 /// repair, the JavaScript-disabled fallback); with less, the first render stands.
@@ -49,9 +58,87 @@ impl Renderer {
                 .after_attempt(input, first, started, used, r, &mut retries)
                 .await;
             match r {
-                Attempt::Break(r) => return (r, timings),
+                Attempt::Break(r) => {
+                    return (self.walls(input, r, first, started).await, timings);
+                }
                 Attempt::Continue(()) => continue,
             }
+        }
+    }
+
+    /// The walls of a rendered page (see the module's header): `Retry-After` waited out and
+    /// the page rendered again, at most [`RETRY_AFTER_TRIES`] times; then the wall
+    /// recognised. A wall that leaves none of the page is [`Error::Blocked`] unless
+    /// [`Steer::accept_walls`]; one that leaves a lead is kept on [`Rendered::wall`].
+    async fn walls(
+        &self,
+        input: &Input,
+        r: Result<Rendered, Error>,
+        opts: &RenderOptions,
+        started: Instant,
+    ) -> Result<Rendered, Error> {
+        let mut r = r?;
+        let steer: &Steer = &opts.steer;
+        for _ in 0..RETRY_AFTER_TRIES {
+            let resp = walls::Response {
+                status: r.status,
+                headers: r.headers.clone(),
+                html_text_chars: r.html_text_chars,
+            };
+            let Some(secs) = resp
+                .retry_after()
+                .filter(|_| matches!(r.status, Some(429 | 503)))
+            else {
+                break;
+            };
+            let wait = Duration::from_secs_f64(secs);
+            let left = (started + opts.timeout).saturating_duration_since(Instant::now());
+            if wait > steer.max_retry_after || wait + FOLLOW_UP_MIN > left {
+                tracing::info!(
+                    "{}: status {:?} asks to retry after {secs} s, past --max-retry-after ({} s) or the page's deadline",
+                    input.name(),
+                    r.status,
+                    steer.max_retry_after.as_secs_f64()
+                );
+                break;
+            }
+            tracing::info!(
+                "{}: status {:?}; retrying after {secs} s as Retry-After asks",
+                input.name(),
+                r.status
+            );
+            tokio::time::sleep(wait).await;
+            let Some(again) = Self::follow_up(opts, started) else {
+                break;
+            };
+            let retries = r.retries;
+            r = self.render_once(input, &again).await.1?;
+            r.retries = retries;
+        }
+        let resp = walls::Response {
+            status: r.status,
+            headers: r.headers.clone(),
+            html_text_chars: r.html_text_chars,
+        };
+        match walls::recognise(&r.snapshot, &resp, &walls::WallParams::default()) {
+            Some(v) if v.blocking && !steer.accept_walls => Err(Error::Blocked {
+                input: input.name(),
+                wall: Box::new(v.wall),
+            }),
+            Some(v) => {
+                if steer.accept_walls {
+                    r.http_error = None;
+                }
+                r.wall = Some(v.wall);
+                Ok(r)
+            }
+            None => match r.http_error {
+                Some(status) => Err(Error::Http {
+                    input: input.name(),
+                    status,
+                }),
+                None => Ok(r),
+            },
         }
     }
 
@@ -201,9 +288,15 @@ impl Renderer {
             return r;
         }
         let shown = checks::snapshot_text_chars(&r.snapshot);
-        if !checks::needs_js_fallback(shown, html) {
+        let soft = walls::soft_error(&r.snapshot, html, &walls::WallParams::default());
+        if !checks::needs_js_fallback(shown, html) && soft.is_none() {
             return r;
         }
+        // A script's error message in place of the article: kept as the page's soft error
+        // unless the render with JavaScript disabled does better.
+        r.soft_error = soft.map(|w| {
+            format!("the render shows \"{w}\" ({shown} of the HTML's {html} characters of text)")
+        });
         let Some(left) = Self::follow_up(opts, started) else {
             tracing::debug!(
                 "{}: the render shows {shown} of the HTML's {html} characters of text, but too little of the page's deadline is left for a render with JavaScript disabled",

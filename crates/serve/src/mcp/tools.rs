@@ -141,6 +141,10 @@ pub struct ExtractResult {
     pub links: Vec<Link>,
     /// Milliseconds of each phase (navigate, settle, scroll, snapshot, score).
     pub timings_ms: serde_json::Value,
+    /// The wall in front of the content that left some of it (a paywall, a login or consent
+    /// dialog over a lead): its kind, vendor and evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall: Option<sightline::walls::Wall>,
 }
 
 /// A width and height in CSS px.
@@ -206,12 +210,18 @@ pub struct ScreenshotInfo {
 
 /// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
 /// hint when it has one.
+/// A wall (`blocked`) also gives the wall as structured content: `{"error": "blocked",
+/// "wall": {"kind", "vendor", "evidence"}}`.
 pub(crate) fn error_result(e: &Error, cfg: &PageConfig) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!(
+    let mut r = CallToolResult::error(vec![ContentBlock::text(format!(
         "error ({}): {}",
         e.kind(),
         cfg.message(e)
-    ))])
+    ))]);
+    if let Error::Blocked { wall, .. } = e {
+        r.structured_content = Some(serde_json::json!({ "error": e.kind(), "wall": wall }));
+    }
+    r
 }
 
 /// A success with `value` as structured content and, after `first` (the content itself, if
@@ -434,6 +444,7 @@ fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractRe
             .timings()
             .and_then(|t| serde_json::to_value(t).ok())
             .unwrap_or_else(|| serde_json::json!({})),
+        wall: page.wall().cloned(),
     }
 }
 
@@ -665,6 +676,30 @@ mod tests {
         let (same, w, h) = fit(&png, None).unwrap();
         assert_eq!((same.len(), w, h), (png.len(), 200, 500));
         assert!(fit(b"not a png", None).is_err());
+    }
+
+    #[test]
+    fn a_wall_is_a_tool_error_naming_the_wall_with_it_as_structured_content() {
+        let e = Error::Blocked {
+            input: "https://shop.example/".into(),
+            wall: Box::new(sightline::walls::Wall {
+                kind: sightline::walls::WallKind::Challenge,
+                vendor: Some("cloudflare".into()),
+                evidence: vec!["header cf-mitigated: challenge".into()],
+            }),
+        };
+        let r = error_result(&e, &PageConfig::default());
+        assert_eq!(r.is_error, Some(true));
+        let t = &r.content[0].as_text().unwrap().text;
+        assert!(
+            t.starts_with(
+                "error (blocked): https://shop.example/: blocked by cloudflare anti-bot challenge"
+            ),
+            "{t}"
+        );
+        let s = r.structured_content.unwrap();
+        assert_eq!(s["wall"]["kind"], "challenge");
+        assert_eq!(s["wall"]["vendor"], "cloudflare");
     }
 
     #[test]

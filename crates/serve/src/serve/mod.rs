@@ -246,7 +246,7 @@ fn status_of(kind: &str) -> StatusCode {
         "too-large" => StatusCode::PAYLOAD_TOO_LARGE,
         "timeout" => StatusCode::GATEWAY_TIMEOUT,
         "browser" => StatusCode::SERVICE_UNAVAILABLE,
-        _ => StatusCode::BAD_GATEWAY, // navigation, http, content-type, crashed, script
+        _ => StatusCode::BAD_GATEWAY, // navigation, http, blocked, content-type, crashed, script
     }
 }
 
@@ -442,6 +442,10 @@ async fn request_to_page(
 
 fn respond(mut out: PageOut, cfg: &RequestPage) -> Response {
     if let Some(e) = &out.record.error {
+        // A wall: 502, with the record (its `wall`) as the body.
+        if e.kind == "blocked" {
+            return (status_of(&e.kind), Json(out.record)).into_response();
+        }
         return error_response(status_of(&e.kind), &e.kind, &e.message);
     }
     if cfg.page.format == Format::Json {

@@ -253,11 +253,17 @@ pub(super) fn spawn(
                             s.main_checked = true;
                             s.status = Some(ev.response.status);
                             s.main_charset = response_charset(&ev.response);
+                            s.response_headers = wall_headers(&ev.response);
+                            // A status walls answer with is rendered: a wall is named
+                            // after the snapshot, and the page is an `http` error if none is.
+                            let defer = !s.accept_http_errors
+                                && checks::WALL_STATUSES.contains(&ev.response.status);
+                            if defer { s.http_error = Some(ev.response.status); }
                             let fault = s
                                 .egress
                                 .as_ref()
                                 .and_then(|_| proxy_answer_fault(&ev.response))
-                                .or_else(|| main_response_fault(&ev.response, s.accept_http_errors));
+                                .or_else(|| main_response_fault(&ev.response, s.accept_http_errors || defer));
                             if s.fault.is_none() { s.fault = fault; }
                         }
                     }
@@ -498,6 +504,24 @@ fn main_response_fault(
         .unwrap_or_default();
     let problem = checks::header_problem(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     problem.map(Fault::ContentType)
+}
+
+/// The headers of a response that walls are recognised by
+/// ([`crate::walls::RESPONSE_HEADERS`]), names in lower case.
+fn wall_headers(
+    r: &chromiumoxide::cdp::browser_protocol::network::Response,
+) -> Vec<(String, String)> {
+    let Some(o) = r.headers.inner().as_object() else {
+        return Vec::new();
+    };
+    o.iter()
+        .filter(|(k, _)| {
+            crate::walls::RESPONSE_HEADERS
+                .iter()
+                .any(|h| k.eq_ignore_ascii_case(h))
+        })
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_string()))
+        .collect()
 }
 
 /// The charset of a response's Content-Type.

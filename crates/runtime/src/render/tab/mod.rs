@@ -7,16 +7,20 @@
 //!   screenshot).
 //! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
 //!   it needs of the tab: settling after an action, following the navigation it caused.
+//! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
 //!
 //! A fault of the main document (HTTP error status, not HTML, connection refused or reset)
 //! ends the navigation at once with its error.
 
+mod consent;
 mod events;
 mod lifecycle;
 mod phases;
 mod steering;
+
+pub use consent::ConsentReport;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -94,6 +98,12 @@ struct State {
     main_url: Option<String>,
     /// Extract main documents with an HTTP error status (`--accept-http-errors`).
     accept_http_errors: bool,
+    /// The main document's headers that walls are recognised by
+    /// ([`crate::walls::RESPONSE_HEADERS`]).
+    response_headers: Vec<(String, String)>,
+    /// An HTTP error status walls answer with ([`checks::WALL_STATUSES`]), not a fault yet:
+    /// the page is rendered, and it is an `http` error only if no wall is recognised.
+    http_error: Option<i64>,
     /// Network request id of the page's main document.
     main_request: Option<String>,
     /// The main document's final (non-redirect) response was checked.
@@ -324,6 +334,21 @@ pub struct Rendered {
     pub scroll: ScrollReport,
     /// What each of the page's actions did (None: the page had no actions).
     pub actions: Option<Vec<crate::render::steer::ActionOutcome>>,
+    /// The main document's headers that walls are recognised by
+    /// ([`crate::walls::RESPONSE_HEADERS`], lower-case names).
+    pub headers: Vec<(String, String)>,
+    /// The main document's HTTP error status when it is one walls answer with
+    /// ([`checks::WALL_STATUSES`]) and HTTP errors are not accepted: the page was rendered
+    /// to look for a wall, and is an `http` error if none is found.
+    pub http_error: Option<i64>,
+    /// The wall recognised in front of the page's content, when it leaves some of it (a
+    /// paywall, a login or consent dialog over a lead) or walls are accepted.
+    pub wall: Option<crate::walls::Wall>,
+    /// The error message a script put in place of the page's article, when the render
+    /// shows it and no render with JavaScript disabled did better.
+    pub soft_error: Option<String>,
+    /// What was done with the page's consent dialog, when its snapshot showed one.
+    pub consent: Option<ConsentReport>,
 }
 
 /// How a bounded wait ended.
@@ -354,6 +379,11 @@ impl Rendered {
             javascript: None,
             scroll: ScrollReport::default(),
             actions: None,
+            headers: Vec::new(),
+            http_error: None,
+            wall: None,
+            soft_error: None,
+            consent: None,
         }
     }
 }

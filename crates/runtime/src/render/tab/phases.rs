@@ -203,11 +203,18 @@ impl Tab {
 
         // snapshot
         self.progress.enter(Phase::Snapshot);
-        let (snapshot, json) = self.snapshot(input, opts, start, deadline).await?;
+        let first = self.snapshot(input, opts, start, deadline).await?;
+        // consent (tab/consent.rs): only when the snapshot shows a consent platform
+        let ((snapshot, json), consent) = self
+            .answer_consent(input, opts, start, deadline, first)
+            .await?;
 
         // screenshot
         let screenshot = if opts.screenshot {
             self.progress.enter(Phase::Screenshot);
+            if opts.steer.hide_overlays {
+                self.hide_overlays(input, opts).await;
+            }
             Some(self.screenshot(input, opts, &snapshot).await?)
         } else {
             None
@@ -246,6 +253,11 @@ impl Tab {
             javascript: None,
             scroll: scroll_report,
             actions,
+            headers: s.response_headers.clone(),
+            http_error: s.http_error,
+            wall: None,
+            soft_error: None,
+            consent,
         })
     }
 
@@ -409,7 +421,7 @@ impl Tab {
 
     /// The snapshot phase: run [`SNAPSHOT_JS`] in the page (bounded by what is left of the
     /// deadline, at least one command timeout) and read its JSON.
-    async fn snapshot(
+    pub(super) async fn snapshot(
         &mut self,
         input: &str,
         opts: &RenderOptions,

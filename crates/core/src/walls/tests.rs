@@ -1,0 +1,372 @@
+//! Recognition from hand-made snapshots and responses: each kind, the vendors, and pages that
+//! only talk about walls.
+
+use super::*;
+use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
+
+fn resp(status: i64, headers: &[(&str, &str)]) -> Response {
+    Response {
+        status: Some(status),
+        headers: headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
+        html_text_chars: None,
+    }
+}
+
+fn ok() -> Response {
+    resp(200, &[])
+}
+
+/// A page with a centred box of 400 px holding `text`.
+fn boxed(title: &str, text: &str) -> SnapshotBuilder {
+    let mut b = SnapshotBuilder::new(1280.0);
+    b.title(title);
+    let d = b.el(0, "div", rect(440.0, 200.0, 400.0, 200.0));
+    let p = b.el(d, "p", rect(440.0, 200.0, 400.0, 40.0));
+    b.text(p, text);
+    b
+}
+
+/// An article of `words` words, with `extra` as a paragraph in it.
+fn article(extra: &str, words: usize) -> SnapshotBuilder {
+    let mut b = SnapshotBuilder::new(1280.0);
+    b.title("An article");
+    let a = b.el(0, "article", rect(100.0, 0.0, 800.0, 3000.0));
+    for i in 0..words / 20 {
+        let p = b.el(a, "p", rect(100.0, i as f64 * 60.0, 800.0, 50.0));
+        b.text(
+            p,
+            "The turbines were installed along the ridge last spring and the council says \
+             they now supply most of the valley's homes with power through winter.",
+        );
+    }
+    let p = b.el(a, "p", rect(100.0, 2900.0, 800.0, 50.0));
+    b.text(p, extra);
+    b
+}
+
+fn see(snap: &Snapshot, r: &Response) -> Option<Verdict> {
+    recognise(snap, r, &WallParams::default())
+}
+
+#[test]
+fn cloudflare_challenge_by_header_and_title() {
+    let s = boxed(
+        "Just a moment...",
+        "Verifying you are human. This may take a few seconds.",
+    )
+    .build();
+    let v = see(
+        &s,
+        &resp(
+            403,
+            &[("cf-mitigated", "challenge"), ("server", "cloudflare")],
+        ),
+    )
+    .unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    assert_eq!(v.wall.vendor.as_deref(), Some("cloudflare"));
+    assert!(v.blocking);
+    assert_eq!(v.wall.evidence[0], "status 403");
+    assert!(v
+        .wall
+        .evidence
+        .iter()
+        .any(|e| e == "header cf-mitigated: challenge"));
+    // Served with 200, the page's own words and global still give it away.
+    let b = boxed(
+        "Just a moment...",
+        "Checking your browser before accessing example.com",
+    );
+    let mut s = b.build();
+    s.signals.globals.push("_cf_chl_opt".into());
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    assert_eq!(v.wall.vendor.as_deref(), Some("cloudflare"));
+}
+
+#[test]
+fn captcha_vendors() {
+    let mut b = boxed("example.com", "Please enable JS and disable any ad blocker");
+    let f = b.el(0, "iframe", rect(490.0, 260.0, 300.0, 300.0));
+    b.node_mut(f).src = Some("https://geo.captcha-delivery.com/captcha/?initialCid=x".into());
+    let s = b.build();
+    let v = see(&s, &resp(403, &[("x-datadome", "protected")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha);
+    assert_eq!(v.wall.vendor.as_deref(), Some("datadome"));
+
+    let mut b = boxed(
+        "Access to this page has been denied",
+        "Press & Hold to confirm you are a human (and not a bot).",
+    );
+    let d = b.el(0, "div", rect(540.0, 300.0, 200.0, 60.0));
+    b.node_mut(d).id = Some("px-captcha".into());
+    let v = see(&b.build(), &resp(403, &[])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha);
+    assert_eq!(v.wall.vendor.as_deref(), Some("perimeterx"));
+
+    let s = boxed(
+        "Robot Check",
+        "Enter the characters you see below. Sorry, we just need to make sure you're not a robot.",
+    )
+    .build();
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha);
+    assert_eq!(v.wall.vendor.as_deref(), Some("amazon"));
+}
+
+#[test]
+fn access_denied_vendors() {
+    let s = boxed("Access Denied", "You don't have permission to access \"http://www.example.com/\" on this server. Reference #18.1c2b3c4d.1700000000.abcdef").build();
+    let v = see(&s, &resp(403, &[("server", "AkamaiGHost")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied);
+    assert_eq!(v.wall.vendor.as_deref(), Some("akamai"));
+
+    let s = boxed(
+        "Attention Required! | Cloudflare",
+        "Sorry, you have been blocked. You are unable to access example.com",
+    )
+    .build();
+    let v = see(&s, &resp(403, &[("server", "cloudflare")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied);
+    assert_eq!(v.wall.vendor.as_deref(), Some("cloudflare"));
+
+    let s = boxed("Request Rejected", "The requested URL was rejected. Please consult with your administrator. Your support ID is: 123").build();
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied);
+    assert_eq!(v.wall.vendor.as_deref(), Some("f5"));
+}
+
+#[test]
+fn plain_403_is_no_wall() {
+    let s = boxed("403 Forbidden", "Forbidden. nginx").build();
+    assert_eq!(see(&s, &resp(403, &[("server", "nginx")])), None);
+    let s = boxed("404 Not Found", "Not Found").build();
+    assert_eq!(see(&s, &resp(404, &[])), None);
+}
+
+#[test]
+fn rate_limits() {
+    let s = boxed("Error", "Slow down").build();
+    let v = see(&s, &resp(429, &[("retry-after", "120")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::RateLimited);
+    assert!(v.wall.evidence.iter().any(|e| e == "retry-after: 120"));
+    let v = see(&s, &resp(503, &[("retry-after", "5")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::RateLimited);
+    assert_eq!(see(&s, &resp(503, &[])), None);
+    assert_eq!(
+        resp(503, &[("Retry-After", " 5 ")]).retry_after(),
+        Some(5.0)
+    );
+    assert_eq!(
+        resp(503, &[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")]).retry_after(),
+        None
+    );
+    // Kasada's challenge answers 429: the marker wins over the status.
+    let mut s = boxed("", "").build();
+    s.signals.globals.push("KPSDK".into());
+    let v = see(&s, &resp(429, &[("x-kpsdk-ct", "abc")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    assert_eq!(v.wall.vendor.as_deref(), Some("kasada"));
+}
+
+#[test]
+fn layout_of_an_unknown_vendor() {
+    // A centred box holding a small cross-origin frame and a line of text, from no vendor
+    // in the table.
+    let mut b = boxed("one moment", "Please wait while we check your request");
+    let f = b.el(0, "iframe", rect(490.0, 260.0, 300.0, 80.0));
+    b.node_mut(f).src = Some("https://shield.unknown-vendor.example/widget".into());
+    let v = see(&b.build(), &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha);
+    assert_eq!(v.wall.vendor, None);
+    assert!(
+        v.wall.evidence[0].starts_with("a centred box of"),
+        "{:?}",
+        v.wall.evidence
+    );
+    // A video with a caption is not.
+    let mut b = boxed("Our trailer", "Watch the trailer");
+    let f = b.el(0, "iframe", rect(490.0, 260.0, 300.0, 200.0));
+    b.node_mut(f).src = Some("https://www.youtube.com/embed/xyz".into());
+    assert_eq!(see(&b.build(), &ok()), None);
+    // A form on a short page that answered 200 (a search page) is not.
+    let mut b = boxed("Search", "Search the catalogue");
+    b.el(0, "input", rect(540.0, 300.0, 200.0, 30.0));
+    assert_eq!(see(&b.build(), &ok()), None);
+    // The same form on a 403 is a block.
+    let v = see(&b.build(), &resp(403, &[])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied);
+}
+
+#[test]
+fn login_walls() {
+    let mut b = boxed("Sign in", "Sign in to continue");
+    b.el(0, "input", rect(540.0, 300.0, 200.0, 30.0));
+    let mut s = b.build();
+    s.signals.password_inputs = 1;
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Login);
+    assert!(v.blocking);
+    // A short "page not found" with a sidebar's login form is not one.
+    let mut b = boxed(
+        "Page Not Found",
+        "We're sorry - the page you tried to access could not be found. Member login: username, password",
+    );
+    b.el(0, "input", rect(20.0, 300.0, 200.0, 30.0));
+    let mut s = b.build();
+    s.signals.password_inputs = 1;
+    assert_eq!(see(&s, &ok()), None);
+    // A login box in an article's sidebar is not a wall.
+    let mut b = article("Members: log in here", 400);
+    b.el(0, "input", rect(1000.0, 100.0, 200.0, 30.0));
+    let mut s = b.build();
+    s.signals.password_inputs = 1;
+    assert_eq!(see(&s, &ok()), None);
+    // A login dialog over an article leaves its lead.
+    let mut b = article("", 400);
+    let d = b.el(0, "div", rect(0.0, 0.0, 1280.0, 900.0));
+    b.node_mut(d).position = "fixed".into();
+    b.el(d, "input", rect(540.0, 300.0, 200.0, 30.0));
+    let mut s = b.build();
+    s.signals.password_inputs = 1;
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Login);
+    assert!(!v.blocking);
+}
+
+#[test]
+fn paywalls() {
+    let mut b = article("", 60);
+    let d = b.el(0, "div", rect(100.0, 3000.0, 800.0, 300.0));
+    b.node_mut(d).class = Some("article-paywall".into());
+    b.text(
+        d,
+        "Subscribe to continue reading. Already a subscriber? Sign in",
+    );
+    let v = see(&b.build(), &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Paywall);
+    assert!(!v.blocking, "the lead is left");
+    // Words alone (an article about paywalls) are not one.
+    let s = article(
+        "Publishers ask readers to subscribe to continue reading.",
+        400,
+    )
+    .build();
+    assert_eq!(see(&s, &ok()), None);
+}
+
+#[test]
+fn consent() {
+    // A banner beside the article is not a wall.
+    let mut b = article("", 400);
+    let d = b.el(0, "div", rect(0.0, 800.0, 1280.0, 100.0));
+    b.node_mut(d).id = Some("onetrust-banner-sdk".into());
+    b.text(d, "We use cookies. Accept all. Reject all.");
+    assert_eq!(see(&b.build(), &ok()), None);
+    // A dialog over the whole screen is, and leaves the article's text.
+    let mut b = article("", 400);
+    let d = b.el(0, "div", rect(0.0, 0.0, 1280.0, 900.0));
+    b.node_mut(d).id = Some("sp_message_container_123".into());
+    b.text(d, "We value your privacy. Accept all, or reject all.");
+    let v = see(&b.build(), &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Consent);
+    assert_eq!(v.wall.vendor.as_deref(), Some("sourcepoint"));
+    assert!(!v.blocking);
+    // Yahoo's interstitial is a page of its own.
+    let mut s = boxed(
+        "Yahoo is part of the Yahoo family of brands",
+        "Accept all Reject all",
+    )
+    .build();
+    s.url = "https://consent.yahoo.com/v2/collectConsent?sessionId=x".into();
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Consent);
+    assert!(v.blocking);
+}
+
+#[test]
+fn pages_that_talk_about_walls_are_not_walls() {
+    for words in [
+        "Cloudflare said its network was checking your browser before accessing the site.",
+        "How to make a CAPTCHA: verify you are human with a puzzle. Too many requests from bots.",
+        "Sorry, you have been blocked is what users saw. Access denied. Request blocked.",
+    ] {
+        let mut s = article(words, 400).build();
+        s.signals
+            .scripts
+            .push("https://www.google.com/recaptcha/api.js".into());
+        s.signals.globals.push("grecaptcha".into());
+        assert_eq!(see(&s, &ok()), None, "{words}");
+        assert_eq!(
+            see(
+                &s,
+                &resp(
+                    200,
+                    &[
+                        ("server", "cloudflare"),
+                        ("set-cookie", "__cf_bm=x; path=/")
+                    ]
+                )
+            ),
+            None
+        );
+    }
+}
+
+#[test]
+fn sensor_scripts_on_ordinary_pages_are_no_wall() {
+    // HUMAN's, Kasada's and AWS WAF's sensors run on every page a site protects: an article
+    // whose render shows little (its content behind a script) is not their wall.
+    let mut s = boxed(
+        "Focusrite Scarlett 4i4 review",
+        "The Scarlett gets a serious overhaul",
+    )
+    .build();
+    s.signals.globals.extend([
+        "_pxAppId".into(),
+        "KPSDK".into(),
+        "AwsWafIntegration".into(),
+    ]);
+    assert_eq!(see(&s, &ok()), None);
+    // A short render of a page whose HTML holds an article is not a short page.
+    let s = boxed("Shop", "Too many requests").build();
+    let mut r = ok();
+    r.html_text_chars = Some(20_000);
+    assert_eq!(see(&s, &r), None);
+}
+
+#[test]
+fn cookies_are_named() {
+    let r = resp(
+        200,
+        &[("set-cookie", "datadome=abc; Path=/\nincap_ses_1=x")],
+    );
+    assert_eq!(r.cookies().collect::<Vec<_>>(), ["datadome", "incap_ses_1"]);
+}
+
+#[test]
+fn from_json() {
+    // A snapshot as `js/snapshot.js` writes it, with its signals.
+    let json = r##"{"schema_version":1,"url":"https://shop.example/","title":"Just a moment...",
+      "viewport":{"width":1280,"height":900},"document":{"width":1280,"height":900},
+      "signals":{"scripts":["/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=1"]},
+      "nodes":[{"parent":-1,"tag":"body","box":[0,0,1280,900],"rendered":true},
+               {"parent":0,"tag":"#text","text":"Enable JavaScript and cookies to continue","box":[500,400,300,20],"rendered":true}]}"##;
+    let s = Snapshot::from_json(json, "test").unwrap();
+    let v = see(&s, &resp(503, &[])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    assert_eq!(v.wall.vendor.as_deref(), Some("cloudflare"));
+}
+
+#[test]
+fn soft_errors() {
+    let s = boxed("百度百科", "抱歉，您所访问的页面不存在").build();
+    assert_eq!(
+        soft_error(&s, 6985 * 3, &WallParams::default()),
+        Some("页面不存在")
+    );
+    assert_eq!(soft_error(&s, 20, &WallParams::default()), None);
+}

@@ -1,0 +1,191 @@
+//! Consent dialogs answered before the snapshot that is kept and the screenshot: when the
+//! page's snapshot shows a consent platform ([`crate::walls::consent_platform`]: its globals
+//! or its dialog's root), DuckDuckGo's autoconsent (`js/vendor/autoconsent/`, its rule set
+//! compiled in) runs in the page through `js/consent.js` with one `Runtime.evaluate`, and the
+//! page is snapshotted again. A page without a platform pays nothing: no command is sent.
+//! Nothing is installed for later documents, so a reused tab's next page starts clean.
+//!
+//! With [`crate::Steer::hide_overlays`], overlays that are not consent (a newsletter modal,
+//! "ad blocker detected") are hidden before the screenshot ([`HIDE_OVERLAYS_JS`]).
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use serde::{Deserialize, Serialize};
+
+use super::{Bounded, Tab};
+use crate::render::steer::Consent;
+use crate::render::RenderOptions;
+use crate::snapshot::Snapshot;
+use crate::Error;
+
+/// The glue (`js/consent.js`), the bundle and its rules.
+const GLUE: &str = include_str!("../../../../../js/consent.js");
+const BUNDLE: &str = include_str!("../../../../../js/vendor/autoconsent/autoconsent.playwright.js");
+const RULES: &str = include_str!("../../../../../js/vendor/autoconsent/compact-rules.json");
+
+/// Hides what covers the page without being it: every fixed element that is visible and covers
+/// at least a quarter of the viewport, and is not a consent platform's dialog (answered or
+/// named as a wall, not hidden); scrolling locked by a modal is released. Returns how many were
+/// hidden.
+const HIDE_OVERLAYS_JS: &str = r#"(() => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const consent = /onetrust|didomi|sp_message|qc-cmp2|cybotcookiebot|truste|usercentrics|cmpbox|fc-consent/i;
+  let n = 0;
+  for (const el of document.querySelectorAll("body *")) {
+    const cs = getComputedStyle(el);
+    if (cs.position !== "fixed" || cs.display === "none" || cs.visibility === "hidden") continue;
+    const r = el.getBoundingClientRect();
+    const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+    if (w <= 0 || h <= 0 || w * h < 0.25 * vw * vh) continue;
+    let c = false;
+    for (let a = el; a && !c; a = a.parentElement) c = consent.test(String(a.id) + " " + String(a.className));
+    if (c) continue;
+    el.style.setProperty("display", "none", "important");
+    n++;
+  }
+  if (n) for (const e of [document.documentElement, document.body]) if (e) e.style.setProperty("overflow", "auto", "important");
+  return n;
+})()"#;
+
+/// How long autoconsent may look for the dialog and answer it, at most.
+const CONSENT_WAIT: Duration = Duration::from_secs(4);
+
+/// What was done with a page's consent dialog (the record's `consent`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConsentReport {
+    /// The consent platform autoconsent recognised (its rule's name: `onetrust`,
+    /// `Sourcepoint-frame`, ...), or the platform the snapshot showed when autoconsent found
+    /// none.
+    pub cmp: String,
+    /// `reject` or `accept`.
+    pub action: String,
+    /// The dialog was found open.
+    pub popup: bool,
+    /// The answer went through (the dialog is gone).
+    pub answered: bool,
+    /// Clicks made, when autoconsent counted them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clicks: Option<u32>,
+    /// The dialog was hidden by a style rule rather than answered by clicks.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
+/// What `js/consent.js` returns.
+#[derive(Debug, Deserialize)]
+struct Raw {
+    cmp: Option<String>,
+    popup: bool,
+    result: Option<bool>,
+    clicks: Option<u32>,
+    cosmetic: Option<bool>,
+}
+
+/// The script for one action (`optOut` or `optIn`), built once.
+fn script(action: Consent) -> &'static str {
+    static OUT: OnceLock<String> = OnceLock::new();
+    static IN: OnceLock<String> = OnceLock::new();
+    let (cell, name) = match action {
+        Consent::Accept => (&IN, "optIn"),
+        _ => (&OUT, "optOut"),
+    };
+    cell.get_or_init(|| {
+        GLUE.replace("__ACTION__", name)
+            .replace("__WAIT_MS__", &CONSENT_WAIT.as_millis().to_string())
+            .replace("/*RULES*/", RULES.trim())
+            .replace("/*BUNDLE*/", BUNDLE)
+    })
+}
+
+impl Tab {
+    /// Hide overlays that are not consent before the screenshot (`hide_overlays`); returns
+    /// how many were hidden. A failure leaves the page as it is.
+    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &RenderOptions) -> usize {
+        let eval = EvaluateParams::builder()
+            .expression(HIDE_OVERLAYS_JS)
+            .return_by_value(true)
+            .build()
+            .expect("valid params");
+        match self
+            .bounded(opts.command_timeout, self.page.execute(eval))
+            .await
+        {
+            Bounded::Done(Ok(r)) => {
+                let n = r.result.result.value.and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+                tracing::debug!("{input}: {n} overlays hidden before the screenshot");
+                n
+            }
+            _ => 0,
+        }
+    }
+
+    /// Answer the page's consent dialog when its snapshot shows a consent platform and the
+    /// plan does not keep it; then the snapshot again. Returns the snapshot to keep and
+    /// what was done (None: nothing was tried).
+    pub(super) async fn answer_consent(
+        &mut self,
+        input: &str,
+        opts: &RenderOptions,
+        start: Instant,
+        deadline: Instant,
+        snapshot: (Snapshot, String),
+    ) -> Result<((Snapshot, String), Option<ConsentReport>), Error> {
+        let action = opts.steer.consent;
+        if action == Consent::Keep {
+            return Ok((snapshot, None));
+        }
+        let Some(platform) = crate::walls::consent_platform(&snapshot.0) else {
+            return Ok((snapshot, None));
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left < CONSENT_WAIT + opts.command_timeout {
+            tracing::debug!("{input}: a {platform} consent dialog, but too little of the deadline is left to answer it");
+            return Ok((snapshot, None));
+        }
+        let eval = EvaluateParams::builder()
+            .expression(script(action))
+            .await_promise(true)
+            .return_by_value(true)
+            .build()
+            .expect("valid params");
+        let raw = match self
+            .bounded(CONSENT_WAIT + opts.command_timeout, self.page.execute(eval))
+            .await
+        {
+            Bounded::Done(Ok(r)) => match r.result.result.value {
+                Some(serde_json::Value::String(s)) => serde_json::from_str::<Raw>(&s).ok(),
+                _ => None,
+            },
+            Bounded::Crashed => {
+                self.healthy = false;
+                return Err(Error::Crashed {
+                    input: input.into(),
+                });
+            }
+            _ => None,
+        };
+        let report = ConsentReport {
+            cmp: raw
+                .as_ref()
+                .and_then(|r| r.cmp.clone())
+                .unwrap_or_else(|| platform.to_string()),
+            action: match action {
+                Consent::Accept => "accept",
+                _ => "reject",
+            }
+            .into(),
+            popup: raw.as_ref().is_some_and(|r| r.popup),
+            answered: raw.as_ref().and_then(|r| r.result).unwrap_or(false),
+            clicks: raw.as_ref().and_then(|r| r.clicks),
+            hidden: raw.as_ref().and_then(|r| r.cosmetic).unwrap_or(false),
+        };
+        tracing::debug!("{input}: consent: {report:?}");
+        if !report.popup && !report.answered {
+            return Ok((snapshot, Some(report)));
+        }
+        let again = self.snapshot(input, opts, start, deadline).await?;
+        Ok((again, Some(report)))
+    }
+}

@@ -1,0 +1,310 @@
+//! Walls in real Chromium: fixture pages of each kind (`fixtures/walls/`), served on 127.0.0.1
+//! with the status and headers their vendors send, are named in the record with the right
+//! kind; a wall that leaves nothing is a `blocked` error carrying the wall, one that leaves a
+//! lead a success with `wall`; a `Retry-After` within the bound is waited out; a consent
+//! dialog is answered before the snapshot; a page that only talks about walls is no wall;
+//! `hide_overlays` hides a newsletter modal from the screenshot.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sightline::render::steer::Consent;
+use sightline::walls::WallKind;
+use sightline::{Error, Extractor, Options, PageConfig, Steer};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/walls")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Requests of `/limited-once` so far: the first is answered 429, the others 200.
+static LIMITED_ONCE: AtomicUsize = AtomicUsize::new(0);
+
+/// Status, headers and body for a path.
+fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
+    let html = ("Content-Type", "text/html; charset=utf-8");
+    match path {
+        "/challenge" => (
+            403,
+            vec![html, ("cf-mitigated", "challenge"), ("Server", "cloudflare")],
+            fixture("challenge.html"),
+        ),
+        "/challenge-200" => (200, vec![html], fixture("challenge.html")),
+        "/captcha" => (200, vec![html], fixture("captcha.html")),
+        "/widget" => (200, vec![html], fixture("widget.html")),
+        "/denied" => (403, vec![html, ("Server", "AkamaiGHost")], fixture("denied.html")),
+        "/forbidden" => (
+            403,
+            vec![html, ("Server", "nginx")],
+            b"<html><head><title>403 Forbidden</title></head><body><h1>403 Forbidden</h1><hr>nginx</body></html>".to_vec(),
+        ),
+        "/limited-long" => (429, vec![html, ("Retry-After", "120")], fixture("limited.html")),
+        "/limited-once" => {
+            if LIMITED_ONCE.fetch_add(1, Ordering::SeqCst) == 0 {
+                (429, vec![html, ("Retry-After", "1")], fixture("limited.html"))
+            } else {
+                (200, vec![html], fixture("paywall.html"))
+            }
+        }
+        "/login" => (200, vec![html], fixture("login.html")),
+        "/paywall" => (200, vec![html], fixture("paywall.html")),
+        "/talks" => (200, vec![html], fixture("talks.html")),
+        "/consent" => (200, vec![html], fixture("consent.html")),
+        "/overlay" => (200, vec![html], fixture("overlay.html")),
+        "/soft-error" => (200, vec![html], fixture("soft-error.html")),
+        "/soft-error-hidden" => (200, vec![html], fixture("soft-error-hidden.html")),
+        _ => (404, vec![html], b"<p>no such page</p>".to_vec()),
+    }
+}
+
+/// The test server on 127.0.0.1, in its own thread; returns its base URL.
+fn server() -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(l.local_addr().unwrap().port()).unwrap();
+            loop {
+                let Ok((mut s, _)) = l.accept().await else {
+                    continue;
+                };
+                tokio::spawn(async move {
+                    let mut buf = Vec::new();
+                    let mut chunk = [0u8; 4096];
+                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match s.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    let req = String::from_utf8_lossy(&buf);
+                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let (status, headers, body) = route(&path);
+                    let mut head = format!(
+                        "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
+                        body.len()
+                    );
+                    for (k, v) in headers {
+                        head.push_str(&format!("{k}: {v}\r\n"));
+                    }
+                    head.push_str("\r\n");
+                    let _ = s.write_all(head.as_bytes()).await;
+                    let _ = s.write_all(&body).await;
+                    let _ = s.shutdown().await;
+                });
+            }
+        });
+    });
+    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    format!("http://127.0.0.1:{port}")
+}
+
+fn cfg(f: impl FnOnce(&mut Steer)) -> Arc<PageConfig> {
+    let mut s = Steer::default();
+    f(&mut s);
+    Arc::new(PageConfig::default().steer(s))
+}
+
+fn blocked(r: Result<sightline::Page, Error>) -> sightline::walls::Wall {
+    match r {
+        Err(Error::Blocked { wall, .. }) => *wall,
+        Err(e) => panic!("expected blocked, got {} error: {e}", e.kind()),
+        Ok(p) => panic!("expected blocked, got a page: {:?}", p.text()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn walls_are_named_with_their_kind() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed: scripts/test installs it");
+    let plain = cfg(|_| {});
+    let url = |p: &str| format!("{base}{p}");
+
+    // A challenge served 403 with Cloudflare's header, and the same page served 200.
+    for p in ["/challenge", "/challenge-200"] {
+        let w = blocked(ex.extract_with(url(p), plain.clone(), None).await);
+        assert_eq!(w.kind, WallKind::Challenge, "{p}: {w:?}");
+        assert_eq!(w.vendor.as_deref(), Some("cloudflare"), "{p}: {w:?}");
+    }
+    // A small centred box holding a frame, from no known vendor: the layout.
+    let w = blocked(ex.extract_with(url("/captcha"), plain.clone(), None).await);
+    assert_eq!(w.kind, WallKind::Captcha, "{w:?}");
+    assert!(
+        w.evidence.iter().any(|e| e.starts_with("a centred box")),
+        "{w:?}"
+    );
+    // Akamai's block page.
+    let w = blocked(ex.extract_with(url("/denied"), plain.clone(), None).await);
+    assert_eq!(w.kind, WallKind::AccessDenied, "{w:?}");
+    assert_eq!(w.vendor.as_deref(), Some("akamai"), "{w:?}");
+    // A plain 403 stays an HTTP error.
+    match ex
+        .extract_with(url("/forbidden"), plain.clone(), None)
+        .await
+    {
+        Err(Error::Http { status: 403, .. }) => {}
+        other => panic!("expected http 403, got {:?}", other.map(|p| p.text())),
+    }
+    // A login form alone.
+    let w = blocked(ex.extract_with(url("/login"), plain.clone(), None).await);
+    assert_eq!(w.kind, WallKind::Login, "{w:?}");
+    // A paywall after a lead: a success with the wall.
+    let page = ex
+        .extract_with(url("/paywall"), plain.clone(), None)
+        .await
+        .unwrap();
+    assert_eq!(page.wall().map(|w| w.kind), Some(WallKind::Paywall));
+    assert!(page.text().contains("northern channel"), "{}", page.text());
+    // A page about walls, with a comment form's captcha and a cookie bar: no wall.
+    let page = ex
+        .extract_with(url("/talks"), plain.clone(), None)
+        .await
+        .unwrap();
+    assert_eq!(page.wall(), None);
+    assert_eq!(page.record().wall, None);
+    // Walls accepted: the challenge's text is extracted, and the record says which wall.
+    let accept = cfg(|s| s.accept_walls = true);
+    let page = ex
+        .extract_with(url("/challenge"), accept, None)
+        .await
+        .unwrap();
+    assert_eq!(page.wall().map(|w| w.kind), Some(WallKind::Challenge));
+    ex.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_wait_for_retry_after_within_the_bound() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    // Retry-After: 1 is waited out; the second answer is the page.
+    let page = ex
+        .extract_with(format!("{base}/limited-once"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    assert_eq!(page.record().status, Some(200));
+    assert!(LIMITED_ONCE.load(Ordering::SeqCst) >= 2);
+    // Retry-After: 120 is past the bound: blocked, rate-limited, the delay in the evidence.
+    let w = blocked(
+        ex.extract_with(format!("{base}/limited-long"), cfg(|_| {}), None)
+            .await,
+    );
+    assert_eq!(w.kind, WallKind::RateLimited, "{w:?}");
+    assert!(w.evidence.iter().any(|e| e == "retry-after: 120"), "{w:?}");
+    // The error record carries the wall.
+    let out = ex
+        .record_with(format!("{base}/limited-long"), cfg(|_| {}), None)
+        .await;
+    assert_eq!(out.record.error.as_ref().unwrap().kind, "blocked");
+    assert_eq!(
+        out.record.wall.as_ref().unwrap().kind,
+        WallKind::RateLimited
+    );
+    ex.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consent_dialogs_are_answered_before_the_snapshot() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let url = format!("{base}/consent");
+    // The default rejects: the dialog is gone, the record says what was clicked.
+    let page = ex.extract_with(&url, cfg(|_| {}), None).await.unwrap();
+    let c = page.record().consent.clone().expect("a consent report");
+    assert_eq!(c.action, "reject");
+    assert!(c.answered, "{c:?}");
+    assert_eq!(page.title(), "Market day (rejected)");
+    assert_eq!(page.wall(), None);
+    // Accept.
+    let page = ex
+        .extract_with(&url, cfg(|s| s.consent = Consent::Accept), None)
+        .await
+        .unwrap();
+    assert_eq!(page.title(), "Market day (accepted)");
+    // Keep: nothing is clicked, and the dialog over the article is named.
+    let page = ex
+        .extract_with(&url, cfg(|s| s.consent = Consent::Keep), None)
+        .await
+        .unwrap();
+    assert_eq!(page.record().consent, None);
+    assert_eq!(page.wall().map(|w| w.kind), Some(WallKind::Consent));
+    ex.shutdown().await;
+}
+
+/// The top-left pixel of a page's screenshot.
+fn corner(page: &sightline::Page) -> [u8; 3] {
+    let png = page.screenshot().expect("a screenshot");
+    let img = image::load_from_memory(png).unwrap().to_rgb8();
+    img.get_pixel(5, 5).0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overlays_that_are_not_consent_are_hidden_from_the_screenshot_on_request() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let url = format!("{base}/overlay");
+    // A red newsletter modal covers the page.
+    let page = ex
+        .extract_with(&url, cfg(|_| {}), Some(true))
+        .await
+        .unwrap();
+    assert_eq!(corner(&page), [255, 0, 0]);
+    assert_eq!(page.wall(), None);
+    let page = ex
+        .extract_with(&url, cfg(|s| s.hide_overlays = true), Some(true))
+        .await
+        .unwrap();
+    assert_eq!(corner(&page), [255, 255, 255]);
+    ex.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_pages_that_scripts_make_are_rendered_without_javascript_or_recorded() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    // The script replaces the article with an error message: the render without JavaScript
+    // shows the article, and is kept.
+    let page = ex
+        .extract_with(format!("{base}/soft-error"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        page.record().javascript.as_deref(),
+        Some("disabled-fallback")
+    );
+    assert!(
+        page.text().contains("城市位于河流的北岸"),
+        "{}",
+        page.text()
+    );
+    assert_eq!(page.record().soft_error, None);
+    // Without JavaScript the article stays hidden too: the render is kept, and the record
+    // says it shows an error message.
+    let page = ex
+        .extract_with(format!("{base}/soft-error-hidden"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    assert_eq!(page.record().javascript, None);
+    let soft = page.record().soft_error.clone().expect("a soft error");
+    assert!(soft.contains("页面不存在"), "{soft}");
+    ex.shutdown().await;
+}
