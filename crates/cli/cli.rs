@@ -92,6 +92,20 @@ pub enum Command {
     ///   sightline extract https://example.com/article --format json
     #[command(after_help = AFTER_HELP)]
     Extract(ExtractArgs),
+    /// Crawl a site from its seeds: robots.txt, sitemaps and feeds, and the links of each
+    /// rendered page, in scope and politely; one record per page, as `extract` writes them,
+    /// with depth, parent, found_in and links.
+    ///
+    /// Example: sightline crawl https://example.com/ -o site/ -j 4
+    ///          sightline crawl https://example.com/ -o site/ --resume   (after a stop)
+    #[command(after_help = AFTER_HELP)]
+    Crawl(crate::crawl_cmd::CrawlArgs),
+    /// List the URLs of a site without extracting: robots.txt, its sitemaps, and the links
+    /// of the rendered seed (to --max-depth).
+    ///
+    /// Example: sightline map https://example.com/ > urls.txt
+    #[command(after_help = AFTER_HELP)]
+    Map(crate::crawl_cmd::MapArgs),
     /// Render a page and save its layout snapshot (JSON) for later scoring without a browser.
     ///
     /// Example: sightline snapshot page.html -o page.json
