@@ -4,7 +4,8 @@
 //
 // Schema (schema_version 1), mirrored by `src/snapshot/mod.rs`:
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
-//                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?, link?,
+//                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?,
+//                rel? (of <a> and <area>), link?,
 //                box: [x, y, w, h] (CSS px, document
 //                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
@@ -304,6 +305,10 @@
       if (src !== null) o.src = src;
     } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
     if (hasAttr(node, "alt")) o.alt = attr(node, "alt");
+    if ((tagU === "A" || tagU === "AREA") && hasAttr(node, "rel")) {
+      const rel = String(attr(node, "rel") || "").trim().toLowerCase().replace(/\s+/g, " ");
+      if (rel) o.rel = rel.slice(0, 100);
+    }
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;
     if (cs.visibility !== "visible") o.visibility = cs.visibility;

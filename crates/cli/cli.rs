@@ -92,6 +92,20 @@ pub enum Command {
     ///   sightline extract https://example.com/article --format json
     #[command(after_help = AFTER_HELP)]
     Extract(ExtractArgs),
+    /// Crawl a site from its seeds: robots.txt, sitemaps and feeds, and the links of each
+    /// rendered page, in scope and politely; one record per page, as `extract` writes them,
+    /// with depth, parent, found_in and links.
+    ///
+    /// Example: sightline crawl https://example.com/ -o site/ -j 4
+    ///          sightline crawl https://example.com/ -o site/ --resume   (after a stop)
+    #[command(after_help = AFTER_HELP)]
+    Crawl(CrawlArgs),
+    /// List the URLs of a site without extracting: robots.txt, its sitemaps, and the links
+    /// of the rendered seed (to --max-depth).
+    ///
+    /// Example: sightline map https://example.com/ > urls.txt
+    #[command(after_help = AFTER_HELP)]
+    Map(MapArgs),
     /// Render a page and save its layout snapshot (JSON) for later scoring without a browser.
     ///
     /// Example: sightline snapshot page.html -o page.json
@@ -467,6 +481,131 @@ pub struct ExtractArgs {
     /// connections go through an egress proxy inside sightline that resolves each host itself
     /// and connects only to the address it checked (DNS rebinding cannot get around it).
     /// Local files and HTML on stdin still render.
+    #[arg(long)]
+    pub deny_private: bool,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+/// What bounds and paces a crawl (shared by `crawl` and `map`).
+#[derive(Debug, Args, Clone)]
+pub struct ScopeArgs {
+    /// How far from the seeds to go: host (the seed's host, www. aside), domain (its
+    /// registrable domain and subdomains) or prefix (URLs under the seed's path).
+    #[arg(long, default_value = "host", value_name = "host|domain|prefix")]
+    pub scope: sightline::ScopeKind,
+    /// Follow only URLs matching this regular expression (repeatable: any of them).
+    #[arg(long, value_name = "REGEX")]
+    pub include: Vec<String>,
+    /// Never follow URLs matching this regular expression (repeatable).
+    #[arg(long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
+    /// Do not read robots.txt (by default its rules and Crawl-delay are obeyed).
+    #[arg(long)]
+    pub ignore_robots: bool,
+    /// Do not read sitemaps and feeds (robots.txt's Sitemap: lines and /sitemap.xml).
+    #[arg(long)]
+    pub no_sitemaps: bool,
+    /// Requests in flight to one host.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub per_host: usize,
+    /// Milliseconds between the starts of two requests to one host (robots.txt's
+    /// Crawl-delay when larger).
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub delay: u64,
+    /// At most this many pages of one path pattern (digits and ids folded, query values
+    /// dropped: /calendar/2024/05 and /calendar/1999/12 are one pattern); 0: no cap.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub max_per_pattern: usize,
+}
+
+impl ScopeArgs {
+    /// The crawl's settings; `user_agent` is the rendering flags' `--user-agent`, which
+    /// robots.txt and sitemap requests send too.
+    pub fn config(
+        &self,
+        seeds: &[String],
+        max_depth: u32,
+        user_agent: Option<&str>,
+    ) -> sightline::CrawlConfig {
+        let mut c = sightline::CrawlConfig::new(seeds.iter().cloned())
+            .scope(self.scope)
+            .include(self.include.clone())
+            .exclude(self.exclude.clone())
+            .robots(!self.ignore_robots)
+            .sitemaps(!self.no_sitemaps)
+            .per_host(self.per_host)
+            .delay(Duration::from_millis(self.delay))
+            .max_per_pattern(self.max_per_pattern)
+            .max_depth(max_depth);
+        if let Some(ua) = user_agent {
+            c = c.user_agent(ua);
+        }
+        c
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// Where to start: URLs (a bare host gets https://).
+    #[arg(value_name = "SEED", required_unless_present = "seed_list")]
+    pub seeds: Vec<String>,
+    /// Read more seeds from FILE, one URL a line (# comments and blank lines skipped).
+    #[arg(long = "input", short = 'i', value_name = "FILE")]
+    pub seed_list: Option<PathBuf>,
+    /// text, html, markdown, or json / jsonl (one record per page, with depth, parent,
+    /// found_in and links).
+    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// Into DIR as <slug>.<ext> per page plus DIR/index.jsonl and DIR/frontier.sqlite; with
+    /// -f json, FILE.jsonl (and FILE.jsonl.frontier.sqlite).
+    #[arg(long, short, value_name = "DIR|FILE.jsonl")]
+    pub output: Option<PathBuf>,
+    /// Continue the crawl kept beside the output (after a stop, a crash or kill -9): no page
+    /// recorded twice, none with a record fetched again.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+    /// Crawl only the seeds whose registrable domain shard K of N owns: N machines given the
+    /// same seeds split them by site, each keeping its own hosts' politeness.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<sightline::batch::Shard>,
+    /// Links to follow from a seed at most (pages a sitemap lists are at depth 1).
+    #[arg(long, default_value_t = 25, value_name = "N")]
+    pub max_depth: u32,
+    /// Record at most this many pages.
+    #[arg(long, value_name = "N")]
+    pub max_pages: Option<usize>,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// The scoring algorithm (as for `extract`).
+    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
+    pub algorithm: String,
+    /// Start markdown output with the page's metadata as YAML front matter.
+    #[arg(long)]
+    pub front_matter: bool,
+    /// Refuse targets on this machine and its networks (as `extract --deny-private`), for
+    /// the pages and for robots.txt and sitemaps.
+    #[arg(long)]
+    pub deny_private: bool,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// Where to start: URLs (a bare host gets https://).
+    #[arg(value_name = "SEED", required = true)]
+    pub seeds: Vec<String>,
+    /// Render pages to this many links from a seed and list what they link to (0: robots.txt
+    /// and sitemaps only, the seed listed).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub max_depth: u32,
+    /// text (one URL a line) or json (one object a line: url, depth, found_in, parent).
+    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Refuse targets on this machine and its networks.
     #[arg(long)]
     pub deny_private: bool,
     #[command(flatten)]

@@ -4,13 +4,16 @@
 //! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
 //!
 //! # Layout
+//! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
+//! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
 //! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
 //! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
 //! - `mcp_cmd`: `sightline mcp` over stdio.
 //! - `ui`: progress on stderr.
 
 mod cli;
+mod crawl_cmd;
 mod eval_cmd;
 mod mcp_cmd;
 mod serve_cmd;
@@ -67,6 +70,8 @@ fn main() {
     let code = rt.block_on(async {
         let r = match cli.command {
             Command::Extract(a) => run_extract(a, cli.quiet).await,
+            Command::Crawl(a) => crawl_cmd::run_crawl(a, cli.quiet).await,
+            Command::Map(a) => crawl_cmd::run_map(a).await,
             Command::Snapshot(a) => {
                 exit_on_signal();
                 run_snapshot(a).await

@@ -17,3 +17,16 @@ pub fn progress_bar(len: u64, quiet: bool) -> indicatif::ProgressBar {
     );
     bar
 }
+
+/// A spinner for a crawl (its length is not known ahead): pages so far, pages/s, a message.
+pub fn crawl_spinner(quiet: bool) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {pos} pages  {per_sec}  {msg}")
+            .expect("valid template"),
+    );
+    bar
+}

@@ -609,6 +609,68 @@ impl Extractor {
         batch::run(self.pool.as_ref(), jobs, &self.cfg, cancel, sink, on_page).await
     }
 
+    /// Crawl a site from `cfg`'s seeds (robots.txt, sitemaps and feeds, the rendered pages'
+    /// links, in scope and polite; see [`crate::crawl`]) and write each page to `sink` as it
+    /// completes: one record per page, as [`Extractor::run`] writes them, with `depth`,
+    /// `parent`, `found_in` and `links` (what `sightline crawl` does). `recorded` is what
+    /// [`Sink::open`] returned (the pages a resumed output already holds); `on_page` sees
+    /// each page after it is written.
+    pub async fn crawl(
+        &self,
+        cfg: &crate::CrawlConfig,
+        cancel: &Cancel,
+        sink: &mut Sink,
+        recorded: &std::collections::HashSet<String>,
+        mut on_page: impl FnMut(&PageOut, &crate::CrawlSummary) + Send,
+    ) -> Result<crate::CrawlSummary, Error> {
+        let mut write = |out: &mut PageOut, s: &crate::CrawlSummary| -> Result<(), Error> {
+            sink.write(out)?;
+            on_page(out, s);
+            Ok(())
+        };
+        self.crawl_with(cfg, cancel, recorded, &mut write).await
+    }
+
+    /// [`Extractor::crawl`] handing each page to `write` instead of a [`Sink`] (a binding's
+    /// stream or queue; an `Err` from `write` ends the crawl). Pages are scored with this
+    /// extractor's settings ([`Extractor::page_config`]).
+    pub async fn crawl_with(
+        &self,
+        cfg: &crate::CrawlConfig,
+        cancel: &Cancel,
+        recorded: &std::collections::HashSet<String>,
+        write: &mut (dyn FnMut(&mut PageOut, &crate::CrawlSummary) -> Result<(), Error> + Send),
+    ) -> Result<crate::CrawlSummary, Error> {
+        crate::crawl::crawl(
+            self.pool.as_ref(),
+            self.cfg.clone(),
+            cfg,
+            self.pool.options(),
+            cancel,
+            recorded,
+            write,
+        )
+        .await
+    }
+
+    /// The URLs a crawl from `cfg` finds to `cfg.max_depth` (robots.txt, sitemaps, the
+    /// rendered pages' links), without extracting (what `sightline map` prints); pages at the
+    /// last depth are listed, not rendered.
+    pub async fn map(
+        &self,
+        cfg: &crate::CrawlConfig,
+        cancel: &Cancel,
+    ) -> Result<Vec<crate::Mapped>, Error> {
+        crate::crawl::map(
+            self.pool.as_ref(),
+            self.cfg.clone(),
+            cfg,
+            self.pool.options(),
+            cancel,
+        )
+        .await
+    }
+
     /// Render and score the benchmark `cfg` names with these browsers (what `sightline
     /// eval` does; [`crate::eval::run::from_snapshots`] scores saved snapshots without one).
     pub async fn evaluate(

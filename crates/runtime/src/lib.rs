@@ -16,6 +16,8 @@
 //! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`, MCP,
 //!   Python): inputs through the renderer and the algorithms to records, with cancellation,
 //!   resume and sharding.
+//! - [`crawl`]: `sightline crawl` and `map`: seeds, robots.txt, sitemaps and feeds, scope,
+//!   politeness, the frontier on disk, through the batch pipeline to one record a page.
 //! - `extractor` (its items re-exported here): [`Extractor`], [`Options`], [`Page`],
 //!   [`Source`]: the front door.
 //! - [`eval`]: the core's metrics and gate, plus [`eval::run`], the runner that renders each
@@ -51,11 +53,13 @@ pub use sightline_core::{extract, output, scores, snapshot, walls};
 use sightline_core::{charset, hash};
 
 pub mod batch;
+pub mod crawl;
 pub mod eval;
 mod extractor;
 pub mod render;
 
 pub use batch::{Cancel, Job, PageConfig, PageOut, Record, Summary};
+pub use crawl::{CrawlConfig, CrawlSummary, Mapped, ScopeKind};
 pub use extractor::{BrowserStats, Extractor, Options, Page, Source};
 pub use render::guard::NetPolicy;
 pub use render::reap::end_all_now;

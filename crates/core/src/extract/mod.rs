@@ -18,6 +18,7 @@ pub mod details;
 pub mod ensemble;
 pub(crate) mod hosts;
 pub mod learned;
+pub mod links;
 pub mod metadata;
 pub mod params;
 pub mod text;

@@ -251,6 +251,9 @@ pub struct Node {
     pub src: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
+    /// The `rel` of a link (`<a>`, `<area>`), lower-cased, when it has one (`nofollow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rel: Option<String>,
     /// Inside (or itself) a link; buttons and select lists count as links (Song §4.1.3).
     #[serde(default, skip_serializing_if = "is_false")]
     pub link: bool,
@@ -744,6 +747,7 @@ impl Node {
             href: None,
             src: None,
             alt: None,
+            rel: None,
             link: false,
             rect,
             display: if tag == "#text" {

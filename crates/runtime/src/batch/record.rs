@@ -19,6 +19,24 @@ pub struct Record {
     /// Position of the input in the run's input list (records are written as pages finish).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<usize>,
+    /// `crawl`: links followed from a seed to this page (seeds 0, pages their sitemaps
+    /// list 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// `crawl`: the page (or sitemap, or feed) this page was found in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// `crawl`: how this page was found: `seed`, `sitemap`, `link` or `feed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_in: Option<String>,
+    /// `crawl`: the page's `rel=canonical` names another URL, crawled in its place; this
+    /// record holds no content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+    /// `crawl`: the page's text is a near-duplicate (SimHash within 3 bits) of this earlier
+    /// page's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near_duplicate_of: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// HTTP status of the main document (absent for file:// pages).
@@ -90,6 +108,9 @@ pub struct Record {
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
+    /// `crawl`: the page's out-links, each marked as in the content or not, and nofollow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<crate::extract::links::PageLink>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
 }

@@ -448,45 +448,12 @@ fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractRe
     }
 }
 
-/// The links inside the content: every `<a href>` with kept text (or a kept image) below it,
-/// in document order, each (text, href) pair once. `javascript:` links are left out.
+/// The links inside the content ([`sightline::extract::links::content_links`]).
 pub(crate) fn content_links(tree: &Tree, kept: &[bool]) -> Vec<Link> {
-    let mut out: Vec<Link> = Vec::new();
-    for id in 0..tree.len() {
-        let n = tree.node(id);
-        let Some(href) = n.href.as_deref() else {
-            continue;
-        };
-        if n.tag != "a" || href.is_empty() || href.starts_with("javascript:") {
-            continue;
-        }
-        let mut text = String::new();
-        let mut any = kept.get(id).copied().unwrap_or(false);
-        for i in tree.subtree(id) {
-            if !kept.get(i).copied().unwrap_or(false) {
-                continue;
-            }
-            let node = tree.node(i);
-            if let Some(t) = &node.text {
-                text.push_str(t);
-                any = true;
-            } else if let (true, Some(alt)) = (text.trim().is_empty(), &node.alt) {
-                text.push_str(alt);
-                any = true;
-            }
-        }
-        if !any {
-            continue;
-        }
-        let link = Link {
-            text: text.split_whitespace().collect::<Vec<_>>().join(" "),
-            href: href.to_string(),
-        };
-        if !out.contains(&link) {
-            out.push(link);
-        }
-    }
-    out
+    sightline::extract::links::content_links(tree, kept)
+        .into_iter()
+        .map(|(text, href)| Link { text, href })
+        .collect()
 }
 
 /// The layout summary of `snapshot`.

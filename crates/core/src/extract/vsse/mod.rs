@@ -24,7 +24,7 @@
 //! leaf's path ends at its parent element (text is not a tag).
 
 mod records;
-pub(crate) mod simhash;
+pub mod simhash;
 
 use super::details::{VsseArea, VsseDetails, VsseParagraph, VsseSeed};
 use super::params::VsseParams;

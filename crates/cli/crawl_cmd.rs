@@ -1,0 +1,169 @@
+//! `sightline crawl` and `sightline map`: their arguments and glue over the library's
+//! [`sightline::Extractor::crawl`] and [`sightline::Extractor::map`].
+
+use anyhow::{bail, Result};
+
+use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
+use sightline::batch::{self, Cancel, Dest, SinkOptions};
+use sightline::output::Format;
+use sightline::{CrawlConfig, Extractor, Options, PageConfig};
+
+fn signal_cancel() -> Cancel {
+    let cancel = Cancel::new();
+    let c2 = cancel.clone();
+    tokio::spawn(async move {
+        let mut term = crate::term_signal();
+        if crate::stop_signal(&mut term).await {
+            c2.cancel();
+            eprintln!("\ninterrupted: finishing the pages in flight (Ctrl-C again to quit now)");
+            if crate::stop_signal(&mut term).await {
+                crate::exit_interrupted();
+            }
+        }
+    });
+    cancel
+}
+
+async fn extractor(render: &RenderArgs, deny_private: bool, page: PageConfig) -> Result<Extractor> {
+    let mut opts = cli::render_options(render)?;
+    if render.steer.user_agent.is_none() {
+        // The pages name sightline, as robots.txt and sitemap requests do: the launched
+        // browser's own User-Agent (a page plan's would give every page a browser context of
+        // its own).
+        opts.chrome_args
+            .push(format!("user-agent={}", sightline::crawl::USER_AGENT));
+    }
+    if deny_private {
+        opts.set_target_policy(Some(sightline::NetPolicy::default()));
+    }
+    let endpoints = cli::browser_endpoints(render)?;
+    Ok(Extractor::new(
+        Options::default()
+            .render_options(opts)
+            .browser_ws(endpoints)
+            .page(page),
+    )
+    .await?)
+}
+
+/// `sightline crawl`.
+pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
+    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let mut params = cli::load_params(&None)?;
+    if format != Format::Json {
+        params = params.text_only();
+    }
+    let mut page = PageConfig::default()
+        .algorithms(cli::parse_algorithms(&a.algorithm)?)
+        .params(params)
+        .format(format)
+        .charset(a.render.charset.clone())
+        .hint(Some(cli::hint))
+        .front_matter(a.front_matter);
+    if let Some(plan) = a.render.steer.plan()? {
+        page = page.steer(plan);
+    }
+    let dest = match &a.output {
+        None => Dest::Stdout,
+        Some(o)
+            if format == Format::Json
+                && !o.is_dir()
+                && o.extension().is_some_and(|e| e == "jsonl" || e == "json") =>
+        {
+            Dest::File(o.clone())
+        }
+        Some(o) => Dest::Dir(o.clone()),
+    };
+    let frontier = CrawlConfig::frontier_beside(&dest);
+    let mut seeds = a.seeds.clone();
+    if let Some(f) = &a.seed_list {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| anyhow::anyhow!("cannot read --input {}: {e}", f.display()))?;
+        seeds.extend(batch::inputs::parse_list(&text));
+    }
+    let cfg = a
+        .scope
+        .config(&seeds, a.max_depth, a.render.steer.user_agent.as_deref())
+        .max_pages(a.max_pages)
+        .shard(a.shard)
+        .frontier(frontier, a.resume);
+    let sink_opts = SinkOptions {
+        dest,
+        format,
+        many: true,
+        screenshot: None,
+        annotate: None,
+        resume: a.resume,
+    };
+    let (mut sink, recorded) = batch::Sink::open(sink_opts, Box::new(std::io::stdout()))?;
+    if !quiet && !recorded.is_empty() {
+        eprintln!("resume: {} pages already have a record", recorded.len());
+    }
+    let cancel = signal_cancel();
+    let extractor = extractor(&a.render, a.deny_private, page).await?;
+    let bar = crate::ui::crawl_spinner(quiet);
+    let summary = extractor
+        .crawl(&cfg, &cancel, &mut sink, &recorded, |out, s| {
+            if let Some(err) = &out.record.error {
+                bar.suspend(|| eprintln!("error: {}", err.message));
+            }
+            bar.set_message(format!("{} pages, {} failed", s.recorded, s.failed));
+            bar.inc(1);
+        })
+        .await;
+    bar.finish_and_clear();
+    extractor.shutdown().await;
+    let s = summary?;
+    if !quiet {
+        eprintln!(
+            "{} pages recorded: {} failed, {} empty, {} folded into their canonical URL, {} near-duplicates, {} kept out by robots.txt",
+            s.recorded, s.failed, s.empty, s.duplicates, s.near_duplicates, s.disallowed
+        );
+    }
+    Ok(if s.interrupted && cancel.is_cancelled() {
+        exit::INTERRUPTED
+    } else if s.recorded == 0 {
+        exit::NOTHING
+    } else if s.failed > 0 {
+        exit::ERROR
+    } else {
+        exit::OK
+    })
+}
+
+/// `sightline map`.
+pub async fn run_map(a: MapArgs) -> Result<i32> {
+    let json = match a.format.as_str() {
+        "text" => false,
+        "json" | "jsonl" => true,
+        f => bail!("--format {f}: map writes text or json"),
+    };
+    let cfg = a
+        .scope
+        .config(&a.seeds, a.max_depth, a.render.steer.user_agent.as_deref());
+    let mut page = PageConfig::default().hint(Some(cli::hint));
+    if let Some(plan) = a.render.steer.plan()? {
+        page = page.steer(plan);
+    }
+    let cancel = signal_cancel();
+    let extractor = extractor(&a.render, a.deny_private, page).await?;
+    let found = extractor.map(&cfg, &cancel).await;
+    extractor.shutdown().await;
+    let found = found?;
+    let mut out = String::new();
+    for m in &found {
+        if json {
+            out.push_str(&serde_json::to_string(m)?);
+        } else {
+            out.push_str(&m.url);
+        }
+        out.push('\n');
+    }
+    use std::io::Write;
+    std::io::stdout().write_all(out.as_bytes())?;
+    Ok(if found.is_empty() {
+        exit::NOTHING
+    } else {
+        exit::OK
+    })
+}
