@@ -562,7 +562,7 @@ async fn loaders_name_the_file_and_the_fix() {
     assert!(e.to_string().contains("nope.json"), "{e}");
     // A cookie file's cookie for the target's site opens the page.
     let (port, _log) = site().await;
-    std::fs::write(&p, format!("[{{\"name\":\"sid\",\"value\":\"s3cret\",\"domain\":\"127.0.0.1\",\"path\":\"/\"}},{{\"name\":\"x\",\"value\":\"1\",\"domain\":\"tracker.example\",\"path\":\"/\"}}]")).unwrap();
+    std::fs::write(&p, "[{\"name\":\"sid\",\"value\":\"s3cret\",\"domain\":\"127.0.0.1\",\"path\":\"/\"},{\"name\":\"x\",\"value\":\"1\",\"domain\":\"tracker.example\",\"path\":\"/\"}]").unwrap();
     let r = renderer(RenderOptions::default()).await;
     let with = {
         let mut s = Steer::default();

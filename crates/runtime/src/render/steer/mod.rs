@@ -205,17 +205,14 @@ mod secs {
     }
 }
 
-impl Default for Consent {
-    fn default() -> Self {
-        Consent::Reject
-    }
-}
-
 /// What to do with a consent dialog (`--consent`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Consent {
     /// Decline what is optional, as a privacy-minded person would (the default).
+    #[default]
     Reject,
     /// Accept.
     Accept,
