@@ -10,7 +10,7 @@
 //! Blocked images keep their boxes: they are answered with [`PLACEHOLDER_SVG`], an image
 //! without an intrinsic size or ratio, so each keeps the size its attributes and CSS give it
 //! (the ratio of its `width`/`height` attributes included, as while it loads) where a failed
-//! image would fall back to its alt text or a broken-image icon (see `docs/steering-block.md`
+//! image would fall back to its alt text or a broken-image icon (see `docs/steering.md`
 //! for the measured difference). Media, fonts and what the block list refuses fail as blocked
 //! by the client, as an ad blocker's would.
 
