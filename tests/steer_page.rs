@@ -1,7 +1,8 @@
 //! Steering a page in real Chromium, through the front door (`Extractor` with a
 //! `PageConfig` carrying a `Steer`): wait conditions (an article filled 4 s after `load`),
 //! actions (a "Load more" list clicked until its button is gone, a login form written and
-//! submitted, failures named by index), and virtual lists (a scrolling box that keeps ten of
+//! submitted, a login by actions saved as a storage state and reused, failures named by index),
+//! and virtual lists (a scrolling box that keeps ten of
 //! its hundred rows in the DOM: every row seen ends up in the snapshot, once, in order).
 //!
 //! The pages are `fixtures/steer-*/`, served by a tokio listener on 127.0.0.1 started by the
@@ -23,9 +24,15 @@ fn fixture(slug: &str, file: &str) -> Vec<u8> {
 }
 
 /// What the test server answers: the fixtures' pages by path, and `POST /login`, which sends
-/// the members' page for the right user and password and the form again otherwise.
-fn route(method: &str, path: &str, body: &str) -> (u16, Vec<u8>) {
+/// the members' page (and a session cookie) for the right user and password and the form
+/// again otherwise; `GET /members` is the members' page for that cookie, the form without it.
+fn route(method: &str, path: &str, head: &str, body: &str) -> (u16, Vec<u8>) {
+    let member = head
+        .lines()
+        .any(|l| l.to_ascii_lowercase().starts_with("cookie:") && l.contains("member=ada"));
     match (method, path) {
+        ("GET", "/members") if member => (200, fixture("steer-login", "members.html")),
+        ("GET", "/members") => (200, fixture("steer-login", "page.html")),
         ("GET", "/late") => (200, fixture("steer-late-article", "page.html")),
         ("GET", "/more") => (200, fixture("steer-load-more", "page.html")),
         ("GET", "/list") => (200, fixture("steer-virtual-list", "page.html")),
@@ -87,9 +94,18 @@ fn server() -> String {
                     let mut words = head.split_whitespace();
                     let method = words.next().unwrap_or("GET").to_string();
                     let path = words.next().unwrap_or("/").to_string();
-                    let (status, page) = route(&method, &path, &body);
+                    let (status, page) = route(&method, &path, &head, &body);
+                    let logged_in = method == "POST"
+                        && path == "/login"
+                        && body.contains("user=ada")
+                        && body.contains("password=s3cret");
+                    let cookie = if logged_in {
+                        "Set-Cookie: member=ada; Path=/; HttpOnly\r\n"
+                    } else {
+                        ""
+                    };
                     let head = format!(
-                        "HTTP/1.1 {status} X\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        "HTTP/1.1 {status} X\r\nContent-Type: text/html; charset=utf-8\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n",
                         page.len()
                     );
                     let _ = s.write_all(head.as_bytes()).await;
@@ -368,5 +384,47 @@ async fn a_virtual_lists_rows_are_all_kept_in_order() {
     let c = &rec["scroll"]["container"];
     assert_eq!(c["found"], true, "{rec}");
     assert_eq!(c["selector"], "div.list", "{rec}");
+    ex.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_by_actions_is_saved_and_reused() {
+    let base = server();
+    let ex = extractor().await;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.json");
+    // Log in with actions, and save the session the page ends with.
+    let mut login = with_actions(
+        r##"[{"type":"write","selector":"#user","text":"ada"},
+             {"type":"write","selector":"#password","text":"s3cret"},
+             {"type":"press","key":"Enter"}]"##,
+    );
+    login.save_storage_state = Some(state.clone());
+    let page = ex
+        .extract_with(format!("{base}/login").as_str(), steered(login), None)
+        .await
+        .unwrap();
+    assert_eq!(page.title(), "Members' library: the reading room");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert!(
+        saved["cookies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "member"),
+        "{saved}"
+    );
+    // Without the session, the members' page is the form; with it, the members' page.
+    let members = format!("{base}/members");
+    let page = ex.extract(members.as_str()).await.unwrap();
+    assert_eq!(page.title(), "Members' library: sign in");
+    let mut reuse = Steer::default();
+    reuse.storage_state = Some(sightline::render::steer::load_storage_state(&state).unwrap());
+    let page = ex
+        .extract_with(members.as_str(), steered(reuse), None)
+        .await
+        .unwrap();
+    assert_eq!(page.title(), "Members' library: the reading room");
     ex.shutdown().await;
 }
