@@ -37,6 +37,8 @@ pub fn hint(e: &sightline::Error) -> Option<String> {
             E::TooLarge { .. } => "raise --max-nodes or --max-text-bytes",
             E::Charset { .. } => "pass --charset with a WHATWG label such as utf-8",
             E::Forbidden { .. } => "drop --deny-private to let this page reach private addresses",
+            E::Blocked { .. } => "pass --accept-walls to extract what is there",
+            E::Action { .. } => "mark the action \"optional\": true to go on without it",
             _ => return None,
         }
         .to_string(),
@@ -51,6 +53,9 @@ pub fn service_hint(e: &sightline::Error) -> Option<String> {
             "run the service with --allow-private, or --allow-host HOST[:PORT] for one host, to allow it"
                 .into(),
         ),
+        sightline::Error::Blocked { .. } => {
+            Some("send accept_walls: true to extract what is there".into())
+        }
         _ => hint(e),
     }
 }
