@@ -22,11 +22,9 @@ async fn a_beforeunload_dialog_is_answered_when_the_tab_moves_on() {
     let server = Server::start(Some(fixtures_dir()))
         .await
         .expect("loopback server");
-    let opts = RenderOptions {
-        offline: true,
-        timeout: Duration::from_secs(20),
-        ..RenderOptions::default()
-    };
+    let opts = RenderOptions::default()
+        .offline(true)
+        .timeout(Duration::from_secs(20));
     let browser = BrowserHandle::start(
         &opts.browser,
         opts.viewport,

@@ -191,11 +191,11 @@ fn policy(dns: &Dns) -> EgressPolicy {
 /// A launched browser whose connections all go through the egress proxy (no target policy:
 /// the proxy alone decides).
 async fn renderer(p: EgressPolicy) -> Renderer {
-    Renderer::new(RenderOptions {
-        egress: Some(p),
-        timeout: Duration::from_secs(20),
-        ..RenderOptions::default()
-    })
+    Renderer::new(
+        RenderOptions::default()
+            .egress(Some(p))
+            .timeout(Duration::from_secs(20)),
+    )
     .await
     .expect("browser")
 }
@@ -458,11 +458,11 @@ async fn egress_html_given_as_bytes_still_renders() {
     let (_, b, port) = twin_listeners().await;
     let secret = Web::serve(b, vec![]);
     let policy = sightline::render::guard::NetPolicy::default();
-    let r = Renderer::new(RenderOptions {
-        egress: policy.egress(),
-        policy: Some(policy),
-        ..RenderOptions::default()
-    })
+    let r = Renderer::new(
+        RenderOptions::default()
+            .egress(policy.egress())
+            .policy(Some(policy)),
+    )
     .await
     .expect("browser");
     let page = r

@@ -265,14 +265,12 @@ async fn fixtures_render_and_extract_in_real_chromium() {
     // The scroll phase is bounded by steps and pixels here, not by its time budget, so a
     // loaded machine scrolls an infinite page exactly as far as an idle one (the page
     // deadline still caps it).
-    let opts = RenderOptions {
-        offline: true,
-        scroll: sightline::render::ScrollOptions {
+    let opts = RenderOptions::default()
+        .offline(true)
+        .scroll(sightline::render::ScrollOptions {
             budget: std::time::Duration::from_secs(12),
             ..sightline::render::ScrollOptions::default()
-        },
-        ..RenderOptions::default()
-    };
+        });
     let renderer = Renderer::new(opts)
         .await
         .expect("Chromium must be installed: scripts/test installs it");

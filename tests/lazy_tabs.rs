@@ -14,18 +14,19 @@ async fn every_tab_of_a_pool_loads_content_on_scroll() {
         "/fixtures/js-lazy-section/page.html"
     ))
     .expect("fixture");
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        concurrency: 4,
-        timeout: Duration::from_secs(30),
-        // A generous scroll budget: on a loaded machine the default 2.5 s could run out,
-        // and the test is about frames being rendered, not about speed.
-        scroll: ScrollOptions {
-            budget: Duration::from_secs(20),
-            ..ScrollOptions::default()
-        },
-        ..RenderOptions::default()
-    })
+    // A generous scroll budget: on a loaded machine the default 2.5 s could run out, and the
+    // test is about frames being rendered, not about speed.
+    let scroll = ScrollOptions {
+        budget: Duration::from_secs(20),
+        ..ScrollOptions::default()
+    };
+    let r = Renderer::new(
+        RenderOptions::default()
+            .offline(true)
+            .concurrency(4)
+            .timeout(Duration::from_secs(30))
+            .scroll(scroll),
+    )
     .await
     .expect("browser starts");
     let inputs: Vec<Input> = (0..4)

@@ -142,12 +142,9 @@ async fn demo_page_has_no_cookie_banner_in_real_chromium() {
     use sightline::render::{Input, RenderOptions, Renderer};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let server = Server::start(Some(dir)).await.expect("loopback server");
-    let renderer = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .expect("Chromium must be installed: scripts/test installs it");
+    let renderer = Renderer::new(RenderOptions::default().offline(true))
+        .await
+        .expect("Chromium must be installed: scripts/test installs it");
     let rendered = renderer
         .render(&Input::Url(server.url("/demo-news/page.html")))
         .await

@@ -64,16 +64,10 @@ $RC("B:0", "S:0");
             r#"mussel beds for a whole summer.</p></div><script>$RS("S:2", "P:2")</script>"#,
         );
     assert_ne!(live, saved);
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .expect("browser starts");
-    let mut no_js = RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    };
+    let r = Renderer::new(RenderOptions::default().offline(true))
+        .await
+        .expect("browser starts");
+    let mut no_js = RenderOptions::default().offline(true);
     no_js.javascript = false;
     let saved_page = r
         .render(&page("saved", saved.clone()))

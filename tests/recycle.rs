@@ -19,10 +19,7 @@ fn page(name: &str, script: &str) -> Input {
 }
 
 fn opts() -> RenderOptions {
-    RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    }
+    RenderOptions::default().offline(true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -53,12 +50,9 @@ const MOST_LEFT: usize = 28;
 async fn sweeps_close_targets_no_tab_owns() {
     // With the popup blocker off (as chromiumoxide's default flags had it), each page leaves
     // an about:blank window behind; the sweeps every 25 pages close them.
-    let r = Renderer::new(RenderOptions {
-        chrome_args: vec!["disable-popup-blocking".into()],
-        ..opts()
-    })
-    .await
-    .unwrap();
+    let r = Renderer::new(opts().chrome_args(vec!["disable-popup-blocking".into()]))
+        .await
+        .unwrap();
     let mut opened = 0;
     for k in 0..50 {
         r.render(&page(
@@ -93,13 +87,9 @@ async fn sweeps_close_targets_no_tab_owns() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_is_relaunched_at_its_page_bound_without_losing_a_page() {
-    let r = Renderer::new(RenderOptions {
-        concurrency: 2,
-        recycle_browser_after: 3,
-        ..opts()
-    })
-    .await
-    .unwrap();
+    let r = Renderer::new(opts().concurrency(2).recycle_browser_after(3))
+        .await
+        .unwrap();
     let inputs: Vec<Input> = (0..8).map(|k| page(&format!("page {k}"), "")).collect();
     let out = join_all(inputs.iter().map(|i| r.render(i))).await;
     let (recycles, relaunches) = (r.recycles(), r.relaunches());
@@ -115,13 +105,9 @@ async fn the_browser_is_relaunched_at_its_page_bound_without_losing_a_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_is_relaunched_at_its_memory_bound() {
-    let r = Renderer::new(RenderOptions {
-        recycle_browser_after: 0,
-        max_browser_memory: Some(1),
-        ..opts()
-    })
-    .await
-    .unwrap();
+    let r = Renderer::new(opts().recycle_browser_after(0).max_browser_memory(Some(1)))
+        .await
+        .unwrap();
     for k in 0..12 {
         r.render(&page(&format!("m{k}"), ""))
             .await

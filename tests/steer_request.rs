@@ -236,12 +236,9 @@ async fn test_proxy(credentials: Option<&str>) -> (u16, SeenLog) {
 }
 
 async fn renderer(opts: RenderOptions) -> Renderer {
-    Renderer::new(RenderOptions {
-        timeout: Duration::from_secs(20),
-        ..opts
-    })
-    .await
-    .expect("Chromium starts")
+    Renderer::new(opts.timeout(Duration::from_secs(20)))
+        .await
+        .expect("Chromium starts")
 }
 
 fn text(r: &sightline::render::Rendered) -> String {
@@ -428,11 +425,8 @@ async fn a_login_saved_is_a_login_reused() {
 async fn a_proxy_is_the_only_way_to_its_host() {
     let (pport, plog) = test_proxy(None).await;
     let url = format!("http://{ONLY_VIA_PROXY}/");
-    let r = renderer(RenderOptions {
-        proxy: Some(format!("http://127.0.0.1:{pport}")),
-        ..RenderOptions::default()
-    })
-    .await;
+    let r =
+        renderer(RenderOptions::default().proxy(Some(format!("http://127.0.0.1:{pport}")))).await;
     let t = render(&r, &url, None).await.unwrap();
     assert!(t.contains("only behind the test proxy"), "{t}");
     // A page with a session of its own (its own browser context) takes the proxy too.
@@ -455,10 +449,9 @@ async fn a_proxy_is_the_only_way_to_its_host() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_proxy_with_credentials_gets_them() {
     let (pport, plog) = test_proxy(Some("alice:s3cret")).await;
-    let r = renderer(RenderOptions {
-        proxy: Some(format!("http://alice:s3cret@127.0.0.1:{pport}")),
-        ..RenderOptions::default()
-    })
+    let r = renderer(
+        RenderOptions::default().proxy(Some(format!("http://alice:s3cret@127.0.0.1:{pport}"))),
+    )
     .await;
     let t = render(&r, &format!("http://{ONLY_VIA_PROXY}/"), None)
         .await
@@ -468,10 +461,9 @@ async fn a_proxy_with_credentials_gets_them() {
     assert!(render_bytes(&r).await.contains("own loopback page server"));
     r.shutdown().await;
     // Wrong credentials: the page fails, naming the proxy's answer.
-    let r = renderer(RenderOptions {
-        proxy: Some(format!("http://alice:wrong@127.0.0.1:{pport}")),
-        ..RenderOptions::default()
-    })
+    let r = renderer(
+        RenderOptions::default().proxy(Some(format!("http://alice:wrong@127.0.0.1:{pport}"))),
+    )
     .await;
     let e = render(&r, &format!("http://{ONLY_VIA_PROXY}/"), None)
         .await
@@ -485,10 +477,7 @@ async fn with_the_target_policy_on_the_proxy_works_and_forbidden_targets_stay_re
     let (pport, _plog) = test_proxy(None).await;
     let (port, log) = site().await;
     // As `extract --deny-private` sets it: the tab's check and the egress proxy.
-    let mut opts = RenderOptions {
-        proxy: Some(format!("http://127.0.0.1:{pport}")),
-        ..RenderOptions::default()
-    };
+    let mut opts = RenderOptions::default().proxy(Some(format!("http://127.0.0.1:{pport}")));
     opts.set_target_policy(Some(sightline::render::guard::NetPolicy::default()));
     let r = renderer(opts).await;
     assert!(r.egress().is_some());
@@ -503,11 +492,11 @@ async fn with_the_target_policy_on_the_proxy_works_and_forbidden_targets_stay_re
     r.shutdown().await;
     // The egress proxy alone (no check in the tab) refuses it too, through the same proxy,
     // for a page in its own browser context as well.
-    let r = renderer(RenderOptions {
-        proxy: Some(format!("http://127.0.0.1:{pport}")),
-        egress: Some(EgressPolicy::default()),
-        ..RenderOptions::default()
-    })
+    let r = renderer(
+        RenderOptions::default()
+            .proxy(Some(format!("http://127.0.0.1:{pport}")))
+            .egress(Some(EgressPolicy::default())),
+    )
     .await;
     let with = {
         let mut s = Steer::default();

@@ -875,36 +875,34 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
                 .min(8)
         })
         .max(1);
-    Ok(RenderOptions {
-        browser: match browser_endpoints(r)?.first() {
+    Ok(RenderOptions::default()
+        .browser(match browser_endpoints(r)?.first() {
             Some(ws) => BrowserSource::Connect(ws.clone()),
             None => BrowserSource::Launch(r.chrome.clone()),
-        },
-        viewport: (w, h),
-        timeout: Duration::from_secs_f64(r.timeout),
-        quiet: Duration::from_millis(r.quiet_ms),
-        scroll: sightline::ScrollOptions {
+        })
+        .viewport((w, h))
+        .timeout(Duration::from_secs_f64(r.timeout))
+        .quiet(Duration::from_millis(r.quiet_ms))
+        .scroll(sightline::ScrollOptions {
             enabled: !r.no_scroll,
             max_px: r.max_scroll_px,
             max_steps: r.max_scroll_steps,
             budget: Duration::from_millis(r.max_scroll_ms),
             always: r.always_scroll,
-        },
-        offline: r.offline,
-        max_nodes: r.max_nodes,
-        concurrency,
-        chrome_args: r.chrome_args.clone(),
-        recycle_tab_after: r.recycle_tab_after,
-        recycle_browser_after: r.recycle_browser_after,
-        max_browser_memory: match r.max_browser_memory {
+        })
+        .offline(r.offline)
+        .max_nodes(r.max_nodes)
+        .concurrency(concurrency)
+        .chrome_args(r.chrome_args.clone())
+        .recycle_tab_after(r.recycle_tab_after)
+        .recycle_browser_after(r.recycle_browser_after)
+        .max_browser_memory(match r.max_browser_memory {
             Some(0) => None,
             Some(mib) => Some(mib << 20),
             None => Some(RenderOptions::default_memory_bound(concurrency)),
-        },
-        accept_http_errors: r.accept_http_errors,
-        proxy: r.steer.proxy.clone(),
-        ..RenderOptions::default()
-    })
+        })
+        .accept_http_errors(r.accept_http_errors)
+        .proxy(r.steer.proxy.clone()))
 }
 
 /// Every `--browser-ws` endpoint, from the flags and `--browser-ws-file`.

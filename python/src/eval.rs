@@ -66,11 +66,9 @@ pub fn evaluate(
             if snapshots.is_some() {
                 return sightline::eval::run::from_snapshots(&cfg, quiet).await;
             }
-            let opts = RenderOptions {
-                offline: true,
-                concurrency: tabs.max(1),
-                ..RenderOptions::default()
-            };
+            let opts = RenderOptions::default()
+                .offline(true)
+                .concurrency(tabs.max(1));
             let extractor = Extractor::new(Options::default().render_options(opts)).await?;
             let r = extractor.evaluate(&cfg, quiet).await;
             extractor.shutdown().await;

@@ -14,12 +14,9 @@ use sightline::render::{Input, RenderOptions, Rendered, Renderer};
 
 /// Render HTML bytes offline in a fresh browser, which is shut down after the page.
 pub async fn render_html(name: &str, html: &str) -> Result<Rendered, sightline::Error> {
-    let r = Renderer::new(RenderOptions {
-        offline: true,
-        ..RenderOptions::default()
-    })
-    .await
-    .unwrap();
+    let r = Renderer::new(RenderOptions::default().offline(true))
+        .await
+        .unwrap();
     let page = r
         .render(&Input::Html {
             name: name.into(),

@@ -9,8 +9,12 @@ use std::time::Duration;
 use super::{checks, egress, guard, BrowserSource, ScrollOptions, Steer};
 use crate::Error;
 
-/// How pages are rendered.
+/// How pages are rendered. Build it from [`RenderOptions::default`] with the setters, one
+/// a field, each named as its field (`RenderOptions::default().offline(true).concurrency(4)`):
+/// the struct is `#[non_exhaustive]`, so a new knob never breaks a caller; the fields stay
+/// readable and assignable.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RenderOptions {
     /// Where the browser comes from.
     pub browser: BrowserSource,
@@ -82,6 +86,47 @@ pub struct PageRender {
     pub screenshot: Option<bool>,
     /// The page's steering plan (None: the options').
     pub steer: Option<Arc<Steer>>,
+}
+
+/// The setters of [`RenderOptions`]: one a field, named as the field, taking its type.
+macro_rules! setters {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        impl RenderOptions {
+            $(
+                #[doc = concat!("Sets [`RenderOptions::", stringify!($field), "`].")]
+                #[must_use]
+                pub fn $field(mut self, value: $ty) -> RenderOptions {
+                    self.$field = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+setters! {
+    browser: BrowserSource,
+    viewport: (u32, u32),
+    timeout: Duration,
+    quiet: Duration,
+    scroll: ScrollOptions,
+    command_timeout: Duration,
+    offline: bool,
+    screenshot: bool,
+    max_screenshot_height: u32,
+    max_nodes: usize,
+    concurrency: usize,
+    chrome_args: Vec<String>,
+    recycle_tab_after: usize,
+    recycle_browser_after: usize,
+    max_browser_memory: Option<u64>,
+    policy: Option<guard::NetPolicy>,
+    egress: Option<egress::EgressPolicy>,
+    exempt_origin: Option<String>,
+    accept_http_errors: bool,
+    javascript: bool,
+    steer: Arc<Steer>,
+    proxy: Option<String>,
 }
 
 impl RenderOptions {
