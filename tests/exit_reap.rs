@@ -90,6 +90,41 @@ async fn no_chromium_process_outlives_the_shutdown() {
     assert!(!profile.exists(), "{}", profile.display());
 }
 
+/// A launched browser dropped without a shutdown (the last reference let go by a relaunch, a
+/// panic or a cancelled task) is killed with its whole tree. Debian's headless shell is a shell
+/// script that starts the browser without `exec`: killing only the child chromiumoxide
+/// started left the browser running, adopted by init, its profile deleted under it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_browser_leaves_no_process() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        return; // the check reads /proc (Linux)
+    }
+    let h = BrowserHandle::start(
+        &BrowserSource::Launch(None),
+        (800, 600),
+        Duration::from_secs(30),
+        &[],
+    )
+    .await
+    .expect("Chromium launches");
+    let pid = h.pid().expect("a launched browser has a pid");
+    let marker = h.profile_dir().expect("a profile").display().to_string();
+    let tree = reap::tree(pid);
+    assert!(tree.len() >= 2, "the browser and its helpers: {tree:?}");
+    drop(h);
+    // SIGKILL is sent by the drop; the processes are gone once the kernel has ended them.
+    let end = std::time::Instant::now() + HANG_GUARD;
+    while !(living(&tree).is_empty() && naming(&marker).is_empty()) {
+        assert!(
+            std::time::Instant::now() < end,
+            "still alive after the drop: {:?} {:?}",
+            living(&tree),
+            naming(&marker)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// The second Ctrl-C exits at once, without the orderly shutdown: Chromium (started with a
 /// DevTools port, so it does not notice its parent is gone) and its profile must still go.
 #[cfg(unix)]

@@ -420,7 +420,23 @@ impl BrowserHandle {
         }
         let _ = self.browser.kill().await;
         let _ = tokio::time::timeout(REAP_LIMIT, self.browser.wait()).await;
-        if let Some(pid) = self.pid {
+        if let Some(pid) = self.pid.take() {
+            // Ended: `Drop` has nothing left to do.
+            reap::unregister(pid);
+        }
+    }
+}
+
+/// A launched browser dropped without [`BrowserHandle::shutdown`] (the last reference let go
+/// by a relaunch, a panic, a cancelled task): its whole process tree is killed here. Killing
+/// only the child chromiumoxide started would not do: Debian's `chromium-headless-shell` is a
+/// shell script that runs the browser without `exec`, so the browser would be adopted by
+/// init and outlive sightline, its profile directory removed under it.
+impl Drop for BrowserHandle {
+    fn drop(&mut self) {
+        if let (true, Some(pid)) = (self.launched, self.pid) {
+            self.handler.abort();
+            self.tree().kill_now();
             reap::unregister(pid);
         }
     }

@@ -25,6 +25,15 @@ const MEMORY_EVERY: usize = 10;
 /// How long a browser may take to start.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Clears its flag when dropped.
+struct Clear<'a>(&'a AtomicBool);
+
+impl Drop for Clear<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
 /// The live browser of a renderer, its generation, and what its launches need.
 ///
 /// A launched browser is relaunched after `recycle_browser_after` pages or when its memory
@@ -262,14 +271,17 @@ impl Launcher {
         if self.recycling.swap(true, Ordering::SeqCst) {
             return;
         }
+        // Cleared however this ends: a caller whose future is dropped while it waits for
+        // the pages in flight must not leave `recycling` set, or no recycle would start again.
+        let _clear = Clear(&self.recycling);
         let gate = self.gate.write().await;
         let mut g = self.browser.lock().await;
         if let Some(old) = g.take() {
             // Its tabs are let go by `reset`.
             match Arc::try_unwrap(old) {
                 Ok(old) => old.shutdown().await,
-                // Still referenced (cannot happen with no page in flight): dropping the last
-                // reference kills the process.
+                // Still referenced (cannot happen with no page in flight): the last
+                // reference's drop kills its process tree (`BrowserHandle`'s `Drop`).
                 Err(old) => old.gone.store(true, Ordering::SeqCst),
             }
         }
@@ -283,7 +295,6 @@ impl Launcher {
         }
         drop(g);
         drop(gate);
-        self.recycling.store(false, Ordering::SeqCst);
     }
 
     /// Close the browser (a launched one is reaped and its profile removed).
@@ -293,5 +304,32 @@ impl Launcher {
                 h.shutdown().await;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recycle whose caller goes away while it waits for the pages in flight leaves the
+    /// next recycle free to run (before, `recycling` stayed set and the browser was never
+    /// relaunched at its bound again).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_recycle_dropped_while_waiting_does_not_block_the_next() {
+        let opts = RenderOptions::default();
+        let (l, _) = Launcher::start(&opts, 0).await.expect("Chromium launches");
+        let page = l.enter().await;
+        {
+            let waiting = l.recycle("test", &opts, async {});
+            tokio::pin!(waiting);
+            // It cannot finish while a page is in flight: it waits for the gate.
+            assert!(futures::poll!(waiting.as_mut()).is_pending());
+            assert!(l.recycling.load(Ordering::SeqCst));
+        }
+        assert!(!l.recycling.load(Ordering::SeqCst), "cleared by the drop");
+        drop(page);
+        l.recycle("test", &opts, async {}).await;
+        assert_eq!(l.recycles(), 1);
+        l.shutdown().await;
     }
 }

@@ -215,6 +215,14 @@ impl Tree {
             .collect()
     }
 
+    /// Send `SIGKILL` to every process of the listing still alive, without waiting (for a
+    /// `Drop`, which cannot).
+    pub fn kill_now(&self) {
+        for pid in self.alive() {
+            kill(pid);
+        }
+    }
+
     /// Send `SIGKILL` to every process of the listing still alive, then wait up to `limit`
     /// until none is (a killed process is gone within milliseconds). Returns the pids still
     /// alive after `limit` (normally none).
