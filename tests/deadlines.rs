@@ -14,7 +14,10 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
+
+mod common;
+use common::http::Answer;
 
 /// The deadline of each page in these tests, in seconds.
 const TIMEOUT: u64 = 3;
@@ -25,63 +28,31 @@ const OK_PAGE: &str = "<!doctype html><html><head><title>Tide tables</title></he
 /// headers and part of the body, then nothing; `/dribble` sends the body one byte a second;
 /// anything else is [`OK_PAGE`].
 fn server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(l.local_addr().unwrap().port()).unwrap();
-            loop {
-                let Ok((mut s, _)) = l.accept().await else {
-                    continue;
-                };
-                tokio::spawn(async move {
-                    let mut buf = Vec::new();
-                    let mut chunk = [0u8; 4096];
-                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                        match s.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let req = String::from_utf8_lossy(&buf);
-                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let head = |len: usize| {
-                        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {len}\r\n\r\n")
-                    };
-                    match path.as_str() {
-                        "/hang" => tokio::time::sleep(Duration::from_secs(120)).await,
-                        "/partial" => {
-                            let _ = s.write_all(head(100_000).as_bytes()).await;
-                            let _ = s
-                                .write_all(b"<html><body><p>The first part of a page that never ends.</p>")
-                                .await;
-                            tokio::time::sleep(Duration::from_secs(120)).await;
-                        }
-                        "/dribble" => {
-                            let _ = s.write_all(head(100_000).as_bytes()).await;
-                            for b in b"<html><body><p>".iter().chain([b'x'; 200].iter()) {
-                                if s.write_all(&[*b]).await.is_err() {
-                                    return;
-                                }
-                                tokio::time::sleep(Duration::from_secs(1)).await;
-                            }
-                        }
-                        _ => {
-                            let _ = s.write_all(head(OK_PAGE.len()).as_bytes()).await;
-                            let _ = s.write_all(OK_PAGE.as_bytes()).await;
-                            let _ = s.shutdown().await;
-                        }
-                    }
-                });
+    common::http::serve(|req, mut s| async move {
+        let head = |len: usize| {
+            format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {len}\r\n\r\n")
+        };
+        match req.path.as_str() {
+            "/hang" => tokio::time::sleep(Duration::from_secs(120)).await,
+            "/partial" => {
+                let _ = s.write_all(head(100_000).as_bytes()).await;
+                let _ = s
+                    .write_all(b"<html><body><p>The first part of a page that never ends.</p>")
+                    .await;
+                tokio::time::sleep(Duration::from_secs(120)).await;
             }
-        });
-    });
-    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-    format!("http://127.0.0.1:{port}")
+            "/dribble" => {
+                let _ = s.write_all(head(100_000).as_bytes()).await;
+                for b in b"<html><body><p>".iter().chain([b'x'; 200].iter()) {
+                    if s.write_all(&[*b]).await.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+            _ => Answer::html(200, OK_PAGE).send(&mut s).await,
+        }
+    })
 }
 
 #[test]

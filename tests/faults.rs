@@ -14,7 +14,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
+
+mod common;
+use common::http::Answer;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sightline"))
@@ -48,10 +51,10 @@ const SLOW_BODY: Duration = Duration::from_millis(700);
 const SLOW_PAGE: Duration = Duration::from_millis(1000);
 
 /// An HTTP answer: status, headers and body.
-type Answer = (u16, Vec<(&'static str, String)>, Vec<u8>);
+type Reply = (u16, Vec<(&'static str, String)>, Vec<u8>);
 
 /// What the test server answers for a path; `None` resets the connection.
-fn route(path: &str) -> Option<Answer> {
+fn route(path: &str) -> Option<Reply> {
     let html = |s: &str| vec![("Content-Type", format!("text/html; charset={s}"))];
     let page = |title: &str, text: &str| {
         format!(
@@ -132,72 +135,43 @@ fn closed_port_url() -> String {
     format!("http://127.0.0.1:{port}/")
 }
 
-/// Start the test server on 127.0.0.1 in its own thread; returns its base URL.
+/// The test server on 127.0.0.1 ([`route`]'s answers; `/hang` never answers, `/slow` waits
+/// [`SLOW_PAGE`], `/slow-body` holds its body back [`SLOW_BODY`], `/reset` resets the
+/// connection); its base URL.
 fn server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(l.local_addr().unwrap().port()).unwrap();
-            loop {
-                let Ok((mut s, _)) = l.accept().await else {
-                    continue;
-                };
-                tokio::spawn(async move {
-                    let mut buf = Vec::new();
-                    let mut chunk = [0u8; 4096];
-                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                        match s.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let req = String::from_utf8_lossy(&buf);
-                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    match path.as_str() {
-                        // Never answers (the connection stays open).
-                        "/hang" => {
-                            tokio::time::sleep(Duration::from_secs(60)).await;
-                            return;
-                        }
-                        "/slow" => tokio::time::sleep(SLOW_PAGE).await,
-                        _ => {}
-                    }
-                    match route(&path) {
-                        None => {
-                            // RST instead of FIN: the connection is reset.
-                            let _ = s.set_zero_linger();
-                            drop(s);
-                        }
-                        Some((status, headers, body)) => {
-                            let mut head = format!(
-                                "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
-                                body.len()
-                            );
-                            for (k, v) in headers {
-                                head.push_str(&format!("{k}: {v}\r\n"));
-                            }
-                            head.push_str("\r\n");
-                            let _ = s.write_all(head.as_bytes()).await;
-                            if path == "/slow-body" {
-                                // The headers now, the body later.
-                                let _ = s.flush().await;
-                                tokio::time::sleep(SLOW_BODY).await;
-                            }
-                            let _ = s.write_all(&body).await;
-                            let _ = s.shutdown().await;
-                        }
-                    }
-                });
+    common::http::serve(|req, mut s| async move {
+        match req.path.as_str() {
+            // Never answers (the connection stays open).
+            "/hang" => {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                return;
             }
-        });
-    });
-    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-    format!("http://127.0.0.1:{port}")
+            "/slow" => tokio::time::sleep(SLOW_PAGE).await,
+            _ => {}
+        }
+        match route(&req.path) {
+            None => {
+                // RST instead of FIN: the connection is reset.
+                let _ = s.set_zero_linger();
+                drop(s);
+            }
+            Some((status, headers, body)) => {
+                let answer = headers
+                    .into_iter()
+                    .fold(Answer::bare(status, body), |a, (k, v)| a.with(k, &v));
+                if req.path == "/slow-body" {
+                    // The headers now, the body later.
+                    let _ = s.write_all(answer.head().as_bytes()).await;
+                    let _ = s.flush().await;
+                    tokio::time::sleep(SLOW_BODY).await;
+                    let _ = s.write_all(&answer.body).await;
+                    let _ = s.shutdown().await;
+                } else {
+                    answer.send(&mut s).await;
+                }
+            }
+        }
+    })
 }
 
 /// Run `extract -f json --offline -j 1` on `urls`; the records sorted by input position.

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use sightline::render::steer::Action;
 use sightline::{Extractor, Options, PageConfig, Steer};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+mod common;
+use common::http::Answer;
 
 fn fixture(slug: &str, file: &str) -> Vec<u8> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,75 +50,22 @@ fn route(method: &str, path: &str, head: &str, body: &str) -> (u16, Vec<u8>) {
     }
 }
 
-/// Start the test server on 127.0.0.1 in its own thread; its base URL.
+/// The test server on 127.0.0.1 ([`route`]'s answers, with the session cookie after a good
+/// login); its base URL.
 fn server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(l.local_addr().unwrap().port()).unwrap();
-            loop {
-                let Ok((mut s, _)) = l.accept().await else {
-                    continue;
-                };
-                tokio::spawn(async move {
-                    let mut buf = Vec::new();
-                    let mut chunk = [0u8; 4096];
-                    let head_end = loop {
-                        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break i + 4;
-                        }
-                        match s.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-                    let length: usize = head
-                        .lines()
-                        .find_map(|l| {
-                            let (k, v) = l.split_once(':')?;
-                            k.eq_ignore_ascii_case("content-length")
-                                .then(|| v.trim().parse().ok())?
-                        })
-                        .unwrap_or(0);
-                    while buf.len() < head_end + length {
-                        match s.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
-                    let mut words = head.split_whitespace();
-                    let method = words.next().unwrap_or("GET").to_string();
-                    let path = words.next().unwrap_or("/").to_string();
-                    let (status, page) = route(&method, &path, &head, &body);
-                    let logged_in = method == "POST"
-                        && path == "/login"
-                        && body.contains("user=ada")
-                        && body.contains("password=s3cret");
-                    let cookie = if logged_in {
-                        "Set-Cookie: member=ada; Path=/; HttpOnly\r\n"
-                    } else {
-                        ""
-                    };
-                    let head = format!(
-                        "HTTP/1.1 {status} X\r\nContent-Type: text/html; charset=utf-8\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n",
-                        page.len()
-                    );
-                    let _ = s.write_all(head.as_bytes()).await;
-                    let _ = s.write_all(&page).await;
-                    let _ = s.shutdown().await;
-                });
-            }
-        });
-    });
-    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-    format!("http://127.0.0.1:{port}")
+    common::http::answering(|req| {
+        let (status, page) = route(&req.method, &req.path, &req.head, &req.body);
+        let answer = Answer::html(status, page);
+        let logged_in = req.method == "POST"
+            && req.path == "/login"
+            && req.body.contains("user=ada")
+            && req.body.contains("password=s3cret");
+        if logged_in {
+            answer.with("Set-Cookie", "member=ada; Path=/; HttpOnly")
+        } else {
+            answer
+        }
+    })
 }
 
 /// One browser with one tab; pages reach the test server (online: a form's submission is a

@@ -7,12 +7,13 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use sightline::render::steer::Consent;
 use sightline::walls::WallKind;
 use sightline::{Error, Extractor, Options, PageConfig, Steer};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+mod common;
+use common::http::Answer;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(
@@ -63,50 +64,14 @@ fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
     }
 }
 
-/// The test server on 127.0.0.1, in its own thread; returns its base URL.
+/// The test server on 127.0.0.1 ([`route`]'s answers); its base URL.
 fn server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(l.local_addr().unwrap().port()).unwrap();
-            loop {
-                let Ok((mut s, _)) = l.accept().await else {
-                    continue;
-                };
-                tokio::spawn(async move {
-                    let mut buf = Vec::new();
-                    let mut chunk = [0u8; 4096];
-                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                        match s.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let req = String::from_utf8_lossy(&buf);
-                    let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let (status, headers, body) = route(&path);
-                    let mut head = format!(
-                        "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
-                        body.len()
-                    );
-                    for (k, v) in headers {
-                        head.push_str(&format!("{k}: {v}\r\n"));
-                    }
-                    head.push_str("\r\n");
-                    let _ = s.write_all(head.as_bytes()).await;
-                    let _ = s.write_all(&body).await;
-                    let _ = s.shutdown().await;
-                });
-            }
-        });
-    });
-    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-    format!("http://127.0.0.1:{port}")
+    common::http::answering(|req| {
+        let (status, headers, body) = route(&req.path);
+        headers
+            .into_iter()
+            .fold(Answer::bare(status, body), |a, (k, v)| a.with(k, v))
+    })
 }
 
 fn cfg(f: impl FnOnce(&mut Steer)) -> Arc<PageConfig> {

@@ -3,6 +3,8 @@
 //! browser, when dropped. (Each test crate uses some of them.)
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
