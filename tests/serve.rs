@@ -499,3 +499,39 @@ async fn a_client_that_disconnects_frees_its_tab() {
     );
     metric_reaches(&svc.base, "sightline_queue", 0.0, "the abandoned request").await;
 }
+
+/// A page behind a wall is `502 Bad Gateway` with the record as its body: the error of kind
+/// `blocked` names the wall, and the record carries it; `accept_walls` extracts it anyway.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wall_is_a_bad_gateway_with_the_record() {
+    let captcha = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/walls/captcha.html"
+    ))
+    .unwrap();
+    let svc = start(&["-j", "1"]);
+    let post = |body: serde_json::Value| {
+        client()
+            .post(format!("{}/extract", svc.base))
+            .json(&body)
+            .send()
+    };
+    let r = post(serde_json::json!({"html": captcha, "format": "json"}))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 502);
+    let rec: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(rec["error"]["kind"], "blocked", "{rec}");
+    assert_eq!(rec["wall"]["kind"], "captcha", "{rec}");
+    assert!(rec["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("captcha"));
+    let r = post(serde_json::json!({"html": captcha, "format": "json", "accept_walls": true}))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let rec: serde_json::Value = r.json().await.unwrap();
+    assert!(rec["error"].is_null(), "{rec}");
+    assert_eq!(rec["wall"]["kind"], "captcha", "{rec}");
+}

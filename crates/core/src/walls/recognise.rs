@@ -23,6 +23,7 @@ pub const RESPONSE_HEADERS: &[&str] = &[
     "cf-ray",
     "server",
     "retry-after",
+    "date",
     "set-cookie",
 ];
 
@@ -60,11 +61,36 @@ impl Response {
             .filter(|n| !n.is_empty())
     }
 
-    /// `Retry-After` in seconds (delta-seconds; an HTTP date is not read).
+    /// `Retry-After` in seconds: delta-seconds, or an HTTP date (RFC 9110 §10.2.3) counted
+    /// from the response's own `Date` (the server's clock, so a skewed local clock does not
+    /// matter), or from now when it has none. A date already past is 0.
     pub fn retry_after(&self) -> Option<f64> {
         let v = self.header("retry-after")?.trim();
-        v.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)
+        if let Ok(s) = v.parse::<f64>() {
+            return (s.is_finite() && s >= 0.0).then_some(s);
+        }
+        let at = http_date(v)?;
+        let from = self
+            .header("date")
+            .and_then(http_date)
+            .unwrap_or_else(|| std::time::SystemTime::now().into());
+        Some(((at - from).num_milliseconds().max(0)) as f64 / 1000.0)
     }
+}
+
+/// An HTTP date in any of the three forms RFC 9110 §5.6.7 says a recipient must read:
+/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`)
+/// and asctime (`Sun Nov  6 08:49:37 1994`).
+fn http_date(v: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    use chrono::{NaiveDateTime, TimeZone, Utc};
+    let v = v.trim();
+    if let Ok(d) = chrono::DateTime::parse_from_rfc2822(v) {
+        return Some(d.with_timezone(&Utc));
+    }
+    ["%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"]
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(v, f).ok())
+        .map(|n| Utc.from_utc_datetime(&n))
 }
 
 /// The bounds recognition uses. Not from a paper: chosen on wall pages of the vendors in

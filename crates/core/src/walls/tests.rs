@@ -160,10 +160,31 @@ fn rate_limits() {
         resp(503, &[("Retry-After", " 5 ")]).retry_after(),
         Some(5.0)
     );
-    assert_eq!(
-        resp(503, &[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")]).retry_after(),
-        None
+    // An HTTP date counts from the response's own Date, in each of the three forms.
+    for at in [
+        "Wed, 21 Oct 2015 07:28:00 GMT",
+        "Wednesday, 21-Oct-15 07:28:00 GMT",
+        "Wed Oct 21 07:28:00 2015",
+    ] {
+        let r = resp(
+            503,
+            &[
+                ("retry-after", at),
+                ("date", "Wed, 21 Oct 2015 07:27:30 GMT"),
+            ],
+        );
+        assert_eq!(r.retry_after(), Some(30.0), "{at}");
+    }
+    // A date already past is no wait; a date that is not one is no answer.
+    let past = resp(
+        429,
+        &[
+            ("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"),
+            ("date", "Thu, 22 Oct 2015 07:28:00 GMT"),
+        ],
     );
+    assert_eq!(past.retry_after(), Some(0.0));
+    assert_eq!(resp(429, &[("retry-after", "soon")]).retry_after(), None);
     // Kasada's challenge answers 429: the marker wins over the status.
     let mut s = boxed("", "").build();
     s.signals.globals.push("KPSDK".into());
@@ -369,4 +390,21 @@ fn soft_errors() {
         Some("页面不存在")
     );
     assert_eq!(soft_error(&s, 20, &WallParams::default()), None);
+    for (shown, phrase) in [
+        ("Oops! That page can't be found.", "page can't be found"),
+        (
+            "Die Seite wurde nicht gefunden",
+            "seite wurde nicht gefunden",
+        ),
+        ("Sayfa bulunamadı", "sayfa bulunamadı"),
+        ("페이지를 찾을 수 없습니다", "페이지를 찾을 수 없습니다"),
+    ] {
+        let s = boxed("", shown).build();
+        let p = WallParams::default();
+        assert_eq!(soft_error(&s, 5000, &p), Some(phrase), "{shown}");
+    }
+    // A page that talks about missing pages at length is not one.
+    let long = "Why a page not found error hurts a site, and what to do about it. ".repeat(40);
+    let s = boxed("", &long).build();
+    assert_eq!(soft_error(&s, 50_000, &WallParams::default()), None);
 }
