@@ -211,6 +211,50 @@ async fn consent_dialogs_are_answered_before_the_snapshot() {
     ex.shutdown().await;
 }
 
+/// A dialog in a frame from another origin (Sourcepoint's shape): answered inside the frame.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consent_dialogs_in_a_frame_of_another_origin_are_answered() {
+    let dialog = fixture("consent-frame-dialog.html");
+    let frames = common::http::answering(move |req| {
+        if req.path.starts_with("/index.html?message_id=") {
+            Answer::html(200, dialog.clone())
+        } else {
+            Answer::html(404, "no")
+        }
+    });
+    let page = String::from_utf8(fixture("consent-frame.html"))
+        .unwrap()
+        .replace("__FRAME__", &frames);
+    let site = common::http::answering(move |_| Answer::html(200, page.clone()));
+    // Online: the frame's origin is another server on this machine.
+    let ex = Extractor::new(Options::default().tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let url = format!("{site}/article");
+    let page = ex.extract_with(&url, cfg(|_| {}), None).await.unwrap();
+    let c = page.record().consent.clone().expect("a consent report");
+    assert_eq!(c.cmp, "Sourcepoint-frame", "{c:?}");
+    assert!(c.answered, "{c:?}");
+    assert_eq!(page.title(), "Harbour news (rejected)");
+    let page = ex
+        .extract_with(&url, cfg(|s| s.consent = Consent::Accept), None)
+        .await
+        .unwrap();
+    assert_eq!(page.title(), "Harbour news (accepted)");
+    assert!(page.text().contains("northern channel"));
+    // Kept: the dialog over the article is named as the consent wall it is.
+    let kept = ex
+        .extract_with(&url, cfg(|s| s.consent = Consent::Keep), None)
+        .await;
+    let kind = match &kept {
+        Ok(p) => p.wall().map(|w| w.kind),
+        Err(Error::Blocked { wall, .. }) => Some(wall.kind),
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(kind, Some(WallKind::Consent), "{kept:?}");
+    ex.shutdown().await;
+}
+
 /// The top-left pixel of a page's screenshot.
 fn corner(page: &sightline::Page) -> [u8; 3] {
     let png = page.screenshot().expect("a screenshot");

@@ -322,8 +322,9 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
     }
     // 3. the layout.
     if kind.is_none() {
-        if let Some((k, e)) = layout(&page, resp, p) {
+        if let Some((k, v, e)) = layout(&page, resp, p) {
             kind = Some(k);
+            vendor = vendor.or(v);
             evidence.push(e);
         }
     }
@@ -362,8 +363,35 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
     })
 }
 
-/// Phase 3: a short page whose visible content is a small centred box holding a widget.
-fn layout(page: &Page, resp: &Response, p: &WallParams) -> Option<(WallKind, String)> {
+/// The consent platform's dialog root (root, vendor) node `n` is, by its id or class
+/// ([`CONSENT_ROOTS`]).
+fn consent_root(n: &crate::snapshot::Node) -> Option<(&'static str, &'static str)> {
+    let id = n.id.as_deref().unwrap_or("").to_ascii_lowercase();
+    let class = n.class.as_deref().unwrap_or("").to_ascii_lowercase();
+    CONSENT_ROOTS
+        .iter()
+        .find(|(r, _)| id.contains(r) || class.contains(r))
+        .copied()
+}
+
+/// The consent platform whose dialog root holds node `i`.
+fn in_consent_root(page: &Page, mut i: usize) -> Option<&'static str> {
+    loop {
+        let n = &page.snap.nodes[i];
+        if let Some((_, vendor)) = consent_root(n) {
+            return Some(vendor);
+        }
+        i = usize::try_from(n.parent).ok()?;
+    }
+}
+
+/// Phase 3: a short page whose visible content is a small centred box holding a widget; a
+/// widget that is a consent platform's frame (Sourcepoint's dialog) makes it a consent wall.
+fn layout(
+    page: &Page,
+    resp: &Response,
+    p: &WallParams,
+) -> Option<(WallKind, Option<&'static str>, String)> {
     if page.chars >= p.layout_text || page.snap.nodes.is_empty() {
         return None;
     }
@@ -374,8 +402,15 @@ fn layout(page: &Page, resp: &Response, p: &WallParams) -> Option<(WallKind, Str
     // The box around everything that paints: text, frames, form controls, images, canvases.
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     let mut widget = None;
+    let mut consent_frame = None;
     let mut form = false;
-    for n in page.snap.nodes.iter().filter(|n| n.rendered) {
+    for (i, n) in page
+        .snap
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.rendered)
+    {
         let r = &n.rect;
         if r.w <= 0.0 || r.h <= 0.0 {
             continue;
@@ -400,6 +435,7 @@ fn layout(page: &Page, resp: &Response, p: &WallParams) -> Option<(WallKind, Str
                     .any(|w| src.contains(w));
                 if !media && r.w <= p.widget_max_side && r.h <= p.widget_max_side {
                     widget = Some("an iframe");
+                    consent_frame = consent_frame.or_else(|| in_consent_root(page, i));
                 }
             }
             "canvas" if r.w <= p.widget_max_side && r.h <= p.widget_max_side => {
@@ -430,13 +466,19 @@ fn layout(page: &Page, resp: &Response, p: &WallParams) -> Option<(WallKind, Str
         (None, false, false) => return None,
     };
     let kind = match (what, resp.status) {
+        ("an iframe", _) if consent_frame.is_some() => WallKind::Consent,
         ("an iframe" | "a captcha script", _) => WallKind::Captcha,
         (_, Some(403)) => WallKind::AccessDenied,
         (_, Some(429)) => WallKind::RateLimited,
         _ => WallKind::Challenge,
     };
+    let what = match consent_frame {
+        Some(v) if kind == WallKind::Consent => format!("{v}'s consent frame"),
+        _ => what.to_string(),
+    };
     Some((
         kind,
+        consent_frame.filter(|_| kind == WallKind::Consent),
         format!(
             "a centred box of {}x{} px holding {what}, {} characters of text",
             w.round(),
@@ -556,12 +598,7 @@ fn consent(page: &Page, p: &WallParams) -> Option<Partial> {
         if !n.rendered || n.tag == "#text" {
             continue;
         }
-        let id = n.id.as_deref().unwrap_or("").to_ascii_lowercase();
-        let class = n.class.as_deref().unwrap_or("").to_ascii_lowercase();
-        let Some((root, vendor)) = CONSENT_ROOTS
-            .iter()
-            .find(|(r, _)| id.contains(r) || class.contains(r))
-        else {
+        let Some((root, vendor)) = consent_root(n) else {
             continue;
         };
         let end = page.subtree_end(i);

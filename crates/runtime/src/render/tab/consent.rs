@@ -3,6 +3,10 @@
 //! or its dialog's root), DuckDuckGo's autoconsent (`js/vendor/autoconsent/`, its rule set
 //! compiled in) runs in the page through `js/consent.js` with one `Runtime.evaluate`, and the
 //! page is snapshotted again. A page without a platform pays nothing: no command is sent.
+//! Platforms whose dialog is a frame from another origin (Sourcepoint's) are answered inside
+//! it: the same script runs, at the same time, in an isolated world of each child frame
+//! (`Page.createIsolatedWorld`; cross-site frames share their page's process, see
+//! `browser.rs`'s flags), and the first frame that found the dialog speaks for the page.
 //! Nothing is installed for later documents, so a reused tab's next page starts clean.
 //!
 //! With [`crate::Steer::hide_overlays`], overlays that are not consent (a newsletter modal,
@@ -11,6 +15,9 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::{
+    CreateIsolatedWorldParams, FrameId, FrameTree, GetFrameTreeParams,
+};
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +55,9 @@ const HIDE_OVERLAYS_JS: &str = r#"(() => {
   if (n) for (const e of [document.documentElement, document.body]) if (e) e.style.setProperty("overflow", "auto", "important");
   return n;
 })()"#;
+
+/// At most this many child frames are searched for a dialog (the first in document order).
+const MAX_CONSENT_FRAMES: usize = 8;
 
 /// How long autoconsent may look for the dialog and answer it, at most.
 const CONSENT_WAIT: Duration = Duration::from_secs(4);
@@ -144,27 +154,59 @@ impl Tab {
             tracing::debug!("{input}: a {platform} consent dialog, but too little of the deadline is left to answer it");
             return Ok((snapshot, None));
         }
-        let eval = EvaluateParams::builder()
-            .expression(script(action))
-            .await_promise(true)
-            .return_by_value(true)
-            .build()
-            .expect("valid params");
-        let raw = match self
-            .bounded(CONSENT_WAIT + opts.command_timeout, self.page.execute(eval))
-            .await
-        {
-            Bounded::Done(Ok(r)) => match r.result.result.value {
-                Some(serde_json::Value::String(s)) => serde_json::from_str::<Raw>(&s).ok(),
-                _ => None,
-            },
-            Bounded::Crashed => {
-                self.healthy = false;
-                return Err(Error::Crashed {
-                    input: input.into(),
-                });
+        let limit = CONSENT_WAIT + opts.command_timeout;
+        let frames = self.child_frames(opts).await;
+        // The main frame and the child frames at once. A dialog found in the main frame
+        // ends the search; otherwise the first frame that found one speaks for the page.
+        let found = |r: &Raw| r.popup || r.result == Some(true);
+        let (main_raw, frame_raw, crashed) = {
+            let main = self.run_consent(action, None, limit);
+            let mut inside: futures::stream::FuturesUnordered<_> = frames
+                .iter()
+                .map(|f| self.run_consent(action, Some(f.clone()), limit))
+                .collect();
+            tokio::pin!(main);
+            let (mut main_raw, mut frame_raw, mut main_done, mut crashed) =
+                (None, None, false, false);
+            loop {
+                tokio::select! {
+                    r = &mut main, if !main_done => {
+                        main_done = true;
+                        match r {
+                            Ok(raw) => main_raw = raw,
+                            Err(()) => crashed = true,
+                        }
+                        if crashed || main_raw.as_ref().is_some_and(found) {
+                            break;
+                        }
+                    }
+                    Some(r) = futures::StreamExt::next(&mut inside), if frame_raw.is_none() => {
+                        match r {
+                            Ok(Some(raw)) if found(&raw) => frame_raw = Some(raw),
+                            Ok(_) => {}
+                            Err(()) => {
+                                crashed = true;
+                                break;
+                            }
+                        }
+                    }
+                    else => break,
+                }
+                if main_done && (frame_raw.is_some() || inside.is_empty()) {
+                    break;
+                }
             }
-            _ => None,
+            (main_raw, frame_raw, crashed)
+        };
+        if crashed {
+            self.healthy = false;
+            return Err(Error::Crashed {
+                input: input.into(),
+            });
+        }
+        let raw = match main_raw {
+            Some(m) if found(&m) => Some(m),
+            m => frame_raw.or(m),
         };
         let report = ConsentReport {
             cmp: raw
@@ -187,5 +229,63 @@ impl Tab {
         }
         let again = self.snapshot(input, opts, start, deadline).await?;
         Ok((again, Some(report)))
+    }
+
+    /// Run the consent script in the main frame (`frame` None) or in an isolated world of a
+    /// child frame; its report (None: it gave none), or `Err` when the tab crashed.
+    async fn run_consent(
+        &self,
+        action: Consent,
+        frame: Option<FrameId>,
+        limit: Duration,
+    ) -> Result<Option<Raw>, ()> {
+        let mut eval = EvaluateParams::builder()
+            .expression(script(action))
+            .await_promise(true)
+            .return_by_value(true);
+        if let Some(frame) = frame {
+            let world = CreateIsolatedWorldParams::builder()
+                .frame_id(frame)
+                .world_name("sightline-consent")
+                .build()
+                .expect("valid params");
+            match self.bounded(limit, self.page.execute(world)).await {
+                Bounded::Done(Ok(w)) => eval = eval.context_id(w.result.execution_context_id),
+                Bounded::Crashed => return Err(()),
+                _ => return Ok(None),
+            }
+        }
+        let eval = eval.build().expect("valid params");
+        match self.bounded(limit, self.page.execute(eval)).await {
+            Bounded::Done(Ok(r)) => Ok(match r.result.result.value {
+                Some(serde_json::Value::String(s)) => serde_json::from_str::<Raw>(&s).ok(),
+                _ => None,
+            }),
+            Bounded::Crashed => Err(()),
+            _ => Ok(None),
+        }
+    }
+
+    /// The page's child frames, in document order, at most [`MAX_CONSENT_FRAMES`] (none
+    /// when the frame tree cannot be read).
+    async fn child_frames(&self, opts: &RenderOptions) -> Vec<FrameId> {
+        fn walk(t: &FrameTree, out: &mut Vec<FrameId>) {
+            for c in t.child_frames.iter().flatten() {
+                out.push(c.frame.id.clone());
+                walk(c, out);
+            }
+        }
+        let mut out = Vec::new();
+        if let Bounded::Done(Ok(r)) = self
+            .bounded(
+                opts.command_timeout,
+                self.page.execute(GetFrameTreeParams::default()),
+            )
+            .await
+        {
+            walk(&r.result.frame_tree, &mut out);
+        }
+        out.truncate(MAX_CONSENT_FRAMES);
+        out
     }
 }
