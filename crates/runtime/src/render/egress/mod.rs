@@ -250,7 +250,7 @@ impl EgressProxy {
     ) -> Result<(Option<EgressProxy>, Vec<String>), crate::Error> {
         let mut args = chrome_args;
         let proxy_error = |message: String| crate::Error::Input {
-            input: "--proxy".into(),
+            input: "the proxy".into(),
             message,
             source: None,
         };

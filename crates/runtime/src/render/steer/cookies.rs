@@ -48,28 +48,28 @@ pub fn parse_cookie(s: &str) -> Result<Cookie, String> {
 /// File`), or JSON: a list of cookies (Playwright's or a browser extension's shape, with
 /// `expirationDate` accepted for `expires`) or a Playwright `storageState` (its cookies).
 pub fn load_cookies(path: &Path) -> Result<Vec<Cookie>, Error> {
-    let text = read(path, "--cookies")?;
+    let text = read(path, "cookie file")?;
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('[') || trimmed.starts_with('{') {
-        return json_cookies(trimmed).map_err(|m| file_error(path, "--cookies", m));
+        return json_cookies(trimmed).map_err(|m| file_error(path, "cookie file", m));
     }
-    netscape(trimmed).map_err(|m| file_error(path, "--cookies", m))
+    netscape(trimmed).map_err(|m| file_error(path, "cookie file", m))
 }
 
 /// An input error naming the file and what to give instead.
-pub(super) fn file_error(path: &Path, flag: &str, message: String) -> Error {
+pub(super) fn file_error(path: &Path, what: &str, message: String) -> Error {
     Error::Input {
         input: path.display().to_string(),
-        message: format!("{flag}: {message}"),
+        message: format!("{what}: {message}"),
         source: None,
     }
 }
 
 /// A file's text, or an input error naming it.
-pub(super) fn read(path: &Path, flag: &str) -> Result<String, Error> {
+pub(super) fn read(path: &Path, what: &str) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(|e| Error::Input {
         input: path.display().to_string(),
-        message: format!("{flag}: cannot read it: {e}"),
+        message: format!("{what}: cannot read it: {e}"),
         source: Some(Box::new(e)),
     })
 }

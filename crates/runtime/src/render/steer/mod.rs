@@ -129,26 +129,6 @@ impl Steer {
     /// The default of [`Steer::max_retry_after`].
     pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
-    /// Nothing to do beyond what every page gets: the renderer sends no command for it.
-    pub fn is_passive(&self) -> bool {
-        self.wait_for.is_none()
-            && self.wait_for_text.is_none()
-            && self.wait_for_js.is_none()
-            && self.actions.is_empty()
-            && self.scroll_container.is_none()
-            && self.headers.is_empty()
-            && self.cookies.is_empty()
-            && self.user_agent.is_none()
-            && self.locale.is_none()
-            && self.timezone.is_none()
-            && !self.mobile
-            && self.storage_state.is_none()
-            && self.save_storage_state.is_none()
-            && self.block.is_empty()
-            && self.block_list.is_none()
-            && !self.hide_overlays
-    }
-
     /// The page carries a session of its own (headers, cookies, a storage state to load or
     /// save, a user agent, locale, time zone or phone): it renders in its own browser context,
     /// on a tab closed after it ([`context`]), so none of it reaches another page.
@@ -435,10 +415,10 @@ mod tests {
     #[test]
     fn the_default_plan_is_passive_and_rejects_consent() {
         let s = Steer::default();
-        assert!(s.is_passive());
+        assert!(!s.steers_page() && !s.has_session());
         assert_eq!(s.consent, Consent::Reject);
         let s: Steer = serde_json::from_str(r##"{"wait_for":"#main"}"##).unwrap();
-        assert!(!s.is_passive());
+        assert!(s.steers_page());
     }
 
     #[test]

@@ -30,8 +30,8 @@ use crate::Error;
 /// "origins": [{"origin": ..., "localStorage": [...]}]}`), as `context.storageState({path})`
 /// writes it.
 pub fn load_storage_state(path: &Path) -> Result<StorageState, Error> {
-    let text = read(path, "--storage-state")?;
-    parse_storage_state(&text).map_err(|m| file_error(path, "--storage-state", m))
+    let text = read(path, "storage state")?;
+    parse_storage_state(&text).map_err(|m| file_error(path, "storage state", m))
 }
 
 fn parse_storage_state(text: &str) -> Result<StorageState, String> {
