@@ -208,15 +208,7 @@ fn queue_full() -> Response {
 /// Serve on `listener` until `shutdown` resolves; then stop accepting and wait for the
 /// requests in flight, at most `drain`. Connections, headers and bodies are held to `limits`
 /// (see [`Limits`]).
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    app: Router,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    drain: Duration,
-    limits: &Limits,
-) -> std::io::Result<()> {
-    edges::serve(listener, app, shutdown, drain, limits).await
-}
+pub use edges::serve;
 
 /// A JSON error response.
 fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {

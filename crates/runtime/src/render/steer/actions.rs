@@ -204,19 +204,15 @@ async fn one<D: Driver>(d: &mut D, a: &Action) -> Result<Option<u32>, Failed> {
             let left = deadline
                 .saturating_duration_since(Instant::now())
                 .max(d.command_timeout());
-            let r = tokio::time::timeout(left, d.page().execute(params))
-                .await
-                .map_err(|_| {
-                    Failed::Action("the script did not end before the page's deadline".into())
-                })?
-                .map_err(|e| Failed::Action(format!("the script could not run: {e}")))?;
-            if let Some(ex) = &r.result.exception_details {
-                let msg = ex
-                    .exception
-                    .as_ref()
-                    .and_then(|e| e.description.clone())
-                    .unwrap_or_else(|| ex.text.clone());
-                return Err(Failed::Action(format!("the script threw {msg}")));
+            match driver::run(d.page(), d.input(), "running the script", params, left).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(msg)) => return Err(Failed::Action(format!("the script threw {msg}"))),
+                Err(Error::Timeout { .. }) => {
+                    return Err(Failed::Action(
+                        "the script did not end before the page's deadline".into(),
+                    ))
+                }
+                Err(e) => return Err(Failed::Action(format!("the script could not run: {e}"))),
             }
             d.after_action(true, before).await?;
             Ok(None)

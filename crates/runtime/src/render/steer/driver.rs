@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, RemoteObject};
 use chromiumoxide::Page;
 use serde_json::Value;
 
@@ -67,6 +67,20 @@ pub(crate) async fn eval(
         .await_promise(true)
         .build()
         .expect("valid params");
+    Ok(run(page, input, doing, params, limit)
+        .await?
+        .map(|r| r.value.unwrap_or_default()))
+}
+
+/// Send one `Runtime.evaluate`: its result, or the script's exception as `Ok(Err(message))`;
+/// a command that fails or does not answer within `limit` is an error of the phase `doing`.
+pub(crate) async fn run(
+    page: &Page,
+    input: &str,
+    doing: &str,
+    params: EvaluateParams,
+    limit: Duration,
+) -> Result<Result<RemoteObject, String>, Error> {
     let r = tokio::time::timeout(limit, page.execute(params))
         .await
         .map_err(|_| Error::Timeout {
@@ -79,15 +93,11 @@ pub(crate) async fn eval(
             phase: doing.into(),
             message: e.to_string(),
         })?;
-    if let Some(ex) = &r.result.exception_details {
-        let msg = ex
-            .exception
-            .as_ref()
-            .and_then(|e| e.description.clone())
-            .unwrap_or_else(|| ex.text.clone());
-        return Ok(Err(msg));
-    }
-    Ok(Ok(r.result.result.value.unwrap_or_default()))
+    let r = r.result.clone();
+    Ok(match r.exception_details {
+        Some(ex) => Err(ex.exception.and_then(|e| e.description).unwrap_or(ex.text)),
+        None => Ok(r.result),
+    })
 }
 
 /// One helper's answer: `{ok: true, ...}`, or why not (`why`, or `bad` for an invalid

@@ -143,27 +143,11 @@ async fn check<D: Driver>(d: &D, c: Condition<'_>) -> Result<Check, Error> {
                 .object_group("sightline-wait")
                 .build()
                 .expect("valid params");
-            let r = tokio::time::timeout(limit, d.page().execute(params))
-                .await
-                .map_err(|_| Error::Timeout {
-                    input: d.input().into(),
-                    phase: doing.clone(),
-                    seconds: limit.as_secs_f64(),
-                })?
-                .map_err(|e| Error::Cdp {
-                    input: d.input().into(),
-                    phase: doing.clone(),
-                    message: e.to_string(),
-                })?;
-            if let Some(ex) = &r.result.exception_details {
-                let msg = ex
-                    .exception
-                    .as_ref()
-                    .and_then(|e| e.description.clone())
-                    .unwrap_or_else(|| ex.text.clone());
-                return Ok(Check::Not(Some(msg.lines().next().unwrap_or("").into())));
-            }
-            Ok(if truthy(&r.result.result) {
+            let r = match driver::run(d.page(), d.input(), &doing, params, limit).await? {
+                Ok(r) => r,
+                Err(msg) => return Ok(Check::Not(Some(msg.lines().next().unwrap_or("").into()))),
+            };
+            Ok(if truthy(&r) {
                 Check::Holds
             } else {
                 Check::Not(None)
