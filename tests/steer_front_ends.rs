@@ -22,64 +22,58 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `sightline ARGS` fails, and its stderr holds every one of `words`.
+fn fails_saying(args: &[&str], words: &[&str]) {
+    let o = sightline(args);
+    let e = stderr(&o);
+    assert!(!o.status.success(), "{args:?} succeeded: {e}");
+    for w in words {
+        assert!(e.contains(w), "{args:?}: no {w:?} in {e}");
+    }
+}
+
 #[test]
 fn bad_steering_flags_name_the_flag_and_the_fix() {
     let page = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo-news/page.html");
-    let o = sightline(&[
-        "extract",
-        page,
-        "--actions",
-        r#"[{"type":"hover","selector":"a"}]"#,
-    ]);
-    assert!(!o.status.success());
-    let e = stderr(&o);
-    assert!(
-        e.contains("--actions") && e.contains("executeJavascript"),
-        "{e}"
-    );
-    let o = sightline(&["extract", page, "--actions", "/nonexistent/actions.json"]);
-    assert!(
-        stderr(&o).contains("cannot read --actions"),
-        "{}",
-        stderr(&o)
-    );
-    let o = sightline(&["extract", page, "--header", "X-Token 1"]);
-    assert!(
-        stderr(&o).contains("--header") && stderr(&o).contains("Name: value"),
-        "{}",
-        stderr(&o)
-    );
-    let o = sightline(&["extract", page, "--cookie", "novalue"]);
-    assert!(
-        stderr(&o).contains("--cookie") && stderr(&o).contains("name=value"),
-        "{}",
-        stderr(&o)
-    );
-    let o = sightline(&["extract", page, "--block", "videos"]);
-    assert!(
-        stderr(&o).contains("images, media or fonts"),
-        "{}",
-        stderr(&o)
-    );
-    let o = sightline(&["extract", page, "--cookies", "/nonexistent/cookies.txt"]);
-    assert!(
-        stderr(&o).contains("--cookies") && stderr(&o).contains("cookies.txt"),
-        "{}",
-        stderr(&o)
-    );
-    let o = sightline(&[
-        "serve",
-        "--save-storage-state",
-        "/tmp/x.json",
-        "--listen",
-        "127.0.0.1:0",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("--save-storage-state is for"),
-        "{}",
-        stderr(&o)
-    );
+    let hover = r#"[{"type":"hover","selector":"a"}]"#;
+    for (args, words) in [
+        (
+            vec!["extract", page, "--actions", hover],
+            vec!["--actions", "executeJavascript"],
+        ),
+        (
+            vec!["extract", page, "--actions", "/nonexistent/actions.json"],
+            vec!["cannot read --actions"],
+        ),
+        (
+            vec!["extract", page, "--header", "X-Token 1"],
+            vec!["--header", "Name: value"],
+        ),
+        (
+            vec!["extract", page, "--cookie", "novalue"],
+            vec!["--cookie", "name=value"],
+        ),
+        (
+            vec!["extract", page, "--block", "videos"],
+            vec!["images, media or fonts"],
+        ),
+        (
+            vec!["extract", page, "--cookies", "/nonexistent/cookies.txt"],
+            vec!["--cookies", "cookies.txt"],
+        ),
+        (
+            vec![
+                "serve",
+                "--save-storage-state",
+                "/tmp/x.json",
+                "--listen",
+                "127.0.0.1:0",
+            ],
+            vec!["--save-storage-state is for"],
+        ),
+    ] {
+        fails_saying(&args, &words);
+    }
 }
 
 async fn post(base: &str, body: Value) -> (u16, Value) {
