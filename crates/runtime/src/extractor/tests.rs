@@ -1,0 +1,72 @@
+//! The front door's tests without a browser: pages scored from hand-made snapshots.
+
+use super::*;
+use crate::snapshot::{rect, SnapshotBuilder};
+
+fn article() -> Snapshot {
+    let mut b = SnapshotBuilder::new(1000.0);
+    b.title("A page");
+    let main = b.el(0, "article", rect(100.0, 100.0, 700.0, 600.0));
+    for i in 0..4 {
+        let p = b.el(
+            main,
+            "p",
+            rect(100.0, 100.0 + 100.0 * i as f64, 700.0, 80.0),
+        );
+        b.text(
+            p,
+            &format!(
+                "Paragraph {i} of the article holds a long sentence, with commas, and more words."
+            ),
+        );
+    }
+    b.build()
+}
+
+#[test]
+fn a_page_writes_every_format_from_one_scoring() {
+    let opts = Options::default().algorithm(Algorithm::Learned);
+    let page = Page::from_snapshot("a.json", article(), &opts);
+    assert_eq!(page.title(), "A page");
+    assert!(page.text().contains("Paragraph 0 of the article"));
+    assert!(page.markdown().contains("Paragraph 3"));
+    assert!(page.html().contains("<p>"));
+    let j = page.json();
+    assert_eq!(j["algorithm"], "learned");
+    assert_eq!(j["text"].as_str().unwrap().trim(), page.text().trim());
+    assert!(!page.is_empty());
+    assert_eq!(page.extractions().len(), 1);
+}
+
+#[test]
+fn several_algorithms_score_one_snapshot() {
+    let opts = Options::default().algorithms([Algorithm::Htd, Algorithm::Wang]);
+    let page = Page::from_snapshot("a.json", article(), &opts);
+    assert_eq!(page.extractions().len(), 2);
+    assert_eq!(page.extractions()[1].algorithm, Algorithm::Wang);
+    assert!(page.json()["algorithms"]["wang"].is_object());
+}
+
+#[test]
+fn sources_say_what_they_are() {
+    let e = Source::Url("not a url".into()).to_input(&None).unwrap_err();
+    assert_eq!(e.kind(), "input");
+    let e = Source::Path("/no/such/page.html".into())
+        .to_input(&None)
+        .unwrap_err();
+    assert_eq!(e.kind(), "input");
+    assert!(e.to_string().contains("/no/such/page.html"), "{e}");
+    match Source::html("inline", "<p>x</p>").to_input(&None).unwrap() {
+        Input::Html { charset, name, .. } => {
+            assert_eq!(charset, "utf-8");
+            assert_eq!(name, "inline");
+        }
+        i => panic!("{i:?}"),
+    }
+    assert!(matches!(
+        Source::from("https://example.com/")
+            .to_input(&None)
+            .unwrap(),
+        Input::Url(_)
+    ));
+}
