@@ -18,7 +18,9 @@
 //! - HUMAN (PerimeterX): `window._pxAppId`, the `#px-captcha` box, "Press & Hold", the block
 //!   page "Access to this page has been denied".
 //! - Imperva (Incapsula): the `/_Incapsula_Resource` frame, "Incapsula incident ID", the
-//!   `incap_ses_*` / `visid_incap_*` cookies, `x-iinfo`.
+//!   `incap_ses_*` / `visid_incap_*` cookies, `x-iinfo`; its Advanced Bot Protection (once
+//!   Distil Networks) interstitial "Pardon Our Interruption" ("something about your browser
+//!   made us think you were a bot").
 //! - Akamai: `server: AkamaiGHost`, the block page's "You don't have permission to access" and
 //!   "Reference #", Bot Manager's `/_sec/cp_challenge/` and `sec-if-cpt-container`, the
 //!   `_abck` / `bm_sz` / `ak_bmsc` cookies.
@@ -127,7 +129,15 @@ pub const MARKERS: &[Marker] = &[
     m(Title, "attention required! | cloudflare", Some(AccessDenied), Some("cloudflare"), false),
     m(Title, "vercel security checkpoint", Some(Challenge), Some("vercel"), false),
     m(Title, "ddos-guard", Some(Challenge), Some("ddos-guard"), false),
+    m(Title, "pardon our interruption", Some(Challenge), Some("imperva"), false),
+    m(Title, "incapsula incident id", Some(AccessDenied), Some("imperva"), false),
+    m(Title, "are you a robot", Some(Captcha), None, false),
     m(Text, "checking your browser before accessing", Some(Challenge), None, false),
+    m(Text, "enable javascript and cookies to continue", Some(Challenge), Some("cloudflare"), false),
+    m(Text, "this process is automatic. your browser will redirect", Some(Challenge), Some("cloudflare"), false),
+    m(Text, "made us think you were a bot", Some(Challenge), Some("imperva"), false),
+    m(Text, "while we verify your browser", Some(Challenge), None, false),
+    m(Text, "ddos protection by", Some(Challenge), None, false),
     m(Text, "checking if the site connection is secure", Some(Challenge), Some("cloudflare"), false),
     m(Text, "needs to review the security of your connection", Some(Challenge), Some("cloudflare"), false),
     m(Text, "verifying you are human", Some(Challenge), None, false),
@@ -137,6 +147,8 @@ pub const MARKERS: &[Marker] = &[
     m(Text, "unusual traffic from your computer network", Some(Captcha), Some("google"), false),
     m(Text, "enter the characters you see below", Some(Captcha), Some("amazon"), false),
     m(Text, "make sure you're not a robot", Some(Captcha), None, false),
+    m(Text, "confirm you are not a robot", Some(Captcha), None, false),
+    m(Text, "please enable js and disable any ad blocker", Some(Captcha), Some("datadome"), false),
     m(Text, "complete the security check to access", Some(Captcha), None, false),
     m(Text, "sorry, you have been blocked", Some(AccessDenied), Some("cloudflare"), false),
     m(Text, "used cloudflare to restrict access", Some(AccessDenied), Some("cloudflare"), false),
@@ -149,6 +161,7 @@ pub const MARKERS: &[Marker] = &[
     m(Text, "you don't have permission to access", Some(AccessDenied), None, false),
     m(Text, "you have been blocked by network security", Some(AccessDenied), None, false),
     m(Text, "request blocked", Some(AccessDenied), None, false),
+    m(Text, "your access has been blocked", Some(AccessDenied), None, false),
     m(Text, "too many requests", Some(RateLimited), None, false),
     m(Text, "rate limit exceeded", Some(RateLimited), None, false),
     m(Text, "you have sent too many requests", Some(RateLimited), None, false),

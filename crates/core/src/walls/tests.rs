@@ -408,3 +408,29 @@ fn soft_errors() {
     let s = boxed("", &long).build();
     assert_eq!(soft_error(&s, 50_000, &WallParams::default()), None);
 }
+
+/// Wall pages in the shapes other anti-bot detectors test against (their words, our
+/// snapshots): each named with its kind, and the vendor where the page says it.
+#[test]
+fn wall_pages_in_other_detectors_shapes() {
+    use WallKind::*;
+    let cases: &[(&str, &str, i64, WallKind, Option<&str>)] = &[
+        ("Access to this page has been denied", "Press & Hold to confirm you are a human (and not a bot). Reference ID c74752d2", 403, Captcha, Some("perimeterx")),
+        ("Access Denied", "You do not have permission to view this. Your access has been blocked due to suspicious activity.", 403, AccessDenied, None),
+        ("Bot Detected", "We have detected unusual traffic from your computer network.", 403, Captcha, Some("google")),
+        ("Too Many Requests", "Rate limit exceeded. Please slow down your requests.", 429, RateLimited, None),
+        ("Redirecting...", "Please wait while we verify your browser...", 200, Challenge, None),
+        ("Incapsula incident ID", "This site requires JavaScript and Cookies to be enabled.", 200, AccessDenied, Some("imperva")),
+        ("Attention Required! | Cloudflare", "Sorry, you have been blocked. Cloudflare Ray ID: 8f3a2b1c", 403, AccessDenied, Some("cloudflare")),
+        ("Just a moment...", "Enable JavaScript and cookies to continue", 200, Challenge, Some("cloudflare")),
+        ("Pardon Our Interruption", "As you were browsing something about your browser made us think you were a bot.", 200, Challenge, Some("imperva")),
+        ("Are you a robot?", "Please confirm you are not a robot.", 200, Captcha, None),
+        ("Website unavailable", "The requested URL was rejected. Please consult with your administrator.", 200, AccessDenied, Some("f5")),
+    ];
+    for (title, text, status, kind, vendor) in cases {
+        let v = see(&boxed(title, text).build(), &resp(*status, &[]))
+            .unwrap_or_else(|| panic!("{title}: no wall"));
+        assert_eq!(v.wall.kind, *kind, "{title}: {v:?}");
+        assert_eq!(v.wall.vendor.as_deref(), *vendor, "{title}: {v:?}");
+    }
+}
