@@ -7,6 +7,7 @@
 //! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
 //! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
+//! - `train_args`: the flags of `sightline train`, read into one training run.
 //! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
 //! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
 //! - `mcp_cmd`: `sightline mcp` over stdio.
@@ -18,6 +19,7 @@ mod eval_cmd;
 mod mcp_cmd;
 mod serve_cmd;
 mod steer_args;
+mod train_args;
 mod ui;
 
 use std::io::Write;
