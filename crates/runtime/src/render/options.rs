@@ -73,6 +73,12 @@ pub struct RenderOptions {
     /// The proxy a launched browser connects through (`http://user:pass@host:port`,
     /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
     pub proxy: Option<String>,
+    /// Keep every HTTP exchange of each page, bodies included (`Rendered::exchanges`), for a
+    /// WARC (`--warc`, `--wacz`). Off by default: no extra CDP command.
+    pub capture: bool,
+    /// Answer every request of each page from this archive (`--replay`), nothing from the
+    /// network; a request it lacks fails as offline.
+    pub replay: Option<Arc<crate::archive::Archive>>,
 }
 
 /// What one page asks of the renderer beyond its [`RenderOptions`].
@@ -126,6 +132,8 @@ impl Default for RenderOptions {
             javascript: true,
             steer: Arc::default(),
             proxy: None,
+            capture: false,
+            replay: None,
         }
     }
 }
