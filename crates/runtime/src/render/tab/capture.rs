@@ -47,8 +47,9 @@ pub(super) struct Capture {
 #[derive(Debug, Default)]
 struct Entry {
     x: Exchange,
-    /// Its body being read (from its `loadingFinished` on).
-    body: Option<tokio::task::JoinHandle<Option<Vec<u8>>>>,
+    /// Its body being read (from its `loadingFinished` on): the bytes, and whether CDP gave
+    /// them as text (decoded from the response's charset; see [`stored_text`]).
+    body: Option<tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>>,
 }
 
 /// Is this URL one an archive keeps (http or https)?
@@ -137,11 +138,12 @@ impl Capture {
                 .result;
             if r.base64_encoded {
                 use base64::Engine;
-                base64::engine::general_purpose::STANDARD
+                let b = base64::engine::general_purpose::STANDARD
                     .decode(r.body.as_bytes())
-                    .ok()
+                    .ok()?;
+                Some((b, false))
             } else {
-                Some(r.body.into_bytes())
+                Some((r.body.into_bytes(), true))
             }
         });
         if let Some(old) = self.entry(id).body.replace(read) {
@@ -174,7 +176,11 @@ impl Capture {
                 continue;
             }
             match read.await {
-                Ok(Some(body)) => x.body = body,
+                Ok(Some((body, false))) => x.body = body,
+                Ok(Some((text, true))) => {
+                    let text = String::from_utf8(text).unwrap_or_default();
+                    x.body = stored_text(text, &mut x.response_headers);
+                }
                 _ if x.status == 204 || x.status == 304 => {}
                 _ => {
                     tracing::debug!("capture: no body for {}", x.url);
@@ -185,6 +191,63 @@ impl Capture {
         }
         out
     }
+}
+
+/// The bytes to archive of a body CDP gave as text (`Network.getResponseBody` decodes text
+/// resources from the charset the browser used): encoded back into the charset of the
+/// Content-Type, or of the document's `<meta charset>`, so the archive holds what the server
+/// sent; when there is none, or the text does not encode back, UTF-8, and the archived
+/// Content-Type then says `charset=utf-8` so that a replay decodes it the same way.
+fn stored_text(text: String, headers: &mut [(String, String)]) -> Vec<u8> {
+    let declared = crate::render::checks::header_charset(
+        headers.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .or_else(|| meta_charset(&text));
+    let enc = declared
+        .as_deref()
+        .and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes()))
+        .map(|e| e.output_encoding());
+    if let Some(enc) = enc.filter(|e| *e != encoding_rs::UTF_8) {
+        let (bytes, _, errors) = enc.encode(&text);
+        if !errors {
+            return bytes.into_owned();
+        }
+    }
+    if !text.is_ascii() && enc != Some(encoding_rs::UTF_8) {
+        if let Some((_, v)) = headers
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        {
+            let mime = v.split(';').next().unwrap_or("").trim().to_string();
+            *v = format!("{mime}; charset=utf-8");
+        }
+    }
+    text.into_bytes()
+}
+
+/// The charset a document's `<meta charset>` or `<meta http-equiv content>` declares in its
+/// first 2,048 characters.
+fn meta_charset(text: &str) -> Option<String> {
+    let head: String = text
+        .chars()
+        .take(2048)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let mut rest = head.as_str();
+    while let Some(at) = rest.find("<meta") {
+        rest = &rest[at + 5..];
+        let tag = &rest[..rest.find('>').unwrap_or(rest.len())];
+        if let Some(c) = tag.find("charset=") {
+            let v = tag[c + 8..].trim_start_matches(['"', '\'', ' ']);
+            let end = v
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'))
+                .unwrap_or(v.len());
+            if end > 0 {
+                return Some(v[..end].to_string());
+            }
+        }
+    }
+    None
 }
 
 /// Answer a paused request from the archive, off the event loop (the archive is read from
@@ -242,4 +305,40 @@ pub(super) fn replay(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_bodies_are_stored_in_the_charset_they_came_in() {
+        let ct = |v: &str| vec![("Content-Type".to_string(), v.to_string())];
+        // Declared by the header: encoded back.
+        let mut h = ct("text/html; charset=windows-1252");
+        assert_eq!(stored_text("caf\u{e9}".into(), &mut h), b"caf\xe9");
+        assert_eq!(h[0].1, "text/html; charset=windows-1252");
+        // Declared by a meta tag.
+        let mut h = ct("text/html");
+        let page = "<meta charset=\"iso-8859-1\"><p>caf\u{e9}";
+        assert!(stored_text(page.into(), &mut h).ends_with(b"caf\xe9"));
+        // Undeclared: UTF-8, and said so for the replay.
+        let mut h = ct("text/html");
+        assert_eq!(
+            stored_text("caf\u{e9}".into(), &mut h),
+            "caf\u{e9}".as_bytes()
+        );
+        assert_eq!(h[0].1, "text/html; charset=utf-8");
+        // Does not encode back: UTF-8 too.
+        let mut h = ct("text/plain; charset=iso-8859-1");
+        assert_eq!(
+            stored_text("\u{4e2d}".into(), &mut h),
+            "\u{4e2d}".as_bytes()
+        );
+        assert_eq!(h[0].1, "text/plain; charset=utf-8");
+        // ASCII is left alone.
+        let mut h = ct("text/css");
+        assert_eq!(stored_text("a{}".into(), &mut h), b"a{}");
+        assert_eq!(h[0].1, "text/css");
+    }
 }
