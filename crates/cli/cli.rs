@@ -463,9 +463,11 @@ pub struct ExtractArgs {
     #[arg(value_name = "INPUT", required_unless_present_any = ["snapshot", "input_list"])]
     pub inputs: Vec<String>,
     /// Read inputs from FILE, one URL or path per line (# comments and blank lines skipped);
-    /// - reads the list from stdin. A FILE.warc.gz (or .warc): each HTML response in it is an
-    /// input, rendered from the WARC as by --replay (Common Crawl's WARCs hold documents
-    /// without their subresources: those fail as offline).
+    /// - reads the list from stdin.
+    ///
+    /// A FILE.warc.gz (or .warc): each HTML response in it is an input, rendered from the
+    /// WARC as by --replay (Common Crawl's WARCs hold documents without their subresources:
+    /// those fail as offline).
     #[arg(
         long = "input",
         short = 'i',

@@ -43,13 +43,16 @@ pub(super) struct Capture {
     done: Vec<Exchange>,
 }
 
+/// A body being read: its bytes and whether CDP gave them as text.
+type BodyRead = tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>;
+
 /// One request being captured.
 #[derive(Debug, Default)]
 struct Entry {
     x: Exchange,
     /// Its body being read (from its `loadingFinished` on): the bytes, and whether CDP gave
     /// them as text (decoded from the response's charset; see [`stored_text`]).
-    body: Option<tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>>,
+    body: Option<BodyRead>,
 }
 
 /// Is this URL one an archive keeps (http or https)?
