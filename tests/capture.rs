@@ -14,6 +14,8 @@ use std::path::Path;
 
 use sightline::{Extractor, Options};
 
+mod common;
+
 fn fixture_root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
@@ -204,4 +206,52 @@ async fn a_capture_keeps_every_exchange_and_replays_the_same_text_offline() {
         format!("==> {url} <==\n{}", live.text().trim_end()),
         "one input, the page's URL, the same text"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_writes_a_requests_warc_into_its_warc_dir_and_refuses_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = sightline::render::loopback::Server::start(Some(fixture_root()))
+        .await
+        .expect("loopback server");
+    let page = site.url("/capture-fetch/page.html");
+    let q: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
+    let get = |url: String| async move {
+        let r = reqwest::get(url).await.unwrap();
+        (
+            r.status().as_u16(),
+            r.json::<serde_json::Value>().await.unwrap(),
+        )
+    };
+
+    let warc_dir = dir.path().to_str().unwrap();
+    let svc = common::start(&["--allow-private", "-j", "1", "--warc-dir", warc_dir]);
+    let (st, rec) = get(format!(
+        "{}/extract?url={q}&format=json&warc=true",
+        svc.base
+    ))
+    .await;
+    assert_eq!(st, 200, "{rec}");
+    let name = rec["warc"].as_str().expect("the record names its WARC");
+    let recs = records(&dir.path().join(name));
+    let article = site.url("/capture-fetch/article.json");
+    assert!(recs
+        .iter()
+        .any(|(h, _)| field(h, "WARC-Type") == Some("response")
+            && field(h, "WARC-Target-URI") == Some(article.as_str())));
+    // A request without `warc` archives nothing and its record has no `warc`.
+    let (st, rec) = get(format!("{}/extract?url={q}&format=json", svc.base)).await;
+    assert_eq!(st, 200, "{rec}");
+    assert!(rec.get("warc").is_none());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    drop(svc);
+
+    // Without --warc-dir, `warc: true` is refused.
+    let svc = common::start(&["--allow-private", "-j", "1"]);
+    let (st, rec) = get(format!(
+        "{}/extract?url={q}&format=json&warc=true",
+        svc.base
+    ))
+    .await;
+    assert_eq!(st, 403, "{rec}");
 }

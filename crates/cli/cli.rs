@@ -207,6 +207,10 @@ pub struct ServeArgs {
     /// Largest request body in bytes (then 413).
     #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
     pub max_body: usize,
+    /// Let requests ask for the page's WARC (`"warc": true`): each such page's records go
+    /// to a new file in DIR, whose name the record's `warc` gives. Off without it.
+    #[arg(long, value_name = "DIR")]
+    pub warc_dir: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
 }

@@ -749,6 +749,7 @@ impl Extractor {
         let page = crate::render::PageRender {
             screenshot: Some(false),
             steer: self.cfg.steer.clone(),
+            capture: false,
         };
         batch::PageRenderer::render_with(self.pool.as_ref(), &input, &page).await
     }

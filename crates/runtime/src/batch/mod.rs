@@ -254,6 +254,7 @@ async fn render_and_score_with<R: PageRenderer + ?Sized>(
     let page = PageRender {
         screenshot,
         steer: cfg.steer.clone(),
+        capture: cfg.archive.is_some(),
     };
     let rendered = AssertUnwindSafe(renderer.render_timed(input, &page))
         .catch_unwind()

@@ -88,6 +88,9 @@ pub struct PageRender {
     pub screenshot: Option<bool>,
     /// The page's steering plan (None: the options').
     pub steer: Option<Arc<Steer>>,
+    /// Capture this page's exchanges even when the options do not (a page whose
+    /// configuration archives it: `serve`'s `warc: true`).
+    pub capture: bool,
 }
 
 impl RenderOptions {
