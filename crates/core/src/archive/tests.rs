@@ -144,10 +144,6 @@ fn a_pages_records_are_gzip_members_that_read_back() {
         index: recs.index.clone(),
     };
     w.write(&path, &wacz, "sightline test", at()).unwrap();
-    if let Ok(d) = std::env::var("SIGHTLINE_ARCHIVE_DUMP") {
-        std::fs::copy(&path, format!("{d}/a.warc.gz")).unwrap();
-        std::fs::copy(&wacz, format!("{d}/a.wacz")).unwrap();
-    }
     let a = Archive::open(&wacz).unwrap();
     assert_eq!(
         a.get("http://127.0.0.1:8080/page.html").unwrap().body,
