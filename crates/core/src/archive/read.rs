@@ -28,10 +28,9 @@ pub struct HtmlResponse {
     pub charset: Option<String>,
 }
 
-/// Where one record is: in which file, at which offset, gzipped or not.
+/// Where one record is: its offset in the archive's file, gzipped or not.
 #[derive(Debug, Clone)]
 struct Slot {
-    file: usize,
     offset: u64,
     gz: bool,
 }
@@ -73,11 +72,7 @@ impl Archive {
                         responses += 1;
                         index
                             .entry(key(url.trim_matches(['<', '>'])))
-                            .or_insert(Slot {
-                                file: 0,
-                                offset: at,
-                                gz,
-                            });
+                            .or_insert(Slot { offset: at, gz });
                     }
                 }
             })?;
@@ -92,7 +87,6 @@ impl Archive {
     /// The archived response for `url`, if the archive has one.
     pub fn get(&self, url: &str) -> Option<ArchivedResponse> {
         let slot = self.index.get(&key(url))?;
-        let _ = slot.file;
         let mut f = File::open(&self.path).ok()?;
         f.seek(SeekFrom::Start(slot.offset)).ok()?;
         let mut r = BufReader::new(f);
