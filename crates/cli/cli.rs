@@ -207,6 +207,10 @@ pub struct ServeArgs {
     /// Largest request body in bytes (then 413).
     #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
     pub max_body: usize,
+    /// Let requests ask for the page's WARC (`"warc": true`): each such page's records go
+    /// to a new file in DIR, whose name the record's `warc` gives. Off without it.
+    #[arg(long, value_name = "DIR")]
+    pub warc_dir: Option<PathBuf>,
     #[command(flatten)]
     pub render: RenderArgs,
 }
@@ -406,6 +410,57 @@ pub struct RenderArgs {
     pub steer: crate::steer_args::SteerArgs,
 }
 
+/// Web archives: capture into WARC or WACZ, replay from one (`extract`, `crawl`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ArchiveArgs {
+    /// Archive every page into FILE (WARC/1.1, each record gzipped on its own): every request
+    /// and response the browser made, with bodies (the document, scripts, styles, fetch/XHR,
+    /// images unless --block'ed), then the page's extracted text (urn:text:<url>), its JSON
+    /// record (a metadata record) and its screenshot (urn:fullPage:<url>), as Browsertrix
+    /// writes them. All pages of the run go to the one file. See docs/archives.md.
+    #[arg(long, value_name = "FILE.warc.gz")]
+    pub warc: Option<PathBuf>,
+    /// Package the archive as WACZ 1.1 (the WARC stored, a CDXJ index, pages.jsonl with
+    /// titles and extracted text, datapackage.json with SHA-256 hashes), for ReplayWeb.page.
+    #[arg(long, value_name = "FILE.wacz")]
+    pub wacz: Option<PathBuf>,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// `--replay ARCHIVE` (`extract`, `crawl`, `eval`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReplayArgs {
+    /// Answer every request of every page from ARCHIVE (.warc.gz, .warc or .wacz), nothing
+    /// from the network: an archived page renders again with what it fetched; a request the
+    /// archive lacks fails as offline, and a page it lacks is a `navigation` error.
+    #[arg(long, value_name = "ARCHIVE")]
+    pub replay: Option<PathBuf>,
+}
+
+impl ArchiveArgs {
+    /// The library's options with these archives (`replay`: this one, unless the flags name
+    /// one).
+    pub fn apply(&self, mut o: sightline::Options, replay: Option<&Path>) -> sightline::Options {
+        if let Some(w) = &self.warc {
+            o = o.warc(w);
+        }
+        if let Some(z) = &self.wacz {
+            o = o.wacz(z);
+        }
+        if let Some(r) = self.replay.replay.as_deref().or(replay) {
+            o = o.replay(r);
+        }
+        o
+    }
+}
+
+/// A `--input` file that is a WARC: its HTML responses are the inputs.
+pub fn is_warc(p: &Path) -> bool {
+    let s = p.to_string_lossy().to_ascii_lowercase();
+    s.ends_with(".warc.gz") || s.ends_with(".warc")
+}
+
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// URLs, HTML files, or - for HTML on stdin.
@@ -413,6 +468,10 @@ pub struct ExtractArgs {
     pub inputs: Vec<String>,
     /// Read inputs from FILE, one URL or path per line (# comments and blank lines skipped);
     /// - reads the list from stdin.
+    ///
+    /// A FILE.warc.gz (or .warc): each HTML response in it is an input, rendered from the
+    /// WARC as by --replay (Common Crawl's WARCs hold documents without their subresources:
+    /// those fail as offline).
     #[arg(
         long = "input",
         short = 'i',
@@ -488,6 +547,8 @@ pub struct ExtractArgs {
     /// Local files and HTML on stdin still render.
     #[arg(long)]
     pub deny_private: bool,
+    #[command(flatten)]
+    pub archive: ArchiveArgs,
     #[command(flatten)]
     pub render: RenderArgs,
 }
@@ -592,6 +653,8 @@ pub struct CrawlArgs {
     /// the pages and for robots.txt and sitemaps.
     #[arg(long)]
     pub deny_private: bool,
+    #[command(flatten)]
+    pub archive: ArchiveArgs,
     #[command(flatten)]
     pub render: RenderArgs,
 }
@@ -716,6 +779,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "REPORT.json", num_args = 0..=1, default_missing_value = "")]
     pub table: Option<PathBuf>,
     #[command(flatten)]
+    pub replay: ReplayArgs,
+    #[command(flatten)]
     pub render: RenderArgs,
 }
 
@@ -827,6 +892,13 @@ pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
 /// Inputs from the arguments and `--input FILE|-`.
 pub fn collect_inputs(a: &ExtractArgs) -> Result<Vec<String>> {
     let mut inputs = a.inputs.clone();
+    if let Some(list) = a.input_list.as_deref().filter(|l| is_warc(l)) {
+        let pages = sightline::archive::html_responses(list)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("cannot read --input {}", list.display()))?;
+        inputs.extend(pages.into_iter().map(|p| p.url));
+        return Ok(inputs);
+    }
     if let Some(list) = &a.input_list {
         let text = if list.as_os_str() == "-" {
             let mut s = String::new();

@@ -24,7 +24,12 @@ fn signal_cancel() -> Cancel {
     cancel
 }
 
-async fn extractor(render: &RenderArgs, deny_private: bool, page: PageConfig) -> Result<Extractor> {
+async fn extractor(
+    render: &RenderArgs,
+    deny_private: bool,
+    page: PageConfig,
+    archive: &cli::ArchiveArgs,
+) -> Result<Extractor> {
     let mut opts = cli::render_options(render)?;
     if render.steer.user_agent.is_none() {
         // The pages name sightline, as robots.txt and sitemap requests do: the launched
@@ -38,10 +43,13 @@ async fn extractor(render: &RenderArgs, deny_private: bool, page: PageConfig) ->
     }
     let endpoints = cli::browser_endpoints(render)?;
     Ok(Extractor::new(
-        Options::default()
-            .render_options(opts)
-            .browser_ws(endpoints)
-            .page(page),
+        archive.apply(
+            Options::default()
+                .render_options(opts)
+                .browser_ws(endpoints)
+                .page(page),
+            None,
+        ),
     )
     .await?)
 }
@@ -100,7 +108,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         eprintln!("resume: {} pages already have a record", recorded.len());
     }
     let cancel = signal_cancel();
-    let extractor = extractor(&a.render, a.deny_private, page).await?;
+    let extractor = extractor(&a.render, a.deny_private, page, &a.archive).await?;
     let bar = crate::ui::crawl_spinner(quiet);
     let summary = extractor
         .crawl(&cfg, &cancel, &mut sink, &recorded, |out, s| {
@@ -112,7 +120,9 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         })
         .await;
     bar.finish_and_clear();
+    let archived = extractor.finish_archive();
     extractor.shutdown().await;
+    archived?;
     let s = summary?;
     if !quiet {
         eprintln!(
@@ -146,7 +156,13 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
         page = page.steer(plan);
     }
     let cancel = signal_cancel();
-    let extractor = extractor(&a.render, a.deny_private, page).await?;
+    let extractor = extractor(
+        &a.render,
+        a.deny_private,
+        page,
+        &cli::ArchiveArgs::default(),
+    )
+    .await?;
     let found = extractor.map(&cfg, &cancel).await;
     extractor.shutdown().await;
     let found = found?;

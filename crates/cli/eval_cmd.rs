@@ -35,7 +35,11 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
         } else {
             let mut opts = crate::cli::render_options(&a.render)?;
             opts.offline = true; // the saved pages' outside resources cannot load here; no tool in PEERS.md had them
-            Some(Extractor::new(Options::default().render_options(opts)).await?)
+            let mut o = Options::default().render_options(opts);
+            if let Some(r) = &a.replay.replay {
+                o = o.replay(r);
+            }
+            Some(Extractor::new(o).await?)
         };
         let cfg = EvalConfig {
             root: a.bench.clone(),

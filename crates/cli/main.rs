@@ -263,11 +263,15 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         }
     });
 
+    let warc_input = a.input_list.as_deref().filter(|l| cli::is_warc(l));
     let extractor = Extractor::new(
-        Options::default()
-            .render_options(opts)
-            .browser_ws(endpoints)
-            .page(cfg),
+        a.archive.apply(
+            Options::default()
+                .render_options(opts)
+                .browser_ws(endpoints)
+                .page(cfg),
+            warc_input,
+        ),
     )
     .await?;
 
@@ -287,7 +291,9 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     bar.finish_and_clear();
     let stats = extractor.stats();
     let (relaunches, recycles) = (stats.relaunches, stats.recycles);
+    let archived = extractor.finish_archive();
     extractor.shutdown().await;
+    archived?;
     let s = summary?;
     if !quiet && (many || s.interrupted) {
         eprintln!(

@@ -35,6 +35,10 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
             .browser_ws(browser_endpoints(&a.render)?),
     )
     .await?;
+    if let Some(d) = &a.warc_dir {
+        std::fs::create_dir_all(d)
+            .with_context(|| format!("cannot create --warc-dir {}", d.display()))?;
+    }
     let cfg = ServeConfig {
         max_queue: a.max_queue,
         request_timeout: Duration::from_secs_f64(a.request_timeout),
@@ -42,6 +46,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         policy,
         page,
         grants: a.service.grants(),
+        warc_dir: a.warc_dir.clone(),
         limits: serve::Limits {
             max_connections: a.max_connections.max(1),
             header_timeout: Duration::from_secs_f64(a.header_timeout),

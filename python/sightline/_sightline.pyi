@@ -36,6 +36,9 @@ class BrowserOptions(RenderOptions, total=False):
     accept_http_errors: bool  # default: False
     comments: bool  # default: False
     deny_private: bool  # default: False
+    warc: Optional[Union[str, "os.PathLike[str]"]]  # default: None
+    wacz: Optional[Union[str, "os.PathLike[str]"]]  # default: None
+    replay: Optional[Union[str, "os.PathLike[str]"]]  # default: None
 
 class SnapshotKeywords(TypedDict, total=False):
     """The keywords of ``Browser.snapshot`` and ``asnapshot``: the page's HTML (text or bytes)

@@ -117,7 +117,9 @@ async fn shutdown(ex: Option<Arc<Extractor>>) -> PyResult<()> {
     for _ in 0..50 {
         match Arc::try_unwrap(ex) {
             Ok(e) => {
+                let archived = e.finish_archive();
                 e.shutdown().await;
+                archived.map_err(crate::convert::err)?;
                 return Ok(());
             }
             Err(again) => {

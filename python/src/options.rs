@@ -146,6 +146,15 @@ keywords! {
         /// metadata addresses), for the page, its redirects and subresources, through an
         /// egress proxy that connects only to the address it checked.
         deny_private: bool = false;
+        /// Archive every page into this WARC/1.1 file (`.warc.gz`): each request and response
+        /// with bodies, then the page's text, record and screenshot (docs/archives.md);
+        /// finished when the browser closes.
+        warc: Option<PathBuf> = None;
+        /// Package the archive as this WACZ 1.1 file when the browser closes.
+        wacz: Option<PathBuf> = None;
+        /// Answer every request from this archive (`.warc.gz`, `.warc`, `.wacz`), nothing
+        /// from the network; a request it lacks fails as offline.
+        replay: Option<PathBuf> = None;
     }
 }
 
@@ -232,6 +241,15 @@ impl BrowserOptions {
         }
         if let Some(p) = &self.proxy {
             o = o.proxy(p.clone());
+        }
+        if let Some(w) = &self.warc {
+            o = o.warc(w);
+        }
+        if let Some(z) = &self.wacz {
+            o = o.wacz(z);
+        }
+        if let Some(r) = &self.replay {
+            o = o.replay(r);
         }
         Ok(o)
     }

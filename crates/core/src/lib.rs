@@ -27,12 +27,15 @@
 //!   benchmark reader.
 //! - [`walls`]: what stands in front of a page's content (challenge, captcha, block, rate
 //!   limit, login, paywall, consent), recognised from the response and the layout.
+//! - [`archive`]: web archives: WARC/1.1 records of what the browser fetched (`warc`), reading
+//!   them back for replay (`read`), WACZ packages and CDXJ (`wacz`).
 //! - [`hash`]: the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
 #![forbid(unsafe_code)]
 
+pub mod archive;
 pub mod charset;
 pub mod error;
 pub mod eval;

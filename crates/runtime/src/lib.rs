@@ -7,14 +7,16 @@
 //! is the runtime: the only code that talks to Chromium, and the batch pipeline behind the one
 //! front door, [`Extractor`]. The pure layer (snapshot, algorithms, writers, metrics,
 //! training) is the `sightline-core` crate, re-exported here module by module ([`snapshot`],
-//! [`extract`], [`output`], [`scores`], and [`eval`] with the runner added), so the compiler
+//! [`extract`], [`output`], [`scores`], [`archive`], and [`eval`] with the runner added), so the compiler
 //! refuses an import from it back into the runtime. The services (`serve`, MCP) are the
 //! `sightline-serve` crate, and the command line is the `sightline` binary, both over this
 //! front door.
 //! - [`render`]: launch or connect, a pool of reused tabs, navigation, settling, request
-//!   blocking (`--offline`), the egress proxy and target policy, snapshot and screenshot.
+//!   blocking (`--offline`), the egress proxy and target policy, snapshot and screenshot,
+//!   capture of every exchange (`--warc`) and replay from an archive (`--replay`).
 //! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`, MCP,
-//!   Python): inputs through the renderer and the algorithms to records, with cancellation,
+//!   Python): inputs through the renderer and the algorithms to records (and to the run's
+//!   archive, `batch::ArchiveWriter`), with cancellation,
 //!   resume and sharding.
 //! - [`crawl`]: `sightline crawl` and `map`: seeds, robots.txt, sitemaps and feeds, scope,
 //!   politeness, the frontier on disk, through the batch pipeline to one record a page.
@@ -48,7 +50,7 @@
 //! stops the others.
 #![forbid(unsafe_code)]
 
-pub use sightline_core::{extract, output, scores, snapshot, walls};
+pub use sightline_core::{archive, extract, output, scores, snapshot, walls};
 // Crate-internal paths (`crate::charset`, `crate::hash`) to the core's helpers.
 use sightline_core::{charset, hash};
 

@@ -13,6 +13,7 @@
 //!
 //! The renderer is a trait so the runner is tested without a browser (see the tests below).
 
+pub mod archive;
 pub mod inputs;
 pub mod page;
 mod record;
@@ -27,6 +28,7 @@ use std::panic::AssertUnwindSafe;
 use futures::future::BoxFuture;
 use futures::{FutureExt, Stream, StreamExt};
 
+pub use archive::ArchiveWriter;
 pub use inputs::Shard;
 pub use page::{PageConfig, PageOut};
 pub use record::{ErrorInfo, Record};
@@ -252,6 +254,7 @@ async fn render_and_score_with<R: PageRenderer + ?Sized>(
     let page = PageRender {
         screenshot,
         steer: cfg.steer.clone(),
+        capture: cfg.archive.is_some(),
     };
     let rendered = AssertUnwindSafe(renderer.render_timed(input, &page))
         .catch_unwind()

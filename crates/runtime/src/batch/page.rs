@@ -43,6 +43,9 @@ pub struct PageConfig {
     /// How each page is steered before its snapshot (None: the render options' plan, which
     /// by default does nothing).
     pub steer: Option<Arc<crate::render::Steer>>,
+    /// Where each page's exchanges and outcome are archived (`--warc`, `--wacz`); the
+    /// render options must capture ([`crate::RenderOptions::capture`]).
+    pub archive: Option<Arc<super::ArchiveWriter>>,
 }
 
 impl PageConfig {
@@ -89,6 +92,11 @@ impl PageConfig {
     /// Start Markdown bodies with the page's metadata as YAML front matter.
     pub fn front_matter(mut self, on: bool) -> PageConfig {
         self.front_matter = on;
+        self
+    }
+    /// Archive each page to this writer (its exchanges, text, record and screenshot).
+    pub fn archive(mut self, w: Option<Arc<super::ArchiveWriter>>) -> PageConfig {
+        self.archive = w;
         self
     }
     /// Steer each page with this plan before its snapshot.
@@ -138,6 +146,7 @@ impl Default for PageConfig {
             hint: None,
             front_matter: false,
             steer: None,
+            archive: None,
         }
     }
 }
@@ -290,12 +299,48 @@ pub fn finish_page(
     out.record.wall = r.wall.clone();
     out.record.soft_error = r.soft_error.clone();
     out.record.consent = r.consent.clone();
+    if let (Some(w), Some(exchanges)) = (&cfg.archive, r.exchanges) {
+        archive_page(
+            w,
+            &out,
+            exchanges,
+            &r.snapshot,
+            &extractions,
+            r.screenshot.as_deref(),
+        );
+    }
     out.screenshot = r.screenshot;
     Ok(Finished {
         out,
         snapshot: r.snapshot,
         extractions,
     })
+}
+
+/// Append a page to the run's archive: its exchanges, the first algorithm's text, its
+/// record, its screenshot. A failure to write is logged (the page's record still goes out).
+fn archive_page(
+    w: &super::ArchiveWriter,
+    out: &PageOut,
+    exchanges: Vec<crate::archive::Exchange>,
+    snap: &Snapshot,
+    extractions: &[Extraction],
+    png: Option<&[u8]>,
+) {
+    let text = extractions
+        .first()
+        .map(|ex| text::render(&Tree::new(snap), ex));
+    let page = crate::archive::PageCapture {
+        url: out.record.url.clone().unwrap_or_else(|| snap.url.clone()),
+        time: Some(std::time::SystemTime::now()),
+        exchanges,
+        text,
+        record_json: serde_json::to_string(&out.record).ok(),
+        screenshot: png.map(<[u8]>::to_vec),
+    };
+    if let Err(e) = w.write_page(&page, &snap.title) {
+        tracing::error!("{}: {e}", out.record.input);
+    }
 }
 
 /// Score a snapshot with each algorithm and build the record and the formatted body.

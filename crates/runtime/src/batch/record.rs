@@ -105,6 +105,10 @@ pub struct Record {
     /// platform, the action, whether the dialog was found and answered, the clicks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consent: Option<crate::render::ConsentReport>,
+    /// `serve` with `warc: true`: the name of the WARC the page's records went to, in the
+    /// service's `--warc-dir`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc: Option<String>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

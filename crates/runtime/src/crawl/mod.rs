@@ -622,6 +622,7 @@ async fn run<R: PageRenderer + ?Sized>(
                         let page = PageRender {
                             screenshot: Some(false),
                             steer: page_cfg.steer.clone(),
+                            capture: false,
                         };
                         renderer
                             .render_with(&input, &page)

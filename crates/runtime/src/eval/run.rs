@@ -162,6 +162,7 @@ pub(crate) async fn run(
         crate::render::PageRender {
             screenshot: None,
             steer: Some(std::sync::Arc::new(steer)),
+            capture: false,
         }
     };
     for name in &names {

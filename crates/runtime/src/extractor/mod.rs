@@ -41,6 +41,11 @@ pub struct Options {
     endpoints: Vec<String>,
     page: PageConfig,
     memory_bound_set: bool,
+    /// `--warc`, `--wacz`: the files opened by [`Extractor::new`].
+    warc: Option<PathBuf>,
+    wacz: Option<PathBuf>,
+    /// `--replay`: the archive indexed by [`Extractor::new`].
+    replay: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -53,6 +58,9 @@ impl Default for Options {
                 ..PageConfig::default()
             },
             memory_bound_set: false,
+            warc: None,
+            wacz: None,
+            replay: None,
         }
     }
 }
@@ -202,6 +210,27 @@ impl Options {
     /// [`Page::format`]'s JSON and of [`Extractor::run`]'s sink, limits, the error hint).
     pub fn page(mut self, cfg: PageConfig) -> Options {
         self.page = cfg;
+        self
+    }
+    /// Archive every page to a WARC/1.1 file (`.warc.gz`, a gzip member a record): each
+    /// request and response the browser made, with bodies, then the page's extracted text
+    /// (`urn:text:<url>`), its JSON record (a `metadata` record) and its screenshot
+    /// (`urn:fullPage:<url>`). Created by [`Extractor::new`]; finished by
+    /// [`Extractor::finish_archive`] (or when the last clone of the extractor goes).
+    pub fn warc(mut self, path: impl Into<PathBuf>) -> Options {
+        self.warc = Some(path.into());
+        self
+    }
+    /// Package the archive as a WACZ 1.1 file when it is finished (with [`Options::warc`],
+    /// of that WARC; alone, of a WARC kept beside it until then).
+    pub fn wacz(mut self, path: impl Into<PathBuf>) -> Options {
+        self.wacz = Some(path.into());
+        self
+    }
+    /// Answer every request of every page from this archive (`.warc.gz`, `.warc` or
+    /// `.wacz`), nothing from the network: a request it lacks fails as offline.
+    pub fn replay(mut self, path: impl Into<PathBuf>) -> Options {
+        self.replay = Some(path.into());
         self
     }
     /// The render settings in force.
@@ -488,9 +517,20 @@ impl Extractor {
         let Options {
             mut render,
             endpoints,
-            page,
+            mut page,
             memory_bound_set,
+            warc,
+            wacz,
+            replay,
         } = options;
+        if let Some(path) = &replay {
+            render.replay = Some(Arc::new(open_replay(path)?));
+        }
+        if warc.is_some() || wacz.is_some() {
+            let w = crate::batch::ArchiveWriter::create(warc.as_deref(), wacz.as_deref())?;
+            page.archive = Some(Arc::new(w));
+            render.capture = true;
+        }
         if !memory_bound_set && render.max_browser_memory.is_none() {
             render.max_browser_memory =
                 Some(RenderOptions::default_memory_bound(render.concurrency));
@@ -508,6 +548,15 @@ impl Extractor {
         Extractor {
             pool: self.pool.clone(),
             cfg: Arc::new(page),
+        }
+    }
+
+    /// Finish the archive of [`Options::warc`] / [`Options::wacz`]: close the WARC and make
+    /// the WACZ. Later pages are not archived. Without an archive, nothing.
+    pub fn finish_archive(&self) -> Result<(), Error> {
+        match &self.cfg.archive {
+            Some(w) => w.finish(),
+            None => Ok(()),
         }
     }
 
@@ -700,6 +749,7 @@ impl Extractor {
         let page = crate::render::PageRender {
             screenshot: Some(false),
             steer: self.cfg.steer.clone(),
+            capture: false,
         };
         batch::PageRenderer::render_with(self.pool.as_ref(), &input, &page).await
     }
@@ -741,6 +791,15 @@ impl Extractor {
             pool.shutdown().await;
         }
     }
+}
+
+/// Index an archive for replay (`--replay`, [`Options::replay`]).
+pub fn open_replay(path: &std::path::Path) -> Result<crate::archive::Archive, Error> {
+    crate::archive::Archive::open(path).map_err(|message| Error::Input {
+        input: path.display().to_string(),
+        message: format!("cannot read the archive to replay: {message}"),
+        source: None,
+    })
 }
 
 #[cfg(test)]

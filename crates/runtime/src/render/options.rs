@@ -77,6 +77,12 @@ pub struct RenderOptions {
     /// The proxy a launched browser connects through (`http://user:pass@host:port`,
     /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
     pub proxy: Option<String>,
+    /// Keep every HTTP exchange of each page, bodies included (`Rendered::exchanges`), for a
+    /// WARC (`--warc`, `--wacz`). Off by default: no extra CDP command.
+    pub capture: bool,
+    /// Answer every request of each page from this archive (`--replay`), nothing from the
+    /// network; a request it lacks fails as offline.
+    pub replay: Option<Arc<crate::archive::Archive>>,
 }
 
 /// What one page asks of the renderer beyond its [`RenderOptions`].
@@ -86,6 +92,9 @@ pub struct PageRender {
     pub screenshot: Option<bool>,
     /// The page's steering plan (None: the options').
     pub steer: Option<Arc<Steer>>,
+    /// Capture this page's exchanges even when the options do not (a page whose
+    /// configuration archives it: `serve`'s `warc: true`).
+    pub capture: bool,
 }
 
 /// The setters of [`RenderOptions`]: one a field, named as the field, taking its type.
@@ -171,6 +180,8 @@ impl Default for RenderOptions {
             javascript: true,
             steer: Arc::default(),
             proxy: None,
+            capture: false,
+            replay: None,
         }
     }
 }

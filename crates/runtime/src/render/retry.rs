@@ -46,6 +46,7 @@ impl Renderer {
         if let Some(shot) = page.screenshot {
             opts.screenshot = shot;
         }
+        opts.capture |= page.capture;
         if let Some(steer) = &page.steer {
             opts.steer = steer.clone();
         }

@@ -68,6 +68,8 @@ pub struct ServeConfig {
     /// What of a caller's steering plan the operator allows (`--allow-scripts`,
     /// `--allow-headers`, `--allow-cookies`); the operator's own plan is `page.steer`.
     pub grants: Vec<sightline::render::steer::Grant>,
+    /// Where a request's `warc: true` writes the page's WARC (`--warc-dir`; None: refused).
+    pub warc_dir: Option<std::path::PathBuf>,
 }
 
 /// What a request asks for (query string or JSON body). Any other field of a JSON body is a
@@ -87,6 +89,10 @@ pub struct ExtractRequest {
     /// Keep reader comments after the article (`learned`; default: the service's
     /// `--comments`).
     pub comments: Option<bool>,
+    /// Write the page's WARC into the service's `--warc-dir` (its name in the record's
+    /// `warc`).
+    #[serde(default)]
+    pub warc: bool,
     /// The steering fields (POST only).
     #[serde(flatten)]
     pub steer: serde_json::Map<String, serde_json::Value>,
@@ -297,7 +303,7 @@ async fn extract_get(
         let m = if steering.contains(k) {
             format!("{k}: steering fields are accepted in a POST JSON body only")
         } else {
-            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot and comments")
+            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments and warc")
         };
         return error_response(StatusCode::BAD_REQUEST, "input", &m);
     }
@@ -341,6 +347,16 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
         .record_with(input, Arc::new(cfg.page.clone()), Some(cfg.screenshot));
     let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
     drop(admission);
+    let out = match (out, &cfg.warc) {
+        (Ok(mut o), Some((name, w))) if o.record.error.is_none() => match w.finish() {
+            Ok(()) => {
+                o.record.warc = Some(name.clone());
+                Ok(o)
+            }
+            Err(e) => Ok(PageOut::error_for(&o.record.input, &e, &cfg.page)),
+        },
+        (o, _) => o,
+    };
     let secs = started.elapsed().as_secs_f64();
     let out = match out {
         Ok(o) => o,
@@ -363,6 +379,24 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
 struct RequestPage {
     page: PageConfig,
     screenshot: bool,
+    /// `warc: true`: the file's name in `--warc-dir`, and its writer.
+    warc: Option<(String, Arc<sightline::batch::ArchiveWriter>)>,
+}
+
+/// A new WARC in the service's `--warc-dir` for one request: `sightline-<time>-<n>.warc.gz`.
+fn request_warc(dir: &std::path::Path) -> Result<(String, sightline::batch::ArchiveWriter), Error> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let name = format!(
+        "sightline-{}{:09}-{n}.warc.gz",
+        t.as_secs(),
+        t.subsec_nanos()
+    );
+    let w = sightline::batch::ArchiveWriter::create(Some(&dir.join(&name)), None)?;
+    Ok((name, w))
 }
 
 async fn request_to_page(
@@ -390,6 +424,23 @@ async fn request_to_page(
             return Err(error_response(status, r.kind, &clip(&r.message)));
         }
     }
+    let warc =
+        match (req.warc, &state.cfg.warc_dir) {
+            (false, _) => None,
+            (true, None) => return Err(error_response(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "warc: this service keeps no archives (its operator starts it with --warc-dir DIR)",
+            )),
+            (true, Some(dir)) => {
+                let (name, w) = request_warc(dir).map_err(|e| {
+                    error_response(StatusCode::INTERNAL_SERVER_ERROR, "output", &e.to_string())
+                })?;
+                let w = Arc::new(w);
+                page.archive = Some(w.clone());
+                Some((name, w))
+            }
+        };
     if req.screenshot && page.format != Format::Json {
         return Err(bad(
             "screenshot=true needs format=json (the PNG comes back base64 in the record's `screenshot`)".into(),
@@ -428,6 +479,7 @@ async fn request_to_page(
         RequestPage {
             page,
             screenshot: req.screenshot,
+            warc,
         },
     ))
 }

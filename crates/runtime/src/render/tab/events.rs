@@ -22,7 +22,7 @@ use chromiumoxide::Page;
 use futures::StreamExt;
 use parking_lot::Mutex;
 
-use super::{cmd, spawn_body_read, Fault, State};
+use super::{capture, cmd, spawn_body_read, Fault, State};
 use crate::render::steer::block;
 use crate::render::{checks, dialogs, steer};
 use crate::Error;
@@ -207,6 +207,7 @@ pub(super) fn spawn(
                     if s.main_request.as_deref() == Some(id.as_str()) {
                         s.main_url = Some(ev.request.url.clone());
                     }
+                    if let Some(c) = s.capture.as_mut() { c.sent(&ev); }
                     // Chromium reports memory reads sent but never finished: not waited for.
                     if !read_from_memory(&ev.request.url) && !s.finished.remove(&id) { s.inflight.insert(id); }
                     s.last_net = Some(Instant::now());
@@ -226,6 +227,8 @@ pub(super) fn spawn(
                     if s.main_request.as_deref() == Some(id.as_str()) {
                         s.main_finished = true;
                     }
+                    let limit = s.body_limit;
+                    if let Some(c) = s.capture.as_mut() { c.finished(&pg, &id, limit); }
                     if !s.inflight.remove(&id) { s.finished.insert(id); }
                     s.last_net = Some(Instant::now());
                 }
@@ -243,10 +246,12 @@ pub(super) fn spawn(
                                 .unwrap_or_else(|| Fault::Navigation(ev.error_text.clone())),
                         );
                     }
+                    if let Some(c) = s.capture.as_mut() { c.failed(&id); }
                     if !s.inflight.remove(&id) { s.finished.insert(id); }
                     s.last_net = Some(Instant::now());
                 }
                 Some(ev) = resp.next() => {
+                    if let Some(c) = st.lock().capture.as_mut() { c.response(&ev); }
                     if ev.r#type == ResourceType::Document {
                         let mut s = st.lock();
                         if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
@@ -295,7 +300,7 @@ pub(super) fn spawn(
 /// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
 /// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    let (d, policy, headers, skip) = {
+    let (d, policy, headers, skip, replay) = {
         let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
         let d = decide(&RequestFacts {
@@ -338,11 +343,21 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             .as_deref()
             .filter(|site| steer::request::on_site(&ev.request.url, site))
             .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
-        (d, policy.map(|p| (p, s.proxied)), headers, skip)
+        let replay = s
+            .replay
+            .clone()
+            .filter(|_| d.allow && !read_from_memory(&ev.request.url));
+        (d, policy.map(|p| (p, s.proxied)), headers, skip, replay)
     };
     let id = ev.request_id.clone();
     if let Some(why) = skip {
         block::answer(pg, id, why, ev.resource_type.as_ref()).await;
+        return;
+    }
+    // `--replay`: answered from the archive, never from the network.
+    if let Some(archive) = replay {
+        let url = ev.request.url.clone();
+        capture::replay(pg, st, archive, id, url, d.navigation_document);
         return;
     }
     let url = ev.request.url.clone();

@@ -7,6 +7,8 @@
 //!   screenshot).
 //! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
 //!   it needs of the tab: settling after an action, following the navigation it caused.
+//! - `capture`: `--warc` (every exchange of the page, from the Network events) and
+//!   `--replay` (every request answered from an archive).
 //! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
@@ -14,6 +16,7 @@
 //! A fault of the main document (HTTP error status, not HTML, connection refused or reset)
 //! ends the navigation at once with its error.
 
+mod capture;
 mod consent;
 mod events;
 mod lifecycle;
@@ -137,6 +140,10 @@ struct State {
     page_navigations: usize,
     /// The request id of the last of them.
     page_navigation: Option<String>,
+    /// The page's exchanges being captured (`RenderOptions::capture`).
+    capture: Option<capture::Capture>,
+    /// The archive every request is answered from (`RenderOptions::replay`).
+    replay: Option<Arc<crate::archive::Archive>>,
 }
 
 impl State {
@@ -349,6 +356,8 @@ pub struct Rendered {
     pub soft_error: Option<String>,
     /// What was done with the page's consent dialog, when its snapshot showed one.
     pub consent: Option<ConsentReport>,
+    /// Every HTTP exchange of the page, when it was captured (`RenderOptions::capture`).
+    pub exchanges: Option<Vec<crate::archive::Exchange>>,
 }
 
 /// How a bounded wait ended.
@@ -384,6 +393,7 @@ impl Rendered {
             wall: None,
             soft_error: None,
             consent: None,
+            exchanges: None,
         }
     }
 }
@@ -446,6 +456,8 @@ pub struct Tab {
     front: scroll::Front,
     /// Where the current (or last) page's render is.
     progress: Progress,
+    /// The browser's cache is off in this tab (for capture and replay).
+    cache_off: bool,
     /// The log of the egress proxy the browser's connections go through (set by the
     /// renderer that owns the proxy).
     pub(crate) egress: Option<Arc<super::egress::Log>>,
@@ -562,6 +574,7 @@ impl Tab {
             js_disabled: false,
             front,
             progress: Progress::new(Instant::now()),
+            cache_off: false,
             egress: None,
         })
     }

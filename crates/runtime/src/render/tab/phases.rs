@@ -151,8 +151,24 @@ impl Tab {
                     crate::render::steer::request::site_of_url(url)
                 },
                 proxied: opts.proxy.is_some(),
+                capture: opts.capture.then(Default::default),
+                replay: opts.replay.clone(),
                 ..State::default()
             };
+        }
+        // Capture and replay see every request: the cache off (one command, only when
+        // capture or replay starts or ends in this tab).
+        let cache_off = opts.capture || opts.replay.is_some();
+        if cache_off != self.cache_off {
+            use chromiumoxide::cdp::browser_protocol::network::SetCacheDisabledParams;
+            super::cmd(
+                input,
+                "turning the cache off for capture",
+                opts.command_timeout,
+                self.page.execute(SetCacheDisabledParams::new(cache_off)),
+            )
+            .await?;
+            self.cache_off = cache_off;
         }
         self.progress = Progress::new(start);
 
@@ -221,6 +237,12 @@ impl Tab {
         };
         self.progress.end();
         let timings = self.progress.timings.clone();
+        // capture: the bodies still being read
+        let capture = self.state.lock().capture.take();
+        let exchanges = match capture {
+            Some(c) => Some(c.collect().await),
+            None => None,
+        };
 
         let snapshot_h = snapshot.document.height;
         // A later navigation may go straight from this page to the next one (see
@@ -258,6 +280,7 @@ impl Tab {
             wall: None,
             soft_error: None,
             consent,
+            exchanges,
         })
     }
 
