@@ -903,6 +903,8 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         },
         accept_http_errors: r.accept_http_errors,
         proxy: r.steer.proxy.clone(),
+        // A run-wide --user-agent is the browser's (no page gets a context of its own for it).
+        user_agent: r.steer.user_agent.clone(),
         ..RenderOptions::default()
     })
 }

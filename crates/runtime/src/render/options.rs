@@ -73,6 +73,11 @@ pub struct RenderOptions {
     /// The proxy a launched browser connects through (`http://user:pass@host:port`,
     /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
     pub proxy: Option<String>,
+    /// The User-Agent of every page, browser-wide: a launched browser starts with it
+    /// (`--user-agent`), each tab of a connected one gets it (`Emulation.setUserAgentOverride`).
+    /// Unlike a plan's [`Steer::user_agent`], it gives no page a browser context of its own
+    /// (a plan's still wins for its page). None: the browser's own.
+    pub user_agent: Option<String>,
 }
 
 /// What one page asks of the renderer beyond its [`RenderOptions`].
@@ -126,6 +131,7 @@ impl Default for RenderOptions {
             javascript: true,
             steer: Arc::default(),
             proxy: None,
+            user_agent: None,
         }
     }
 }
