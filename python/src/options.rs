@@ -278,7 +278,7 @@ impl CrawlOptions {
             Ok(s) => vec![s.extract()?],
             Err(_) => seeds
                 .try_iter()?
-                .map(|s| -> PyResult<String> { Ok(s?.extract::<String>()?) })
+                .map(|s| s?.extract::<String>())
                 .collect::<PyResult<_>>()?,
         };
         if seeds.is_empty() {
