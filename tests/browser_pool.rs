@@ -3,6 +3,8 @@
 //! (its pages are retried on the other browser). The test's own browsers leave nothing
 //! behind: each runs in a process group of its own, is ended by killing the whole group, and
 //! the test fails if any process of that group, or naming its profile, is still alive after.
+//! A connected browser's tabs get the browser-wide User-Agent (`RenderOptions::user_agent`,
+//! `sightline crawl`'s by default), which a launch flag cannot give them.
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -218,4 +220,92 @@ fn a_killed_endpoint_costs_no_record() {
     // Each guard kills its browser's group and fails the test if a process of it is left.
     drop(b);
     drop(a);
+}
+
+/// A loopback page that records the User-Agent of each request for `/`.
+fn ua_site() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::Write;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let agents = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = agents.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let mut agent = String::new();
+            loop {
+                let mut h = String::new();
+                if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
+                    break;
+                }
+                if let Some((k, v)) = h.split_once(':') {
+                    if k.eq_ignore_ascii_case("user-agent") {
+                        agent = v.trim().to_string();
+                    }
+                }
+            }
+            let page = line.split_whitespace().nth(1) == Some("/");
+            if page {
+                seen.lock().unwrap().push(agent);
+            }
+            let (status, body) = if page {
+                (
+                    "200 OK",
+                    "<html><head><title>UA</title></head><body><article><h1>UA</h1><p>A page that \
+                     reads who asked for it, with enough words in it to be kept as content.</p>\
+                     </article></body></html>",
+                )
+            } else {
+                ("404 Not Found", "not found")
+            };
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status}\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (port, agents)
+}
+
+#[test]
+fn a_connected_browsers_tabs_get_the_browser_wide_user_agent() {
+    let c = chrome();
+    let (port, agents) = ua_site();
+    let url = format!("http://127.0.0.1:{port}/");
+    let crawl = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args([
+            "crawl",
+            &url,
+            "--max-depth",
+            "0",
+            "--no-sitemaps",
+            "-q",
+            "-j",
+            "1",
+        ])
+        .args(["--browser-ws", &c.ws])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(crawl.code(), Some(0));
+    let extract = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["extract", &url, "-q", "--user-agent", "examplebot/1.0"])
+        .args(["--browser-ws", &c.ws])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(extract.code(), Some(0));
+    let seen = agents.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            sightline::crawl::USER_AGENT.to_string(),
+            "examplebot/1.0".into()
+        ]
+    );
+    drop(c);
 }

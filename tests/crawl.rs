@@ -541,3 +541,107 @@ fn kill_9_then_resume_records_every_page_once_and_fetches_none_twice() {
         .count();
     assert!(twice <= 3, "{hits:?}");
 }
+
+/// A page answering 429 with `Retry-After: 3` the first time: the renderer may not wait it
+/// out (`--max-retry-after 0`), so the crawl backs the host off by the page's own
+/// `Retry-After` (not its 1 s doubling start) and records the page from its second answer.
+/// The pages' User-Agent is the crawl's, naming sightline (the browser's, set at launch).
+#[test]
+fn a_pages_own_retry_after_backs_its_host_off() {
+    const RETRY_AFTER: u64 = 3;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    type Hits = Vec<(String, std::time::Instant, String)>;
+    let hits: Arc<Mutex<Hits>> = Arc::default();
+    let h = hits.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let h = h.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(conn.try_clone().unwrap());
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                let mut agent = String::new();
+                loop {
+                    let mut x = String::new();
+                    if reader.read_line(&mut x).is_err() || x.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = x.split_once(':') {
+                        if k.eq_ignore_ascii_case("user-agent") {
+                            agent = v.trim().to_string();
+                        }
+                    }
+                }
+                let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+                let seen = {
+                    let mut h = h.lock().unwrap();
+                    h.push((path.clone(), std::time::Instant::now(), agent));
+                    h.iter().filter(|(p, _, _)| *p == path).count()
+                };
+                let (status, extra, body) = match path.as_str() {
+                    "/" => (
+                        "200 OK",
+                        String::new(),
+                        page(
+                            "Home",
+                            "",
+                            "",
+                            &format!("{}<a href='/slow'>Slow</a>", article("/")),
+                        ),
+                    ),
+                    "/slow" if seen == 1 => (
+                        "429 Too Many Requests",
+                        format!("Retry-After: {RETRY_AFTER}\r\n"),
+                        "<html><body><h1>Too many requests</h1></body></html>".to_string(),
+                    ),
+                    "/slow" => (
+                        "200 OK",
+                        String::new(),
+                        page("Slow", "", "", &article("/slow")),
+                    ),
+                    _ => ("404 Not Found", String::new(), "not found".to_string()),
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: text/html\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = conn.write_all(head.as_bytes());
+                let _ = conn.write_all(body.as_bytes());
+            });
+        }
+    });
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crawl.jsonl");
+    let status = Command::new(BIN)
+        .args(["crawl", &format!("{base}/"), "-f", "json", "-o"])
+        .arg(&out)
+        .args(["--max-retry-after", "0", "--no-sitemaps", "--ignore-robots"])
+        .args(["-j", "1", "--timeout", "30", "-q"])
+        .stdin(Stdio::null())
+        .status()
+        .unwrap();
+    let recs = records(&out);
+    assert_eq!(status.code(), Some(0), "{recs:#?}");
+    let slow = by_path(&recs, &base, "/slow");
+    assert_eq!(slow.len(), 1, "{recs:#?}");
+    assert!(slow[0].get("error").is_none(), "{:#?}", slow[0]);
+    let hits = hits.lock().unwrap();
+    let at: Vec<std::time::Instant> = hits
+        .iter()
+        .filter(|(p, _, _)| p == "/slow")
+        .map(|(_, t, _)| *t)
+        .collect();
+    for (path, _, agent) in hits.iter().filter(|(p, _, _)| p == "/" || p == "/slow") {
+        assert_eq!(agent, sightline::crawl::USER_AGENT, "{path}");
+    }
+    assert_eq!(at.len(), 2, "{hits:?}");
+    // The host was not asked again before its Retry-After (a lower bound: never flaky).
+    assert!(
+        at[1] - at[0] >= Duration::from_secs(RETRY_AFTER),
+        "asked again after {:?}",
+        at[1] - at[0]
+    );
+}

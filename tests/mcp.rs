@@ -64,7 +64,7 @@ async fn check_tools(client: &Client) {
     let tools = client.list_all_tools().await.expect("tools/list");
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort();
-    assert_eq!(names, ["extract", "screenshot", "snapshot"]);
+    assert_eq!(names, ["crawl", "extract", "map", "screenshot", "snapshot"]);
     for t in &tools {
         let schema = Value::Object((*t.input_schema).clone());
         assert_eq!(schema["type"], "object", "{}: {schema}", t.name);
@@ -227,6 +227,102 @@ async fn stdio_server_refuses_loopback_targets_by_default() {
         let t = text_of(&r);
         assert!(t.starts_with("error (forbidden)"), "{t}");
         assert!(t.contains(&url) && t.contains("--allow-private"), "{t}");
+    }
+    client.cancel().await.expect("close the session");
+}
+
+/// A three-page site in a temporary directory: `index.html` links to `a.html`, `b.html`
+/// and `c.html`.
+fn small_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |title: &str, body: &str| {
+        format!(
+            "<!doctype html><html><head><title>{title}</title></head><body><main><h1>{title}</h1>\
+             <p>{body} {}</p></main></body></html>",
+            "Words of the small test site, enough of them to be kept as the content. ".repeat(3)
+        )
+    };
+    let links = "<a href='a.html'>A</a> <a href='b.html'>B</a> <a href='c.html'>C</a>";
+    std::fs::write(dir.path().join("index.html"), page("Index", links)).unwrap();
+    for p in ["a", "b", "c"] {
+        let text = format!("Page {p} of the site.");
+        std::fs::write(
+            dir.path().join(format!("{p}.html")),
+            page(&format!("Page {p}"), &text),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn crawl_and_map_are_bounded_and_policed() {
+    let dir = small_site();
+    let site = Server::start(Some(dir.path().to_path_buf())).await.unwrap();
+    let seed = site.url("/index.html");
+    let client = stdio_client(&["--offline", "--allow-private", "-j", "1"]).await;
+
+    // crawl: bounded by max_pages, the pages' Markdown under their titles, the rest structured.
+    let r = call(&client, "crawl", json!({ "url": seed, "max_pages": 2 })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let s = r.structured_content.clone().expect("structured content");
+    let pages = s["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 2, "{s}");
+    assert_eq!(pages[0]["url"], seed.as_str());
+    assert_eq!(pages[0]["found_in"], "seed");
+    assert_eq!(pages[1]["depth"], 1);
+    assert_eq!(pages[1]["found_in"], "link");
+    assert_eq!(s["more"], true, "{s}");
+    let text = r.content[0].as_text().unwrap().text.clone();
+    assert!(text.starts_with("# Index\n<"), "{text}");
+    assert!(text.contains("of the site."), "{text}");
+    // The JSON text block leaves the contents to the first block.
+    let brief = r.content[1].as_text().unwrap().text.clone();
+    assert!(!brief.contains("\"content\""), "{brief}");
+
+    // max_chars cuts each page's content and says so.
+    let r = call(
+        &client,
+        "crawl",
+        json!({ "url": seed, "max_pages": 1, "max_chars": 10, "format": "text" }),
+    )
+    .await;
+    let s = r.structured_content.clone().expect("structured content");
+    assert_eq!(s["pages"][0]["truncated"], true, "{s}");
+    assert_eq!(
+        s["pages"][0]["content"].as_str().unwrap().chars().count(),
+        11
+    );
+
+    // map: the seed's links, none extracted.
+    let r = call(&client, "map", json!({ "url": seed })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let s = r.structured_content.clone().expect("structured content");
+    let urls: Vec<&str> = s["urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["url"].as_str().unwrap())
+        .collect();
+    for p in ["/index.html", "/a.html", "/b.html", "/c.html"] {
+        assert!(urls.contains(&site.url(p).as_str()), "{p}: {urls:?}");
+    }
+    let r = call(&client, "map", json!({ "url": seed, "limit": 2 })).await;
+    let s = r.structured_content.clone().expect("structured content");
+    assert_eq!(s["urls"].as_array().unwrap().len(), 2);
+    assert_eq!(s["more"], true);
+    client.cancel().await.expect("close the session");
+
+    // The target policy: without --allow-private the loopback seed is refused.
+    let client = stdio_client(&["--offline", "-j", "1"]).await;
+    for tool in ["crawl", "map"] {
+        let r = call(&client, tool, json!({ "url": seed })).await;
+        assert_eq!(r.is_error, Some(true), "{tool}");
+        assert!(
+            text_of(&r).starts_with("error (forbidden)"),
+            "{}",
+            text_of(&r)
+        );
     }
     client.cancel().await.expect("close the session");
 }

@@ -837,7 +837,9 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             None => Some(RenderOptions::default_memory_bound(concurrency)),
         })
         .accept_http_errors(r.accept_http_errors)
-        .proxy(r.steer.proxy.clone()))
+        .proxy(r.steer.proxy.clone())
+        // A run-wide --user-agent is the browser's (no page gets a context of its own for it).
+        .user_agent(r.steer.user_agent.clone()))
 }
 
 /// Every `--browser-ws` endpoint, from the flags and `--browser-ws-file`.

@@ -31,13 +31,11 @@ async fn extractor(
     archive: &cli::ArchiveArgs,
 ) -> Result<Extractor> {
     let mut opts = cli::render_options(render)?;
-    if render.steer.user_agent.is_none() {
-        // The pages name sightline, as robots.txt and sitemap requests do: the launched
-        // browser's own User-Agent (a page plan's would give every page a browser context of
-        // its own).
-        opts.chrome_args
-            .push(format!("user-agent={}", sightline::crawl::USER_AGENT));
-    }
+    // The pages name sightline, as robots.txt and sitemap requests do, unless --user-agent
+    // says otherwise: the browser-wide User-Agent (a plan's would give every page a browser
+    // context of its own).
+    opts.user_agent
+        .get_or_insert_with(|| sightline::crawl::USER_AGENT.to_string());
     if deny_private {
         opts.set_target_policy(Some(sightline::NetPolicy::default()));
     }

@@ -122,7 +122,11 @@ impl SteerArgs {
             s.cookies
                 .extend(steer::load_cookies(f).context("--cookies")?);
         }
-        s.user_agent = self.user_agent.clone();
+        // --user-agent is the browser's, set at launch (`cli::render_options`); a phone's
+        // emulation keeps it in the plan, so the phone's User-Agent is the one given.
+        if self.mobile {
+            s.user_agent = self.user_agent.clone();
+        }
         s.locale = self.locale.clone();
         s.timezone = self.timezone.clone();
         s.mobile = self.mobile;

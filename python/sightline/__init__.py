@@ -12,6 +12,10 @@ rendered, snapshotted and scored by the same code as the ``sightline`` command.
     ...     for r in browser.extract_many(urls):
     ...         print(r.index, r.page.title if r.ok else r.error)
 
+A site: ``for page in sightline.crawl("https://docs.example.com/", max_pages=100)``
+(:meth:`Browser.crawl`, ``acrawl``); ``sightline.map(seed)`` lists its URLs. Many machines:
+:mod:`sightline.ray`.
+
 Research: :func:`snapshot` / :meth:`Snapshot.load` give a page's layout; ``nodes()`` and
 ``scores(algorithm)`` are Arrow tables (``to_pandas()``, ``to_polars()``).
 """
@@ -21,12 +25,16 @@ import inspect
 import re
 import textwrap
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _sightline
 from ._sightline import (
+    CRAWL_USER_AGENT,
     DEFAULT_ALGORITHM,
+    AsyncCrawlIter,
     AsyncPageIter,
+    CrawlIter,
+    CrawlPage,
     Page,
     PageIter,
     Result,
@@ -41,19 +49,23 @@ from .errors import SightlineError, __all__ as _errors_all
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from ._sightline import BrowserOptions, RenderOptions
+    from ._sightline import BrowserOptions, CrawlKeywords, MapKeywords, RenderOptions
 
 __all__ = [
     "extract",
     "snapshot",
+    "crawl",
+    "map",
     "evaluate",
     "Browser",
     "Page",
+    "CrawlPage",
     "Result",
     "Snapshot",
     "Table",
     "algorithms",
     "DEFAULT_ALGORITHM",
+    "CRAWL_USER_AGENT",
     "__version__",
 ] + list(_errors_all)
 
@@ -63,14 +75,19 @@ _open = weakref.WeakSet()
 # taken by snapshot()). The signatures and docs below are made from them.
 _OPTIONS: List[Tuple[str, Any, str, bool]] = dict(_sightline._keywords())["Browser"]
 _RENDER_OPTIONS = [o for o in _OPTIONS if o[3]]
+_BROWSER_NAMES = {o[0] for o in _OPTIONS}
+# The keywords of Browser.crawl and Browser.map that are not Browser options (algorithm,
+# params and steer are: sightline.crawl gives them to its Browser).
+_CRAWL_OPTIONS = [o for o in dict(_sightline._keywords())["crawl"] if o[0] not in _BROWSER_NAMES]
+_MAP_OPTIONS = [o for o in dict(_sightline._keywords())["map"] if o[0] not in _BROWSER_NAMES]
 
 
 class Browser(_sightline._Browser):
     """One Chromium with a pool of ``tabs`` tabs, and the scoring settings.
 
     Use it as a context manager (``with`` or ``async with``); ``close()`` ends the browser.
-    Methods: ``extract``, ``extract_many``, ``snapshot`` and their async twins ``aextract``,
-    ``aextract_many``, ``asnapshot``.
+    Methods: ``extract``, ``extract_many``, ``snapshot``, ``crawl``, ``map`` and their async
+    twins ``aextract``, ``aextract_many``, ``asnapshot``, ``acrawl``, ``amap``.
 
     Args:
         tabs: pages rendered at once, each in its own tab.
@@ -131,6 +148,58 @@ def snapshot(
         return b.snapshot(source, html=html, url=url)
 
 
+def _split(options: Dict[str, Any], own: list) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """`options` as (Browser's, the call's): the call's are those named in `own`."""
+    names = {o[0] for o in own}
+    call = {k: v for k, v in options.items() if k in names}
+    return {k: v for k, v in options.items() if k not in names}, call
+
+
+def crawl(
+    seeds: Union[str, Sequence[str]],
+    *,
+    tabs: int = 2,
+    **options: Any,
+) -> Iterator[CrawlPage]:
+    """Crawl a site in a fresh Chromium (as ``sightline crawl``): robots.txt, sitemaps and
+    feeds, and the links of the rendered pages, in scope and polite. Yields a
+    :class:`CrawlPage` per page as the crawl records it (``url``, ``depth``, ``parent``,
+    ``found_in``, ``links``, ``title``, ``text``, ``markdown``, ``ok``/``kind``/``error``);
+    the browser ends when the iteration does.
+
+    Args:
+        seeds: a URL, or a list of URLs, to start from (a bare host gets ``https://``).
+        tabs: pages rendered at once.
+
+    The options are the crawl's and those of :class:`Browser`:
+    """
+    browser, call = _split(options, _CRAWL_OPTIONS)
+    # The pages name sightline (or send user_agent=), as robots.txt and sitemap requests do.
+    browser.setdefault("user_agent", _sightline.CRAWL_USER_AGENT)
+    with Browser(tabs, **browser) as b:
+        it = b.crawl(seeds, **call)
+        try:
+            yield from it
+        finally:
+            it.close()
+
+
+def map(  # noqa: A001 (sightline.map, as `sightline map`)
+    seeds: Union[str, Sequence[str]],
+    **options: Any,
+) -> List[Dict[str, Any]]:
+    """The URLs a crawl from ``seeds`` finds (robots.txt, sitemaps and feeds, the rendered
+    seeds' links to ``max_depth``, 1 by default), without extracting, in a fresh Chromium (as
+    ``sightline map``): a list of ``{"url", "depth", "found_in", "parent"}``.
+
+    The options are the crawl's and the rendering ones of :class:`Browser`:
+    """
+    browser, call = _split(options, _MAP_OPTIONS)
+    browser.setdefault("user_agent", _sightline.CRAWL_USER_AGENT)
+    with Browser(1, **browser) as b:
+        return b.map(seeds, **call)
+
+
 def _document(f: Callable[..., Any], leading: List[inspect.Parameter], options: list) -> None:
     """Give `f` its full signature and the doc of its keyword options, from the Rust table."""
     P = inspect.Parameter
@@ -163,6 +232,13 @@ _document(
     + [_P(k, _P.KEYWORD_ONLY, default=None) for k in ("html", "url")],
     _RENDER_OPTIONS,
 )
+
+_document(
+    crawl,
+    [_P("seeds", _P.POSITIONAL_OR_KEYWORD), _P("tabs", _P.KEYWORD_ONLY, default=2)],
+    _CRAWL_OPTIONS + _OPTIONS,
+)
+_document(map, [_P("seeds", _P.POSITIONAL_OR_KEYWORD)], _MAP_OPTIONS + _OPTIONS)
 
 evaluate = _sightline.evaluate
 

@@ -24,6 +24,7 @@ class RenderOptions(TypedDict, total=False):
     charset: Optional[str]  # default: None
     steer: Union[Dict[str, Any], str, None]  # default: None
     proxy: Optional[str]  # default: None
+    user_agent: Optional[str]  # default: None
 
 class BrowserOptions(RenderOptions, total=False):
     """Every keyword option of ``Browser(...)`` and ``sightline.extract(...)``: the rendering
@@ -69,7 +70,48 @@ class ExtractManyKeywords(TypedDict, total=False):
     algorithm: Optional[str]  # default: None
     params: Params  # default: None
 
+class MapKeywords(TypedDict, total=False):
+    """The keywords of ``Browser.map`` and ``amap``: how far the crawl may go and how it is
+    paced (the flags of ``sightline map``), and ``steer`` for the rendered pages."""
+
+    scope: str  # default: 'host'
+    include: Sequence[str]  # default: []
+    exclude: Sequence[str]  # default: []
+    max_depth: Optional[int]  # default: None
+    max_per_pattern: int  # default: 1000
+    robots: bool  # default: True
+    sitemaps: bool  # default: True
+    per_host: int  # default: 2
+    delay: float  # default: 0.0
+    user_agent: Optional[str]  # default: None
+    shard: Optional[str]  # default: None
+    steer: Union[Dict[str, Any], str, None]  # default: None
+
+class CrawlKeywords(TypedDict, total=False):
+    """The keywords of ``Browser.crawl`` and ``acrawl``: the crawl's bounds and pace (the
+    flags of ``sightline crawl``), its frontier file and ``resume``, and ``steer``,
+    ``algorithm`` and ``params`` for its pages."""
+
+    scope: str  # default: 'host'
+    include: Sequence[str]  # default: []
+    exclude: Sequence[str]  # default: []
+    max_depth: Optional[int]  # default: None
+    max_pages: Optional[int]  # default: None
+    max_per_pattern: int  # default: 1000
+    robots: bool  # default: True
+    sitemaps: bool  # default: True
+    per_host: int  # default: 2
+    delay: float  # default: 0.0
+    user_agent: Optional[str]  # default: None
+    shard: Optional[str]  # default: None
+    frontier: Optional[Union[str, "os.PathLike[str]"]]  # default: None
+    resume: bool  # default: False
+    steer: Union[Dict[str, Any], str, None]  # default: None
+    algorithm: Optional[str]  # default: None
+    params: Params  # default: None
+
 DEFAULT_ALGORITHM: str
+CRAWL_USER_AGENT: str
 __version__: str
 
 def algorithms() -> List[str]:
@@ -204,6 +246,58 @@ class AsyncPageIter(AsyncIterator[Result]):
     def __len__(self) -> int: ...
     def close(self) -> None: ...
 
+class CrawlPage:
+    """One crawled page: its place in the crawl, its links and content, or its error."""
+
+    @property
+    def input(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def status(self) -> Optional[int]: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def parent(self) -> Optional[str]: ...
+    @property
+    def found_in(self) -> str:
+        """``seed``, ``sitemap``, ``link`` or ``feed``."""
+    @property
+    def links(self) -> List[Dict[str, Any]]:
+        """The page's out-links: url, text, content (in the extracted content), nofollow."""
+    @property
+    def text(self) -> str: ...
+    @property
+    def markdown(self) -> str: ...
+    @property
+    def duplicate_of(self) -> Optional[str]: ...
+    @property
+    def near_duplicate_of(self) -> Optional[str]: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def kind(self) -> Optional[str]: ...
+    @property
+    def error(self) -> Optional[SightlineError]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The record of ``sightline crawl -f json``."""
+
+class CrawlIter(Iterator[CrawlPage]):
+    def __next__(self) -> CrawlPage: ...
+    @property
+    def summary(self) -> Optional[Dict[str, Any]]:
+        """How the crawl ended (recorded, failed, empty, duplicates, near_duplicates,
+        disallowed, interrupted); None until it has."""
+    def close(self) -> None: ...
+
+class AsyncCrawlIter(AsyncIterator[CrawlPage]):
+    async def __anext__(self) -> CrawlPage: ...
+    @property
+    def summary(self) -> Optional[Dict[str, Any]]: ...
+    def close(self) -> None: ...
+
 class _Browser:
     def __init__(self, tabs: int = 4, **options: Unpack[BrowserOptions]) -> None: ...
     def extract(self, source: Optional[Source] = None, **kw: Unpack[ExtractKeywords]) -> Page: ...
@@ -212,6 +306,10 @@ class _Browser:
     def aextract_many(self, inputs: Sequence[Source], **kw: Unpack[ExtractManyKeywords]) -> AsyncPageIter: ...
     def snapshot(self, source: Optional[Source] = None, **kw: Unpack[SnapshotKeywords]) -> Snapshot: ...
     async def asnapshot(self, source: Optional[Source] = None, **kw: Unpack[SnapshotKeywords]) -> Snapshot: ...
+    def crawl(self, seeds: Union[str, Sequence[str]], **kw: Unpack[CrawlKeywords]) -> CrawlIter: ...
+    def acrawl(self, seeds: Union[str, Sequence[str]], **kw: Unpack[CrawlKeywords]) -> AsyncCrawlIter: ...
+    def map(self, seeds: Union[str, Sequence[str]], **kw: Unpack[MapKeywords]) -> List[Dict[str, Any]]: ...
+    async def amap(self, seeds: Union[str, Sequence[str]], **kw: Unpack[MapKeywords]) -> List[Dict[str, Any]]: ...
     @property
     def tabs(self) -> int: ...
     @property

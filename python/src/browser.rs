@@ -18,7 +18,8 @@ use sightline::PageConfig;
 use crate::batch::{AsyncPageIter, Batch, PageIter};
 use crate::bridge;
 use crate::convert;
-use crate::options::{self, BrowserOptions, Call};
+use crate::crawl::{AsyncCrawlIter, Crawl, CrawlIter};
+use crate::options::{self, BrowserOptions, Call, CrawlOptions};
 use crate::page::{Page, Snapshot};
 
 /// One Chromium (or several with `browser_ws`) with a pool of `tabs` tabs, and the scoring
@@ -101,6 +102,48 @@ impl Browser {
             cfg,
             call.progress,
         ))
+    }
+
+    /// The body of `crawl` and `acrawl`: start the crawl. Pages are scored with the
+    /// browser's settings (or the call's `algorithm`, `params`, `steer`) and written as
+    /// Markdown (the pages' `markdown`).
+    fn crawl_op(
+        &self,
+        py: Python<'_>,
+        func: &str,
+        seeds: &Bound<'_, PyAny>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Crawl> {
+        let (opts, call) = CrawlOptions::split(py, func, None, options::CRAWL, kw)?;
+        let cfg = opts.config(seeds, 25)?;
+        let page = (*call.page_config(py, &self.cfg)?)
+            .clone()
+            .format(sightline::output::Format::Markdown);
+        Ok(Crawl::start(self.extractor()?, cfg, page))
+    }
+
+    /// The body of `map` and `amap`: the URLs a crawl would find, as dicts.
+    fn map_op(
+        &self,
+        py: Python<'_>,
+        func: &str,
+        seeds: &Bound<'_, PyAny>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<impl Future<Output = PyResult<Py<PyAny>>> + Send + 'static> {
+        let (opts, call) =
+            CrawlOptions::split(py, func, Some(options::MAP_OPTIONS), options::MAP, kw)?;
+        let cfg = opts.config(seeds, 1)?;
+        let mut ex = self.extractor()?;
+        if call.steer.is_some() {
+            let page = call.page_config(py, &self.cfg)?;
+            ex = Arc::new(ex.with_config((*page).clone()));
+        }
+        Ok(async move {
+            let cancel = sightline::Cancel::new();
+            let found = ex.map(&cfg, &cancel).await.map_err(convert::err)?;
+            let v = serde_json::to_value(&found).unwrap_or(serde_json::Value::Null);
+            Python::attach(|py| convert::json_to_py(py, &v))
+        })
     }
 
     /// Let go of the extractor (the browser is closed from here on).
@@ -203,6 +246,56 @@ impl Browser {
             inputs,
             kw,
         )?))
+    }
+
+    /// Crawl a site from `seeds` (a URL or a list of URLs): robots.txt, sitemaps and feeds,
+    /// and the rendered pages' links, in scope and polite (as `sightline crawl`). An iterator
+    /// of `CrawlPage`s, one per page as each is recorded; a failing page is a `CrawlPage`
+    /// whose `ok` is False. The keywords are the crawl's (`max_depth`, `max_pages`, `scope`,
+    /// ...) and `algorithm`, `params`, `steer` for its pages.
+    #[pyo3(signature = (seeds, **kw))]
+    fn crawl(
+        &self,
+        py: Python<'_>,
+        seeds: &Bound<'_, PyAny>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<CrawlIter> {
+        Ok(CrawlIter::new(self.crawl_op(py, "crawl", seeds, kw)?))
+    }
+
+    /// Async `crawl`: `async for page in browser.acrawl(seeds)`.
+    #[pyo3(signature = (seeds, **kw))]
+    fn acrawl(
+        &self,
+        py: Python<'_>,
+        seeds: &Bound<'_, PyAny>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<AsyncCrawlIter> {
+        Ok(AsyncCrawlIter::new(self.crawl_op(py, "acrawl", seeds, kw)?))
+    }
+
+    /// The URLs a crawl from `seeds` finds (robots.txt, sitemaps, the rendered seeds' links
+    /// to `max_depth`, 1 by default), without extracting (as `sightline map`): a list of
+    /// `{"url", "depth", "found_in", "parent"}`.
+    #[pyo3(signature = (seeds, **kw))]
+    fn map(
+        &self,
+        py: Python<'_>,
+        seeds: &Bound<'_, PyAny>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        bridge::wait(py, self.map_op(py, "map", seeds, kw)?)
+    }
+
+    /// Async `map`.
+    #[pyo3(signature = (seeds, **kw))]
+    fn amap<'py>(
+        &self,
+        py: Python<'py>,
+        seeds: &Bound<'py, PyAny>,
+        kw: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        bridge::awaitable(py, self.map_op(py, "amap", seeds, kw)?)
     }
 
     /// Render one page and return its layout snapshot, without scoring it.

@@ -9,6 +9,8 @@
 //!   the sync method and its async twin.
 //! - [`batch`]: `extract_many`'s running batch, its `Result`s and progress bar, behind the
 //!   sync and the async iterator.
+//! - [`crawl`]: `crawl`'s running crawl and its `CrawlPage`s, behind the sync and the
+//!   async iterator.
 //! - [`page`]: `Page`, and the data of `Snapshot` (a leaf: both classes give the other).
 //! - [`snapshot`]: `Snapshot`'s methods (load, save, nodes, scores, extract without a
 //!   browser).
@@ -24,6 +26,7 @@ mod batch;
 mod bridge;
 mod browser;
 mod convert;
+mod crawl;
 mod eval;
 mod options;
 mod page;
@@ -46,7 +49,7 @@ fn algorithms() -> Vec<&'static str> {
 }
 
 /// The keyword tables (`options.rs`): `{"Browser": [(name, default, doc, render)], "extract":
-/// [...], "extract_many": [...], "snapshot": [...]}`, `render` marking the options
+/// [...], "extract_many": [...], "snapshot": [...], "crawl": [...], "map": [...]}`, `render` marking the options
 /// `sightline.snapshot()` takes. The package builds its signatures and docs from them.
 #[pyfunction]
 fn _keywords(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<options::Described>)>> {
@@ -60,6 +63,9 @@ fn _sightline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::BatchResult>()?;
     m.add_class::<batch::PageIter>()?;
     m.add_class::<batch::AsyncPageIter>()?;
+    m.add_class::<crawl::CrawlPage>()?;
+    m.add_class::<crawl::CrawlIter>()?;
+    m.add_class::<crawl::AsyncCrawlIter>()?;
     m.add_class::<page::Snapshot>()?;
     m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(snapshot::load_snapshot, m)?)?;
@@ -72,5 +78,6 @@ fn _sightline(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sightline::extract::DEFAULT_ALGORITHM.name(),
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CRAWL_USER_AGENT", sightline::crawl::USER_AGENT)?;
     Ok(())
 }

@@ -127,6 +127,10 @@ keywords! {
         steer: Option<Py<PyAny>> = None, render;
         /// Connect through this proxy (`http://user:pass@host:port`, `socks5://host:port`).
         proxy: Option<String> = None, render;
+        /// The User-Agent of every page, browser-wide (None: the browser's own;
+        /// `sightline.crawl` gives one naming sightline). Unlike `steer`'s `user_agent`, it
+        /// gives no page a browser context of its own.
+        user_agent: Option<String> = None, render;
         /// The algorithm: `learned` (None: the default), `td`, `ctd`, `htd`, `ctd-smooth`,
         /// `wang`, `vsse`, `vsse-records`, `crunch`, `blocks` or `ensemble` (see
         /// `algorithms()`).
@@ -181,6 +185,152 @@ keywords! {
     }
 }
 
+keywords! {
+    /// The keywords of `crawl` and `map` (and their async twins) that bound and pace the
+    /// crawl: the flags of `sightline crawl` ([`CrawlOptions::config`] maps them onto the
+    /// library's [`CrawlConfig`]).
+    pub(crate) struct CrawlOptions {
+        /// How far from the seeds: `host` (the seed's host), `domain` (its registrable
+        /// domain and subdomains) or `prefix` (URLs under the seed's path).
+        scope: String = "host".to_string();
+        /// Regular expressions; when any is given, a URL must match one.
+        include: Vec<String> = Vec::new();
+        /// Regular expressions a URL must match none of.
+        exclude: Vec<String> = Vec::new();
+        /// Links followed from a seed at most (None: 25 for `crawl`, 1 for `map`; sitemap
+        /// pages are at depth 1).
+        max_depth: Option<u32> = None;
+        /// Pages recorded at most (None: no bound).
+        max_pages: Option<usize> = None;
+        /// Pages one path pattern (digits and ids folded, query values dropped) may admit
+        /// (0: no cap): the bound on calendars and filters.
+        max_per_pattern: usize = 1000;
+        /// Obey robots.txt (its rules and `Crawl-delay`).
+        robots: bool = true;
+        /// Read the sitemaps and feeds robots.txt names and `/sitemap.xml`.
+        sitemaps: bool = true;
+        /// Requests in flight to one host.
+        per_host: usize = 2;
+        /// Seconds between the starts of two requests to one host (robots.txt's
+        /// `Crawl-delay` when larger).
+        delay: f64 = 0.0;
+        /// The User-Agent of robots.txt and sitemap requests, and the robots.txt token (None:
+        /// one naming sightline and its URL).
+        user_agent: Option<String> = None;
+        /// `K/N`: crawl only the seeds whose registrable domain this shard owns.
+        shard: Option<String> = None;
+        /// The frontier's SQLite file (None: in memory); with `resume=True`, continue the
+        /// crawl it holds (pages done there are not fetched again).
+        frontier: Option<PathBuf> = None;
+        /// Continue the crawl kept in `frontier`.
+        resume: bool = false;
+    }
+}
+
+/// The keywords of `crawl` and `acrawl` beside [`CrawlOptions`]'.
+pub(crate) const CRAWL: &[&str] = &["algorithm", "params", "steer"];
+/// The keywords of `map` and `amap` beside [`CrawlOptions`]'.
+pub(crate) const MAP: &[&str] = &["steer"];
+/// The [`CrawlOptions`] `map` takes (it records nothing, so has no frontier to resume).
+pub(crate) const MAP_OPTIONS: &[&str] = &[
+    "scope",
+    "include",
+    "exclude",
+    "max_depth",
+    "robots",
+    "sitemaps",
+    "per_host",
+    "delay",
+    "user_agent",
+    "max_per_pattern",
+    "shard",
+];
+
+impl CrawlOptions {
+    /// The keywords of `func` split into its crawl options (those named in `allowed`) and
+    /// the rest (a [`Call`]'s, named in `call`): an unknown keyword is a `TypeError`.
+    pub(crate) fn split(
+        py: Python<'_>,
+        func: &str,
+        allowed: Option<&[&str]>,
+        call: &[&str],
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<(CrawlOptions, Call)> {
+        let mine = PyDict::new(py);
+        let rest = PyDict::new(py);
+        let names: Vec<&str> = CrawlOptions::describe(py, allowed)?
+            .into_iter()
+            .map(|d| d.0)
+            .collect();
+        for (k, v) in kw.into_iter().flatten() {
+            let name: String = k.extract()?;
+            if names.contains(&name.as_str()) {
+                mine.set_item(k, v)?;
+            } else {
+                rest.set_item(k, v)?;
+            }
+        }
+        Ok((
+            CrawlOptions::parse(func, allowed, Some(&mine))?,
+            Call::parse(func, Some(call), Some(&rest))?,
+        ))
+    }
+
+    /// The library's crawl settings from `seeds` (a URL or a list of URLs); `max_depth`
+    /// when the call gives none.
+    pub(crate) fn config(
+        &self,
+        seeds: &Bound<'_, PyAny>,
+        max_depth: u32,
+    ) -> PyResult<sightline::CrawlConfig> {
+        let seeds: Vec<String> = match seeds.cast::<PyString>() {
+            Ok(s) => vec![s.extract()?],
+            Err(_) => seeds
+                .try_iter()?
+                .map(|s| s?.extract::<String>())
+                .collect::<PyResult<_>>()?,
+        };
+        if seeds.is_empty() {
+            return Err(convert::input_err(
+                "crawl from at least one seed URL".into(),
+            ));
+        }
+        let scope: sightline::ScopeKind = self
+            .scope
+            .parse()
+            .map_err(|m: String| convert::input_err(m.replace("--scope", "scope=")))?;
+        if !(self.delay.is_finite() && self.delay >= 0.0) {
+            return Err(convert::input_err(format!(
+                "delay must be a number of seconds >= 0, not {}",
+                self.delay
+            )));
+        }
+        let shard = self
+            .shard
+            .as_deref()
+            .map(|s| s.parse::<sightline::batch::Shard>())
+            .transpose()
+            .map_err(|m| convert::input_err(format!("shard={m}")))?;
+        let mut c = sightline::CrawlConfig::new(seeds)
+            .scope(scope)
+            .include(self.include.clone())
+            .exclude(self.exclude.clone())
+            .max_depth(self.max_depth.unwrap_or(max_depth))
+            .max_pages(self.max_pages)
+            .max_per_pattern(self.max_per_pattern)
+            .robots(self.robots)
+            .sitemaps(self.sitemaps)
+            .per_host(self.per_host)
+            .delay(Duration::from_secs_f64(self.delay))
+            .shard(shard)
+            .frontier(self.frontier.clone(), self.resume);
+        if let Some(ua) = &self.user_agent {
+            c = c.user_agent(ua.clone());
+        }
+        Ok(c)
+    }
+}
+
 /// The keywords of `extract` and `aextract`.
 pub(crate) const EXTRACT: &[&str] = &["html", "url", "algorithm", "params", "screenshot", "steer"];
 /// The keywords of `extract_many` and `aextract_many`.
@@ -189,14 +339,28 @@ pub(crate) const EXTRACT_MANY: &[&str] = &["progress", "algorithm", "params", "s
 pub(crate) const SNAPSHOT: &[&str] = &["html", "url", "steer"];
 
 /// Every keyword table, for the package (`_keywords()`): `Browser`'s options, and the
-/// keywords of each call.
+/// keywords of each call (`crawl` and `map`: their [`CrawlOptions`], then their [`Call`]
+/// keywords).
 pub(crate) fn tables(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<Described>)>> {
     Ok(vec![
         ("Browser", BrowserOptions::describe(py, None)?),
         ("extract", Call::describe(py, Some(EXTRACT))?),
         ("extract_many", Call::describe(py, Some(EXTRACT_MANY))?),
         ("snapshot", Call::describe(py, Some(SNAPSHOT))?),
+        ("crawl", crawl_table(py, None, CRAWL)?),
+        ("map", crawl_table(py, Some(MAP_OPTIONS), MAP)?),
     ])
+}
+
+/// The keywords of `crawl` or `map`: the crawl options, then the call's.
+fn crawl_table(
+    py: Python<'_>,
+    options: Option<&[&str]>,
+    call: &[&str],
+) -> PyResult<Vec<Described>> {
+    let mut t = CrawlOptions::describe(py, options)?;
+    t.extend(Call::describe(py, Some(call))?);
+    Ok(t)
 }
 
 impl BrowserOptions {
@@ -250,6 +414,9 @@ impl BrowserOptions {
         }
         if let Some(r) = &self.replay {
             o = o.replay(r);
+        }
+        if let Some(ua) = &self.user_agent {
+            o = o.user_agent(ua.clone());
         }
         Ok(o)
     }

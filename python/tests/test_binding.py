@@ -45,7 +45,13 @@ def test_the_stubs_typed_dicts_are_the_rust_keyword_tables():
 
     assert list(typed_dict("BrowserOptions").items()) == table("Browser")
     assert list(typed_dict("RenderOptions").items()) == table("Browser", render=True)
-    stub = {"extract": "ExtractKeywords", "extract_many": "ExtractManyKeywords", "snapshot": "SnapshotKeywords"}
+    stub = {
+        "extract": "ExtractKeywords",
+        "extract_many": "ExtractManyKeywords",
+        "snapshot": "SnapshotKeywords",
+        "crawl": "CrawlKeywords",
+        "map": "MapKeywords",
+    }
     for name, typed in stub.items():
         assert list(typed_dict(typed).items()) == table(name), name
     # Each call and its async twin take the same keywords.

@@ -82,7 +82,25 @@ pub struct Wall {
     pub evidence: Vec<String>,
 }
 
+/// How a rate limit's `Retry-After` header is written in its wall's evidence
+/// (`retry-after: 120`): written by [`recognise`], read back by [`Wall::retry_after`].
+pub(crate) const RETRY_AFTER_EVIDENCE: &str = "retry-after: ";
+
 impl Wall {
+    /// The `Retry-After` the page that raised this rate-limit wall answered with (its
+    /// delta-seconds), when it did: the wait the host asked for (a crawl backs off by it).
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        if self.kind != WallKind::RateLimited {
+            return None;
+        }
+        self.evidence
+            .iter()
+            .find_map(|e| e.strip_prefix(RETRY_AFTER_EVIDENCE))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+            .map(std::time::Duration::from_secs_f64)
+    }
+
     /// "a cloudflare challenge", "a login wall": the wall in a message.
     pub fn describe(&self) -> String {
         let what = match self.kind {

@@ -314,9 +314,13 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             Some(503) if resp.retry_after().is_some() => kind = Some(WallKind::RateLimited),
             _ => {}
         }
-        if kind.is_some() {
-            if let Some(r) = resp.header("retry-after") {
-                evidence.push(format!("retry-after: {}", short(r, 20)));
+    }
+    // A rate limit keeps the wait it asked for (`Wall::retry_after`), however it was named.
+    if kind == Some(WallKind::RateLimited) {
+        if let Some(r) = resp.header("retry-after") {
+            let e = format!("{}{}", super::RETRY_AFTER_EVIDENCE, short(r, 20));
+            if !evidence.contains(&e) {
+                evidence.push(e);
             }
         }
     }

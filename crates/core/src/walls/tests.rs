@@ -153,9 +153,22 @@ fn rate_limits() {
     let v = see(&s, &resp(429, &[("retry-after", "120")])).unwrap();
     assert_eq!(v.wall.kind, WallKind::RateLimited);
     assert!(v.wall.evidence.iter().any(|e| e == "retry-after: 120"));
+    assert_eq!(
+        v.wall.retry_after(),
+        Some(std::time::Duration::from_secs(120))
+    );
     let v = see(&s, &resp(503, &[("retry-after", "5")])).unwrap();
     assert_eq!(v.wall.kind, WallKind::RateLimited);
     assert_eq!(see(&s, &resp(503, &[])), None);
+    // A rate limit named by its words keeps its Retry-After too; other walls have none.
+    let s = boxed("Error", "Too many requests").build();
+    let v = see(&s, &resp(429, &[("retry-after", "3")])).unwrap();
+    assert_eq!(
+        v.wall.retry_after(),
+        Some(std::time::Duration::from_secs(3))
+    );
+    let v = see(&s, &resp(429, &[])).unwrap();
+    assert_eq!(v.wall.retry_after(), None);
     assert_eq!(
         resp(503, &[("Retry-After", " 5 ")]).retry_after(),
         Some(5.0)

@@ -186,13 +186,20 @@ impl Frontier {
     /// hosts in `busy`.
     pub fn next(&self, limit: usize, busy: &[String]) -> Result<Vec<Entry>, Error> {
         let marks = vec!["?"; busy.len()].join(",");
-        let sql = format!(
-            "SELECT id, url, host, depth, parent, found_in, attempts FROM urls
-             WHERE state = 0 AND host NOT IN ({marks}) ORDER BY depth, id LIMIT {limit}"
-        );
+        self.entries(
+            &format!("WHERE state = 0 AND host NOT IN ({marks}) ORDER BY depth, id LIMIT {limit}"),
+            rusqlite::params_from_iter(busy.iter()),
+        )
+    }
+
+    /// The entries `tail` (a `WHERE ... ORDER BY ...` clause) selects, with its `params`:
+    /// the one query of [`Frontier::next`] and [`Frontier::listed`].
+    fn entries(&self, tail: &str, params: impl rusqlite::Params) -> Result<Vec<Entry>, Error> {
+        let sql =
+            format!("SELECT id, url, host, depth, parent, found_in, attempts FROM urls {tail}");
         let mut stmt = self.db.prepare_cached(&sql).map_err(|e| self.e(e))?;
         let rows = stmt
-            .query_map(rusqlite::params_from_iter(busy.iter()), |r| {
+            .query_map(params, |r| {
                 Ok(Entry {
                     id: r.get(0)?,
                     url: r.get(1)?,
@@ -274,27 +281,7 @@ impl Frontier {
 
     /// Every URL known but those skipped by robots.txt, in the order found (`map`).
     pub fn listed(&self) -> Result<Vec<Entry>, Error> {
-        let mut stmt = self
-            .db
-            .prepare(
-                "SELECT id, url, host, depth, parent, found_in, attempts FROM urls
-                 WHERE state != 3 OR attempts = -1 ORDER BY depth, id",
-            )
-            .map_err(|e| self.e(e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(Entry {
-                    id: r.get(0)?,
-                    url: r.get(1)?,
-                    host: r.get(2)?,
-                    depth: r.get(3)?,
-                    parent: r.get(4)?,
-                    found_in: FoundIn::parse(&r.get::<_, String>(5)?),
-                    attempts: r.get::<_, i64>(6)?.max(0) as u32,
-                })
-            })
-            .map_err(|e| self.e(e))?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.e(e))
+        self.entries("WHERE state != 3 OR attempts = -1 ORDER BY depth, id", [])
     }
 
     /// Mark a URL listed only (`map`: known, not to be rendered).

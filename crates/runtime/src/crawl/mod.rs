@@ -79,6 +79,20 @@ const MAX_ATTEMPTS: u32 = 3;
 /// Bytes of robots.txt read (RFC 9309 §2.5: at least 500 KiB).
 const MAX_ROBOTS_BYTES: u64 = 512 << 10;
 
+/// Setters that replace a field with the value given (`fn name(self, v) -> Self`), each
+/// with its doc: [`CrawlConfig`]'s.
+macro_rules! same_setters {
+    ($( $(#[doc = $doc:literal])* $field:ident: $ty:ty, )*) => {
+        $(
+            $(#[doc = $doc])*
+            pub fn $field(mut self, v: $ty) -> Self {
+                self.$field = v;
+                self
+            }
+        )*
+    };
+}
+
 /// How a crawl finds, bounds and paces its pages. Build it with [`CrawlConfig::new`] and
 /// the setters (the struct is `#[non_exhaustive]`); the fields stay readable.
 #[derive(Debug, Clone)]
@@ -108,9 +122,13 @@ pub struct CrawlConfig {
     /// Time between the starts of two requests to one host (default 0; robots.txt's
     /// `Crawl-delay` when larger).
     pub delay: Duration,
-    /// The User-Agent of robots.txt and sitemap requests ([`USER_AGENT`] by default); the
-    /// pages' is the browser's (`sightline crawl` launches it with this one unless
-    /// `--user-agent` is given).
+    /// The User-Agent of robots.txt and sitemap requests, and the robots.txt token
+    /// ([`USER_AGENT`] by default: then the browser-wide one, [`RenderOptions::user_agent`],
+    /// when the browser has one). The pages' is the browser's: launch it with
+    /// [`crate::Options::user_agent`]`(USER_AGENT)` for the pages to name sightline, as
+    /// `sightline crawl` does unless `--user-agent` is given.
+    ///
+    /// [`RenderOptions::user_agent`]: crate::render::RenderOptions::user_agent
     pub user_agent: String,
     /// With `K/N`, crawl only the seeds whose registrable domain this shard owns.
     pub shard: Option<Shard>,
@@ -141,64 +159,36 @@ impl CrawlConfig {
             resume: false,
         }
     }
-    /// `--scope`.
-    pub fn scope(mut self, s: ScopeKind) -> Self {
-        self.scope = s;
-        self
+    same_setters! {
+        /// `--scope`.
+        scope: ScopeKind,
+        /// `--include` patterns (regular expressions).
+        include: Vec<String>,
+        /// `--exclude` patterns (regular expressions).
+        exclude: Vec<String>,
+        /// `--max-depth`.
+        max_depth: u32,
+        /// `--max-pages`.
+        max_pages: Option<usize>,
+        /// `--max-per-pattern` (0: no cap).
+        max_per_pattern: usize,
+        /// Obey robots.txt (`false`: `--ignore-robots`).
+        robots: bool,
+        /// Read sitemaps and feeds.
+        sitemaps: bool,
+        /// `--delay`.
+        delay: Duration,
+        /// `--shard K/N`.
+        shard: Option<Shard>,
     }
-    /// `--include` patterns (regular expressions).
-    pub fn include(mut self, p: Vec<String>) -> Self {
-        self.include = p;
-        self
-    }
-    /// `--exclude` patterns (regular expressions).
-    pub fn exclude(mut self, p: Vec<String>) -> Self {
-        self.exclude = p;
-        self
-    }
-    /// `--max-depth`.
-    pub fn max_depth(mut self, d: u32) -> Self {
-        self.max_depth = d;
-        self
-    }
-    /// `--max-pages`.
-    pub fn max_pages(mut self, n: Option<usize>) -> Self {
-        self.max_pages = n;
-        self
-    }
-    /// `--max-per-pattern` (0: no cap).
-    pub fn max_per_pattern(mut self, n: usize) -> Self {
-        self.max_per_pattern = n;
-        self
-    }
-    /// Obey robots.txt (`false`: `--ignore-robots`).
-    pub fn robots(mut self, on: bool) -> Self {
-        self.robots = on;
-        self
-    }
-    /// Read sitemaps and feeds.
-    pub fn sitemaps(mut self, on: bool) -> Self {
-        self.sitemaps = on;
-        self
-    }
-    /// `--per-host`.
+    /// `--per-host` (at least 1).
     pub fn per_host(mut self, n: usize) -> Self {
         self.per_host = n.max(1);
-        self
-    }
-    /// `--delay`.
-    pub fn delay(mut self, d: Duration) -> Self {
-        self.delay = d;
         self
     }
     /// `--user-agent`.
     pub fn user_agent(mut self, ua: impl Into<String>) -> Self {
         self.user_agent = ua.into();
-        self
-    }
-    /// `--shard K/N`.
-    pub fn shard(mut self, s: Option<Shard>) -> Self {
-        self.shard = s;
         self
     }
     /// The frontier's file and whether to resume it.
@@ -272,6 +262,8 @@ struct Engine<'a> {
     frontier: Frontier,
     hosts: polite::Hosts,
     robots: HashMap<String, robots::Robots>,
+    /// The User-Agent of robots.txt and sitemap requests (see [`CrawlConfig::user_agent`]).
+    user_agent: String,
     fetcher: fetch::Fetcher,
     prints: Vec<(String, u64)>,
     stop_words: HashSet<&'a str>,
@@ -324,8 +316,12 @@ impl<'a> Engine<'a> {
             cfg.resume,
             cfg.max_per_pattern,
         )?;
+        let user_agent = match &render.user_agent {
+            Some(ua) if cfg.user_agent == USER_AGENT => ua.clone(),
+            _ => cfg.user_agent.clone(),
+        };
         let fetcher = fetch::Fetcher::new(
-            &cfg.user_agent,
+            &user_agent,
             render.proxy.as_deref(),
             render.policy.clone(),
             render.timeout,
@@ -339,6 +335,7 @@ impl<'a> Engine<'a> {
                 frontier,
                 hosts: polite::Hosts::new(cfg.per_host, cfg.delay),
                 robots: HashMap::new(),
+                user_agent,
                 fetcher,
                 prints,
                 stop_words,
@@ -375,7 +372,7 @@ impl<'a> Engine<'a> {
                     .map(|u| u.to_string())
                     .unwrap_or_default();
                 let a = self.fetcher.get(&robots_url, MAX_ROBOTS_BYTES).await;
-                robots::Robots::from_answer(robots_token(&self.cfg.user_agent), a.status, &a.body)
+                robots::Robots::from_answer(robots_token(&self.user_agent), a.status, &a.body)
             } else {
                 robots::Robots::allow_all()
             };
@@ -493,6 +490,15 @@ fn rate_limited(e: &Error) -> bool {
     }
 }
 
+/// The wait a rate-limited page asked for (its `Retry-After`, which the renderer keeps on
+/// the rate-limit wall it names), if it gave one.
+fn retry_after(e: &Error) -> Option<Duration> {
+    match e {
+        Error::Blocked { wall, .. } => wall.retry_after(),
+        _ => None,
+    }
+}
+
 /// Crawl from `cfg`'s seeds with `renderer`, scoring each page with `page_cfg`, and hand
 /// each record to `write` as it completes (one per page, in completion order). `render` is
 /// the renderer's options (the proxy and target policy robots.txt and sitemap requests
@@ -557,9 +563,9 @@ async fn run<R: PageRenderer + ?Sized>(
     mode: Mode,
     write: &mut (dyn FnMut(&mut PageOut, &CrawlSummary) -> Result<(), Error> + Send),
 ) -> Result<(CrawlSummary, Vec<Mapped>), Error> {
-    // The pages' User-Agent is the browser's (`sightline crawl` launches its browser with
-    // [`USER_AGENT`] unless the plan sets one); a plan's own would give every page a browser
-    // context of its own.
+    // The pages' User-Agent is the browser's ([`RenderOptions::user_agent`]: `sightline
+    // crawl` launches its browser with [`USER_AGENT`] unless --user-agent is given); a plan's
+    // own would give every page a browser context of its own.
     let stop = crate::extract::vsse::simhash::stop_set(&page_cfg.params.vsse);
     // Phase 1: seeds and the frontier.
     let (mut e, seeds) = Engine::open(cfg, render, mode, stop)?;
@@ -656,7 +662,7 @@ async fn run<R: PageRenderer + ?Sized>(
         match result {
             Err(err) if rate_limited(&err) && entry.attempts + 1 < MAX_ATTEMPTS => {
                 e.hosts.finish(&entry.host, false, now);
-                let wait = e.hosts.back_off(&entry.host, None, now);
+                let wait = e.hosts.back_off(&entry.host, retry_after(&err), now);
                 tracing::info!("{}: {err}; retrying in {wait:?}", entry.url);
                 e.frontier.retry(entry.id)?;
             }

@@ -150,6 +150,13 @@ impl Options {
         self.render.proxy = Some(url.into());
         self
     }
+    /// The User-Agent of every page, browser-wide ([`RenderOptions::user_agent`]): unlike a
+    /// plan's, it gives no page a browser context of its own. A crawl's pages name sightline
+    /// with [`crate::crawl::USER_AGENT`] (what `sightline crawl` launches with).
+    pub fn user_agent(mut self, ua: impl Into<String>) -> Options {
+        self.render.user_agent = Some(ua.into());
+        self
+    }
     /// Start [`Page::markdown`] with the page's metadata as YAML front matter.
     pub fn front_matter(mut self, on: bool) -> Options {
         self.page.front_matter = on;

@@ -72,11 +72,17 @@ impl Launcher {
             BrowserSource::Connect(url) => Some(url.as_str()),
             _ => None,
         };
+        let mut chrome_args = opts.chrome_args.clone();
+        if let (Some(ua), None) = (&opts.user_agent, connected) {
+            // Browser-wide, browser contexts included (a connected browser's tabs get it
+            // one by one: `TabPool`).
+            chrome_args.push(format!("user-agent={ua}"));
+        }
         let (egress, launch_args) = EgressProxy::for_launch(
             opts.egress.as_ref(),
             connected,
             page_server_port,
-            opts.chrome_args.clone(),
+            chrome_args,
             opts.proxy.as_deref(),
         )
         .await?;

@@ -83,6 +83,11 @@ pub struct RenderOptions {
     /// Answer every request of each page from this archive (`--replay`), nothing from the
     /// network; a request it lacks fails as offline.
     pub replay: Option<Arc<crate::archive::Archive>>,
+    /// The User-Agent of every page, browser-wide: a launched browser starts with it
+    /// (`--user-agent`), each tab of a connected one gets it (`Emulation.setUserAgentOverride`).
+    /// Unlike a plan's [`Steer::user_agent`], it gives no page a browser context of its own
+    /// (a plan's still wins for its page). None: the browser's own.
+    pub user_agent: Option<String>,
 }
 
 /// What one page asks of the renderer beyond its [`RenderOptions`].
@@ -136,6 +141,9 @@ setters! {
     javascript: bool,
     steer: Arc<Steer>,
     proxy: Option<String>,
+    capture: bool,
+    replay: Option<Arc<crate::archive::Archive>>,
+    user_agent: Option<String>,
 }
 
 impl RenderOptions {
@@ -182,6 +190,7 @@ impl Default for RenderOptions {
             proxy: None,
             capture: false,
             replay: None,
+            user_agent: None,
         }
     }
 }

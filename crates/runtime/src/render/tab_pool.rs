@@ -11,13 +11,42 @@ use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use tokio::sync::{Mutex, Semaphore, SemaphorePermit};
 
-use super::browser::BrowserHandle;
+use super::browser::{BrowserHandle, BrowserSource};
 use super::launch::Launcher;
 use super::options::RenderOptions;
 use super::scroll;
 use super::steer;
 use super::tab::Tab;
 use crate::Error;
+
+/// A new tab of a connected browser gets [`RenderOptions::user_agent`] (a launched browser
+/// started with it); nothing is sent without one.
+async fn connected_user_agent(
+    page: &chromiumoxide::Page,
+    opts: &RenderOptions,
+) -> Result<(), Error> {
+    use chromiumoxide::cdp::browser_protocol::emulation::SetUserAgentOverrideParams;
+    let (Some(ua), BrowserSource::Connect(_)) = (&opts.user_agent, &opts.browser) else {
+        return Ok(());
+    };
+    let phase = "setting the browser-wide user agent";
+    tokio::time::timeout(
+        opts.command_timeout,
+        page.execute(SetUserAgentOverrideParams::new(ua.clone())),
+    )
+    .await
+    .map_err(|_| Error::Timeout {
+        input: "new tab".into(),
+        phase: phase.into(),
+        seconds: opts.command_timeout.as_secs_f64(),
+    })?
+    .map_err(|e| Error::Cdp {
+        input: "new tab".into(),
+        phase: phase.into(),
+        message: e.to_string(),
+    })?;
+    Ok(())
+}
 
 /// Pages between two sweeps for page targets no tab owns.
 const SWEEP_EVERY: usize = 25;
@@ -140,7 +169,11 @@ impl TabPool {
         })?;
         let id = page.target_id().inner().clone();
         self.owned.lock().insert(id.clone());
-        match Tab::sharing_front(page.clone(), opts, self.front.clone()).await {
+        let ready = async {
+            connected_user_agent(&page, opts).await?;
+            Tab::sharing_front(page.clone(), opts, self.front.clone()).await
+        };
+        match ready.await {
             Ok(mut t) => {
                 t.egress = browser.egress();
                 Ok((gen, t))
@@ -176,6 +209,8 @@ impl TabPool {
         let id = page.target_id().inner().clone();
         self.owned.lock().insert(id.clone());
         let ready = async {
+            // The browser-wide User-Agent first: the plan's emulation may replace it.
+            connected_user_agent(&page, opts).await?;
             steer::context::prepare(&page, &opts.steer, target, input, t).await?;
             Tab::sharing_front(page.clone(), opts, self.front.clone()).await
         };

@@ -10,7 +10,9 @@
 //!
 //! The tools ([`tools`]): `extract` (a URL to Markdown or text, with its title, metadata and
 //! the links inside the content), `screenshot` (a PNG of the page) and `snapshot` (a summary of
-//! the layout: viewport, page size, the content roots and the largest text blocks). Every input
+//! the layout: viewport, page size, the content roots and the largest text blocks), `crawl` (a
+//! site's pages from a seed, bounded by `max_pages`: each page's URL, title and Markdown) and
+//! `map` (a site's URLs without extracting). Every input
 //! has a JSON schema derived with `schemars`. A page that fails, or a target the policy
 //! refuses, is a tool error (`isError: true`) whose text is `error (<kind>): <message>`, the
 //! library's message naming the input and the fix.
@@ -66,7 +68,8 @@ pub(crate) struct Shared {
 const INSTRUCTIONS: &str = "sightline renders web pages in headless Chromium and extracts their \
 main content from the real layout. Use `extract` to read a page as Markdown (or plain text) with \
 its title, metadata and the links inside the content; `screenshot` to see it; `snapshot` for a \
-summary of its layout (viewport, page size, the content blocks with their boxes and CSS paths).";
+summary of its layout (viewport, page size, the content blocks with their boxes and CSS paths); \
+`map` to list a site's URLs and `crawl` to read several pages of a site at once.";
 
 impl McpServer {
     /// A handler over running browsers (`extractor`'s, shared with whoever else holds a

@@ -1,9 +1,12 @@
-//! The MCP tools: `extract`, `screenshot` and `snapshot`, their input types (each with the JSON
+//! The MCP tools: `extract`, `screenshot`, `snapshot`, `crawl` and `map`, their input types (each with the JSON
 //! schema clients see, derived with `schemars`), their structured results, and the mapping of
 //! a failed page to a tool error. Each tool checks the target against the policy, renders the
 //! page through the shared [`Extractor`](sightline::Extractor), and reads its answer from the
 //! [`Page`] (its content, the library's metadata): no extraction logic of its own beyond
 //! small reads of the snapshot (the links inside the kept nodes, the largest text blocks).
+//! `crawl` and `map` check their seed against the policy and run the library's crawl
+//! ([`sightline::Extractor::crawl_with`], [`sightline::Extractor::map`]) bounded in pages,
+//! characters and time; every page it renders passes the browser's policy.
 
 use std::sync::Arc;
 
@@ -100,6 +103,105 @@ pub struct SnapshotParams {
     #[serde(default)]
     #[schemars(with = "Option<sightline::Steer>")]
     pub steer: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Pages a `crawl` records when `max_pages` is not given.
+pub const DEFAULT_CRAWL_PAGES: usize = 10;
+/// The most pages one `crawl` call records.
+pub const MAX_CRAWL_PAGES: usize = 100;
+/// Links a `crawl` follows from its seed when `max_depth` is not given.
+pub const DEFAULT_CRAWL_DEPTH: u32 = 2;
+/// Characters of each page's content a `crawl` returns when `max_chars` is not given.
+pub const DEFAULT_CRAWL_CHARS: usize = 4000;
+/// The most characters of each page's content a `crawl` returns.
+pub const MAX_CRAWL_CHARS: usize = 100_000;
+/// The most URLs one `map` call lists.
+pub const MAX_MAP_URLS: usize = 5000;
+/// The deepest `map` (1: the seed's links, robots.txt's and `/sitemap.xml`'s URLs; 2: the
+/// links of those pages too).
+pub const MAX_MAP_DEPTH: u32 = 2;
+/// Pages one `map` call renders at most (the seed, and at depth 2 the pages it found).
+const MAP_RENDERS: usize = 20;
+
+/// How far from the seed a `crawl` or `map` may go.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CrawlScope {
+    /// The seed's host (default; `www.` aside).
+    #[default]
+    Host,
+    /// The seed's registrable domain and its subdomains.
+    Domain,
+    /// URLs under the seed's path (up to its last `/`).
+    Prefix,
+}
+
+impl From<CrawlScope> for sightline::ScopeKind {
+    fn from(s: CrawlScope) -> Self {
+        match s {
+            CrawlScope::Host => sightline::ScopeKind::Host,
+            CrawlScope::Domain => sightline::ScopeKind::Domain,
+            CrawlScope::Prefix => sightline::ScopeKind::Prefix,
+        }
+    }
+}
+
+/// The input of `crawl`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CrawlParams {
+    /// Where to start: an http(s) URL (the same policy as `extract`).
+    pub url: String,
+    /// Pages to record (default 10, at most 100).
+    #[serde(default)]
+    pub max_pages: Option<u32>,
+    /// Links to follow from the seed (default 2; sitemap pages are at depth 1).
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+    /// `host` (default), `domain` or `prefix`.
+    #[serde(default)]
+    pub scope: CrawlScope,
+    /// Regular expressions; when any is given, a URL must match one.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Regular expressions a URL must match none of.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// `markdown` (default) or `text`.
+    #[serde(default)]
+    pub format: TextFormat,
+    /// Characters of each page's content to return (default 4,000, at most 100,000); longer
+    /// content is cut and marked `truncated`.
+    #[serde(default)]
+    pub max_chars: Option<u32>,
+    /// Steer every page before it is read (as `extract`'s `steer`).
+    #[serde(default)]
+    #[schemars(with = "Option<sightline::Steer>")]
+    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// The input of `map`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapParams {
+    /// The site: an http(s) URL (the same policy as `extract`).
+    pub url: String,
+    /// 1 (default): the seed's links and the URLs of robots.txt's sitemaps and
+    /// `/sitemap.xml`; 2: the links of those pages too (at most 20 pages rendered).
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+    /// `host` (default), `domain` or `prefix`.
+    #[serde(default)]
+    pub scope: CrawlScope,
+    /// Regular expressions; when any is given, a URL must match one.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Regular expressions a URL must match none of.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// URLs to list at most (default and most: 5,000).
+    #[serde(default)]
+    pub limit: Option<u32>,
 }
 
 fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -206,6 +308,65 @@ pub struct ScreenshotInfo {
     pub height: u32,
     /// The whole page, or the first viewport.
     pub full_page: bool,
+}
+
+/// One page of a `crawl`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawledPage {
+    /// The page's final URL.
+    pub url: String,
+    /// `document.title`.
+    pub title: String,
+    /// Links followed from the seed to reach it (0: the seed).
+    pub depth: u32,
+    /// `seed`, `sitemap`, `link` or `feed`.
+    pub found_in: String,
+    /// The page it was found in (absent for the seed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// The main content, in the call's format (cut at `max_chars`).
+    pub content: String,
+    /// The content was longer than `max_chars`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// The canonical URL this page folds into (its content is not repeated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+    /// Why the page failed: `<kind>: <message>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The structured result of `crawl`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CrawlResult {
+    /// The pages in the order they were recorded.
+    pub pages: Vec<CrawledPage>,
+    /// Pages that failed (in `pages`, with their `error`).
+    pub failed: usize,
+    /// URLs robots.txt kept the crawl from.
+    pub disallowed: usize,
+    /// The crawl stopped at `max_pages` (or the call's deadline) with URLs still queued.
+    pub more: bool,
+}
+
+/// One URL `map` found.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MappedUrl {
+    pub url: String,
+    /// 0: the seed; 1: linked from it or listed in a sitemap.
+    pub depth: u32,
+    /// `seed`, `sitemap`, `link` or `feed`.
+    pub found_in: String,
+}
+
+/// The structured result of `map`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MapResult {
+    /// The URLs found, shallowest first.
+    pub urls: Vec<MappedUrl>,
+    /// More URLs were found than `limit`.
+    pub more: bool,
 }
 
 /// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
@@ -363,9 +524,231 @@ impl McpServer {
             .clamp(1, MAX_SNAPSHOT_BLOCKS);
         Ok(structured(None, &summarise(&page, limit)))
     }
+
+    /// Crawl a site from a URL in headless Chromium: robots.txt obeyed, its sitemaps and
+    /// `/sitemap.xml` read, the links of each rendered page (after its scripts ran) followed
+    /// within the seed's host (or `scope`), a few requests at a time. Returns each page's
+    /// URL, title, depth and main content as Markdown (or text), at most `max_pages` pages
+    /// (default 10, at most 100).
+    #[tool(
+        name = "crawl",
+        annotations(title = "Crawl a site's pages", read_only_hint = true, open_world_hint = true),
+        output_schema = rmcp::handler::server::common::schema_for_output::<CrawlResult>()
+    )]
+    async fn crawl(
+        &self,
+        Parameters(p): Parameters<CrawlParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let base = self.shared().extractor.page_config().clone();
+        let cfg = match self.call_config(&p.url, &base, &p.steer).await {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(&e, &base)),
+        };
+        let format = match p.format {
+            TextFormat::Markdown => sightline::Format::Markdown,
+            TextFormat::Text => sightline::Format::Text,
+        };
+        let crawler = self
+            .shared()
+            .extractor
+            .with_config((*cfg).clone().format(format));
+        let max_pages = p
+            .max_pages
+            .map_or(DEFAULT_CRAWL_PAGES, |n| n as usize)
+            .clamp(1, MAX_CRAWL_PAGES);
+        let max_chars = p
+            .max_chars
+            .map_or(DEFAULT_CRAWL_CHARS, |n| n as usize)
+            .clamp(1, MAX_CRAWL_CHARS);
+        let crawl = sightline::CrawlConfig::new([p.url.clone()])
+            .scope(p.scope.into())
+            .include(p.include)
+            .exclude(p.exclude)
+            .max_depth(p.max_depth.unwrap_or(DEFAULT_CRAWL_DEPTH))
+            .max_pages(Some(max_pages));
+        let mut pages = Vec::new();
+        let mut write =
+            |out: &mut sightline::PageOut, _: &sightline::CrawlSummary| -> Result<(), Error> {
+                pages.push(crawled_page(out, max_chars));
+                Ok(())
+            };
+        let cancel = sightline::Cancel::new();
+        let recorded = std::collections::HashSet::new();
+        let work = crawler.crawl_with(&crawl, &cancel, &recorded, &mut write);
+        let summary = self.within_deadline(work, &cancel).await;
+        match summary {
+            Ok(s) => {
+                let result = CrawlResult {
+                    failed: s.failed,
+                    disallowed: s.disallowed,
+                    more: s.interrupted,
+                    pages,
+                };
+                Ok(crawl_answer(&result))
+            }
+            Err(e) => Ok(error_result(&e, &cfg)),
+        }
+    }
+
+    /// List the URLs of a site without extracting them: those its robots.txt's sitemaps and
+    /// `/sitemap.xml` list, and the links of the rendered seed page (after its scripts ran),
+    /// within the seed's host (or `scope`). Use it to choose pages before `extract`ing them.
+    #[tool(
+        name = "map",
+        annotations(title = "List a site's URLs", read_only_hint = true, open_world_hint = true),
+        output_schema = rmcp::handler::server::common::schema_for_output::<MapResult>()
+    )]
+    async fn map(&self, Parameters(p): Parameters<MapParams>) -> Result<CallToolResult, ErrorData> {
+        let base = self.shared().extractor.page_config().clone();
+        if let Err(e) = self.call_config(&p.url, &base, &None).await {
+            return Ok(error_result(&e, &base));
+        }
+        let limit = p
+            .limit
+            .map_or(MAX_MAP_URLS, |n| n as usize)
+            .clamp(1, MAX_MAP_URLS);
+        let crawl = sightline::CrawlConfig::new([p.url.clone()])
+            .scope(p.scope.into())
+            .include(p.include)
+            .exclude(p.exclude)
+            .max_depth(p.max_depth.unwrap_or(1).clamp(1, MAX_MAP_DEPTH))
+            .max_pages(Some(MAP_RENDERS));
+        let cancel = sightline::Cancel::new();
+        let work = self.shared().extractor.map(&crawl, &cancel);
+        match self.within_deadline(work, &cancel).await {
+            Ok(found) => {
+                let more = found.len() > limit;
+                let urls = found
+                    .into_iter()
+                    .take(limit)
+                    .map(|m| MappedUrl {
+                        url: m.url,
+                        depth: m.depth,
+                        found_in: m.found_in,
+                    })
+                    .collect();
+                Ok(structured(None, &MapResult { urls, more }))
+            }
+            Err(e) => Ok(error_result(&e, &base)),
+        }
+    }
+}
+
+/// A crawled page as `crawl` returns it: its content cut at `max_chars`.
+fn crawled_page(out: &sightline::PageOut, max_chars: usize) -> CrawledPage {
+    let r = &out.record;
+    let mut content: String = out.body.chars().take(max_chars).collect();
+    let truncated = content.len() < out.body.len();
+    if truncated {
+        content.push('…');
+    }
+    CrawledPage {
+        url: r.url.clone().unwrap_or_else(|| r.input.clone()),
+        title: r.title.clone().unwrap_or_default(),
+        depth: r.depth.unwrap_or(0),
+        found_in: r.found_in.clone().unwrap_or_else(|| "seed".into()),
+        parent: r.parent.clone(),
+        content,
+        truncated,
+        duplicate_of: r.duplicate_of.clone(),
+        error: r
+            .error
+            .as_ref()
+            .map(|e| format!("{}: {}", e.kind, e.message)),
+    }
+}
+
+/// `crawl`'s answer: the pages as one text (each under its title and URL), then the
+/// structured result as JSON without the contents (they are in the first text).
+fn crawl_answer(result: &CrawlResult) -> CallToolResult {
+    let mut text = String::new();
+    for (i, p) in result.pages.iter().enumerate() {
+        if i > 0 {
+            text.push_str("\n\n---\n\n");
+        }
+        let title = if p.title.is_empty() { &p.url } else { &p.title };
+        text.push_str(&format!("# {title}\n<{}>\n\n", p.url));
+        match (&p.error, &p.duplicate_of) {
+            (Some(e), _) => text.push_str(&format!("error ({e})")),
+            (None, Some(c)) => text.push_str(&format!("(the same page as <{c}>)")),
+            (None, None) => text.push_str(&p.content),
+        }
+    }
+    let json = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
+    let mut brief = json.clone();
+    if let Some(pages) = brief.get_mut("pages").and_then(|p| p.as_array_mut()) {
+        for p in pages {
+            if let Some(o) = p.as_object_mut() {
+                o.remove("content");
+            }
+        }
+    }
+    let mut r = CallToolResult::success(vec![
+        ContentBlock::text(text),
+        ContentBlock::text(brief.to_string()),
+    ]);
+    r.structured_content = Some(json);
+    r
 }
 
 impl McpServer {
+    /// Check `url` against the policy and give the call's page settings: `cfg` with the
+    /// call's steering fields over the operator's plan, as far as the grants allow.
+    async fn call_config(
+        &self,
+        url: &str,
+        cfg: &Arc<PageConfig>,
+        steer: &Option<serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<Arc<PageConfig>, Error> {
+        let shared = self.shared();
+        if let Err(r) = shared.policy.check(url).await {
+            return Err(Error::Forbidden {
+                input: url.to_string(),
+                message: r.to_string(),
+            });
+        }
+        let Some(fields) = steer else {
+            return Ok(cfg.clone());
+        };
+        match crate::steering::call_plan(cfg.steer.as_ref(), fields, &shared.grants) {
+            Ok(Some(plan)) => {
+                let mut own = cfg.as_ref().clone();
+                own.steer = Some(plan);
+                Ok(Arc::new(own))
+            }
+            Ok(None) => Ok(cfg.clone()),
+            Err(r) if r.kind == "forbidden" => Err(Error::Forbidden {
+                input: url.to_string(),
+                message: r.message,
+            }),
+            Err(r) => Err(Error::Input {
+                input: url.to_string(),
+                message: r.message,
+                source: None,
+            }),
+        }
+    }
+
+    /// A crawl or map within the call's deadline: at three quarters of it, `cancel` stops
+    /// the crawl taking new pages, and what it has is answered when the pages in flight end.
+    async fn within_deadline<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, Error>>,
+        cancel: &sightline::Cancel,
+    ) -> Result<T, Error> {
+        let Some(t) = self.shared().call_timeout else {
+            return work.await;
+        };
+        tokio::pin!(work);
+        tokio::select! {
+            r = &mut work => r,
+            _ = tokio::time::sleep(t.mul_f64(0.75)) => {
+                cancel.cancel();
+                work.await
+            }
+        }
+    }
+
     /// Check `url` against the policy, then render and score it within the call deadline.
     async fn page(
         &self,
@@ -375,37 +758,7 @@ impl McpServer {
         steer: &Option<serde_json::Map<String, serde_json::Value>>,
     ) -> Result<Page, Error> {
         let shared = self.shared();
-        if let Err(r) = shared.policy.check(url).await {
-            return Err(Error::Forbidden {
-                input: url.to_string(),
-                message: r.to_string(),
-            });
-        }
-        let mut cfg = cfg.clone();
-        if let Some(fields) = steer {
-            match crate::steering::call_plan(cfg.steer.as_ref(), fields, &shared.grants) {
-                Ok(Some(plan)) => {
-                    let mut own = cfg.as_ref().clone();
-                    own.steer = Some(plan);
-                    cfg = Arc::new(own);
-                }
-                Ok(None) => {}
-                Err(r) if r.kind == "forbidden" => {
-                    return Err(Error::Forbidden {
-                        input: url.to_string(),
-                        message: r.message,
-                    })
-                }
-                Err(r) => {
-                    return Err(Error::Input {
-                        input: url.to_string(),
-                        message: r.message,
-                        source: None,
-                    })
-                }
-            }
-        }
-        let cfg = &cfg;
+        let cfg = &self.call_config(url, cfg, steer).await?;
         let work = shared.extractor.extract_with(
             Source::Url(url.to_string()),
             cfg.clone(),
