@@ -164,6 +164,10 @@ impl PageOut {
                 error: Some(ErrorInfo {
                     kind: e.kind().to_string(),
                     message: e.detail(),
+                    reason: match e {
+                        Error::Document { reason, .. } => Some(reason.clone()),
+                        _ => None,
+                    },
                 }),
                 wall: match e {
                     Error::Blocked { wall, .. } => Some((**wall).clone()),
@@ -290,6 +294,7 @@ pub fn finish_page(
     out.record.wall = r.wall.clone();
     out.record.soft_error = r.soft_error.clone();
     out.record.consent = r.consent.clone();
+    out.record.document = r.document.clone();
     out.screenshot = r.screenshot;
     Ok(Finished {
         out,

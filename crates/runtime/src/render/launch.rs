@@ -137,6 +137,7 @@ impl Launcher {
                 | Error::TooLarge { .. }
                 | Error::Http { .. }
                 | Error::ContentType { .. }
+                | Error::Document { .. }
         ) {
             return self.is_gone().await;
         }

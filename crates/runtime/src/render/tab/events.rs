@@ -220,6 +220,7 @@ pub(super) fn spawn(
                         && s.main_checked
                         && s.fault.is_none()
                         && s.body.is_none()
+                        && s.pdf_view.is_none()
                     {
                         s.body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
                     }
@@ -295,6 +296,9 @@ pub(super) fn spawn(
 /// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
 /// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
+    if super::pdf::answer_with_view(pg, st, ev).await {
+        return;
+    }
     let (d, policy, headers, skip) = {
         let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
@@ -502,8 +506,14 @@ fn main_response_fault(
                 .collect()
         })
         .unwrap_or_default();
-    let problem = checks::header_problem(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-    problem.map(Fault::ContentType)
+    let problem = checks::header_problem(headers.iter().map(|(n, v)| (n.as_str(), v.as_str())))?;
+    // A PDF (by type, or maybe one under a generic binary type: its bytes decide) is read
+    // and laid out instead (`tab/pdf.rs`).
+    match checks::pdf_hint(headers.iter().map(|(n, v)| (n.as_str(), v.as_str()))) {
+        Some(true) => Some(Fault::Pdf(None)),
+        Some(false) => Some(Fault::Pdf(Some(problem))),
+        None => Some(Fault::ContentType(problem)),
+    }
 }
 
 /// The headers of a response that walls are recognised by

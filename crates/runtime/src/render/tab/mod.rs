@@ -8,6 +8,7 @@
 //! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
 //!   it needs of the tab: settling after an action, following the navigation it caused.
 //! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
+//! - `pdf`: a PDF main document read and laid out as a page of its own text (PDF.js).
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
 //!
@@ -17,10 +18,12 @@
 mod consent;
 mod events;
 mod lifecycle;
+mod pdf;
 mod phases;
 mod steering;
 
 pub use consent::ConsentReport;
+pub use pdf::Document;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -108,6 +111,9 @@ struct State {
     main_request: Option<String>,
     /// The main document's final (non-redirect) response was checked.
     main_checked: bool,
+    /// The page PDF.js lays a PDF main document out in (`tab/pdf.rs`), base64: the main
+    /// document's request is answered with it.
+    pdf_view: Option<Arc<String>>,
     /// The charset of the main document's Content-Type.
     main_charset: Option<String>,
     /// Why the main document cannot be extracted (the first reason found wins).
@@ -171,6 +177,9 @@ enum Fault {
     Http(i64),
     /// Not HTML (from the headers or the first bytes).
     ContentType(String),
+    /// A PDF (`tab/pdf.rs`), by its Content-Type (None), or maybe one under a generic binary
+    /// type or as a download (the content-type problem it is if its bytes are not a PDF's).
+    Pdf(Option<String>),
     /// The document did not load (connection refused or reset, DNS, ...).
     Navigation(String),
     /// The document (or a redirect of it) is refused by the service's target policy.
@@ -187,6 +196,12 @@ impl Fault {
             Fault::ContentType(message) => Error::ContentType {
                 input: input.into(),
                 message: message.clone(),
+            },
+            Fault::Pdf(problem) => Error::ContentType {
+                input: input.into(),
+                message: problem
+                    .clone()
+                    .unwrap_or_else(|| "Content-Type application/pdf".into()),
             },
             Fault::Navigation(message) => Error::Navigation {
                 input: input.into(),
@@ -349,6 +364,8 @@ pub struct Rendered {
     pub soft_error: Option<String>,
     /// What was done with the page's consent dialog, when its snapshot showed one.
     pub consent: Option<ConsentReport>,
+    /// The document the page was laid out from, when its main document was a PDF.
+    pub document: Option<Document>,
 }
 
 /// How a bounded wait ended.
@@ -384,6 +401,7 @@ impl Rendered {
             wall: None,
             soft_error: None,
             consent: None,
+            document: None,
         }
     }
 }
