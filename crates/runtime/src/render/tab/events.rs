@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EventRequestPaused, FailRequestParams,
+    ContinueRequestParams, EventRequestPaused, FailRequestParams, FulfillRequestParams, HeaderEntry,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
@@ -291,12 +291,42 @@ pub(super) fn spawn(
     })
 }
 
+/// A paused request that is the main document of a page laid out from a PDF (`tab/pdf.rs`):
+/// answer it with that page (true), before any other rule (it never reaches the network).
+async fn answer_with_pdf_view(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) -> bool {
+    let body = {
+        let mut s = st.lock();
+        let Some(view) = s.pdf_view.clone() else {
+            return false;
+        };
+        if ev.resource_type != ResourceType::Document
+            || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
+            || ev.redirected_request_id.is_some()
+            || !same_document_url(&ev.request.url, &s.nav_url)
+        {
+            return false;
+        }
+        if let Some(n) = &ev.network_id {
+            s.main_request = Some(n.inner().to_string());
+        }
+        view
+    };
+    let mut p = FulfillRequestParams::new(ev.request_id.clone(), 200);
+    p.response_headers = Some(vec![
+        HeaderEntry::new("Content-Type", "text/html; charset=utf-8"),
+        HeaderEntry::new("Cache-Control", "no-store"),
+    ]);
+    p.body = Some(body.as_str().to_string().into());
+    let _ = pg.execute(p).await;
+    true
+}
+
 /// A paused request: decide ([`decide`]), count, then continue or fail it (after the target
 /// policy's check, off the event loop, when there is one). A request the page's plan skips
 /// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
 /// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    if super::pdf::answer_with_view(pg, st, ev).await {
+    if answer_with_pdf_view(pg, st, ev).await {
         return;
     }
     let (d, policy, headers, skip) = {

@@ -2,7 +2,7 @@
 //! document (by its Content-Type, or by its `%PDF-` signature under a generic binary type)
 //! ends the navigation as a download. Then the tab reads its bytes (through the browser,
 //! `Network.loadNetworkResource`, with the page's cookies and proxy; a `file:` URL from disk)
-//! and navigates again, answering the main document's request with a page of its own
+//! and navigates again, the event task answering the main document's request with a page of its own
 //! (`js/pdf_view.js` with PDF.js, `js/vendor/pdfjs/`) that lays each PDF page's text out as
 //! positioned paragraphs and headings, running headers, footers and page numbers dropped.
 //! The phases after the navigation (settle, snapshot, screenshot) take that page as any page.
@@ -14,20 +14,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
-use chromiumoxide::cdp::browser_protocol::fetch::{
-    EventRequestPaused, FulfillRequestParams, HeaderEntry,
-};
 use chromiumoxide::cdp::browser_protocol::io::{CloseParams, ReadParams};
 use chromiumoxide::cdp::browser_protocol::network::{
-    LoadNetworkResourceOptions, LoadNetworkResourceParams, ResourceType,
+    LoadNetworkResourceOptions, LoadNetworkResourceParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-use chromiumoxide::Page;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-use super::events::{origin_of, same_document_url};
-use super::{cmd, State, Tab};
+use super::events::origin_of;
+use super::{cmd, Tab};
 use crate::render::{checks, RenderOptions};
 use crate::Error;
 
@@ -92,40 +87,6 @@ fn view_html(pdf: &[u8]) -> String {
         "<!doctype html><html><head><meta charset=\"utf-8\"><title></title><style>{PDF_VIEW_CSS}</style></head>\
          <body><script>window.__slPdfSrc={src};</script><script type=\"module\">{PDF_VIEW_JS}</script></body></html>"
     )
-}
-
-/// A paused request that is the main document of a page laid out from a PDF: answer it with
-/// that page (true), before any other rule (it never reaches the network).
-pub(super) async fn answer_with_view(
-    pg: &Page,
-    st: &Arc<Mutex<State>>,
-    ev: &EventRequestPaused,
-) -> bool {
-    let body = {
-        let mut s = st.lock();
-        let Some(view) = s.pdf_view.clone() else {
-            return false;
-        };
-        if ev.resource_type != ResourceType::Document
-            || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
-            || ev.redirected_request_id.is_some()
-            || !same_document_url(&ev.request.url, &s.nav_url)
-        {
-            return false;
-        }
-        if let Some(n) = &ev.network_id {
-            s.main_request = Some(n.inner().to_string());
-        }
-        view
-    };
-    let mut p = FulfillRequestParams::new(ev.request_id.clone(), 200);
-    p.response_headers = Some(vec![
-        HeaderEntry::new("Content-Type", "text/html; charset=utf-8"),
-        HeaderEntry::new("Cache-Control", "no-store"),
-    ]);
-    p.body = Some(body.as_str().to_string().into());
-    let _ = pg.execute(p).await;
-    true
 }
 
 impl Tab {
