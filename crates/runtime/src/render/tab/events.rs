@@ -291,33 +291,83 @@ pub(super) fn spawn(
     })
 }
 
-/// A paused request that is the main document of a page laid out from a PDF (`tab/pdf.rs`):
-/// answer it with that page (true), before any other rule (it never reaches the network).
-async fn answer_with_pdf_view(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) -> bool {
-    let body = {
+/// `tab/pdf.rs`, the page laid out from a PDF: a paused request that is its main document
+/// is answered here (true). At the request stage, with the page ready (a file's PDF), it is
+/// answered with it and never reaches the network. At the response stage (the PDF's request
+/// again, its response paused by [`on_paused`]), the body is the PDF: the request is answered
+/// with the page laid out from it, or failed when it is no PDF (`State::pdf_failed`).
+async fn answer_pdf_request(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) -> bool {
+    let response = ev.response_status_code.is_some() || ev.response_error_reason.is_some();
+    let (view, limit) = {
         let mut s = st.lock();
-        let Some(view) = s.pdf_view.clone() else {
-            return false;
-        };
-        if ev.resource_type != ResourceType::Document
+        if (s.pdf_view.is_none() && !s.pdf_fetch)
+            || ev.resource_type != ResourceType::Document
             || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
-            || ev.redirected_request_id.is_some()
-            || !same_document_url(&ev.request.url, &s.nav_url)
+            || (!response && ev.redirected_request_id.is_some())
+            || (!response && !same_document_url(&ev.request.url, &s.nav_url))
         {
+            return false;
+        }
+        if !response && s.pdf_view.is_none() {
+            // The PDF's request: decided as any main document, its response paused.
             return false;
         }
         if let Some(n) = &ev.network_id {
             s.main_request = Some(n.inner().to_string());
         }
-        view
+        (s.pdf_view.clone(), s.body_limit)
     };
-    let mut p = FulfillRequestParams::new(ev.request_id.clone(), 200);
-    p.response_headers = Some(vec![
-        HeaderEntry::new("Content-Type", "text/html; charset=utf-8"),
-        HeaderEntry::new("Cache-Control", "no-store"),
-    ]);
-    p.body = Some(body.as_str().to_string().into());
-    let _ = pg.execute(p).await;
+    let fulfill = |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId, body: &str| {
+        let mut p = FulfillRequestParams::new(id, 200);
+        p.response_headers = Some(vec![
+            HeaderEntry::new("Content-Type", "text/html; charset=utf-8"),
+            HeaderEntry::new("Cache-Control", "no-store"),
+        ]);
+        p.body = Some(body.to_string().into());
+        p
+    };
+    if let Some(view) = view {
+        let _ = pg.execute(fulfill(ev.request_id.clone(), &view)).await;
+        return true;
+    }
+    let id = ev.request_id.clone();
+    let redirect = ev
+        .response_status_code
+        .is_some_and(|c| (300..400).contains(&c))
+        && ev
+            .response_headers
+            .as_ref()
+            .is_some_and(|h| h.iter().any(|e| e.name.eq_ignore_ascii_case("location")));
+    if ev.response_error_reason.is_some() || redirect {
+        let _ = pg.execute(ContinueRequestParams::new(id)).await;
+        return true;
+    }
+    // Read and lay out off the event loop: the body may be large.
+    let (pg, st) = (pg.clone(), st.clone());
+    tokio::spawn(async move {
+        use base64::Engine;
+        use chromiumoxide::cdp::browser_protocol::fetch::GetResponseBodyParams;
+        let body =
+            tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
+        let bytes = match body {
+            Ok(Ok(r)) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
+                .decode(r.result.body.as_bytes())
+                .unwrap_or_default(),
+            Ok(Ok(r)) => r.result.body.clone().into_bytes(),
+            _ => Vec::new(),
+        };
+        match super::pdf::view_for(&bytes) {
+            Ok(view) => {
+                let _ = pg.execute(fulfill(id, &view)).await;
+            }
+            Err(why) => {
+                st.lock().pdf_failed = Some(why);
+                let _ = pg
+                    .execute(FailRequestParams::new(id, ErrorReason::Aborted))
+                    .await;
+            }
+        }
+    });
     true
 }
 
@@ -326,10 +376,10 @@ async fn answer_with_pdf_view(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventReque
 /// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
 /// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    if answer_with_pdf_view(pg, st, ev).await {
+    if answer_pdf_request(pg, st, ev).await {
         return;
     }
-    let (d, policy, headers, skip) = {
+    let (d, policy, headers, skip, pdf_fetch) = {
         let mut s = st.lock();
         let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
         let d = decide(&RequestFacts {
@@ -364,6 +414,8 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         if let Some(why) = skip {
             s.skipped.count(why);
         }
+        // `tab/pdf.rs`: the PDF's request again, its response paused to read the PDF.
+        let pdf_fetch = s.pdf_fetch && d.main_document && d.navigation_document;
         let policy = s.policy.clone().filter(|_| d.check_target);
         // `--header`: to the target's own site only (each redirect hop is paused and
         // decided again, so a redirect to another site goes without them).
@@ -372,7 +424,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             .as_deref()
             .filter(|site| steer::request::on_site(&ev.request.url, site))
             .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
-        (d, policy.map(|p| (p, s.proxied)), headers, skip)
+        (d, policy.map(|p| (p, s.proxied)), headers, skip, pdf_fetch)
     };
     let id = ev.request_id.clone();
     if let Some(why) = skip {
@@ -383,6 +435,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     let go = move |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId| {
         let mut p = ContinueRequestParams::new(id);
         p.headers = headers;
+        p.intercept_response = pdf_fetch.then_some(true);
         p
     };
     match policy {

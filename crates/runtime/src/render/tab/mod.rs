@@ -114,6 +114,11 @@ struct State {
     /// The page PDF.js lays a PDF main document out in (`tab/pdf.rs`), base64: the main
     /// document's request is answered with it.
     pdf_view: Option<Arc<String>>,
+    /// The main document is requested again to read its body, a PDF (`tab/pdf.rs`): its
+    /// response is paused, and answered with the page laid out from it.
+    pdf_fetch: bool,
+    /// Why that body could not be laid out (`not-pdf`, `too-large`).
+    pdf_failed: Option<String>,
     /// The charset of the main document's Content-Type.
     main_charset: Option<String>,
     /// Why the main document cannot be extracted (the first reason found wins).

@@ -1,8 +1,9 @@
 //! PDF main documents (docs/pdf.md). Chromium's headless shell has no PDF viewer: a PDF main
 //! document (by its Content-Type, or by its `%PDF-` signature under a generic binary type)
-//! ends the navigation as a download. Then the tab reads its bytes (through the browser,
-//! `Network.loadNetworkResource`, with the page's cookies and proxy; a `file:` URL from disk)
-//! and navigates again, the event task answering the main document's request with a page of its own
+//! ends the navigation as a download. Then the tab navigates to it again: the event task
+//! pauses the response, reads its body (the PDF: through the browser, with the page's cookies,
+//! headers, proxy and target policy; a `file:` URL is read from disk) and answers the request
+//! with a page of its own
 //! (`js/pdf_view.js` with PDF.js, `js/vendor/pdfjs/`) that lays each PDF page's text out as
 //! positioned paragraphs and headings, running headers, footers and page numbers dropped.
 //! The phases after the navigation (settle, snapshot, screenshot) take that page as any page.
@@ -14,14 +15,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
-use chromiumoxide::cdp::browser_protocol::io::{CloseParams, ReadParams};
-use chromiumoxide::cdp::browser_protocol::network::{
-    LoadNetworkResourceOptions, LoadNetworkResourceParams,
-};
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde::{Deserialize, Serialize};
 
-use super::events::origin_of;
 use super::{cmd, Tab};
 use crate::render::{checks, RenderOptions};
 use crate::Error;
@@ -72,6 +68,43 @@ struct Outcome {
     message: Option<String>,
 }
 
+/// How waiting for the PDF's page ended, when it did not end with the page.
+enum Waited {
+    /// The body was no PDF (`not-pdf`) or too large (`too-large`).
+    Failed(String),
+    Error(Error),
+}
+
+/// The page laid out from `bytes`, base64 (as `Fetch.fulfillRequest` takes it), or why there
+/// is none: `not-pdf`, `too-large`.
+pub(super) fn view_for(bytes: &[u8]) -> Result<String, String> {
+    use base64::Engine;
+    if bytes.len() > MAX_PDF_BYTES {
+        return Err("too-large".into());
+    }
+    if !checks::is_pdf(bytes) {
+        return Err("not-pdf".into());
+    }
+    Ok(base64::engine::general_purpose::STANDARD.encode(view_html(bytes)))
+}
+
+/// A `file:` URL's bytes.
+fn read_file(input: &str, url: &str) -> Result<Vec<u8>, Error> {
+    let path = url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.to_file_path().ok())
+        .ok_or_else(|| Error::Input {
+            input: input.into(),
+            message: format!("{url} is not a file path"),
+            source: None,
+        })?;
+    std::fs::read(&path).map_err(|e| Error::Input {
+        input: input.into(),
+        message: e.to_string(),
+        source: Some(Box::new(e)),
+    })
+}
+
 /// The page laid out from `pdf`: PDF.js, its worker and the bytes, and the script that lays
 /// the text out.
 fn view_html(pdf: &[u8]) -> String {
@@ -90,10 +123,9 @@ fn view_html(pdf: &[u8]) -> String {
 }
 
 impl Tab {
-    /// The navigation ended on a PDF fault: read the document's bytes, navigate again to the
-    /// page laid out from them, and wait for PDF.js. `problem` is the content-type error a
-    /// document that may be a PDF is when its bytes are not one; `first` the navigation's
-    /// error.
+    /// The navigation ended on a PDF fault: navigate again to the page laid out from the
+    /// document's bytes, and wait for PDF.js. `problem` is the content-type error a document
+    /// that may be a PDF is when its bytes are not one.
     pub(super) async fn open_pdf(
         &mut self,
         input: &str,
@@ -101,31 +133,42 @@ impl Tab {
         opts: &RenderOptions,
         deadline: Instant,
         problem: Option<String>,
-        first: Error,
     ) -> Result<Document, Error> {
         let pdf_url = {
             let s = self.state.lock();
             s.main_url.clone().unwrap_or_else(|| s.nav_url.clone())
         };
-        let bytes = self.pdf_bytes(input, &pdf_url, opts, deadline).await?;
-        if !checks::is_pdf(&bytes) {
-            return Err(match problem {
-                Some(_) => first,
-                None => Error::Document {
-                    input: input.into(),
-                    reason: "broken".into(),
-                    message: format!(
-                        "the server says it is a PDF (Content-Type application/pdf), but it does not start with %PDF-: the file is damaged or not a PDF"
-                    ),
-                },
-            });
+        let not_pdf = || {
+            match &problem {
+            Some(_) => Error::ContentType {
+                input: input.into(),
+                message: problem.clone().unwrap_or_default(),
+            },
+            None => Error::Document {
+                input: input.into(),
+                reason: "broken".into(),
+                message: "the server says it is a PDF (Content-Type application/pdf), but it does not start with %PDF-: the file is damaged or not a PDF".into(),
+            },
         }
-        let view = {
-            use base64::Engine;
-            Arc::new(base64::engine::general_purpose::STANDARD.encode(view_html(&bytes)))
         };
-        drop(bytes);
-        let nav = if pdf_url.starts_with("file:") {
+        let too_large = || Error::TooLarge {
+            input: input.into(),
+            message: format!("a PDF of more than {} MiB", MAX_PDF_BYTES >> 20),
+        };
+        let file = pdf_url.starts_with("file:");
+        // A file's page is made here; an http(s) PDF is requested again by the page, and the
+        // event task makes its page from the response's body (`events::answer_pdf_request`).
+        let view = if file {
+            let bytes = read_file(input, &pdf_url)?;
+            match view_for(&bytes) {
+                Ok(v) => Some(Arc::new(v)),
+                Err(why) if why == "too-large" => return Err(too_large()),
+                Err(_) => return Err(not_pdf()),
+            }
+        } else {
+            None
+        };
+        let nav = if file {
             let name = pdf_url.rsplit('/').next().unwrap_or("document.pdf");
             format!("{FILE_VIEW_ORIGIN}{name}")
         } else {
@@ -145,8 +188,9 @@ impl Tab {
             s.main_finished = false;
             s.main_url = None;
             s.nav_url = nav.clone();
-            s.allow_origin = origin_of(&nav);
-            s.pdf_view = Some(view);
+            s.pdf_fetch = view.is_none();
+            s.pdf_view = view;
+            s.pdf_failed = None;
         }
         // The PDF's page, with scripts on: PDF.js runs in it whatever the page's own options
         // say. Navigated to by script: chromiumoxide still waits on the download's navigation
@@ -172,11 +216,17 @@ impl Tab {
             self.page.execute(EvaluateParams::new(go)),
         )
         .await?;
-        let outcome = self.pdf_outcome(input, opts, deadline).await?;
+        let outcome = self.pdf_outcome(input, opts, deadline).await;
         {
             let mut s = self.state.lock();
             (s.status, s.response_headers) = kept;
         }
+        let outcome = match outcome {
+            Err(Waited::Failed(why)) if why == "too-large" => return Err(too_large()),
+            Err(Waited::Failed(_)) => return Err(not_pdf()),
+            Err(Waited::Error(e)) => return Err(e),
+            Ok(o) => o,
+        };
         if let Some(reason) = outcome.error {
             let what = outcome.message.unwrap_or_default();
             let fix = match reason.as_str() {
@@ -197,112 +247,28 @@ impl Tab {
         })
     }
 
-    /// The PDF's bytes: from disk for a `file:` URL, else through the browser
-    /// (`Network.loadNetworkResource`: its cookies, its proxy), at most [`MAX_PDF_BYTES`].
-    async fn pdf_bytes(
-        &mut self,
-        input: &str,
-        url: &str,
-        opts: &RenderOptions,
-        deadline: Instant,
-    ) -> Result<Vec<u8>, Error> {
-        let too_large = || Error::TooLarge {
-            input: input.into(),
-            message: format!("a PDF of more than {} MiB", MAX_PDF_BYTES >> 20),
-        };
-        if url.starts_with("file:") {
-            let path = url::Url::parse(url)
-                .ok()
-                .and_then(|u| u.to_file_path().ok())
-                .ok_or_else(|| Error::Input {
-                    input: input.into(),
-                    message: format!("{url} is not a file path"),
-                    source: None,
-                })?;
-            let b = std::fs::read(&path).map_err(|e| Error::Input {
-                input: input.into(),
-                message: e.to_string(),
-                source: Some(Box::new(e)),
-            })?;
-            if b.len() > MAX_PDF_BYTES {
-                return Err(too_large());
-            }
-            return Ok(b);
-        }
-        let limit = deadline
-            .saturating_duration_since(Instant::now())
-            .max(opts.command_timeout);
-        let mut p = LoadNetworkResourceParams::new(
-            url.to_string(),
-            LoadNetworkResourceOptions::new(false, true),
-        );
-        p.frame_id = Some(self.main_frame.clone().into());
-        let r = cmd(input, "reading the PDF", limit, self.page.execute(p)).await?;
-        let res = &r.result.resource;
-        let Some(stream) = res.stream.clone().filter(|_| res.success) else {
-            return Err(Error::Navigation {
-                input: input.into(),
-                message: format!(
-                    "reading the PDF failed ({})",
-                    res.net_error_name.clone().unwrap_or_else(|| format!(
-                        "HTTP status {}",
-                        res.http_status_code.unwrap_or(0.0)
-                    ))
-                ),
-            });
-        };
-        let mut bytes = Vec::new();
-        let read = async {
-            loop {
-                let mut rp = ReadParams::new(stream.clone());
-                rp.size = Some(1 << 20);
-                let chunk = self.page.execute(rp).await?.result;
-                if chunk.base64_encoded == Some(true) {
-                    use base64::Engine;
-                    bytes.extend(
-                        base64::engine::general_purpose::STANDARD
-                            .decode(chunk.data.as_bytes())
-                            .unwrap_or_default(),
-                    );
-                } else {
-                    bytes.extend_from_slice(chunk.data.as_bytes());
-                }
-                if chunk.eof || bytes.len() > MAX_PDF_BYTES {
-                    return Ok::<_, chromiumoxide::error::CdpError>(());
-                }
-            }
-        };
-        let limit = deadline
-            .saturating_duration_since(Instant::now())
-            .max(opts.command_timeout);
-        let r = cmd(input, "reading the PDF", limit, read).await;
-        let _ = tokio::time::timeout(
-            opts.command_timeout,
-            self.page.execute(CloseParams::new(stream)),
-        )
-        .await;
-        r?;
-        if bytes.len() > MAX_PDF_BYTES {
-            return Err(too_large());
-        }
-        Ok(bytes)
-    }
-
-    /// Wait for `js/pdf_view.js` to lay the document out (or fail), until the deadline.
+    /// Wait for `js/pdf_view.js` to lay the document out (or fail), until the deadline; or
+    /// for the event task to find the body no PDF, or for the request to fail.
     async fn pdf_outcome(
         &mut self,
         input: &str,
         opts: &RenderOptions,
         deadline: Instant,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Outcome, Waited> {
         const PROBE: &str =
             "JSON.stringify(window.__slPdf && window.__slPdf.done ? window.__slPdf : null)";
         loop {
             if self.crashed() {
                 self.healthy = false;
-                return Err(Error::Crashed {
+                return Err(Waited::Error(Error::Crashed {
                     input: input.into(),
-                });
+                }));
+            }
+            if let Some(why) = self.state.lock().pdf_failed.clone() {
+                return Err(Waited::Failed(why));
+            }
+            if let Some(f) = self.fault() {
+                return Err(Waited::Error(f.error(input)));
             }
             // While the page loads, the probe may find the previous document, or none (an
             // error): asked again.
@@ -321,11 +287,11 @@ impl Tab {
                 }
             }
             if Instant::now() + POLL >= deadline {
-                return Err(Error::Timeout {
+                return Err(Waited::Error(Error::Timeout {
                     input: input.into(),
                     phase: "laying the PDF out".into(),
                     seconds: opts.timeout.as_secs_f64(),
-                });
+                }));
             }
             tokio::time::sleep(POLL).await;
         }

@@ -162,9 +162,8 @@ impl Tab {
             Ok(t) => (t, None),
             Err(e) => match self.fault() {
                 Some(Fault::Pdf(problem)) if !self.crashed() => {
-                    let d = self
-                        .open_pdf(input, url, opts, deadline, problem, e)
-                        .await?;
+                    drop(e);
+                    let d = self.open_pdf(input, url, opts, deadline, problem).await?;
                     (false, Some(d))
                 }
                 _ => return Err(e),
