@@ -34,6 +34,9 @@
   const HEADING_RATIO = 1.15;
   // Lines whose baselines are closer than this share of the font size are one line.
   const SAME_LINE = 0.4;
+  // A horizontal gap between two text items wider than this share of the font size is a
+  // space where PDF.js put none.
+  const WORD_GAP = 0.15;
   // A vertical gap larger than this share of the font size starts a new block.
   const BLOCK_GAP = 0.75;
 
@@ -116,7 +119,7 @@
             cur = { page: p, text: "", x0: x, x1: x, base, size: 0, chars: 0, boldChars: 0 };
           }
           const gap = x - cur.x1;
-          if (cur.text && gap > 0.15 * size && !/\s$/.test(cur.text) && !/^\s/.test(it.str)) {
+          if (cur.text && gap > WORD_GAP * size && !/\s$/.test(cur.text) && !/^\s/.test(it.str)) {
             cur.text += " ";
           }
           cur.text += it.str;
