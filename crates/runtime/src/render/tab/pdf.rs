@@ -236,7 +236,7 @@ impl Tab {
             };
             return Err(Error::Document {
                 input: input.into(),
-                message: format!("{what}: {fix}"),
+                message: format!("{}; {fix}", what.trim_end_matches('.')),
                 reason,
             });
         }
