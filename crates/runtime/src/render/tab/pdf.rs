@@ -3,9 +3,9 @@
 //! ends the navigation as a download. Then the tab navigates to it again: the event task
 //! pauses the response, reads its body (the PDF: through the browser, with the page's cookies,
 //! headers, proxy and target policy; a `file:` URL is read from disk) and answers the request
-//! with a page of its own
-//! (`js/pdf_view.js` with PDF.js, `js/vendor/pdfjs/`) that lays each PDF page's text out as
-//! positioned paragraphs and headings, running headers, footers and page numbers dropped.
+//! with a page of its own (`js/pdf_view.js` with PDF.js, `js/vendor/pdfjs/`) that lays each
+//! PDF page's text out as positioned paragraphs and headings, running headers, footers and
+//! page numbers dropped.
 //! The phases after the navigation (settle, snapshot, screenshot) take that page as any page.
 //!
 //! HTML pages pay nothing for this: the check is on the main document's response, which the
