@@ -16,6 +16,7 @@ __all__ = [
     "HttpError",
     "BlockedError",
     "ContentTypeError",
+    "DocumentError",
     "ForbiddenError",
     "CrashedError",
     "ScriptError",
@@ -82,9 +83,16 @@ class BlockedError(SightlineError):
 
 
 class ContentTypeError(SightlineError):
-    """The main document is not HTML (a PDF, an image, a download)."""
+    """The main document is not HTML or a PDF (an image, an archive, a download)."""
 
     kind = "content-type"
+
+
+class DocumentError(SightlineError):
+    """The main document is a PDF that cannot be read: encrypted (it needs a password),
+    broken, or image-only (no text layer: it needs OCR, which sightline does not do)."""
+
+    kind = "document"
 
 
 class ForbiddenError(SightlineError):
@@ -162,6 +170,7 @@ _BY_KIND = {
         HttpError,
         BlockedError,
         ContentTypeError,
+        DocumentError,
         ForbiddenError,
         CrashedError,
         ScriptError,

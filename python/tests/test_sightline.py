@@ -225,3 +225,16 @@ def test_comments_and_deny_private(server):
     with sightline.Browser(tabs=1, deny_private=True) as b:
         with pytest.raises(sightline.ForbiddenError, match="deny_private=False"):
             b.extract(url)
+
+
+def test_a_pdf_is_extracted_and_an_encrypted_one_is_a_document_error(browser):
+    # fixtures/pdf (docs/pdf.md): a two-page report printed by Chromium with a running
+    # header and page numbers, and the same report encrypted.
+    page = browser.extract(FIXTURES / "pdf" / "report.pdf")
+    assert "Tidal turbines placed in small harbours" in page.text
+    assert "Harbour Trust" not in page.text
+    assert "# Tidal Energy in Small Harbours" in page.markdown
+    assert page.to_dict()["document"] == {"type": "pdf", "pages": 2, "dropped_lines": 4}
+    with pytest.raises(sightline.DocumentError) as e:
+        browser.extract(FIXTURES / "pdf" / "encrypted.pdf")
+    assert e.value.kind == "document" and "password" in str(e.value)

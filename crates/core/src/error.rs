@@ -52,6 +52,14 @@ pub enum Error {
     /// The main document is not HTML (a PDF, an image, a binary body, a download).
     #[error("{input}: not an HTML page: {message} (sightline extracts HTML documents only)")]
     ContentType { input: String, message: String },
+    /// The main document is a PDF that cannot be extracted: `reason` is `encrypted` (it needs
+    /// a password), `broken` (it cannot be read) or `image-only` (it has no text layer).
+    #[error("{input}: {message}")]
+    Document {
+        input: String,
+        reason: String,
+        message: String,
+    },
     /// The page did not finish in time.
     #[error("{input}: timed out after {seconds:.1}s while {phase} (raise the timeout, or the page's script may loop forever)")]
     Timeout {
@@ -116,7 +124,7 @@ pub enum Error {
 
 impl Error {
     /// A short machine-readable kind for output records: timeout, navigation, http,
-    /// content-type, forbidden, crashed, script, charset, too-large, input, browser, snapshot,
+    /// content-type, document, forbidden, crashed, script, charset, too-large, input, browser, snapshot,
     /// output, internal.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -129,6 +137,7 @@ impl Error {
             Error::Forbidden { .. } => "forbidden",
             Error::Http { .. } => "http",
             Error::ContentType { .. } => "content-type",
+            Error::Document { .. } => "document",
             Error::Timeout { .. } => "timeout",
             Error::Crashed { .. } => "crashed",
             Error::Script { .. } => "script",

@@ -173,6 +173,10 @@ impl PageOut {
                 error: Some(ErrorInfo {
                     kind: e.kind().to_string(),
                     message: e.detail(),
+                    reason: match e {
+                        Error::Document { reason, .. } => Some(reason.clone()),
+                        _ => None,
+                    },
                 }),
                 wall: match e {
                     Error::Blocked { wall, .. } => Some((**wall).clone()),
@@ -299,6 +303,7 @@ pub fn finish_page(
     out.record.wall = r.wall.clone();
     out.record.soft_error = r.soft_error.clone();
     out.record.consent = r.consent.clone();
+    out.record.document = r.document.clone();
     if let (Some(w), Some(exchanges)) = (&cfg.archive, r.exchanges) {
         archive_page(
             w,

@@ -10,6 +10,9 @@ use crate::render::Timings;
 pub struct ErrorInfo {
     pub kind: String,
     pub message: String,
+    /// Why a `document` error's PDF cannot be read: `encrypted`, `broken` or `image-only`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One output record: a page's result or its error.
@@ -109,6 +112,10 @@ pub struct Record {
     /// service's `--warc-dir`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warc: Option<String>,
+    /// The document the page was laid out from when its main document was not HTML
+    /// (`{"type": "pdf", "pages": N, "dropped_lines": N}`, docs/pdf.md); omitted for HTML.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<crate::render::Document>,
     /// 1 when the page was retried after a renderer crash or a lost browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,

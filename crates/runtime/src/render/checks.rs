@@ -60,6 +60,52 @@ pub fn header_problem<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>)
     (!textual).then(|| format!("Content-Type {essence}"))
 }
 
+/// How a main document's headers name a PDF: `Some(true)` when its Content-Type is a PDF's,
+/// `Some(false)` when it is a generic binary type (or a download) that may hold one (its first
+/// bytes decide, [`is_pdf`]), `None` otherwise.
+pub fn pdf_hint<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<bool> {
+    let mut attachment = false;
+    let mut essence = String::new();
+    for (name, value) in headers {
+        if name.eq_ignore_ascii_case("content-disposition") {
+            attachment = value
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("attachment");
+        }
+        if name.eq_ignore_ascii_case("content-type") {
+            essence = value
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+        }
+    }
+    match essence.as_str() {
+        "application/pdf" | "application/x-pdf" | "application/acrobat" => Some(true),
+        "application/octet-stream"
+        | "binary/octet-stream"
+        | "application/download"
+        | "application/x-download"
+        | "application/force-download"
+        | "" => Some(false),
+        _ if attachment => Some(false),
+        _ => None,
+    }
+}
+
+/// How far into a file the `%PDF-` signature may start (readers accept leading bytes; the
+/// PDF 1.7 implementation notes name 1024).
+const PDF_SIGNATURE_WITHIN: usize = 1024;
+
+/// Whether `body` is a PDF: `%PDF-` within its first bytes.
+pub fn is_pdf(body: &[u8]) -> bool {
+    body[..body.len().min(PDF_SIGNATURE_WITHIN)]
+        .windows(5)
+        .any(|w| w == b"%PDF-")
+}
+
 /// The `charset` parameter of the Content-Type among `headers`.
 pub fn header_charset<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<String> {
     headers
@@ -220,6 +266,27 @@ pub fn fallback_is_better(js: usize, nojs: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn pdfs_by_type_and_by_signature() {
+        use super::{is_pdf, pdf_hint};
+        assert_eq!(pdf_hint([("Content-Type", "application/pdf")]), Some(true));
+        assert_eq!(
+            pdf_hint([("content-type", "application/octet-stream")]),
+            Some(false)
+        );
+        assert_eq!(
+            pdf_hint([
+                ("content-type", "application/zip"),
+                ("content-disposition", "attachment; filename=a.pdf")
+            ]),
+            Some(false)
+        );
+        assert_eq!(pdf_hint([("content-type", "image/png")]), None);
+        assert!(is_pdf(b"%PDF-1.7\n..."));
+        assert!(is_pdf(b"\xef\xbb\xbf%PDF-1.4"));
+        assert!(!is_pdf(b"<html>%PDF-"[..4].as_ref()));
+    }
+
     use super::*;
 
     #[test]

@@ -152,6 +152,7 @@ impl Launcher {
                 | Error::TooLarge { .. }
                 | Error::Http { .. }
                 | Error::ContentType { .. }
+                | Error::Document { .. }
         ) {
             return self.is_gone().await;
         }

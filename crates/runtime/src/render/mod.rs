@@ -42,7 +42,7 @@ pub use options::{Input, PageRender, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
 pub use steer::Steer;
-pub use tab::{ConsentReport, Rendered, Tab};
+pub use tab::{ConsentReport, Document, Rendered, Tab};
 pub use timings::Timings;
 
 use launch::Launcher;

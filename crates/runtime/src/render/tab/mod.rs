@@ -10,6 +10,7 @@
 //! - `capture`: `--warc` (every exchange of the page, from the Network events) and
 //!   `--replay` (every request answered from an archive).
 //! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
+//! - `pdf`: a PDF main document read and laid out as a page of its own text (PDF.js).
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
 //!
@@ -20,10 +21,12 @@ mod capture;
 mod consent;
 mod events;
 mod lifecycle;
+mod pdf;
 mod phases;
 mod steering;
 
 pub use consent::ConsentReport;
+pub use pdf::Document;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -111,6 +114,14 @@ struct State {
     main_request: Option<String>,
     /// The main document's final (non-redirect) response was checked.
     main_checked: bool,
+    /// The page PDF.js lays a PDF main document out in (`tab/pdf.rs`), base64: the main
+    /// document's request is answered with it.
+    pdf_view: Option<Arc<String>>,
+    /// The main document is requested again to read its body, a PDF (`tab/pdf.rs`): its
+    /// response is paused, and answered with the page laid out from it.
+    pdf_fetch: bool,
+    /// Why that body could not be laid out (`not-pdf`, `too-large`).
+    pdf_failed: Option<String>,
     /// The charset of the main document's Content-Type.
     main_charset: Option<String>,
     /// Why the main document cannot be extracted (the first reason found wins).
@@ -178,6 +189,9 @@ enum Fault {
     Http(i64),
     /// Not HTML (from the headers or the first bytes).
     ContentType(String),
+    /// A PDF (`tab/pdf.rs`), by its Content-Type (None), or maybe one under a generic binary
+    /// type or as a download (the content-type problem it is if its bytes are not a PDF's).
+    Pdf(Option<String>),
     /// The document did not load (connection refused or reset, DNS, ...).
     Navigation(String),
     /// The document (or a redirect of it) is refused by the service's target policy.
@@ -194,6 +208,12 @@ impl Fault {
             Fault::ContentType(message) => Error::ContentType {
                 input: input.into(),
                 message: message.clone(),
+            },
+            Fault::Pdf(problem) => Error::ContentType {
+                input: input.into(),
+                message: problem
+                    .clone()
+                    .unwrap_or_else(|| "Content-Type application/pdf".into()),
             },
             Fault::Navigation(message) => Error::Navigation {
                 input: input.into(),
@@ -358,6 +378,8 @@ pub struct Rendered {
     pub consent: Option<ConsentReport>,
     /// Every HTTP exchange of the page, when it was captured (`RenderOptions::capture`).
     pub exchanges: Option<Vec<crate::archive::Exchange>>,
+    /// The document the page was laid out from, when its main document was a PDF.
+    pub document: Option<Document>,
 }
 
 /// How a bounded wait ended.
@@ -394,6 +416,7 @@ impl Rendered {
             soft_error: None,
             consent: None,
             exchanges: None,
+            document: None,
         }
     }
 }

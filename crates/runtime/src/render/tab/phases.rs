@@ -172,8 +172,19 @@ impl Tab {
         }
         self.progress = Progress::new(start);
 
-        // navigate
-        let load_timed_out = self.navigate(input, url, opts, deadline).await?;
+        // navigate; a PDF main document is read and laid out as a page of its own
+        // (tab/pdf.rs), which the phases below take as any page
+        let (load_timed_out, document) = match self.navigate(input, url, opts, deadline).await {
+            Ok(t) => (t, None),
+            Err(e) => match self.fault() {
+                Some(Fault::Pdf(problem)) if !self.crashed() => {
+                    drop(e);
+                    let d = self.open_pdf(input, url, opts, deadline, problem).await?;
+                    (false, Some(d))
+                }
+                _ => return Err(e),
+            },
+        };
 
         // settle (the rule: src/render/settle.rs)
         self.progress.enter(Phase::Settle);
@@ -244,6 +255,11 @@ impl Tab {
             None => None,
         };
 
+        let mut snapshot = snapshot;
+        if document.is_some() {
+            // A PDF read from a file is laid out at a URL of its own (tab/pdf.rs).
+            snapshot.url = url.to_string();
+        }
         let snapshot_h = snapshot.document.height;
         // A later navigation may go straight from this page to the next one (see
         // [`Tab::park`]): the next page's settle can tell its document from this one.
@@ -281,6 +297,7 @@ impl Tab {
             soft_error: None,
             consent,
             exchanges,
+            document,
         })
     }
 
@@ -775,7 +792,7 @@ impl Tab {
     /// starts it at the main request's `Network.loadingFinished`, before `load`).
     fn start_body_read(&mut self) {
         let mut s = self.state.lock();
-        if s.body.is_some() {
+        if s.body.is_some() || s.pdf_view.is_some() {
             return;
         }
         let Some(id) = s.main_request.clone() else {
@@ -791,6 +808,11 @@ impl Tab {
         let Some(h) = self.state.lock().body.take() else {
             return Ok(());
         };
+        if self.state.lock().pdf_view.is_some() {
+            // The page laid out from a PDF (tab/pdf.rs): its HTML is sightline's.
+            h.abort();
+            return Ok(());
+        }
         let Ok(Some((bytes, base64_encoded))) = h.await else {
             return Ok(());
         };
