@@ -231,6 +231,15 @@ impl Tab {
         // snapshot
         self.progress.enter(Phase::Snapshot);
         let first = self.snapshot(input, opts, start, deadline).await?;
+        // The browser's own error page (a navigation that failed where no event said so,
+        // e.g. a refused port reached through the capture-as-it-is path) is never content.
+        if first.0.url.starts_with("chrome-error://") {
+            self.reset_after_error(opts).await;
+            return Err(Error::Navigation {
+                input: input.into(),
+                message: "the navigation failed: the browser showed its own error page".into(),
+            });
+        }
         // consent (tab/consent.rs): only when the snapshot shows a consent platform
         let ((snapshot, json), consent) = self
             .answer_consent(input, opts, start, deadline, first)
