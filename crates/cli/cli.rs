@@ -467,6 +467,11 @@ pub struct ExtractArgs {
     /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped.
     #[arg(long)]
     pub comments: bool,
+    /// Add every text unit to the JSON record as `units`: its box, text, `learned`
+    /// probability, top feature contributions and the algorithms that keep it (what the
+    /// playground of `serve` draws; runs every main-content algorithm once more). -f json only.
+    #[arg(long)]
+    pub units: bool,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,

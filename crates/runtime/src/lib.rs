@@ -48,7 +48,7 @@
 //! stops the others.
 #![forbid(unsafe_code)]
 
-pub use sightline_core::{extract, output, scores, snapshot, walls};
+pub use sightline_core::{extract, output, overlay, scores, snapshot, walls};
 // Crate-internal paths (`crate::charset`, `crate::hash`) to the core's helpers.
 use sightline_core::{charset, hash};
 

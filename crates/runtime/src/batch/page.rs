@@ -43,6 +43,10 @@ pub struct PageConfig {
     /// How each page is steered before its snapshot (None: the render options' plan, which
     /// by default does nothing).
     pub steer: Option<Arc<crate::render::Steer>>,
+    /// Add the page's text units to the record (`units`: [`crate::overlay::units`]): each
+    /// unit's box, probability, contributions and the algorithms that keep it. Runs every
+    /// main-content algorithm once more; off by default.
+    pub units: bool,
 }
 
 impl PageConfig {
@@ -97,6 +101,12 @@ impl PageConfig {
         self
     }
 
+    /// Add the page's text units to the record ([`PageConfig::units`]).
+    pub fn units(mut self, on: bool) -> PageConfig {
+        self.units = on;
+        self
+    }
+
     /// An error's message for this front end: the library's (with its causes), then the
     /// front end's hint (`hint`) in parentheses when it has one.
     pub fn message(&self, e: &Error) -> String {
@@ -138,6 +148,7 @@ impl Default for PageConfig {
             hint: None,
             front_matter: false,
             steer: None,
+            units: false,
         }
     }
 }
@@ -368,6 +379,12 @@ pub fn score(
         timings_ms: Some(timings),
         ..Record::default()
     };
+    if cfg.units {
+        match crate::overlay::units(&tree, &cfg.params, cfg.model.as_deref()) {
+            Ok(u) => record.units = Some(u),
+            Err(e) => tracing::warn!("{input}: no units for the record: {e}"),
+        }
+    }
     if many {
         record.algorithms = Some(results);
     } else {
