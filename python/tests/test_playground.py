@@ -185,7 +185,7 @@ def test_a_url_typed_and_entered_shows_the_text_the_picture_and_each_units_proba
     page.get_by_label("URL", exact=True).fill(f"{site}/demo-news/page.html")
     page.get_by_label("URL", exact=True).press("Enter")
     page.wait_for_function(
-        "document.getElementById('out-text').textContent.includes('switched on its first tidal power station')"
+        "() => document.getElementById('out-text').textContent.includes('switched on its first tidal power station')"
     )
     wait_drawn(page, True)
     rec = page.evaluate("window.sightlinePlayground.record")
@@ -195,7 +195,7 @@ def test_a_url_typed_and_entered_shows_the_text_the_picture_and_each_units_proba
     assert size[0] > 100 and size[1] > 100
     assert "Buy the new phone" not in page.locator("#out-text").text_content()
     # The body of the chosen format (markdown) comes from a second call.
-    page.wait_for_function("document.getElementById('out-body').textContent.includes('tidal power station')")
+    page.wait_for_function("() => document.getElementById('out-body').textContent.includes('tidal power station')")
     assert page.locator("#timings").text_content().count("navigate") == 1
     assert page.locator("#meta").text_content().count("learned") >= 1
     assert page.locator("#error").is_hidden()
@@ -221,7 +221,7 @@ def test_a_url_typed_and_entered_shows_the_text_the_picture_and_each_units_proba
     page.get_by_label("Colour by").select_option("compare")
     page.get_by_label("B", exact=True).select_option("htd")
     page.wait_for_function(
-        "document.getElementById('overlay').getAttribute('aria-label').includes('what learned and htd keep')"
+        "() => document.getElementById('overlay').getAttribute('aria-label').includes('what learned and htd keep')"
     )
     assert page.locator("#legend-c").is_visible()
 
@@ -238,7 +238,7 @@ def test_a_snapshot_file_is_scored_with_no_browser(page, service):
     with page.expect_response(lambda r: r.url.endswith("/score") and r.status == 200):
         page.get_by_label("Snapshot or record JSON").set_input_files(str(SNAPSHOT))
     wait_drawn(page, False)
-    page.wait_for_function("document.getElementById('out-text').textContent.length > 50")
+    page.wait_for_function("() => document.getElementById('out-text').textContent.length > 50")
     assert "bridge" in page.locator("#out-text").text_content().lower()
     assert page.evaluate("window.sightlinePlayground.image") is None
     x, y, u = unit_centre(page, "(u) => u.text.length > 40")

@@ -80,7 +80,7 @@ def bench(browser, base, html, runs):
         out.append(ms)
         print(f"  run {len(out)}: overlay drawn {ms:.0f} ms after the record arrived ({units} units, screenshot {size[0]}x{size[1]})")
         # The body fetch of the same run must finish before the next run starts.
-        pg.wait_for_function("document.getElementById('out-body').textContent.length > 0")
+        pg.wait_for_function("() => document.getElementById('out-body').textContent.length > 0")
     pg.close()
     return out
 
@@ -96,8 +96,8 @@ def shot(browser, base, path):
         pg.goto(base + "/")
         pg.get_by_label("URL", exact=True).fill(f"http://127.0.0.1:{httpd.server_address[1]}/demo-news/page.html")
         pg.get_by_label("URL", exact=True).press("Enter")
-        pg.wait_for_function("window.sightlinePlayground.drawnAt > (window.sightlinePlayground.receivedAt || 0) && window.sightlinePlayground.image")
-        pg.wait_for_function("document.getElementById('out-body').textContent.length > 0")
+        pg.wait_for_function("() => window.sightlinePlayground.drawnAt > (window.sightlinePlayground.receivedAt || 0) && window.sightlinePlayground.image")
+        pg.wait_for_function("() => document.getElementById('out-body').textContent.length > 0")
         # Hover the first paragraph learned keeps, so the picture shows a unit's explanation.
         box = pg.evaluate(
             "(() => { const s = window.sightlinePlayground; const u = s.units.find((u) => u.kept_by.includes('learned') && u.text.length > 80); return [u.box, s.scale]; })()"
