@@ -169,11 +169,12 @@ def unit_centre(page, pick):
               u.box[0] + u.box[2] / 2 <= v.box[0] + v.box[2] && v.box[1] <= u.box[1] + u.box[3] / 2 &&
               u.box[1] + u.box[3] / 2 <= v.box[1] + v.box[3] && v.box[2] * v.box[3] < u.box[2] * u.box[3])));
           const view = document.getElementById('view');
+          view.scrollIntoView();
           view.scrollTop = Math.max(0, u.box[1] * s.scale - 100);
           return u;
         }}"""
     )
-    r = page.locator("#overlay").bounding_box()
+    r = page.locator("#sizer").bounding_box()
     scale = page.evaluate("window.sightlinePlayground.scale")
     x, y, w, h = u["box"]
     return r["x"] + (x + w / 2) * scale, r["y"] + (y + h / 2) * scale, u
