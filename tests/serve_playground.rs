@@ -120,14 +120,25 @@ async fn score_takes_a_snapshot_and_answers_as_extract_does() {
             .iter()
             .map(|a| a.as_str().unwrap())
             .collect();
-        assert!(!kept.contains(&"vsse-records"), "main-content algorithms only");
+        assert!(
+            !kept.contains(&"vsse-records"),
+            "main-content algorithms only"
+        );
         kept_by_learned += usize::from(kept.contains(&"learned"));
     }
     assert!(kept_by_learned > 0);
     // Without units: no key (records stay as they were).
-    let (st, _, b) = post(&url, None, &json!({"snapshot": snapshot(), "format": "json"})).await;
+    let (st, _, b) = post(
+        &url,
+        None,
+        &json!({"snapshot": snapshot(), "format": "json"}),
+    )
+    .await;
     assert_eq!(st, 200, "{b}");
-    assert!(serde_json::from_str::<Value>(&b).unwrap().get("units").is_none());
+    assert!(serde_json::from_str::<Value>(&b)
+        .unwrap()
+        .get("units")
+        .is_none());
     // A body format, another algorithm.
     let (st, ct, b) = post(
         &url,
@@ -143,7 +154,10 @@ async fn score_takes_a_snapshot_and_answers_as_extract_does() {
         (json!({"snapshot": {"nodes": []}}), "snapshot"),
         (json!({"snapshot": snapshot(), "units": true}), "input"),
         (json!({"snapshot": snapshot(), "wait_for": "#a"}), "input"),
-        (json!({"snapshot": snapshot(), "algorithm": "nope"}), "input"),
+        (
+            json!({"snapshot": snapshot(), "algorithm": "nope"}),
+            "input",
+        ),
         (json!({"url": "https://example.com/"}), "input"),
     ] {
         let (st, _, b) = post(&url, None, &body).await;

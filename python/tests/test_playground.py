@@ -24,8 +24,7 @@ import threading
 import urllib.parse
 
 import pytest
-
-playwright_api = pytest.importorskip("playwright.sync_api")
+from playwright import sync_api as playwright_api
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -54,7 +53,7 @@ def chromium_binary():
             t = pathlib.Path(token)
             if t.is_file() and os.access(t, os.X_OK) and t.name != "sh" and "bin/sh" not in token:
                 return str(t)
-    pytest.skip("no Chromium found (scripts/ensure-chromium installs one)")
+    pytest.fail("no Chromium found: scripts/ensure-chromium installs one (or set $CHROME)")
 
 
 def sightline_binary():

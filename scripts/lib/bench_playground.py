@@ -95,7 +95,7 @@ def shot(browser, base, path):
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        pg = browser.new_page(viewport={"width": 1400, "height": 1250})
         pg.set_default_timeout(120_000)
         pg.goto(base + "/")
         pg.get_by_label("URL", exact=True).fill(f"http://127.0.0.1:{httpd.server_address[1]}/demo-news/page.html")

@@ -51,11 +51,7 @@ pub fn compared_algorithms() -> Vec<Algorithm> {
 /// Every text unit of `tree` as [`UnitView`]s, with the `learned` model `model` (None: the
 /// built-in one) and `params` (those of the extraction); `kept_by` runs each of
 /// [`compared_algorithms`] once. An error when the model cannot be read.
-pub fn units(
-    tree: &Tree,
-    params: &Params,
-    model: Option<&Model>,
-) -> Result<Vec<UnitView>, String> {
+pub fn units(tree: &Tree, params: &Params, model: Option<&Model>) -> Result<Vec<UnitView>, String> {
     let scored = learned::unit_scores(tree, params, model)?;
     let algorithms = compared_algorithms();
     let kept: Vec<Vec<bool>> = algorithms
@@ -149,7 +145,10 @@ mod tests {
             assert!(!v.top.is_empty(), "unit {i} has contributions");
         }
         // The paragraphs are kept by learned; the heat map's probabilities are the same.
-        let para = u.iter().find(|v| v.text.starts_with("A paragraph")).unwrap();
+        let para = u
+            .iter()
+            .find(|v| v.text.starts_with("A paragraph"))
+            .unwrap();
         assert!(para.kept_by.iter().any(|a| a == "learned"), "{para:?}");
         for (v, h) in u.iter().zip(&d.heat) {
             assert_eq!(v.p, h[4]);

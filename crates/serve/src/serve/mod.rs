@@ -466,7 +466,9 @@ fn choices(
     }
     if units {
         if page.format != Format::Json {
-            return Err("units=true needs format=json (the units come back in the record's `units`)".into());
+            return Err(
+                "units=true needs format=json (the units come back in the record's `units`)".into(),
+            );
         }
         page = page.units(true);
     }

@@ -75,11 +75,7 @@ pub(super) async fn page(State(state): State<Arc<AppState>>) -> Response {
     } else {
         PAGE.to_string()
     };
-    let mut r = (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        body,
-    )
-        .into_response();
+    let mut r = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
     let h = r.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&CSP) {
         h.insert(header::CONTENT_SECURITY_POLICY, v);
