@@ -193,7 +193,7 @@ async fn extract_adds_units_when_asked() {
         .find(|u| u["text"].as_str().unwrap().starts_with("The river rose"))
         .unwrap_or_else(|| panic!("{units:?}"));
     assert!(para["p"].as_f64().unwrap() > 0.5, "{para}");
-    assert!(para["top"].as_array().unwrap().len() > 0);
+    assert!(!para["top"].as_array().unwrap().is_empty());
     // The query takes it too, and it needs the JSON format.
     let r = client()
         .get(format!(
