@@ -232,7 +232,7 @@ def test_a_url_typed_and_entered_shows_the_text_the_picture_and_each_units_proba
     assert page.get_by_role("tab", name="Text").get_attribute("aria-selected") == "true"
 
 
-def test_a_snapshot_file_is_scored_with_no_browser(page, service):
+def test_a_snapshot_file_is_scored_with_no_browser_and_a_record_file_shown_as_it_is(page, service, tmp_path):
     page.goto(service + "/")
     page.get_by_label("From a snapshot or record file").check()
     with page.expect_response(lambda r: r.url.endswith("/score") and r.status == 200):
@@ -245,6 +245,19 @@ def test_a_snapshot_file_is_scored_with_no_browser(page, service):
     page.mouse.move(x, y)
     page.locator("#tip").wait_for(state="visible")
     assert f"p = {u['p']:.3f}" in page.locator("#tip").text_content()
+
+    # The record just drawn, saved and loaded again: shown with no call to the service.
+    record = tmp_path / "record.json"
+    record.write_text(page.evaluate("JSON.stringify(window.sightlinePlayground.record)"))
+    text = page.locator("#out-text").text_content()
+    page.goto(page.url)
+    calls = []
+    page.on("request", lambda r: calls.append(r.url) if r.method == "POST" else None)
+    page.get_by_label("From a snapshot or record file").check()
+    page.get_by_label("Snapshot or record JSON").set_input_files(str(record))
+    wait_drawn(page, False)
+    assert page.locator("#out-text").text_content() == text
+    assert not calls, calls
 
 
 def test_a_failed_page_shows_its_kind_and_the_fix(page, service, site):
