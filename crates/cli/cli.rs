@@ -130,8 +130,9 @@ pub enum Command {
     /// scores it (Song et al. eq. 6-9) and writes OUT/<algorithm>/<dataset>/<id>.txt and a
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
-    /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, /healthz,
-    /// /metrics, and the MCP tools at /mcp (streamable HTTP).
+    /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, POST /score (a
+    /// saved snapshot, no browser), /healthz, /metrics, the MCP tools at /mcp (streamable
+    /// HTTP), and the playground at / (open it in a browser).
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'

@@ -61,7 +61,8 @@ pub struct ServeConfig {
     pub max_queue: usize,
     /// Deadline of one request, queueing included.
     pub request_timeout: Duration,
-    /// Bearer token required on `/extract`, `/metrics` and `/mcp` (not on `/healthz`).
+    /// Bearer token required on `/extract`, `/score`, `/metrics` and `/mcp` (not on `/healthz`,
+    /// nor on the playground page at `/`, which asks for it and sends it on its calls).
     pub token: Option<String>,
     /// Which targets may be rendered.
     pub policy: NetPolicy,
