@@ -130,8 +130,9 @@ pub enum Command {
     /// scores it (Song et al. eq. 6-9) and writes OUT/<algorithm>/<dataset>/<id>.txt and a
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
-    /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, /healthz,
-    /// /metrics, and the MCP tools at /mcp (streamable HTTP).
+    /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, POST /score (a
+    /// saved snapshot, no browser), /healthz, /metrics, the MCP tools at /mcp (streamable
+    /// HTTP), and the playground at / (open it in a browser).
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
@@ -526,6 +527,11 @@ pub struct ExtractArgs {
     /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped.
     #[arg(long)]
     pub comments: bool,
+    /// Add every text unit to the JSON record as `units`: its box, text, `learned`
+    /// probability, top feature contributions and the algorithms that keep it (what the
+    /// playground of `serve` draws; runs every main-content algorithm once more). -f json only.
+    #[arg(long)]
+    pub units: bool,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,

@@ -153,7 +153,11 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         .max_text_bytes(a.max_text_bytes)
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
-        .front_matter(a.front_matter);
+        .front_matter(a.front_matter)
+        .units(a.units);
+    if a.units && format != Format::Json {
+        bail!("--units needs -f json (the units are a field of the JSON record)");
+    }
     let cfg = match a.render.steer.plan()? {
         Some(plan) => cfg.steer(plan),
         None => cfg,

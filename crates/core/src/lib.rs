@@ -16,6 +16,9 @@
 //!   ([`extract::extract_tree_with`]), never a parameter.
 //! - [`scores`]: every algorithm's per-node quantities as named columns
 //!   ([`scores::node_scores`]), for `sightline scores` and the Python package.
+//! - [`overlay`]: each `learned` text unit with its box, text, probability, top feature
+//!   contributions and the algorithms that keep it (the record's opt-in `units`, which the
+//!   playground of `sightline serve` draws).
 //! - [`output`]: pure writers from an extraction to text, HTML, markdown (`markdown/`) and
 //!   JSON, front matter, and the annotated screenshot (`annotate/`: layers, canvas, legend).
 //! - [`eval`]: the metrics of Song et al. eq. 6-9, the benchmark datasets, the quality gate,
@@ -42,6 +45,7 @@ pub mod eval;
 pub mod extract;
 pub mod hash;
 pub mod output;
+pub mod overlay;
 pub mod scores;
 pub mod snapshot;
 pub mod walls;

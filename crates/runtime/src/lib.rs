@@ -50,7 +50,7 @@
 //! stops the others.
 #![forbid(unsafe_code)]
 
-pub use sightline_core::{archive, extract, output, scores, snapshot, walls};
+pub use sightline_core::{archive, extract, output, overlay, scores, snapshot, walls};
 // Crate-internal paths (`crate::charset`, `crate::hash`) to the core's helpers.
 use sightline_core::{charset, hash};
 

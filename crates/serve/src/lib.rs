@@ -2,8 +2,9 @@
 //! pipeline as an HTTP service and as Model Context Protocol tools.
 //!
 //! # Layout
-//! - [`serve`]: the HTTP service (axum): `/extract`, `/healthz`, `/metrics`, with a target
-//!   policy against SSRF, per-request limits, a token, and connection edges (`edges`).
+//! - [`serve`]: the HTTP service (axum): `/extract`, `/score`, `/healthz`, `/metrics`, with a
+//!   target policy against SSRF, per-request limits, a token, and connection edges (`edges`);
+//!   and the playground page at `/` (`playground`).
 //! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot` tools)
 //!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
 //! - [`steering`]: a caller's steering plan over the operator's, and the operator's grants

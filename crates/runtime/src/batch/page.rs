@@ -46,6 +46,10 @@ pub struct PageConfig {
     /// Where each page's exchanges and outcome are archived (`--warc`, `--wacz`); the
     /// render options must capture ([`crate::RenderOptions::capture`]).
     pub archive: Option<Arc<super::ArchiveWriter>>,
+    /// Add the page's text units to the record (`units`: [`crate::overlay::units`]): each
+    /// unit's box, probability, contributions and the algorithms that keep it. Runs every
+    /// main-content algorithm once more; off by default.
+    pub units: bool,
 }
 
 impl PageConfig {
@@ -105,6 +109,12 @@ impl PageConfig {
         self
     }
 
+    /// Add the page's text units to the record ([`PageConfig::units`]).
+    pub fn units(mut self, on: bool) -> PageConfig {
+        self.units = on;
+        self
+    }
+
     /// An error's message for this front end: the library's (with its causes), then the
     /// front end's hint (`hint`) in parentheses when it has one.
     pub fn message(&self, e: &Error) -> String {
@@ -147,6 +157,7 @@ impl Default for PageConfig {
             front_matter: false,
             steer: None,
             archive: None,
+            units: false,
         }
     }
 }
@@ -418,6 +429,12 @@ pub fn score(
         timings_ms: Some(timings),
         ..Record::default()
     };
+    if cfg.units {
+        match crate::overlay::units(&tree, &cfg.params, cfg.model.as_deref()) {
+            Ok(u) => record.units = Some(u),
+            Err(e) => tracing::warn!("{input}: no units for the record: {e}"),
+        }
+    }
     if many {
         record.algorithms = Some(results);
     } else {

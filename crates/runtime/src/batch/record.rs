@@ -55,6 +55,11 @@ pub struct Record {
     pub result: Option<AlgorithmResult>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub algorithms: Option<std::collections::BTreeMap<String, AlgorithmResult>>,
+    /// Each `learned` text unit with its box, text, probability, top feature contributions
+    /// and the algorithms that keep it (asked for with `units`: the service's `units: true`);
+    /// absent unless asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<Vec<crate::overlay::UnitView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timings_ms: Option<Timings>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,6 +4,10 @@
 //! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true&comments=true`
 //! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
 //!   of `url`
+//! - `POST /score` with a JSON body `{"snapshot": {...}, ...}`: a saved snapshot scored with
+//!   no browser (same `format`, `algorithm`, `comments`, `units` fields)
+//! - `GET /`: the playground ([`playground`]), one self-contained page that calls `/extract`
+//!   and `/score` as any client does
 //! - `GET /healthz`
 //! - `POST /mcp`: the MCP tools of [`crate::mcp`] over streamable HTTP, behind the same token
 //!   and target policy, rendering with the same browsers
@@ -29,6 +33,7 @@
 
 mod edges;
 mod metrics;
+pub mod playground;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -56,7 +61,8 @@ pub struct ServeConfig {
     pub max_queue: usize,
     /// Deadline of one request, queueing included.
     pub request_timeout: Duration,
-    /// Bearer token required on `/extract`, `/metrics` and `/mcp` (not on `/healthz`).
+    /// Bearer token required on `/extract`, `/score`, `/metrics` and `/mcp` (not on `/healthz`,
+    /// nor on the playground page at `/`, which asks for it and sends it on its calls).
     pub token: Option<String>,
     /// Which targets may be rendered.
     pub policy: NetPolicy,
@@ -93,6 +99,10 @@ pub struct ExtractRequest {
     /// `warc`).
     #[serde(default)]
     pub warc: bool,
+    /// Add the record's `units` (each text unit's box, probability, contributions and the
+    /// algorithms that keep it; `format=json` only).
+    #[serde(default)]
+    pub units: bool,
     /// The steering fields (POST only).
     #[serde(flatten)]
     pub steer: serde_json::Map<String, serde_json::Value>,
@@ -130,7 +140,9 @@ pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
         metrics: Metrics::new(),
     });
     Router::new()
+        .route("/", get(playground::page))
         .route("/extract", get(extract_get).post(extract_post))
+        .route("/score", axum::routing::post(score_post))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(
@@ -303,7 +315,7 @@ async fn extract_get(
         let m = if steering.contains(k) {
             format!("{k}: steering fields are accepted in a POST JSON body only")
         } else {
-            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments and warc")
+            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments, warc and units")
         };
         return error_response(StatusCode::BAD_REQUEST, "input", &m);
     }
@@ -404,14 +416,14 @@ async fn request_to_page(
     req: ExtractRequest,
 ) -> Result<(Source, RequestPage), Response> {
     let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
-    let mut page = state
-        .cfg
-        .page
-        .with_choices(req.algorithm.as_deref(), req.comments)
-        .map_err(bad)?;
-    if let Some(f) = &req.format {
-        page.format = f.parse::<Format>().map_err(bad)?;
-    }
+    let mut page = choices(
+        &state.cfg.page,
+        req.algorithm.as_deref(),
+        req.comments,
+        req.format.as_deref(),
+        req.units,
+    )
+    .map_err(bad)?;
     match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
         Ok(Some(plan)) => page.steer = Some(plan),
         Ok(None) => {}
@@ -482,6 +494,144 @@ async fn request_to_page(
             warc,
         },
     ))
+}
+
+/// The service's page configuration with one request's choices over it; `Err` says what is
+/// wrong with them.
+fn choices(
+    base: &PageConfig,
+    algorithm: Option<&str>,
+    comments: Option<bool>,
+    format: Option<&str>,
+    units: bool,
+) -> Result<PageConfig, String> {
+    let mut page = base.with_choices(algorithm, comments)?;
+    if let Some(f) = format {
+        page.format = f.parse::<Format>()?;
+    }
+    if units {
+        if page.format != Format::Json {
+            return Err(
+                "units=true needs format=json (the units come back in the record's `units`)".into(),
+            );
+        }
+        page = page.units(true);
+    }
+    Ok(page)
+}
+
+/// What `POST /score` takes: a snapshot (the JSON of `sightline snapshot`, or of the MCP
+/// `snapshot` tool) and the choices `/extract` takes that do not need a browser.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    /// The snapshot, as `js/snapshot.js` returns it (with its `schema_version`).
+    pub snapshot: serde_json::Value,
+    /// The name of the input in the record (default `snapshot`).
+    pub name: Option<String>,
+    pub format: Option<String>,
+    pub algorithm: Option<String>,
+    pub comments: Option<bool>,
+    #[serde(default)]
+    pub units: bool,
+}
+
+/// `POST /score`: a posted snapshot scored with no browser, answered as `/extract` answers.
+async fn score_post(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Response {
+    let started = Instant::now();
+    if !authorized(&state, &headers) {
+        return unauthorized(&state);
+    }
+    let body = match edges::read_body(&state.cfg.limits, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
+    let req = match serde_json::from_slice::<ScoreRequest>(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return bad(format!(
+                "the body is not a valid score request ({e}); send JSON such as {{\"snapshot\": {{…the JSON of `sightline snapshot`…}}, \"format\": \"json\"}}"
+            ))
+        }
+    };
+    let page = match choices(
+        &state.cfg.page,
+        req.algorithm.as_deref(),
+        req.comments,
+        req.format.as_deref(),
+        req.units,
+    ) {
+        Ok(p) => p,
+        Err(m) => return bad(m),
+    };
+    let name = req.name.unwrap_or_else(|| "snapshot".into());
+    let snap = match sightline::Snapshot::from_json(&req.snapshot.to_string(), &name) {
+        Ok(s) => s,
+        Err(e) => return error_response(StatusCode::BAD_REQUEST, e.kind(), &page.message(&e)),
+    };
+    let Some(admission) = Admission::take(&state) else {
+        return queue_full();
+    };
+    let cfg = RequestPage {
+        page,
+        screenshot: false,
+        warc: None,
+    };
+    let page = cfg.page.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let text: usize = snap
+            .nodes
+            .iter()
+            .filter_map(|n| n.text.as_ref())
+            .map(String::len)
+            .sum();
+        if text > page.max_text_bytes {
+            let e = Error::TooLarge {
+                input: name.clone(),
+                message: format!(
+                    "{text} bytes of text, more than the limit of {} (max_text_bytes)",
+                    page.max_text_bytes
+                ),
+            };
+            return PageOut::error_for(&name, &e, &page);
+        }
+        sightline::batch::page::score_snapshot(
+            &name,
+            &snap,
+            &page,
+            sightline::Timings::default(),
+            None,
+        )
+    });
+    let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
+    drop(admission);
+    let out = match out {
+        Ok(Ok(o)) => o,
+        Ok(Err(e)) => {
+            return error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                &format!("scoring the snapshot failed: {e}"),
+            )
+        }
+        Err(_) => {
+            return error_response(
+                StatusCode::GATEWAY_TIMEOUT,
+                "timeout",
+                "scoring the snapshot took longer than --request-timeout",
+            )
+        }
+    };
+    state.metrics.page(
+        out.record.error.as_ref().map(|e| e.kind.as_str()),
+        started.elapsed().as_secs_f64(),
+    );
+    respond(out, &cfg)
 }
 
 fn respond(mut out: PageOut, cfg: &RequestPage) -> Response {
