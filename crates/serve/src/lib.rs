@@ -5,7 +5,8 @@
 //! - [`serve`]: the HTTP service (axum): `/extract`, `/score`, `/healthz`, `/metrics`, with a
 //!   target policy against SSRF, per-request limits, a token, and connection edges (`edges`);
 //!   and the playground page at `/` (`playground`).
-//! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot` tools)
+//! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot`, `crawl`,
+//!   `map` tools)
 //!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
 //! - [`steering`]: a caller's steering plan over the operator's, and the operator's grants
 //!   (scripts, headers, cookies), shared by both.

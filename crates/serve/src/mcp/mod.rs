@@ -21,6 +21,7 @@
 //! checks each request the page makes again when the pool was launched with the policy in its
 //! [`RenderOptions::policy`](sightline::RenderOptions) (both front ends do).
 
+pub mod crawl;
 pub mod tools;
 
 use std::sync::Arc;
@@ -143,4 +144,25 @@ pub fn http_service(
         cfg = cfg.disable_allowed_hosts();
     }
     StreamableHttpService::new(move || Ok(server.clone()), Default::default(), cfg)
+}
+
+/// How `extract` writes the content.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    serde::Serialize,
+    rmcp::schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum TextFormat {
+    /// Markdown: headings, lists, tables, links, images, code blocks.
+    #[default]
+    Markdown,
+    /// Plain text, one paragraph per line.
+    Text,
 }

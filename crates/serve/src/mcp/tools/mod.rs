@@ -17,7 +17,8 @@ use rmcp::{schemars, tool, tool_router, ErrorData};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::McpServer;
+use super::crawl::*;
+use super::{McpServer, TextFormat};
 use sightline::extract::metadata::Metadata;
 use sightline::extract::Algorithm;
 use sightline::snapshot::{NodeId, Tree};
@@ -30,17 +31,6 @@ pub const DEFAULT_SNAPSHOT_BLOCKS: usize = 20;
 pub const MAX_SNAPSHOT_BLOCKS: usize = 200;
 /// Characters of a block's text quoted in a `snapshot`.
 const EXCERPT_CHARS: usize = 160;
-
-/// How `extract` writes the content.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum TextFormat {
-    /// Markdown: headings, lists, tables, links, images, code blocks.
-    #[default]
-    Markdown,
-    /// Plain text, one paragraph per line.
-    Text,
-}
 
 /// The input of `extract`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -103,105 +93,6 @@ pub struct SnapshotParams {
     #[serde(default)]
     #[schemars(with = "Option<sightline::Steer>")]
     pub steer: Option<serde_json::Map<String, serde_json::Value>>,
-}
-
-/// Pages a `crawl` records when `max_pages` is not given.
-pub const DEFAULT_CRAWL_PAGES: usize = 10;
-/// The most pages one `crawl` call records.
-pub const MAX_CRAWL_PAGES: usize = 100;
-/// Links a `crawl` follows from its seed when `max_depth` is not given.
-pub const DEFAULT_CRAWL_DEPTH: u32 = 2;
-/// Characters of each page's content a `crawl` returns when `max_chars` is not given.
-pub const DEFAULT_CRAWL_CHARS: usize = 4000;
-/// The most characters of each page's content a `crawl` returns.
-pub const MAX_CRAWL_CHARS: usize = 100_000;
-/// The most URLs one `map` call lists.
-pub const MAX_MAP_URLS: usize = 5000;
-/// The deepest `map` (1: the seed's links, robots.txt's and `/sitemap.xml`'s URLs; 2: the
-/// links of those pages too).
-pub const MAX_MAP_DEPTH: u32 = 2;
-/// Pages one `map` call renders at most (the seed, and at depth 2 the pages it found).
-const MAP_RENDERS: usize = 20;
-
-/// How far from the seed a `crawl` or `map` may go.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CrawlScope {
-    /// The seed's host (default; `www.` aside).
-    #[default]
-    Host,
-    /// The seed's registrable domain and its subdomains.
-    Domain,
-    /// URLs under the seed's path (up to its last `/`).
-    Prefix,
-}
-
-impl From<CrawlScope> for sightline::ScopeKind {
-    fn from(s: CrawlScope) -> Self {
-        match s {
-            CrawlScope::Host => sightline::ScopeKind::Host,
-            CrawlScope::Domain => sightline::ScopeKind::Domain,
-            CrawlScope::Prefix => sightline::ScopeKind::Prefix,
-        }
-    }
-}
-
-/// The input of `crawl`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CrawlParams {
-    /// Where to start: an http(s) URL (the same policy as `extract`).
-    pub url: String,
-    /// Pages to record (default 10, at most 100).
-    #[serde(default)]
-    pub max_pages: Option<u32>,
-    /// Links to follow from the seed (default 2; sitemap pages are at depth 1).
-    #[serde(default)]
-    pub max_depth: Option<u32>,
-    /// `host` (default), `domain` or `prefix`.
-    #[serde(default)]
-    pub scope: CrawlScope,
-    /// Regular expressions; when any is given, a URL must match one.
-    #[serde(default)]
-    pub include: Vec<String>,
-    /// Regular expressions a URL must match none of.
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// `markdown` (default) or `text`.
-    #[serde(default)]
-    pub format: TextFormat,
-    /// Characters of each page's content to return (default 4,000, at most 100,000); longer
-    /// content is cut and marked `truncated`.
-    #[serde(default)]
-    pub max_chars: Option<u32>,
-    /// Steer every page before it is read (as `extract`'s `steer`).
-    #[serde(default)]
-    #[schemars(with = "Option<sightline::Steer>")]
-    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
-}
-
-/// The input of `map`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MapParams {
-    /// The site: an http(s) URL (the same policy as `extract`).
-    pub url: String,
-    /// 1 (default): the seed's links and the URLs of robots.txt's sitemaps and
-    /// `/sitemap.xml`; 2: the links of those pages too (at most 20 pages rendered).
-    #[serde(default)]
-    pub max_depth: Option<u32>,
-    /// `host` (default), `domain` or `prefix`.
-    #[serde(default)]
-    pub scope: CrawlScope,
-    /// Regular expressions; when any is given, a URL must match one.
-    #[serde(default)]
-    pub include: Vec<String>,
-    /// Regular expressions a URL must match none of.
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// URLs to list at most (default and most: 5,000).
-    #[serde(default)]
-    pub limit: Option<u32>,
 }
 
 fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -308,65 +199,6 @@ pub struct ScreenshotInfo {
     pub height: u32,
     /// The whole page, or the first viewport.
     pub full_page: bool,
-}
-
-/// One page of a `crawl`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CrawledPage {
-    /// The page's final URL.
-    pub url: String,
-    /// `document.title`.
-    pub title: String,
-    /// Links followed from the seed to reach it (0: the seed).
-    pub depth: u32,
-    /// `seed`, `sitemap`, `link` or `feed`.
-    pub found_in: String,
-    /// The page it was found in (absent for the seed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
-    /// The main content, in the call's format (cut at `max_chars`).
-    pub content: String,
-    /// The content was longer than `max_chars`.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub truncated: bool,
-    /// The canonical URL this page folds into (its content is not repeated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub duplicate_of: Option<String>,
-    /// Why the page failed: `<kind>: <message>`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-/// The structured result of `crawl`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CrawlResult {
-    /// The pages in the order they were recorded.
-    pub pages: Vec<CrawledPage>,
-    /// Pages that failed (in `pages`, with their `error`).
-    pub failed: usize,
-    /// URLs robots.txt kept the crawl from.
-    pub disallowed: usize,
-    /// The crawl stopped at `max_pages` (or the call's deadline) with URLs still queued.
-    pub more: bool,
-}
-
-/// One URL `map` found.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct MappedUrl {
-    pub url: String,
-    /// 0: the seed; 1: linked from it or listed in a sitemap.
-    pub depth: u32,
-    /// `seed`, `sitemap`, `link` or `feed`.
-    pub found_in: String,
-}
-
-/// The structured result of `map`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct MapResult {
-    /// The URLs found, shallowest first.
-    pub urls: Vec<MappedUrl>,
-    /// More URLs were found than `limit`.
-    pub more: bool,
 }
 
 /// The tool error for a page that failed: `error (<kind>): <message>`, with the front end's
@@ -634,63 +466,6 @@ impl McpServer {
     }
 }
 
-/// A crawled page as `crawl` returns it: its content cut at `max_chars`.
-fn crawled_page(out: &sightline::PageOut, max_chars: usize) -> CrawledPage {
-    let r = &out.record;
-    let mut content: String = out.body.chars().take(max_chars).collect();
-    let truncated = content.len() < out.body.len();
-    if truncated {
-        content.push('…');
-    }
-    CrawledPage {
-        url: r.url.clone().unwrap_or_else(|| r.input.clone()),
-        title: r.title.clone().unwrap_or_default(),
-        depth: r.depth.unwrap_or(0),
-        found_in: r.found_in.clone().unwrap_or_else(|| "seed".into()),
-        parent: r.parent.clone(),
-        content,
-        truncated,
-        duplicate_of: r.duplicate_of.clone(),
-        error: r
-            .error
-            .as_ref()
-            .map(|e| format!("{}: {}", e.kind, e.message)),
-    }
-}
-
-/// `crawl`'s answer: the pages as one text (each under its title and URL), then the
-/// structured result as JSON without the contents (they are in the first text).
-fn crawl_answer(result: &CrawlResult) -> CallToolResult {
-    let mut text = String::new();
-    for (i, p) in result.pages.iter().enumerate() {
-        if i > 0 {
-            text.push_str("\n\n---\n\n");
-        }
-        let title = if p.title.is_empty() { &p.url } else { &p.title };
-        text.push_str(&format!("# {title}\n<{}>\n\n", p.url));
-        match (&p.error, &p.duplicate_of) {
-            (Some(e), _) => text.push_str(&format!("error ({e})")),
-            (None, Some(c)) => text.push_str(&format!("(the same page as <{c}>)")),
-            (None, None) => text.push_str(&p.content),
-        }
-    }
-    let json = serde_json::to_value(result).unwrap_or(serde_json::Value::Null);
-    let mut brief = json.clone();
-    if let Some(pages) = brief.get_mut("pages").and_then(|p| p.as_array_mut()) {
-        for p in pages {
-            if let Some(o) = p.as_object_mut() {
-                o.remove("content");
-            }
-        }
-    }
-    let mut r = CallToolResult::success(vec![
-        ContentBlock::text(text),
-        ContentBlock::text(brief.to_string()),
-    ]);
-    r.structured_content = Some(json);
-    r
-}
-
 impl McpServer {
     /// Check `url` against the policy and give the call's page settings: `cfg` with the
     /// call's steering fields over the operator's plan, as far as the grants allow.
@@ -896,147 +671,4 @@ fn fit(png: &[u8], viewport: Option<(f64, f64)>) -> Result<(Vec<u8>, u32, u32), 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use sightline::snapshot::{rect, Snapshot, SnapshotBuilder};
-    use sightline::Options;
-
-    /// An article with two links inside and a navigation link outside, and which nodes of it
-    /// an extraction keeps (the article's subtree).
-    fn linked() -> (Snapshot, Vec<bool>) {
-        let mut b = SnapshotBuilder::new(1000.0);
-        b.title("Links");
-        let nav = b.el(0, "nav", rect(0.0, 0.0, 1000.0, 40.0));
-        let home = b.el(nav, "a", rect(0.0, 0.0, 80.0, 20.0));
-        b.node_mut(home).href = Some("https://example.com/".into());
-        b.text(home, "Home");
-        let art = b.el(0, "article", rect(100.0, 60.0, 700.0, 600.0));
-        let p = b.el(art, "p", rect(100.0, 60.0, 700.0, 80.0));
-        b.text(p, "Read the ");
-        let a = b.el(p, "a", rect(160.0, 60.0, 80.0, 20.0));
-        b.node_mut(a).href = Some("https://example.com/report".into());
-        b.text(a, "full   report");
-        b.text(p, " and the ");
-        let again = b.el(p, "a", rect(260.0, 60.0, 80.0, 20.0));
-        b.node_mut(again).href = Some("https://example.com/report".into());
-        b.text(again, "full report");
-        let js = b.el(p, "a", rect(360.0, 60.0, 80.0, 20.0));
-        b.node_mut(js).href = Some("javascript:void(0)".into());
-        b.text(js, "menu");
-        let fig = b.el(art, "a", rect(100.0, 200.0, 300.0, 200.0));
-        b.node_mut(fig).href = Some("https://example.com/big.png".into());
-        let img = b.el(fig, "img", rect(100.0, 200.0, 300.0, 200.0));
-        b.node_mut(img).alt = Some("The chart".into());
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let kept = (0..snap.nodes.len())
-            .map(|i| i == art || tree.contains(art, i))
-            .collect();
-        (snap, kept)
-    }
-
-    #[test]
-    fn links_are_those_inside_the_content_each_once() {
-        let (snap, kept) = linked();
-        let links = content_links(&Tree::new(&snap), &kept);
-        let got: Vec<(&str, &str)> = links
-            .iter()
-            .map(|l| (l.text.as_str(), l.href.as_str()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("full report", "https://example.com/report"),
-                ("The chart", "https://example.com/big.png"),
-            ]
-        );
-    }
-
-    #[test]
-    fn a_snapshot_summary_lists_roots_and_the_largest_blocks() {
-        let mut b = SnapshotBuilder::new(1000.0);
-        b.title("A page");
-        let main = b.el(0, "article", rect(100.0, 100.0, 700.0, 600.0));
-        for i in 0..4 {
-            let p = b.el(
-                main,
-                "p",
-                rect(100.0, 100.0 + 100.0 * i as f64, 700.0, 80.0),
-            );
-            let words = "More words, and more. ".repeat(i + 2);
-            b.text(p, &format!("Paragraph {i} of the article. {words}"));
-        }
-        let page = Page::from_snapshot("a.json", b.build(), &Options::default());
-        let s = summarise(&page, 2);
-        assert_eq!(s.title, "A page");
-        assert_eq!(s.node_count, 10); // body, article, 4 x (p, text)
-        assert_eq!(s.viewport.width, 1000.0);
-        assert_eq!(s.text_blocks.len(), 2);
-        assert!(s.text_blocks[0].excerpt.starts_with("Paragraph 3"));
-        assert!(s.text_blocks[1].excerpt.starts_with("Paragraph 2"));
-        assert_eq!(s.text_blocks[0].path, "body > article > p:nth-of-type(4)");
-        assert!(s.text_blocks[0].chars > s.text_blocks[1].chars);
-        assert!(!s.content_roots.is_empty());
-        assert_eq!(s.algorithm, "learned");
-    }
-
-    #[test]
-    fn a_viewport_screenshot_is_cut_at_the_viewport() {
-        let img = image::RgbImage::from_pixel(200, 500, image::Rgb([200, 10, 10]));
-        let mut png = std::io::Cursor::new(Vec::new());
-        image::DynamicImage::ImageRgb8(img)
-            .write_to(&mut png, image::ImageFormat::Png)
-            .unwrap();
-        let png = png.into_inner();
-        // A 100 CSS px wide viewport on a 200 px wide image: device scale 2.
-        let (cut, w, h) = fit(&png, Some((100.0, 90.0))).unwrap();
-        assert_eq!((w, h), (200, 180));
-        let back = image::load_from_memory(&cut).unwrap();
-        assert_eq!((back.width(), back.height()), (200, 180));
-        let (same, w, h) = fit(&png, None).unwrap();
-        assert_eq!((same.len(), w, h), (png.len(), 200, 500));
-        assert!(fit(b"not a png", None).is_err());
-    }
-
-    #[test]
-    fn a_wall_is_a_tool_error_naming_the_wall_with_it_as_structured_content() {
-        let e = Error::Blocked {
-            input: "https://shop.example/".into(),
-            wall: Box::new(sightline::walls::Wall {
-                kind: sightline::walls::WallKind::Challenge,
-                vendor: Some("cloudflare".into()),
-                evidence: vec!["header cf-mitigated: challenge".into()],
-            }),
-        };
-        let r = error_result(&e, &PageConfig::default());
-        assert_eq!(r.is_error, Some(true));
-        let t = &r.content[0].as_text().unwrap().text;
-        assert!(
-            t.starts_with(
-                "error (blocked): https://shop.example/: blocked by cloudflare anti-bot challenge"
-            ),
-            "{t}"
-        );
-        let s = r.structured_content.unwrap();
-        assert_eq!(s["wall"]["kind"], "challenge");
-        assert_eq!(s["wall"]["vendor"], "cloudflare");
-    }
-
-    #[test]
-    fn a_failed_page_is_a_tool_error_naming_its_kind() {
-        let e = Error::Timeout {
-            input: "https://example.com/".into(),
-            phase: "settling".into(),
-            seconds: 15.0,
-        };
-        let cfg = PageConfig::default().hint(Some(|_| Some("raise --timeout".into())));
-        let r = error_result(&e, &cfg);
-        assert_eq!(r.is_error, Some(true));
-        let t = &r.content[0].as_text().unwrap().text;
-        assert!(
-            t.starts_with("error (timeout): https://example.com/"),
-            "{t}"
-        );
-        assert!(t.ends_with("(raise --timeout)"), "{t}");
-    }
-}
+mod tests;
