@@ -8,73 +8,14 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use sightline::batch::inputs;
-use sightline::extract::{Algorithm, Params};
 use sightline::NetPolicy;
 use sightline::{BrowserSource, RenderOptions};
 
-/// Exit codes, documented in `--help`.
-pub mod exit {
-    /// Every input extracted.
-    pub const OK: i32 = 0;
-    /// Every input rendered, but at least one produced no content.
-    pub const NOTHING: i32 = 1;
-    /// At least one input failed (bad input, timeout, crash, browser error, bad arguments).
-    pub const ERROR: i32 = 2;
-    /// Interrupted (Ctrl-C): in-flight pages were recorded, no new page was started.
-    pub const INTERRUPTED: i32 = 130;
-}
+pub use crate::scope_args::ScopeArgs;
+pub use crate::shared::{
+    exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
+};
 
-/// The CLI's hint for a library error: the flag that changes the outcome. The library's
-/// messages speak of the library; records and stderr of the CLI name its flags.
-pub fn hint(e: &sightline::Error) -> Option<String> {
-    use sightline::Error as E;
-    Some(
-        match e {
-            E::ChromeNotFound { .. } => "pass --chrome PATH or set $CHROME",
-            E::Connect { .. } => "check the --browser-ws endpoint",
-            E::Timeout { .. } => "raise --timeout",
-            E::Http { .. } => "pass --accept-http-errors to extract such pages anyway",
-            E::TooLarge { .. } => "raise --max-nodes or --max-text-bytes",
-            E::Charset { .. } => "pass --charset with a WHATWG label such as utf-8",
-            E::Forbidden { .. } => "drop --deny-private to let this page reach private addresses",
-            E::Blocked { .. } => "pass --accept-walls to extract what is there",
-            E::Action { .. } => "mark the action \"optional\": true to go on without it",
-            _ => return None,
-        }
-        .to_string(),
-    )
-}
-
-/// The hint of `serve` and `mcp`: a refused target is the service's policy, which its
-/// operator (not the client) lifts; everything else as [`hint`].
-pub fn service_hint(e: &sightline::Error) -> Option<String> {
-    match e {
-        sightline::Error::Forbidden { .. } => Some(
-            "run the service with --allow-private, or --allow-host HOST[:PORT] for one host, to allow it"
-                .into(),
-        ),
-        sightline::Error::Blocked { .. } => {
-            Some("send accept_walls: true to extract what is there".into())
-        }
-        _ => hint(e),
-    }
-}
-
-const AFTER_HELP: &str = "\
-Exit codes:
-  0    every input extracted
-  1    every input rendered, but at least one produced no content
-  2    at least one input failed (its error is on stderr and in its output record)
-  130  interrupted (Ctrl-C)
-
-Chromium is found from --chrome, then $CHROME, then chromium-headless-shell /
-chrome-headless-shell / chromium / chromium-browser / google-chrome on PATH (Debian:
-apt-get install -y chromium chromium-headless-shell; the headless shell needs about a
-quarter less CPU a page). When that is one of Debian's launcher scripts
-(/usr/bin/chromium, /usr/bin/chromium-headless-shell), the binary it runs is launched
-directly; SIGHTLINE_KEEP_CHROME_WRAPPER=1 launches the script instead.";
-
-/// Render pages in headless Chromium and extract their main content from the real layout.
 #[derive(Debug, Parser)]
 #[command(name = "sightline", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
@@ -559,64 +500,6 @@ pub struct ExtractArgs {
     pub render: RenderArgs,
 }
 
-/// What bounds and paces a crawl (shared by `crawl` and `map`).
-#[derive(Debug, Args, Clone)]
-pub struct ScopeArgs {
-    /// How far from the seeds to go: host (the seed's host, www. aside), domain (its
-    /// registrable domain and subdomains) or prefix (URLs under the seed's path).
-    #[arg(long, default_value = "host", value_name = "host|domain|prefix")]
-    pub scope: sightline::ScopeKind,
-    /// Follow only URLs matching this regular expression (repeatable: any of them).
-    #[arg(long, value_name = "REGEX")]
-    pub include: Vec<String>,
-    /// Never follow URLs matching this regular expression (repeatable).
-    #[arg(long, value_name = "REGEX")]
-    pub exclude: Vec<String>,
-    /// Do not read robots.txt (by default its rules and Crawl-delay are obeyed).
-    #[arg(long)]
-    pub ignore_robots: bool,
-    /// Do not read sitemaps and feeds (robots.txt's Sitemap: lines and /sitemap.xml).
-    #[arg(long)]
-    pub no_sitemaps: bool,
-    /// Requests in flight to one host.
-    #[arg(long, default_value_t = 2, value_name = "N")]
-    pub per_host: usize,
-    /// Milliseconds between the starts of two requests to one host (robots.txt's
-    /// Crawl-delay when larger).
-    #[arg(long, default_value_t = 0, value_name = "MS")]
-    pub delay: u64,
-    /// At most this many pages of one path pattern (digits and ids folded, query values
-    /// dropped: /calendar/2024/05 and /calendar/1999/12 are one pattern); 0: no cap.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    pub max_per_pattern: usize,
-}
-
-impl ScopeArgs {
-    /// The crawl's settings; `user_agent` is the rendering flags' `--user-agent`, which
-    /// robots.txt and sitemap requests send too.
-    pub fn config(
-        &self,
-        seeds: &[String],
-        max_depth: u32,
-        user_agent: Option<&str>,
-    ) -> sightline::CrawlConfig {
-        let mut c = sightline::CrawlConfig::new(seeds.iter().cloned())
-            .scope(self.scope)
-            .include(self.include.clone())
-            .exclude(self.exclude.clone())
-            .robots(!self.ignore_robots)
-            .sitemaps(!self.no_sitemaps)
-            .per_host(self.per_host)
-            .delay(Duration::from_millis(self.delay))
-            .max_per_pattern(self.max_per_pattern)
-            .max_depth(max_depth);
-        if let Some(ua) = user_agent {
-            c = c.user_agent(ua);
-        }
-        c
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct CrawlArgs {
     /// Where to start: URLs (a bare host gets https://).
@@ -862,39 +745,6 @@ pub fn browser_endpoints(r: &RenderArgs) -> Result<Vec<String>> {
         }
     }
     Ok(eps)
-}
-
-/// Load `--params FILE` (any subset of `Params` as JSON).
-pub fn load_params(p: &Option<PathBuf>) -> Result<Params> {
-    match p {
-        None => Ok(Params::default()),
-        Some(path) => {
-            let s = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read --params {}", path.display()))?;
-            serde_json::from_str(&s)
-                .with_context(|| format!("--params {}: not valid parameters JSON", path.display()))
-        }
-    }
-}
-
-/// Load `--model FILE`: the `learned` model to run instead of the built-in one (None: the
-/// built-in one).
-pub fn load_model(
-    model: &Option<PathBuf>,
-) -> Result<Option<std::sync::Arc<sightline::extract::learned::model::Model>>> {
-    match model {
-        None => Ok(None),
-        Some(m) => {
-            let m = sightline::extract::learned::model::Model::from_file(m).context("--model")?;
-            Ok(Some(std::sync::Arc::new(m)))
-        }
-    }
-}
-
-/// `--algorithm` of `extract`, `serve` and `mcp`: names separated by commas, or `all`
-/// ([`Algorithm::ALL`]: one render, every algorithm).
-pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
-    Algorithm::parse_list([s], &Algorithm::ALL).map_err(anyhow::Error::msg)
 }
 
 /// Inputs from the arguments and `--input FILE|-`.
