@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EventRequestPaused, FailRequestParams, FulfillRequestParams, HeaderEntry,
+    ContinueRequestParams, EventRequestPaused, FailRequestParams,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
@@ -296,92 +296,12 @@ pub(super) fn spawn(
     })
 }
 
-/// `tab/pdf.rs`, the page laid out from a PDF: a paused request that is its main document
-/// is answered here (true). At the request stage, with the page ready (a file's PDF), it is
-/// answered with it and never reaches the network. At the response stage (the PDF's request
-/// again, its response paused by [`on_paused`]), the body is the PDF: the request is answered
-/// with the page laid out from it, or failed when it is no PDF (`State::pdf_failed`).
-async fn answer_pdf_request(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) -> bool {
-    let response = ev.response_status_code.is_some() || ev.response_error_reason.is_some();
-    let (view, limit) = {
-        let mut s = st.lock();
-        if (s.pdf_view.is_none() && !s.pdf_fetch)
-            || ev.resource_type != ResourceType::Document
-            || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
-            || (!response && ev.redirected_request_id.is_some())
-            || (!response && !same_document_url(&ev.request.url, &s.nav_url))
-        {
-            return false;
-        }
-        if !response && s.pdf_view.is_none() {
-            // The PDF's request: decided as any main document, its response paused.
-            return false;
-        }
-        if let Some(n) = &ev.network_id {
-            s.main_request = Some(n.inner().to_string());
-        }
-        (s.pdf_view.clone(), s.body_limit)
-    };
-    let fulfill = |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId, body: &str| {
-        let mut p = FulfillRequestParams::new(id, 200);
-        p.response_headers = Some(vec![
-            HeaderEntry::new("Content-Type", "text/html; charset=utf-8"),
-            HeaderEntry::new("Cache-Control", "no-store"),
-        ]);
-        p.body = Some(body.to_string().into());
-        p
-    };
-    if let Some(view) = view {
-        let _ = pg.execute(fulfill(ev.request_id.clone(), &view)).await;
-        return true;
-    }
-    let id = ev.request_id.clone();
-    let redirect = ev
-        .response_status_code
-        .is_some_and(|c| (300..400).contains(&c))
-        && ev
-            .response_headers
-            .as_ref()
-            .is_some_and(|h| h.iter().any(|e| e.name.eq_ignore_ascii_case("location")));
-    if ev.response_error_reason.is_some() || redirect {
-        let _ = pg.execute(ContinueRequestParams::new(id)).await;
-        return true;
-    }
-    // Read and lay out off the event loop: the body may be large.
-    let (pg, st) = (pg.clone(), st.clone());
-    tokio::spawn(async move {
-        use base64::Engine;
-        use chromiumoxide::cdp::browser_protocol::fetch::GetResponseBodyParams;
-        let body =
-            tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
-        let bytes = match body {
-            Ok(Ok(r)) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
-                .decode(r.result.body.as_bytes())
-                .unwrap_or_default(),
-            Ok(Ok(r)) => r.result.body.clone().into_bytes(),
-            _ => Vec::new(),
-        };
-        match super::pdf::view_for(&bytes) {
-            Ok(view) => {
-                let _ = pg.execute(fulfill(id, &view)).await;
-            }
-            Err(why) => {
-                st.lock().pdf_failed = Some(why);
-                let _ = pg
-                    .execute(FailRequestParams::new(id, ErrorReason::Aborted))
-                    .await;
-            }
-        }
-    });
-    true
-}
-
 /// A paused request: decide ([`decide`]), count, then continue or fail it (after the target
 /// policy's check, off the event loop, when there is one). A request the page's plan skips
 /// ([`block::Blocking::skip`]) is answered at once, without the target policy's check: it
 /// goes nowhere.
 async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
-    if answer_pdf_request(pg, st, ev).await {
+    if super::pdf::answer_request(pg, st, ev).await {
         return;
     }
     let (d, policy, headers, skip, replay, pdf_fetch) = {

@@ -11,6 +11,7 @@
 //!   `--replay` (every request answered from an archive).
 //! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
 //! - `pdf`: a PDF main document read and laid out as a page of its own text (PDF.js).
+//! - `screenshot`: the screenshot phase (the page down to its height limit, as PNG).
 //! - `lifecycle`: between pages: parking the tab, recovering from a hang, whether the pool may
 //!   reuse it.
 //!
@@ -23,6 +24,7 @@ mod events;
 mod lifecycle;
 mod pdf;
 mod phases;
+mod screenshot;
 mod steering;
 
 pub use consent::ConsentReport;
