@@ -305,17 +305,6 @@ impl Tab {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_view_cannot_end_its_script_early() {
-        let html = super::view_html(b"%PDF-1.4 </script>");
-        let start = html.find("window.__slPdfSrc").unwrap();
-        let end = html[start..].find("</script>").unwrap() + start;
-        assert!(html[start..end].ends_with("};"));
-    }
-}
-
 /// `tab/pdf.rs`, the page laid out from a PDF: a paused request that is its main document
 /// is answered here (true). At the request stage, with the page ready (a file's PDF), it is
 /// answered with it and never reaches the network. At the response stage (the PDF's request
@@ -398,4 +387,15 @@ pub(super) async fn answer_request(
         }
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_view_cannot_end_its_script_early() {
+        let html = super::view_html(b"%PDF-1.4 </script>");
+        let start = html.find("window.__slPdfSrc").unwrap();
+        let end = html[start..].find("</script>").unwrap() + start;
+        assert!(html[start..end].ends_with("};"));
+    }
 }
