@@ -109,23 +109,8 @@ fn clip(t: &str) -> String {
 mod tests {
     use super::*;
     use crate::extract::Details;
-    use crate::snapshot::{rect, SnapshotBuilder};
 
-    fn page() -> crate::Snapshot {
-        let mut b = SnapshotBuilder::new(1000.0);
-        let nav = b.el(0, "nav", rect(0.0, 0.0, 1000.0, 40.0));
-        let a = b.el(nav, "a", rect(0.0, 0.0, 80.0, 20.0));
-        b.text(a, "Home");
-        let art = b.el(0, "article", rect(100.0, 60.0, 700.0, 600.0));
-        for k in 0..4 {
-            let p = b.el(art, "p", rect(100.0, 60.0 + 100.0 * k as f64, 700.0, 90.0));
-            b.text(
-                p,
-                "A paragraph of the article, with commas, full stops and enough words to count.",
-            );
-        }
-        b.build()
-    }
+    use crate::snapshot::fixtures::nav_and_article as page;
 
     #[test]
     fn every_unit_has_its_box_probability_and_the_algorithms_that_keep_it() {

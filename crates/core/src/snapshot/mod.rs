@@ -771,4 +771,6 @@ pub fn rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
 }
 
 #[cfg(test)]
+pub(crate) mod fixtures;
+#[cfg(test)]
 mod tests;
