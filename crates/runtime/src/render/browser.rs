@@ -428,10 +428,9 @@ impl BrowserHandle {
 }
 
 /// A launched browser dropped without [`BrowserHandle::shutdown`] (the last reference let go
-/// by a relaunch, a panic, a cancelled task): its whole process tree is killed here. Killing
-/// only the child chromiumoxide started would not do: Debian's `chromium-headless-shell` is a
-/// shell script that runs the browser without `exec`, so the browser would be adopted by
-/// init and outlive sightline, its profile directory removed under it.
+/// by a relaunch, a panic, a cancelled task): its whole process tree is killed here, as the
+/// shutdown would, rather than leaving the browser's end to how chromiumoxide and Debian's
+/// `chromium-headless-shell` wrapper script (which does not `exec`) handle a dropped child.
 impl Drop for BrowserHandle {
     fn drop(&mut self) {
         if let (true, Some(pid)) = (self.launched, self.pid) {
