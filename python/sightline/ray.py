@@ -8,7 +8,8 @@
 :func:`extract` maps the dataset's batches through :class:`Extract`, a callable class: Ray
 makes ``concurrency`` actors of it, and each keeps one :class:`sightline.Browser` open for
 its life (launching Chromium once, not per batch) and extracts a batch with every tab busy
-(``Browser.extract_many``). Each input gives one row, a failing one included:
+(``Browser.aextract_many``), with ``batches_in_flight`` batches at once so that the tabs a
+batch no longer needs go to the next one. Each input gives one row, a failing one included:
 
     url, ok, error_kind, error_message, title, text, markdown, metadata (JSON text),
     timings (JSON text)
@@ -61,9 +62,32 @@ def _row(url: str, result: Any) -> Dict[str, Any]:
     }
 
 
+def _urls(batch: Any, column: str) -> "tuple[List[str], bool]":
+    """A batch's URLs, and whether it is Arrow (a ``pyarrow.Table``) or a dict of columns."""
+    arrow = hasattr(batch, "column_names") and hasattr(batch, "column")
+    if arrow:
+        return [str(u) for u in batch.column(column).to_pylist()], True
+    return [str(u) for u in batch[column]], False
+
+
+def _output(rows: List[Optional[Dict[str, Any]]], arrow: bool) -> Any:
+    """The rows as the batch came: a ``pyarrow.Table`` for Arrow, else a dict of lists."""
+    cols = {c: [row[c] for row in rows if row is not None] for c in COLUMNS}
+    if arrow:
+        import pyarrow as pa
+
+        return pa.table(cols)
+    return cols
+
+
 class Extract:
     """The Ray Data UDF of :func:`extract`: one Browser per instance (per actor), one row per
     input of each batch, in the batch's order.
+
+    Its ``__call__`` is asynchronous, so Ray Data runs several batches of an actor at once on
+    the actor's event loop: they share the browser's tabs, and a batch waiting for its slowest
+    page leaves its idle tabs to the next batch (a blocking UDF would leave them idle).
+    Outside Ray, :meth:`extract_batch` does the same for one batch and waits.
 
     Args:
         url_column: the column holding each row's URL (or path).
@@ -76,24 +100,23 @@ class Extract:
         self.url_column = url_column
         self.browser = Browser(tabs, **options)
 
-    def __call__(self, batch: Any) -> Any:
+    async def __call__(self, batch: Any) -> Any:
         """A batch (a ``pyarrow.Table``, or a dict of columns as Ray's ``numpy`` and
-        ``default`` formats give) to its rows: a ``pyarrow.Table`` for Arrow input, else a
-        dict of lists."""
-        arrow = hasattr(batch, "column_names") and hasattr(batch, "column")
-        if arrow:
-            urls = [str(u) for u in batch.column(self.url_column).to_pylist()]
-        else:
-            urls = [str(u) for u in batch[self.url_column]]
+        ``default`` formats give) to its rows, yielded once: a ``pyarrow.Table`` for Arrow
+        input, else a dict of lists. An async generator, as Ray Data's async UDFs are."""
+        urls, arrow = _urls(batch, self.url_column)
+        rows: List[Optional[Dict[str, Any]]] = [None] * len(urls)
+        async for r in self.browser.aextract_many(urls, progress=False):
+            rows[r.index] = _row(urls[r.index], r)
+        yield _output(rows, arrow)
+
+    def extract_batch(self, batch: Any) -> Any:
+        """:meth:`__call__` for one batch, blocking: its rows, as :meth:`__call__` yields them."""
+        urls, arrow = _urls(batch, self.url_column)
         rows: List[Optional[Dict[str, Any]]] = [None] * len(urls)
         for r in self.browser.extract_many(urls, progress=False):
             rows[r.index] = _row(urls[r.index], r)
-        cols = {c: [row[c] for row in rows if row is not None] for c in COLUMNS}
-        if arrow:
-            import pyarrow as pa
-
-            return pa.table(cols)
-        return cols
+        return _output(rows, arrow)
 
     def close(self) -> None:
         """End the browser (Ray ends it with the actor otherwise)."""
@@ -113,6 +136,7 @@ def extract(
     tabs: int = 4,
     concurrency: int = 1,
     batch_size: int = 16,
+    batches_in_flight: Optional[int] = None,
     num_cpus: float = 1,
     **options: Any,
 ) -> "ray.data.Dataset":
@@ -125,11 +149,19 @@ def extract(
         tabs: pages each actor renders at once.
         concurrency: actors, each with its own Chromium.
         batch_size: rows handed to an actor at once (keep it at least ``tabs``).
+        batches_in_flight: batches an actor works on at once, sharing its tabs (Ray's
+            ``max_concurrency`` for the actor); ``tabs`` by default. With 1, each batch waits
+            for its slowest page while the actor's other tabs idle; with ``tabs`` batches, a
+            tab idles only when every batch in flight has no page left to start.
         num_cpus: CPUs Ray reserves for each actor.
         **options: the options of :class:`sightline.Browser`.
     """
     import ray.data
 
+    if batches_in_flight is None:
+        batches_in_flight = tabs
+    if batches_in_flight < 1:
+        raise ValueError(f"batches_in_flight must be at least 1, not {batches_in_flight}")
     if not hasattr(data, "map_batches"):
         data = ray.data.from_items([{url_column: u} for u in data])
     return data.map_batches(
@@ -139,4 +171,5 @@ def extract(
         batch_format="pyarrow",
         concurrency=concurrency,
         num_cpus=num_cpus,
+        max_concurrency=batches_in_flight,
     )

@@ -162,7 +162,7 @@ def test_the_ray_udf_gives_one_row_per_input_failures_included(site):
     udf = Extract(tabs=2, offline=True, timeout=30.0)
     try:
         urls = [f"{site.base}/a", f"{site.base}/missing", f"{site.base}/from-sitemap"]
-        out = udf(pa.table({"url": urls}))
+        out = udf.extract_batch(pa.table({"url": urls}))
         assert out.column_names == list(COLUMNS)
         rows = out.to_pylist()
         assert [r["url"] for r in rows] == urls
@@ -170,7 +170,7 @@ def test_the_ray_udf_gives_one_row_per_input_failures_included(site):
         assert rows[0]["title"] == "Page A" and "linked from the home page" in rows[0]["text"]
         assert rows[1]["error_kind"] == "http" and rows[1]["text"] is None
         # A dict of columns (Ray's numpy format) gives a dict of lists.
-        cols = udf({"url": urls[:1]})
+        cols = udf.extract_batch({"url": urls[:1]})
         assert cols["ok"] == [True] and cols["title"] == ["Page A"]
     finally:
         udf.close()
@@ -188,9 +188,12 @@ def test_ray_extract_on_a_local_cluster(site):
     ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
     try:
         urls = [f"{site.base}/a", f"{site.base}/missing", f"{site.base}/js-only"]
-        ds = sightline.ray.extract(urls, tabs=1, concurrency=1, batch_size=2, offline=True, timeout=30.0)
+        # Two tabs, batches of one: two batches in flight on the actor at once (its default).
+        ds = sightline.ray.extract(urls, tabs=2, concurrency=1, batch_size=1, offline=True, timeout=30.0)
         rows = sorted(ds.take_all(), key=lambda r: urls.index(r["url"]))
         assert [r["ok"] for r in rows] == [True, False, True]
         assert rows[1]["error_kind"] == "http"
+        with pytest.raises(ValueError, match="batches_in_flight must be at least 1, not 0"):
+            sightline.ray.extract(urls, batches_in_flight=0)
     finally:
         ray.shutdown()
