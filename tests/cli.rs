@@ -365,3 +365,60 @@ fn deny_private_refuses_loopback_and_names_its_own_flag() {
     );
     assert!(!msg.contains("--allow-private"), "{msg}");
 }
+
+#[test]
+fn body_puts_the_chosen_format_in_the_json_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("page.json");
+    let out = bin()
+        .args(["snapshot", "--offline", "-o"])
+        .arg(&snap)
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = |args: &[&str]| {
+        bin()
+            .args(["extract", "-q", "--snapshot"])
+            .arg(&snap)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for f in ["markdown", "text", "html"] {
+        let body = run(&["-f", f]);
+        assert!(body.status.success());
+        let rec = run(&["-f", "json", "--body", f]);
+        assert!(
+            rec.status.success(),
+            "{}",
+            String::from_utf8_lossy(&rec.stderr)
+        );
+        let rec: serde_json::Value = serde_json::from_slice(&rec.stdout).unwrap();
+        assert_eq!(rec["body_format"], f);
+        assert_eq!(
+            rec["body"].as_str().unwrap(),
+            String::from_utf8_lossy(&body.stdout),
+            "the record's body is what -f {f} writes"
+        );
+    }
+    let plain = run(&["-f", "json"]);
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(plain.get("body").is_none() && plain.get("body_format").is_none());
+    // It needs the JSON format, and a body format.
+    let e = run(&["-f", "markdown", "--body", "markdown"]);
+    assert_eq!(
+        e.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&e.stderr)
+    );
+    assert!(String::from_utf8_lossy(&e.stderr).contains("--body needs -f json"));
+    let e = run(&["-f", "json", "--body", "json"]);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("the body is markdown, text or html"));
+}

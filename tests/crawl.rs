@@ -280,6 +280,8 @@ fn a_crawl_finds_scopes_folds_and_bounds_the_site() {
             "5",
             "--timeout",
             "30",
+            "--body",
+            "markdown",
             "-q",
         ])
         .stdin(Stdio::null())
@@ -291,6 +293,16 @@ fn a_crawl_finds_scopes_folds_and_bounds_the_site() {
         status.code().is_some_and(|c| c == 0 || c == 2),
         "{status:?}: {inputs:#?}"
     );
+    // `--body markdown`: each page's record carries its Markdown.
+    let with_text: Vec<_> = recs
+        .iter()
+        .filter(|r| r["text"].as_str().is_some_and(|t| !t.is_empty()))
+        .collect();
+    assert!(!with_text.is_empty());
+    for r in with_text {
+        assert_eq!(r["body_format"], "markdown", "{r}");
+        assert!(!r["body"].as_str().unwrap().is_empty(), "{r}");
+    }
     // Every page once.
     let mut uniq = inputs.clone();
     uniq.sort();

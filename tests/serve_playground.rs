@@ -194,6 +194,41 @@ async fn extract_adds_units_when_asked() {
         .unwrap_or_else(|| panic!("{units:?}"));
     assert!(para["p"].as_f64().unwrap() > 0.5, "{para}");
     assert!(!para["top"].as_array().unwrap().is_empty());
+    // The body in another format rides in the same record (`body`): one render.
+    let (st, _, b) = post(
+        &format!("{}/extract", svc.base),
+        None,
+        &json!({"html": html, "format": "json", "body": "markdown"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{b}");
+    let rec: Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(rec["body_format"], "markdown", "{b}");
+    let md = rec["body"].as_str().unwrap();
+    assert!(md.starts_with("# A headline of the story"), "{md}");
+    assert!(md.contains("The river rose through the night"), "{md}");
+    assert!(rec.get("units").is_none(), "{b}");
+    for bad in [
+        json!({"html": html, "format": "markdown", "body": "markdown"}),
+        json!({"html": html, "format": "json", "body": "json"}),
+        json!({"html": html, "format": "json", "body": "pdf"}),
+    ] {
+        let (st, _, b) = post(&format!("{}/extract", svc.base), None, &bad).await;
+        assert_eq!(st, 400, "{bad}: {b}");
+        assert!(b.contains("body") || b.contains("format"), "{b}");
+    }
+    // Without it, no key (records stay as they were).
+    let (_, _, b) = post(
+        &format!("{}/extract", svc.base),
+        None,
+        &json!({"html": html, "format": "json"}),
+    )
+    .await;
+    let rec: Value = serde_json::from_str(&b).unwrap();
+    assert!(
+        rec.get("body").is_none() && rec.get("body_format").is_none(),
+        "{b}"
+    );
     // The query takes it too, and it needs the JSON format.
     let r = client()
         .get(format!(

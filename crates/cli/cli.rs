@@ -13,7 +13,7 @@ use sightline::{BrowserSource, RenderOptions};
 
 pub use crate::scope_args::ScopeArgs;
 pub use crate::shared::{
-    exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
+    body_format, exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
 };
 
 #[derive(Debug, Parser)]
@@ -473,6 +473,10 @@ pub struct ExtractArgs {
     /// playground of `serve` draws; runs every main-content algorithm once more). -f json only.
     #[arg(long)]
     pub units: bool,
+    /// Also put each page's body in FORMAT (markdown, text or html) in its JSON record as
+    /// `body` (with `body_format`): one render gives the record and the body. -f json only.
+    #[arg(long, value_name = "FORMAT", value_parser = body_format)]
+    pub body: Option<sightline::Format>,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
@@ -538,6 +542,10 @@ pub struct CrawlArgs {
     /// Start markdown output with the page's metadata as YAML front matter.
     #[arg(long)]
     pub front_matter: bool,
+    /// Also put each page's body in FORMAT (markdown, text or html) in its JSON record as
+    /// `body` (as `extract --body`). -f json only.
+    #[arg(long, value_name = "FORMAT", value_parser = body_format)]
+    pub body: Option<sightline::Format>,
     /// Refuse targets on this machine and its networks (as `extract --deny-private`), for
     /// the pages and for robots.txt and sitemaps.
     #[arg(long)]

@@ -65,7 +65,11 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         .format(format)
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
-        .front_matter(a.front_matter);
+        .front_matter(a.front_matter)
+        .json_body(a.body);
+    if a.body.is_some() && format != Format::Json {
+        anyhow::bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
+    }
     if let Some(plan) = a.render.steer.plan()? {
         page = page.steer(plan);
     }

@@ -158,9 +158,13 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
         .front_matter(a.front_matter)
-        .units(a.units);
+        .units(a.units)
+        .json_body(a.body);
     if a.units && format != Format::Json {
         bail!("--units needs -f json (the units are a field of the JSON record)");
+    }
+    if a.body.is_some() && format != Format::Json {
+        bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
     let cfg = match a.render.steer.plan()? {
         Some(plan) => cfg.steer(plan),

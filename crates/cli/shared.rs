@@ -102,3 +102,14 @@ pub fn load_model(
 pub fn parse_algorithms(s: &str) -> Result<Vec<Algorithm>> {
     Algorithm::parse_list([s], &Algorithm::ALL).map_err(anyhow::Error::msg)
 }
+
+/// `--body` of `extract` and `crawl`: a body format for the JSON record's `body` (markdown,
+/// text or html; json is the record itself).
+pub fn body_format(s: &str) -> std::result::Result<sightline::Format, String> {
+    match s.parse::<sightline::Format>()? {
+        sightline::Format::Json => {
+            Err("the body is markdown, text or html (json is the record itself)".into())
+        }
+        f => Ok(f),
+    }
+}

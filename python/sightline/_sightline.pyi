@@ -36,6 +36,7 @@ class BrowserOptions(RenderOptions, total=False):
     annotate: bool  # default: False
     accept_http_errors: bool  # default: False
     comments: bool  # default: False
+    units: bool  # default: False
     deny_private: bool  # default: False
     warc: Optional[Union[str, "os.PathLike[str]"]]  # default: None
     wacz: Optional[Union[str, "os.PathLike[str]"]]  # default: None

@@ -18,6 +18,7 @@ Ray is imported only by :func:`extract` (``pip install 'sightline[ray]'``); :cla
 needs only pyarrow when given Arrow batches, so it can run (and be tested) without Ray.
 """
 
+import inspect
 import json
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
@@ -164,12 +165,17 @@ def extract(
         raise ValueError(f"batches_in_flight must be at least 1, not {batches_in_flight}")
     if not hasattr(data, "map_batches"):
         data = ray.data.from_items([{url_column: u} for u in data])
+    kw: Dict[str, Any] = {}
+    pool = ray.data.ActorPoolStrategy
+    if "max_concurrent_calls_per_actor" in inspect.signature(pool.__init__).parameters:
+        kw["compute"] = pool(size=concurrency, max_concurrent_calls_per_actor=batches_in_flight)
+    else:  # Ray before the named parameter: the actor's own max_concurrency
+        kw.update(concurrency=concurrency, max_concurrency=batches_in_flight)
     return data.map_batches(
         Extract,
         fn_constructor_kwargs={"url_column": url_column, "tabs": tabs, **options},
         batch_size=batch_size,
         batch_format="pyarrow",
-        concurrency=concurrency,
         num_cpus=num_cpus,
-        max_concurrency=batches_in_flight,
+        **kw,
     )

@@ -146,6 +146,11 @@ keywords! {
         /// Keep reader comments after the article (`learned`; their blocks have
         /// `comment: True`); by default they are dropped.
         comments: bool = false;
+        /// Add each page's text units to its record (`Page.to_dict()["units"]`): every unit's
+        /// box, text, `learned` probability, top feature contributions and the algorithms
+        /// that keep it (what the playground of `serve` draws). Runs every main-content
+        /// algorithm once more; off by default.
+        units: bool = false;
         /// Refuse targets on this machine and its networks (loopback, private, link-local,
         /// metadata addresses), for the page, its redirects and subresources, through an
         /// egress proxy that connects only to the address it checked.
@@ -383,7 +388,8 @@ impl BrowserOptions {
             .algorithm(convert::algorithm(self.algorithm.as_deref())?)
             .params(params)
             .accept_http_errors(self.accept_http_errors)
-            .deny_private(self.deny_private);
+            .deny_private(self.deny_private)
+            .units(self.units);
         if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);
         }

@@ -138,6 +138,8 @@ def page(chromium):
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.console_errors = errors
+    pg.extract_calls = []
+    pg.on("request", lambda r: pg.extract_calls.append(r.url) if urllib.parse.urlsplit(r.url).path == "/extract" else None)
     yield pg
     ctx.close()
     assert not outside, f"requests left loopback: {outside}"
@@ -194,8 +196,10 @@ def test_a_url_typed_and_entered_shows_the_text_the_picture_and_each_units_proba
     size = page.evaluate("[document.getElementById('overlay').width, document.getElementById('overlay').height]")
     assert size[0] > 100 and size[1] > 100
     assert "Buy the new phone" not in page.locator("#out-text").text_content()
-    # The body of the chosen format (markdown) comes from a second call.
+    # The body of the chosen format (markdown) came in the same record (`body`): one render.
     page.wait_for_function("() => document.getElementById('out-body').textContent.includes('tidal power station')")
+    assert rec["body_format"] == "markdown" and "tidal power station" in rec["body"]
+    assert len(page.extract_calls) == 1, page.extract_calls
     assert page.locator("#timings").text_content().count("navigate") == 1
     assert page.locator("#meta").text_content().count("learned") >= 1
     assert page.locator("#error").is_hidden()

@@ -227,6 +227,17 @@ def test_comments_and_deny_private(server):
             b.extract(url)
 
 
+def test_units_add_each_text_unit_to_the_record(server):
+    url = f"{server}/demo-news/page.html"
+    with sightline.Browser(tabs=1, offline=True) as b:
+        assert "units" not in b.extract(url).to_dict()
+    with sightline.Browser(tabs=1, offline=True, units=True) as b:
+        units = b.extract(url).to_dict()["units"]
+    tidal = [u for u in units if "tidal power station" in u["text"]]
+    assert tidal and all(0.0 <= u["p"] <= 1.0 for u in units)
+    assert "learned" in tidal[0]["kept_by"] and tidal[0]["top"]
+
+
 def test_a_pdf_is_extracted_and_an_encrypted_one_is_a_document_error(browser):
     # fixtures/pdf (docs/pdf.md): a two-page report printed by Chromium with a running
     # header and page numbers, and the same report encrypted.

@@ -30,6 +30,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name, as `FromStr` reads it and the record writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Html => "html",
+            Format::Markdown => "markdown",
+            Format::Json => "json",
+        }
+    }
+
     /// File extension for `-o DIR` output.
     pub fn extension(self) -> &'static str {
         match self {

@@ -50,6 +50,10 @@ pub struct PageConfig {
     /// unit's box, probability, contributions and the algorithms that keep it. Runs every
     /// main-content algorithm once more; off by default.
     pub units: bool,
+    /// With [`Format::Json`], also put the page's body in this format (markdown, text, html)
+    /// in the record's `body` (one render gives the record and the body: the service's
+    /// `body`, the CLI's `--body`). Ignored for the other formats.
+    pub json_body: Option<Format>,
 }
 
 impl PageConfig {
@@ -115,6 +119,12 @@ impl PageConfig {
         self
     }
 
+    /// With [`Format::Json`], add the body in `f` to each record ([`PageConfig::json_body`]).
+    pub fn json_body(mut self, f: Option<Format>) -> PageConfig {
+        self.json_body = f.filter(|f| *f != Format::Json);
+        self
+    }
+
     /// An error's message for this front end: the library's (with its causes), then the
     /// front end's hint (`hint`) in parentheses when it has one.
     pub fn message(&self, e: &Error) -> String {
@@ -158,6 +168,7 @@ impl Default for PageConfig {
             steer: None,
             archive: None,
             units: false,
+            json_body: None,
         }
     }
 }
@@ -393,13 +404,13 @@ pub fn score(
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         total += ms;
         empty &= !ex.has_text(&tree);
-        let body = render_document(
-            &tree,
-            &ex,
-            cfg.format,
-            cfg.front_matter.then_some(&metadata),
-        );
-        if many && cfg.format != Format::Json {
+        // The body's format: the page's, or with JSON the record's `body`'s.
+        let format = match (cfg.format, cfg.json_body) {
+            (Format::Json, Some(f)) => f,
+            (f, _) => f,
+        };
+        let body = render_document(&tree, &ex, format, cfg.front_matter.then_some(&metadata));
+        if many && format != Format::Json {
             bodies.push(format!("==> {} <==\n{body}", a.name()));
         } else {
             bodies.push(body);
@@ -440,10 +451,14 @@ pub fn score(
     } else {
         record.result = results.into_values().next();
     }
-    let body = if cfg.format == Format::Json {
-        String::new()
-    } else {
-        bodies.concat()
+    let body = match (cfg.format, cfg.json_body) {
+        (Format::Json, None) => String::new(),
+        (Format::Json, Some(f)) => {
+            record.body = Some(bodies.concat());
+            record.body_format = Some(f.name().to_string());
+            String::new()
+        }
+        _ => bodies.concat(),
     };
     (
         PageOut {

@@ -60,6 +60,14 @@ pub struct Record {
     /// absent unless asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub units: Option<Vec<crate::overlay::UnitView>>,
+    /// The page's body in `body_format` (markdown, text or html), when a JSON record was
+    /// asked to carry it (the CLI's `--body`, the service's `body`); absent otherwise. With
+    /// several algorithms, each one's under a `==> name <==` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The format of `body`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_format: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timings_ms: Option<Timings>,
     #[serde(skip_serializing_if = "Option::is_none")]

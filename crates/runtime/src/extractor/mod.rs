@@ -162,6 +162,13 @@ impl Options {
         self.page.front_matter = on;
         self
     }
+    /// Add each page's text units to its record (`units`: every unit's box, text, `learned`
+    /// probability, top feature contributions and the algorithms that keep it; what the
+    /// playground draws). Runs every main-content algorithm once more; off by default.
+    pub fn units(mut self, on: bool) -> Options {
+        self.page.units = on;
+        self
+    }
     /// The algorithms' parameters (every paper constant; see [`Params`]).
     pub fn params(mut self, p: Params) -> Options {
         self.page.params = p;

@@ -103,6 +103,9 @@ pub struct ExtractRequest {
     /// algorithms that keep it; `format=json` only).
     #[serde(default)]
     pub units: bool,
+    /// With `format=json`, also put the page's body in this format (markdown, text or html)
+    /// in the record's `body`: one render gives the record and the body.
+    pub body: Option<String>,
     /// The steering fields (POST only).
     #[serde(flatten)]
     pub steer: serde_json::Map<String, serde_json::Value>,
@@ -315,7 +318,7 @@ async fn extract_get(
         let m = if steering.contains(k) {
             format!("{k}: steering fields are accepted in a POST JSON body only")
         } else {
-            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments, warc and units")
+            format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments, warc, units and body")
         };
         return error_response(StatusCode::BAD_REQUEST, "input", &m);
     }
@@ -422,6 +425,7 @@ async fn request_to_page(
         req.comments,
         req.format.as_deref(),
         req.units,
+        req.body.as_deref(),
     )
     .map_err(bad)?;
     match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
@@ -504,6 +508,7 @@ fn choices(
     comments: Option<bool>,
     format: Option<&str>,
     units: bool,
+    body: Option<&str>,
 ) -> Result<PageConfig, String> {
     let mut page = base.with_choices(algorithm, comments)?;
     if let Some(f) = format {
@@ -516,6 +521,15 @@ fn choices(
             );
         }
         page = page.units(true);
+    }
+    if let Some(b) = body {
+        let f = b.parse::<Format>()?;
+        if page.format != Format::Json || f == Format::Json {
+            return Err(format!(
+                "body={b} needs format=json and a body format of markdown, text or html (it comes back in the record's `body`)"
+            ));
+        }
+        page = page.json_body(Some(f));
     }
     Ok(page)
 }
@@ -534,6 +548,8 @@ pub struct ScoreRequest {
     pub comments: Option<bool>,
     #[serde(default)]
     pub units: bool,
+    /// As `/extract`'s `body`.
+    pub body: Option<String>,
 }
 
 /// `POST /score`: a posted snapshot scored with no browser, answered as `/extract` answers.
@@ -565,6 +581,7 @@ async fn score_post(
         req.comments,
         req.format.as_deref(),
         req.units,
+        req.body.as_deref(),
     ) {
         Ok(p) => p,
         Err(m) => return bad(m),
