@@ -18,6 +18,23 @@ fn fixture(slug: &str) -> String {
 }
 
 /// A loopback port with nothing listening on it.
+/// `sightline snapshot` of a fixture, saved in `dir`: its path.
+fn snapshot_of(slug: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    let snap = dir.join(format!("{slug}.json"));
+    let out = bin()
+        .args(["snapshot", "--offline", "-o"])
+        .arg(&snap)
+        .arg(fixture(slug))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    snap
+}
+
 fn closed_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     l.local_addr().unwrap().port()
@@ -108,18 +125,7 @@ fn exit_code_1_when_nothing_is_extracted_and_snapshot_round_trip() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let snap = dir.path().join("page.json");
-    let out = bin()
-        .args(["snapshot", "--offline", "-o"])
-        .arg(&snap)
-        .arg(fixture("layout-article"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let snap = snapshot_of("layout-article", dir.path());
     let direct = bin()
         .args(["extract", "--offline", "-a", "ctd"])
         .arg(fixture("layout-article"))
@@ -369,18 +375,7 @@ fn deny_private_refuses_loopback_and_names_its_own_flag() {
 #[test]
 fn body_puts_the_chosen_format_in_the_json_record() {
     let dir = tempfile::tempdir().unwrap();
-    let snap = dir.path().join("page.json");
-    let out = bin()
-        .args(["snapshot", "--offline", "-o"])
-        .arg(&snap)
-        .arg(fixture("layout-article"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let snap = snapshot_of("layout-article", dir.path());
     let run = |args: &[&str]| {
         bin()
             .args(["extract", "-q", "--snapshot"])
