@@ -79,7 +79,8 @@ pub enum Command {
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
-    ///          curl -N http://127.0.0.1:8080/crawl -d '{"seeds": "https://example.com/", "max_pages": 5}'
+    ///
+    /// Crawl: curl -N http://127.0.0.1:8080/crawl -d '{"seeds": "https://example.com/", "max_pages": 5}'
     ///
     /// A crawl takes one place of the queue and renders in the same -j tabs; it records at
     /// most --max-crawl-pages pages, takes no new page after --crawl-timeout, obeys

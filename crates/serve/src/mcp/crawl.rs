@@ -114,6 +114,8 @@ pub struct CrawlResult {
     pub failed: usize,
     /// URLs robots.txt kept the crawl from.
     pub disallowed: usize,
+    /// URLs the server's target policy refused (never fetched).
+    pub refused: usize,
     /// The crawl stopped at `max_pages` (or the call's deadline) with URLs still queued.
     pub more: bool,
 }

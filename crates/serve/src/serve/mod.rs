@@ -17,20 +17,21 @@
 //! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
 //!   queue depth, refusals)
 //!
-//! Every page goes through [`Extractor::record_with`], the front door's pipeline `extract`
-//! uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
+//! Every page goes through [`Extractor::record_with`] (a crawl's through
+//! [`Extractor::crawl_with`]), the front door's pipeline `extract` uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
 //! `{"error": {"kind", "message"}}` with a fitting status (400 bad request, 401 token, 403
 //! refused target, 413 too large, 502 the page failed, 503 queue full with `Retry-After`,
 //! 504 deadline).
 //!
-//! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
-//! the browser for every request the page makes; and when the
+//! Safety: targets are checked against a [`NetPolicy`] when the request arrives (a crawl's
+//! seeds, and each URL it finds before it is taken) and again by the browser for every
+//! request the page makes; and when the
 //! browsers were launched with [`RenderOptions::egress`](sightline::RenderOptions::egress) (the
 //! command line does, unless `--allow-private`), every connection of the browser goes through
 //! the egress proxy, which connects only to addresses it resolved and checked itself
 //! ([`sightline::render::egress`]). Backpressure:
-//! at most `concurrency + max_queue` requests (`/extract`, and `POST /mcp` until its answer's
-//! body is sent) are admitted; the rest get 503 at once. Each
+//! at most `concurrency + max_queue` requests (`/extract`, `/map`, and `POST /crawl` and
+//! `POST /mcp` until their answer's body is sent) are admitted; the rest get 503 at once. Each
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
 //! Shutdown: stop accepting, let the pages in flight finish within a bound.
 

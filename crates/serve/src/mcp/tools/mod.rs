@@ -413,6 +413,7 @@ impl McpServer {
                 let result = CrawlResult {
                     failed: s.failed,
                     disallowed: s.disallowed,
+                    refused: s.refused,
                     more: s.interrupted,
                     pages,
                 };
