@@ -72,11 +72,20 @@ pub enum Command {
     /// report. Example: sightline eval --dataset cleaneval --limit 50 --algorithm htd
     Eval(EvalArgs),
     /// Serve extraction over HTTP (axum): GET /extract?url=…, POST /extract, POST /score (a
-    /// saved snapshot, no browser), /healthz, /metrics, the MCP tools at /mcp (streamable
-    /// HTTP), and the playground at / (open it in a browser).
+    /// saved snapshot, no browser), POST /crawl (a site's pages as NDJSON, one line a page
+    /// as it is recorded, then a summary line), POST /map (a site's URLs), /healthz,
+    /// /metrics, the MCP tools at /mcp (streamable HTTP), and the playground at / (open it in
+    /// a browser).
     ///
     /// Example: sightline serve --listen 127.0.0.1:8080 -j 4
     ///          curl 'http://127.0.0.1:8080/extract?url=https://example.com/&format=json'
+    ///
+    /// Crawl: curl -N http://127.0.0.1:8080/crawl -d '{"seeds": "https://example.com/", "max_pages": 5}'
+    ///
+    /// A crawl takes one place of the queue and renders in the same -j tabs; it records at
+    /// most --max-crawl-pages pages, takes no new page after --crawl-timeout, obeys
+    /// robots.txt, and every seed and every URL it finds is checked by the target policy
+    /// below before it is fetched.
     ///
     /// Targets that resolve to loopback, private, link-local or unique-local addresses, and
     /// schemes other than http(s), are refused (403) when the request arrives and for every
@@ -125,8 +134,9 @@ pub struct ServeArgs {
     /// After SIGTERM, how long the pages in flight may take before the service exits.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     pub drain_timeout: f64,
-    /// Require `Authorization: Bearer TOKEN` on /extract, /metrics and /mcp. Without one,
-    /// /mcp answers only requests addressed to localhost, 127.0.0.1 or ::1 (Host header).
+    /// Require `Authorization: Bearer TOKEN` on /extract, /score, /crawl, /map, /metrics and
+    /// /mcp. Without one, /mcp answers only requests addressed to localhost, 127.0.0.1 or ::1
+    /// (Host header).
     #[arg(
         long,
         env = "SIGHTLINE_TOKEN",
@@ -153,6 +163,14 @@ pub struct ServeArgs {
     /// to a new file in DIR, whose name the record's `warc` gives. Off without it.
     #[arg(long, value_name = "DIR")]
     pub warc_dir: Option<PathBuf>,
+    /// The most pages one POST /crawl (or MCP crawl call) records; a request's max_pages
+    /// (default 10) is held to it.
+    #[arg(long, default_value_t = sightline_serve::crawling::MAX_CRAWL_PAGES, value_name = "N")]
+    pub max_crawl_pages: usize,
+    /// Deadline of one POST /crawl or /map in seconds: then the crawl takes no new page,
+    /// finishes the ones in flight and sends its summary (`deadline_reached`).
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    pub crawl_timeout: f64,
     #[command(flatten)]
     pub render: RenderArgs,
 }

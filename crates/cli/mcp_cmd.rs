@@ -39,6 +39,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
             page,
             call_timeout: None,
             grants: a.service.grants(),
+            max_crawl_pages: sightline_serve::crawling::MAX_CRAWL_PAGES,
         },
     );
     let mut term = crate::term_signal();

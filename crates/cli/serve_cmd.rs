@@ -14,6 +14,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         (a.drain_timeout, "--drain-timeout"),
         (a.header_timeout, "--header-timeout"),
         (a.body_timeout, "--body-timeout"),
+        (a.crawl_timeout, "--crawl-timeout"),
     ] {
         if v.is_nan() || v <= 0.0 {
             bail!("{name} {v}: must be a positive number of seconds");
@@ -47,6 +48,8 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         page,
         grants: a.service.grants(),
         warc_dir: a.warc_dir.clone(),
+        max_crawl_pages: a.max_crawl_pages.max(1),
+        crawl_timeout: Duration::from_secs_f64(a.crawl_timeout),
         limits: serve::Limits {
             max_connections: a.max_connections.max(1),
             header_timeout: Duration::from_secs_f64(a.header_timeout),

@@ -2,16 +2,21 @@
 //! pipeline as an HTTP service and as Model Context Protocol tools.
 //!
 //! # Layout
-//! - [`serve`]: the HTTP service (axum): `/extract`, `/score`, `/healthz`, `/metrics`, with a
-//!   target policy against SSRF, per-request limits, a token, and connection edges (`edges`);
-//!   and the playground page at `/` (`playground`).
+//! - [`serve`]: the HTTP service (axum): `/extract`, `/score`, `/crawl`, `/map`, `/healthz`,
+//!   `/metrics`, with a target policy against SSRF, per-request limits, a token, and
+//!   connection edges (`edges`); the crawl and map endpoints (`crawl`); and the playground
+//!   page at `/` (`playground`).
 //! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot`, `crawl`,
 //!   `map` tools)
 //!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
 //! - [`steering`]: a caller's steering plan over the operator's, and the operator's grants
 //!   (scripts, headers, cookies), shared by both.
+//! - [`crawling`]: the bounded crawl and map both offer (`/crawl`, `/map`; the `crawl` and
+//!   `map` tools): the caller's scope and bounds, the operator's cap, the target policy on
+//!   every URL, the deadline.
 #![forbid(unsafe_code)]
 
+pub mod crawling;
 pub mod mcp;
 pub mod serve;
 pub mod steering;

@@ -9,7 +9,8 @@
 //!    sitemaps it names and `/sitemap.xml` (indexes, gzip, RSS and Atom feeds:
 //!    [`sitemaps`]) add their URLs at depth 1.
 //! 3. **The loop**: the shallowest queued URL whose host is ready ([`polite::Hosts`]: requests
-//!    in flight, delay, backoff) is rendered and scored; its links (after its scripts ran,
+//!    in flight, delay, backoff) and that the crawl's target policy allows (when it has one:
+//!    [`CrawlConfig::policy`]) is rendered and scored; its links (after its scripts ran,
 //!    nofollow left out) that are in scope ([`urls::Scope`]), within `--max-depth` and the
 //!    per-path-pattern cap join the frontier; `rel=canonical` folds duplicates; a SimHash of
 //!    the text marks near-duplicates; its record is written, then marked done.
@@ -136,6 +137,13 @@ pub struct CrawlConfig {
     pub frontier: Option<PathBuf>,
     /// Continue the crawl kept in `frontier`.
     pub resume: bool,
+    /// A target policy every URL is checked by before it is taken (seeds, sitemap and link
+    /// URLs alike): a refused URL is skipped, never fetched, and counted in
+    /// [`CrawlSummary::refused`]; robots.txt and sitemap requests follow it too (None: only
+    /// the renderer's, [`RenderOptions::policy`](crate::render::RenderOptions::policy), which
+    /// refuses such a page in the browser and records it as failed). `sightline serve` and
+    /// MCP set their own.
+    pub policy: Option<crate::render::guard::NetPolicy>,
 }
 
 impl CrawlConfig {
@@ -157,6 +165,7 @@ impl CrawlConfig {
             shard: None,
             frontier: None,
             resume: false,
+            policy: None,
         }
     }
     same_setters! {
@@ -180,6 +189,8 @@ impl CrawlConfig {
         delay: Duration,
         /// `--shard K/N`.
         shard: Option<Shard>,
+        /// The target policy every URL is checked by before it is taken.
+        policy: Option<crate::render::guard::NetPolicy>,
     }
     /// `--per-host` (at least 1).
     pub fn per_host(mut self, n: usize) -> Self {
@@ -213,7 +224,7 @@ impl CrawlConfig {
 }
 
 /// How a crawl ended.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CrawlSummary {
     /// Records written.
@@ -228,6 +239,8 @@ pub struct CrawlSummary {
     pub near_duplicates: usize,
     /// URLs robots.txt kept the crawl from.
     pub disallowed: usize,
+    /// URLs the crawl's target policy ([`CrawlConfig::policy`]) refused: never fetched.
+    pub refused: usize,
     /// The crawl was cancelled (or hit `--max-pages`) with URLs still queued.
     pub interrupted: bool,
 }
@@ -323,7 +336,7 @@ impl<'a> Engine<'a> {
         let fetcher = fetch::Fetcher::new(
             &user_agent,
             render.proxy.as_deref(),
-            render.policy.clone(),
+            cfg.policy.clone().or_else(|| render.policy.clone()),
             render.timeout,
         )
         .map_err(|m| input_error("robots.txt and sitemaps", m))?;
@@ -598,6 +611,14 @@ async fn run<R: PageRenderer + ?Sized>(
                 blocked_by_clock = !busy.is_empty();
                 break;
             };
+            if let Some(p) = &cfg.policy {
+                if let Err(r) = p.check(&entry.url).await {
+                    tracing::info!("{}: refused by the target policy: {r}", entry.url);
+                    e.frontier.skip(entry.id)?;
+                    e.summary.refused += 1;
+                    continue;
+                }
+            }
             if !e.robots_for(&entry.url).await.allowed(&entry.url) {
                 e.frontier.skip(entry.id)?;
                 e.summary.disallowed += 1;

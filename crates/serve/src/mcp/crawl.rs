@@ -1,5 +1,6 @@
 //! The `crawl` and `map` tools' inputs (with the JSON schema clients see) and structured
-//! results, their bounds, and how a crawled page is cut and answered. The tools themselves
+//! results, and how a crawled page is cut and answered. Their bounds and configuration are
+//! the ones `serve`'s `/crawl` and `/map` have ([`crate::crawling`]); the tools themselves
 //! are in `tools/` (one router holds every tool).
 
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -9,46 +10,15 @@ use serde::{Deserialize, Serialize};
 
 use super::TextFormat;
 
-/// Pages a `crawl` records when `max_pages` is not given.
-pub const DEFAULT_CRAWL_PAGES: usize = 10;
-/// The most pages one `crawl` call records.
-pub const MAX_CRAWL_PAGES: usize = 100;
-/// Links a `crawl` follows from its seed when `max_depth` is not given.
-pub const DEFAULT_CRAWL_DEPTH: u32 = 2;
+pub use crate::crawling::{
+    CrawlScope, DEFAULT_CRAWL_DEPTH, DEFAULT_CRAWL_PAGES, MAP_RENDERS, MAX_CRAWL_PAGES,
+    MAX_MAP_DEPTH, MAX_MAP_URLS,
+};
+
 /// Characters of each page's content a `crawl` returns when `max_chars` is not given.
 pub const DEFAULT_CRAWL_CHARS: usize = 4000;
 /// The most characters of each page's content a `crawl` returns.
 pub const MAX_CRAWL_CHARS: usize = 100_000;
-/// The most URLs one `map` call lists.
-pub const MAX_MAP_URLS: usize = 5000;
-/// The deepest `map` (1: the seed's links, robots.txt's and `/sitemap.xml`'s URLs; 2: the
-/// links of those pages too).
-pub const MAX_MAP_DEPTH: u32 = 2;
-/// Pages one `map` call renders at most (the seed, and at depth 2 the pages it found).
-pub(crate) const MAP_RENDERS: usize = 20;
-
-/// How far from the seed a `crawl` or `map` may go.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CrawlScope {
-    /// The seed's host (default; `www.` aside).
-    #[default]
-    Host,
-    /// The seed's registrable domain and its subdomains.
-    Domain,
-    /// URLs under the seed's path (up to its last `/`).
-    Prefix,
-}
-
-impl From<CrawlScope> for sightline::ScopeKind {
-    fn from(s: CrawlScope) -> Self {
-        match s {
-            CrawlScope::Host => sightline::ScopeKind::Host,
-            CrawlScope::Domain => sightline::ScopeKind::Domain,
-            CrawlScope::Prefix => sightline::ScopeKind::Prefix,
-        }
-    }
-}
 
 /// The input of `crawl`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -144,6 +114,8 @@ pub struct CrawlResult {
     pub failed: usize,
     /// URLs robots.txt kept the crawl from.
     pub disallowed: usize,
+    /// URLs the server's target policy refused (never fetched).
+    pub refused: usize,
     /// The crawl stopped at `max_pages` (or the call's deadline) with URLs still queued.
     pub more: bool,
 }

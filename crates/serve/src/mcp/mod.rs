@@ -48,6 +48,9 @@ pub struct McpConfig {
     /// What of a call's steering plan the operator allows (the operator's own plan is
     /// `page.steer`).
     pub grants: Vec<sightline::render::steer::Grant>,
+    /// The most pages one `crawl` records ([`crawling::MAX_CRAWL_PAGES`](crate::crawling::MAX_CRAWL_PAGES)
+    /// unless the operator says otherwise: `serve --max-crawl-pages`).
+    pub max_crawl_pages: usize,
 }
 
 /// The MCP tool handler: cheap to clone (one per HTTP session), all clones share one
@@ -64,6 +67,7 @@ pub(crate) struct Shared {
     pub(crate) policy: NetPolicy,
     pub(crate) call_timeout: Option<Duration>,
     pub(crate) grants: Vec<sightline::render::steer::Grant>,
+    pub(crate) max_crawl_pages: usize,
 }
 
 const INSTRUCTIONS: &str = "sightline renders web pages in headless Chromium and extracts their \
@@ -89,6 +93,7 @@ impl McpServer {
                 policy: cfg.policy,
                 call_timeout: cfg.call_timeout,
                 grants: cfg.grants,
+                max_crawl_pages: cfg.max_crawl_pages,
             }),
             tool_router: McpServer::tool_router(),
         }

@@ -6,6 +6,9 @@
 //!   of `url`
 //! - `POST /score` with a JSON body `{"snapshot": {...}, ...}`: a saved snapshot scored with
 //!   no browser (same `format`, `algorithm`, `comments`, `units` fields)
+//! - `POST /crawl` with a JSON body `{"seeds": ..., "max_pages", "max_depth", "scope", ...}`:
+//!   a site's pages as NDJSON while the crawl runs, then a summary line; `POST /map`: a
+//!   site's URLs ([`crawl`], bounded as the MCP tools are: [`crate::crawling`])
 //! - `GET /`: the playground ([`playground`]), one self-contained page that calls `/extract`
 //!   and `/score` as any client does
 //! - `GET /healthz`
@@ -14,23 +17,25 @@
 //! - `GET /metrics` (Prometheus text: pages, failures by kind, latency histogram, busy tabs,
 //!   queue depth, refusals)
 //!
-//! Every page goes through [`Extractor::record_with`], the front door's pipeline `extract`
-//! uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
+//! Every page goes through [`Extractor::record_with`] (a crawl's through
+//! [`Extractor::crawl_with`]), the front door's pipeline `extract` uses: `format=json` answers with the same record as `extract -f jsonl`. Errors are JSON
 //! `{"error": {"kind", "message"}}` with a fitting status (400 bad request, 401 token, 403
 //! refused target, 413 too large, 502 the page failed, 503 queue full with `Retry-After`,
 //! 504 deadline).
 //!
-//! Safety: targets are checked against a [`NetPolicy`] when the request arrives and again by
-//! the browser for every request the page makes; and when the
+//! Safety: targets are checked against a [`NetPolicy`] when the request arrives (a crawl's
+//! seeds, and each URL it finds before it is taken) and again by the browser for every
+//! request the page makes; and when the
 //! browsers were launched with [`RenderOptions::egress`](sightline::RenderOptions::egress) (the
 //! command line does, unless `--allow-private`), every connection of the browser goes through
 //! the egress proxy, which connects only to addresses it resolved and checked itself
 //! ([`sightline::render::egress`]). Backpressure:
-//! at most `concurrency + max_queue` requests (`/extract`, and `POST /mcp` until its answer's
-//! body is sent) are admitted; the rest get 503 at once. Each
+//! at most `concurrency + max_queue` requests (`/extract`, `/map`, and `POST /crawl` and
+//! `POST /mcp` until their answer's body is sent) are admitted; the rest get 503 at once. Each
 //! request has a deadline; a client that disconnects drops its request, which closes its tab.
 //! Shutdown: stop accepting, let the pages in flight finish within a bound.
 
+mod crawl;
 mod edges;
 mod metrics;
 pub mod playground;
@@ -61,8 +66,9 @@ pub struct ServeConfig {
     pub max_queue: usize,
     /// Deadline of one request, queueing included.
     pub request_timeout: Duration,
-    /// Bearer token required on `/extract`, `/score`, `/metrics` and `/mcp` (not on `/healthz`,
-    /// nor on the playground page at `/`, which asks for it and sends it on its calls).
+    /// Bearer token required on `/extract`, `/score`, `/crawl`, `/map`, `/metrics` and `/mcp`
+    /// (not on `/healthz`, nor on the playground page at `/`, which asks for it and sends it
+    /// on its calls).
     pub token: Option<String>,
     /// Which targets may be rendered.
     pub policy: NetPolicy,
@@ -76,6 +82,12 @@ pub struct ServeConfig {
     pub grants: Vec<sightline::render::steer::Grant>,
     /// Where a request's `warc: true` writes the page's WARC (`--warc-dir`; None: refused).
     pub warc_dir: Option<std::path::PathBuf>,
+    /// The most pages one `POST /crawl` (or MCP `crawl` call) records
+    /// (`--max-crawl-pages`).
+    pub max_crawl_pages: usize,
+    /// Deadline of one `POST /crawl` or `/map` (`--crawl-timeout`): at it the crawl takes no
+    /// new page, and answers when the pages in flight end.
+    pub crawl_timeout: Duration,
 }
 
 /// What a request asks for (query string or JSON body). Any other field of a JSON body is a
@@ -132,6 +144,7 @@ pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
                 page: cfg.page.clone(),
                 call_timeout: Some(cfg.request_timeout),
                 grants: cfg.grants.clone(),
+                max_crawl_pages: cfg.max_crawl_pages,
             },
         ),
         cfg.token.is_some(),
@@ -146,6 +159,8 @@ pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
         .route("/", get(playground::page))
         .route("/extract", get(extract_get).post(extract_post))
         .route("/score", axum::routing::post(score_post))
+        .route("/crawl", axum::routing::post(crawl::crawl_post))
+        .route("/map", axum::routing::post(crawl::map_post))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics_text))
         .merge(

@@ -384,20 +384,20 @@ impl McpServer {
             .shared()
             .extractor
             .with_config((*cfg).clone().format(format));
-        let max_pages = p
-            .max_pages
-            .map_or(DEFAULT_CRAWL_PAGES, |n| n as usize)
-            .clamp(1, MAX_CRAWL_PAGES);
+        let max_pages = crate::crawling::page_bound(p.max_pages, self.shared().max_crawl_pages);
         let max_chars = p
             .max_chars
             .map_or(DEFAULT_CRAWL_CHARS, |n| n as usize)
             .clamp(1, MAX_CRAWL_CHARS);
-        let crawl = sightline::CrawlConfig::new([p.url.clone()])
-            .scope(p.scope.into())
-            .include(p.include)
-            .exclude(p.exclude)
-            .max_depth(p.max_depth.unwrap_or(DEFAULT_CRAWL_DEPTH))
-            .max_pages(Some(max_pages));
+        let crawl = crate::crawling::crawl_config(
+            vec![p.url.clone()],
+            p.scope,
+            p.include,
+            p.exclude,
+            p.max_depth,
+            max_pages,
+            &self.shared().policy,
+        );
         let mut pages = Vec::new();
         let mut write =
             |out: &mut sightline::PageOut, _: &sightline::CrawlSummary| -> Result<(), Error> {
@@ -413,6 +413,7 @@ impl McpServer {
                 let result = CrawlResult {
                     failed: s.failed,
                     disallowed: s.disallowed,
+                    refused: s.refused,
                     more: s.interrupted,
                     pages,
                 };
@@ -435,24 +436,21 @@ impl McpServer {
         if let Err(e) = self.call_config(&p.url, &base, &None).await {
             return Ok(error_result(&e, &base));
         }
-        let limit = p
-            .limit
-            .map_or(MAX_MAP_URLS, |n| n as usize)
-            .clamp(1, MAX_MAP_URLS);
-        let crawl = sightline::CrawlConfig::new([p.url.clone()])
-            .scope(p.scope.into())
-            .include(p.include)
-            .exclude(p.exclude)
-            .max_depth(p.max_depth.unwrap_or(1).clamp(1, MAX_MAP_DEPTH))
-            .max_pages(Some(MAP_RENDERS));
+        let crawl = crate::crawling::map_config(
+            vec![p.url.clone()],
+            p.scope,
+            p.include,
+            p.exclude,
+            p.max_depth,
+            &self.shared().policy,
+        );
         let cancel = sightline::Cancel::new();
         let work = self.shared().extractor.map(&crawl, &cancel);
         match self.within_deadline(work, &cancel).await {
             Ok(found) => {
-                let more = found.len() > limit;
+                let (found, more) = crate::crawling::map_listing(found, p.limit);
                 let urls = found
                     .into_iter()
-                    .take(limit)
                     .map(|m| MappedUrl {
                         url: m.url,
                         depth: m.depth,
@@ -511,17 +509,8 @@ impl McpServer {
         work: impl std::future::Future<Output = Result<T, Error>>,
         cancel: &sightline::Cancel,
     ) -> Result<T, Error> {
-        let Some(t) = self.shared().call_timeout else {
-            return work.await;
-        };
-        tokio::pin!(work);
-        tokio::select! {
-            r = &mut work => r,
-            _ = tokio::time::sleep(t.mul_f64(0.75)) => {
-                cancel.cancel();
-                work.await
-            }
-        }
+        let stop = self.shared().call_timeout.map(|t| t.mul_f64(0.75));
+        crate::crawling::within_deadline(work, cancel, stop).await
     }
 
     /// Check `url` against the policy, then render and score it within the call deadline.

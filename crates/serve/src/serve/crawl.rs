@@ -1,0 +1,363 @@
+//! `POST /crawl` and `POST /map`: a site's pages from seeds, as NDJSON streamed while the crawl
+//! runs (one line a page, the record `sightline crawl -f json` writes, then a summary line),
+//! and a site's URLs as one JSON answer. The bounds are the shared ones ([`crate::crawling`]):
+//! the operator's page cap, every seed and every found URL checked by the service's target
+//! policy, a frontier in memory, the crawl deadline. A crawl takes one of the service's
+//! places (as `/extract` does, 503 when none is free) and renders in the service's tabs; the
+//! place is held by the response body, so a client that goes away drops the crawl (its pages
+//! in flight close their tabs).
+
+use std::collections::HashSet;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use sightline::output::Format;
+use sightline::{Cancel, CrawlSummary, Error, PageOut};
+
+use super::{
+    authorized, choices, clip, edges, error_response, queue_full, status_of, unauthorized,
+    Admission, AppState,
+};
+use crate::crawling::{self, CrawlScope};
+
+/// One seed or a list of them.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Seeds {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Seeds {
+    fn urls(self) -> Vec<String> {
+        let v = match self {
+            Seeds::One(s) => vec![s],
+            Seeds::Many(v) => v,
+        };
+        v.iter().map(|s| crawling::seed_url(s)).collect()
+    }
+}
+
+/// The body of `POST /crawl`. Any other field is a steering field, as on `POST /extract`.
+#[derive(Debug, Deserialize)]
+pub struct CrawlRequest {
+    /// Where to start: one http(s) URL or a list (at most as many as pages).
+    pub seeds: Seeds,
+    /// Pages to record (default 10, at most the service's `--max-crawl-pages`).
+    pub max_pages: Option<u32>,
+    /// Links to follow from a seed (default 2; sitemap pages are at depth 1).
+    pub max_depth: Option<u32>,
+    /// `host` (default), `domain` or `prefix`.
+    #[serde(default)]
+    pub scope: CrawlScope,
+    /// Regular expressions; when any is given, a URL must match one.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Regular expressions a URL must match none of.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Read robots.txt's sitemaps and `/sitemap.xml` (default true).
+    pub sitemaps: Option<bool>,
+    /// Pages in flight to one host (default 2, at most the service's tabs).
+    pub per_host: Option<u32>,
+    /// Milliseconds between the starts of two requests to one host (at most 10,000;
+    /// robots.txt's Crawl-delay when larger).
+    pub delay_ms: Option<u64>,
+    /// `text` (default), `markdown`, `html` or `json`.
+    pub format: Option<String>,
+    pub algorithm: Option<String>,
+    pub comments: Option<bool>,
+    /// The steering fields.
+    #[serde(flatten)]
+    pub steer: serde_json::Map<String, Value>,
+}
+
+/// The body of `POST /map`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRequest {
+    /// The site: one http(s) URL or a list.
+    pub seeds: Seeds,
+    /// 1 (default): the seeds' links and their sitemaps' URLs; 2: the links of those pages
+    /// too (at most 20 pages rendered).
+    pub max_depth: Option<u32>,
+    #[serde(default)]
+    pub scope: CrawlScope,
+    #[serde(default)]
+    pub include: Vec<String>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Read robots.txt's sitemaps and `/sitemap.xml` (default true).
+    pub sitemaps: Option<bool>,
+    /// URLs to list at most (default and most 5,000).
+    pub limit: Option<u32>,
+}
+
+/// A body that is not JSON of the expected shape: 400 with an example.
+fn not_a_request(what: &str, e: serde_json::Error, example: &str) -> Response {
+    error_response(
+        StatusCode::BAD_REQUEST,
+        "input",
+        &format!(
+            "the body is not a valid {what} request ({}); send JSON such as {example}",
+            clip(&e.to_string())
+        ),
+    )
+}
+
+/// The seeds checked: some, at most `most`, each allowed by the service's policy.
+async fn checked_seeds(
+    state: &AppState,
+    seeds: Seeds,
+    most: usize,
+    page: &sightline::PageConfig,
+) -> Result<Vec<String>, Response> {
+    let seeds = seeds.urls();
+    if seeds.is_empty() {
+        return Err(error_response(
+            StatusCode::BAD_REQUEST,
+            "input",
+            "seeds is empty: give one URL or a list",
+        ));
+    }
+    if seeds.len() > most {
+        return Err(error_response(
+            StatusCode::BAD_REQUEST,
+            "input",
+            &format!("{} seeds: at most {most} in one request", seeds.len()),
+        ));
+    }
+    if let Err(e) = crawling::check_seeds(&state.cfg.policy, &seeds).await {
+        state.metrics.refused("forbidden");
+        return Err(error_response(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            &page.message(&e),
+        ));
+    }
+    Ok(seeds)
+}
+
+/// `POST /crawl`.
+pub(super) async fn crawl_post(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Response {
+    if !authorized(&state, &headers) {
+        return unauthorized(&state);
+    }
+    let body = match edges::read_body(&state.cfg.limits, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let req = match serde_json::from_slice::<CrawlRequest>(&body) {
+        Ok(r) => r,
+        Err(e) => return not_a_request(
+            "crawl",
+            e,
+            "{\"seeds\": \"https://example.com/\", \"max_pages\": 10, \"format\": \"markdown\"}",
+        ),
+    };
+    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
+    let mut page = match choices(
+        &state.cfg.page,
+        req.algorithm.as_deref(),
+        req.comments,
+        req.format.as_deref(),
+        false,
+        None,
+    ) {
+        Ok(p) => p,
+        Err(m) => return bad(m),
+    };
+    match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
+        Ok(Some(plan)) => page.steer = Some(plan),
+        Ok(None) => {}
+        Err(r) => {
+            let status = if r.kind == "forbidden" {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            return error_response(status, r.kind, &clip(&r.message));
+        }
+    }
+    let max_pages = crawling::page_bound(req.max_pages, state.cfg.max_crawl_pages);
+    let seeds = match checked_seeds(&state, req.seeds, max_pages, &page).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let tabs = state.extractor.tabs();
+    let cfg = crawling::crawl_config(
+        seeds,
+        req.scope,
+        req.include,
+        req.exclude,
+        req.max_depth,
+        max_pages,
+        &state.cfg.policy,
+    )
+    .sitemaps(req.sitemaps.unwrap_or(true))
+    .per_host(req.per_host.map_or(2, |n| n as usize).clamp(1, tabs.max(1)))
+    .delay(std::time::Duration::from_millis(req.delay_ms.unwrap_or(0)).min(crawling::MAX_DELAY));
+    // The patterns are compiled when the crawl opens: a bad one is a 400 here, not a line.
+    if let Err(m) =
+        sightline::crawl::urls::Scope::new(cfg.scope, &cfg.seeds, &cfg.include, &cfg.exclude)
+    {
+        return bad(m.trim_start_matches("--").to_string());
+    }
+    let Some(admission) = Admission::take(&state) else {
+        return queue_full();
+    };
+    // Every line is a record; in another format the record carries the body (`body`,
+    // `body_format`), as `crawl -f json --body FORMAT` writes it.
+    if page.format != Format::Json {
+        let f = page.format;
+        page = page.format(Format::Json).json_body(Some(f));
+    }
+    let crawler = state.extractor.with_config(page);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let deadline = state.cfg.crawl_timeout;
+    // After the deadline, the pages in flight end within their own deadline; a crawl still
+    // running a request timeout later (a host that never answers robots.txt or a sitemap in
+    // time) is dropped.
+    let grace = state.cfg.request_timeout;
+    let task = tokio::spawn(async move {
+        let cancel = Cancel::new();
+        let mut last = CrawlSummary::default();
+        let ended = {
+            let lines = tx.clone();
+            let last = &mut last;
+            let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
+                *last = s.clone();
+                lines.send(page_line(out)).map_err(|_| Error::Output {
+                    path: "the crawl's response".into(),
+                    message: "the client went away".into(),
+                    source: None,
+                })
+            };
+            let recorded = HashSet::new();
+            let work = crawler.crawl_with(&cfg, &cancel, &recorded, &mut write);
+            let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
+            tokio::time::timeout(deadline + grace, bounded).await
+        };
+        let mut end = match ended {
+            Ok(Ok(s)) => json!({"summary": s}),
+            Ok(Err(e)) => json!({
+                "summary": last,
+                "error": {"kind": e.kind(), "message": e.to_string()},
+            }),
+            Err(_) => {
+                last.interrupted = true;
+                json!({
+                    "summary": last,
+                    "error": {"kind": "timeout", "message": format!(
+                        "the crawl was still running {:.0} s after its deadline of {:.0} s (--crawl-timeout) and was stopped",
+                        grace.as_secs_f64(), deadline.as_secs_f64()
+                    )},
+                })
+            }
+        };
+        end["summary"]["max_pages"] = json!(max_pages);
+        end["summary"]["deadline_reached"] = json!(cancel.is_cancelled());
+        let _ = tx.send(format!("{end}\n"));
+    });
+    let body = futures::stream::unfold(
+        (rx, AbortOnDrop(task), admission),
+        |(mut rx, task, admission)| async move {
+            rx.recv()
+                .await
+                .map(|line| (Ok::<_, Infallible>(line), (rx, task, admission)))
+        },
+    );
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// A crawl's task, aborted when the response body that owns it is dropped (the client went
+/// away, or the service stopped waiting for it).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// One page's line: its record (with the crawl's `depth`, `parent`, `found_in`, `links`, and
+/// in a format other than `json` its `body`).
+fn page_line(out: &PageOut) -> String {
+    let v = serde_json::to_value(&out.record).unwrap_or(Value::Null);
+    format!("{v}\n")
+}
+
+/// `POST /map`.
+pub(super) async fn map_post(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Response {
+    if !authorized(&state, &headers) {
+        return unauthorized(&state);
+    }
+    let body = match edges::read_body(&state.cfg.limits, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let req = match serde_json::from_slice::<MapRequest>(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return not_a_request(
+                "map",
+                e,
+                "{\"seeds\": \"https://example.com/\", \"max_depth\": 1}",
+            )
+        }
+    };
+    let page = state.extractor.page_config().clone();
+    let seeds = match checked_seeds(&state, req.seeds, crawling::MAP_RENDERS, &page).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let cfg = crawling::map_config(
+        seeds,
+        req.scope,
+        req.include,
+        req.exclude,
+        req.max_depth,
+        &state.cfg.policy,
+    )
+    .sitemaps(req.sitemaps.unwrap_or(true));
+    let Some(admission) = Admission::take(&state) else {
+        return queue_full();
+    };
+    let cancel = Cancel::new();
+    let work = state.extractor.map(&cfg, &cancel);
+    let deadline = state.cfg.crawl_timeout;
+    let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
+    let found = tokio::time::timeout(deadline + state.cfg.request_timeout, bounded).await;
+    drop(admission);
+    match found {
+        Ok(Ok(found)) => {
+            let (urls, more) = crawling::map_listing(found, req.limit);
+            Json(json!({"urls": urls, "more": more})).into_response()
+        }
+        Ok(Err(e)) => error_response(status_of(e.kind()), e.kind(), &page.message(&e)),
+        Err(_) => error_response(
+            StatusCode::GATEWAY_TIMEOUT,
+            "timeout",
+            "the map was still running after --crawl-timeout and --request-timeout",
+        ),
+    }
+}
