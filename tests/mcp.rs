@@ -549,3 +549,55 @@ async fn the_tools_steer_the_page_under_the_servers_grants() {
     assert!(text_of(&r).contains("--allow-scripts"), "{}", text_of(&r));
     let _ = client.cancel().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn extract_archives_the_page_into_the_servers_warc_dir_when_asked() {
+    let site = Server::start(Some(fixtures_dir())).await.unwrap();
+    let page = site.url("/demo-news/page.html");
+    // Without --warc-dir, asking is refused and says how the operator allows it.
+    let client = stdio_client(&["--offline", "--allow-private", "-j", "1"]).await;
+    let r = call(&client, "extract", json!({ "url": page, "warc": true })).await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(text_of(&r).contains("--warc-dir"), "{}", text_of(&r));
+    let _ = client.cancel().await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let warcs = dir.path().join("warcs");
+    let client = stdio_client(&[
+        "--offline",
+        "--allow-private",
+        "-j",
+        "1",
+        "--warc-dir",
+        warcs.to_str().unwrap(),
+    ])
+    .await;
+    // Not asked: no archive.
+    let r = call(&client, "extract", json!({ "url": page })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    assert!(r.structured_content.unwrap().get("warc").is_none());
+    assert_eq!(std::fs::read_dir(&warcs).unwrap().count(), 0);
+    // Asked: the result names a new WARC holding the page's response and its text.
+    let r = call(&client, "extract", json!({ "url": page, "warc": true })).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let s = r.structured_content.clone().unwrap();
+    let name = s["warc"].as_str().expect("the WARC's name");
+    assert!(name.ends_with(".warc.gz"), "{name}");
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(warcs.join(name)).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    assert!(
+        text.starts_with("WARC/1.1"),
+        "{}",
+        &text[..80.min(text.len())]
+    );
+    assert!(
+        text.contains(&format!("WARC-Target-URI: {page}")),
+        "the page's records"
+    );
+    assert!(text.contains("WARC-Type: response") && text.contains(HEADLINE));
+    let _ = client.cancel().await;
+}

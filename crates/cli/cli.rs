@@ -159,10 +159,6 @@ pub struct ServeArgs {
     /// Largest request body in bytes (then 413).
     #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
     pub max_body: usize,
-    /// Let requests ask for the page's WARC (`"warc": true`): each such page's records go
-    /// to a new file in DIR, whose name the record's `warc` gives. Off without it.
-    #[arg(long, value_name = "DIR")]
-    pub warc_dir: Option<PathBuf>,
     /// The most pages one POST /crawl (or MCP crawl call) records; a request's max_pages
     /// (default 10) is held to it.
     #[arg(long, default_value_t = sightline_serve::crawling::MAX_CRAWL_PAGES, value_name = "N")]
@@ -193,6 +189,11 @@ pub struct ServiceArgs {
     /// Allow one private host (`host` or `host:port`) while refusing the rest (repeatable).
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     pub allow_hosts: Vec<String>,
+    /// Let requests and tool calls ask for the page's WARC (serve's `"warc": true`, the MCP
+    /// extract tool's `warc`): each such page's records go to a new file in DIR, whose name
+    /// the answer gives (`warc`). Off without it.
+    #[arg(long, value_name = "DIR")]
+    pub warc_dir: Option<PathBuf>,
     /// Default algorithm (a request or tool call may name another).
     #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
@@ -225,6 +226,15 @@ pub struct ServiceArgs {
 }
 
 impl ServiceArgs {
+    /// Create `--warc-dir` when it is given.
+    pub fn make_warc_dir(&self) -> Result<()> {
+        if let Some(d) = &self.warc_dir {
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("cannot create --warc-dir {}", d.display()))?;
+        }
+        Ok(())
+    }
+
     /// The target policy: private targets refused unless allowed.
     pub fn policy(&self) -> NetPolicy {
         NetPolicy {

@@ -21,6 +21,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
             .browser_ws(browser_endpoints(&a.render)?),
     )
     .await?;
+    a.service.make_warc_dir()?;
     if !quiet {
         eprintln!(
             "sightline mcp: serving MCP on stdio ({} tabs{})",
@@ -40,6 +41,7 @@ pub async fn run(a: McpArgs, quiet: bool) -> Result<i32> {
             call_timeout: None,
             grants: a.service.grants(),
             max_crawl_pages: sightline_serve::crawling::MAX_CRAWL_PAGES,
+            warc_dir: a.service.warc_dir.clone(),
         },
     );
     let mut term = crate::term_signal();

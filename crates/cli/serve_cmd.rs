@@ -36,10 +36,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
             .browser_ws(browser_endpoints(&a.render)?),
     )
     .await?;
-    if let Some(d) = &a.warc_dir {
-        std::fs::create_dir_all(d)
-            .with_context(|| format!("cannot create --warc-dir {}", d.display()))?;
-    }
+    a.service.make_warc_dir()?;
     let cfg = ServeConfig {
         max_queue: a.max_queue,
         request_timeout: Duration::from_secs_f64(a.request_timeout),
@@ -47,7 +44,7 @@ pub async fn run(a: ServeArgs, quiet: bool) -> Result<i32> {
         policy,
         page,
         grants: a.service.grants(),
-        warc_dir: a.warc_dir.clone(),
+        warc_dir: a.service.warc_dir.clone(),
         max_crawl_pages: a.max_crawl_pages.max(1),
         crawl_timeout: Duration::from_secs_f64(a.crawl_timeout),
         limits: serve::Limits {

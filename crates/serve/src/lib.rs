@@ -14,8 +14,10 @@
 //! - [`crawling`]: the bounded crawl and map both offer (`/crawl`, `/map`; the `crawl` and
 //!   `map` tools): the caller's scope and bounds, the operator's cap, the target policy on
 //!   every URL, the deadline.
+//! - [`archiving`]: the WARC a request or tool call asks for, in the operator's `--warc-dir`.
 #![forbid(unsafe_code)]
 
+pub mod archiving;
 pub mod crawling;
 pub mod mcp;
 pub mod serve;

@@ -51,6 +51,8 @@ pub struct McpConfig {
     /// The most pages one `crawl` records ([`crawling::MAX_CRAWL_PAGES`](crate::crawling::MAX_CRAWL_PAGES)
     /// unless the operator says otherwise: `serve --max-crawl-pages`).
     pub max_crawl_pages: usize,
+    /// Where `extract`'s `warc: true` writes the page's WARC (`--warc-dir`; None: refused).
+    pub warc_dir: Option<std::path::PathBuf>,
 }
 
 /// The MCP tool handler: cheap to clone (one per HTTP session), all clones share one
@@ -68,6 +70,7 @@ pub(crate) struct Shared {
     pub(crate) call_timeout: Option<Duration>,
     pub(crate) grants: Vec<sightline::render::steer::Grant>,
     pub(crate) max_crawl_pages: usize,
+    pub(crate) warc_dir: Option<std::path::PathBuf>,
 }
 
 const INSTRUCTIONS: &str = "sightline renders web pages in headless Chromium and extracts their \
@@ -94,6 +97,7 @@ impl McpServer {
                 call_timeout: cfg.call_timeout,
                 grants: cfg.grants,
                 max_crawl_pages: cfg.max_crawl_pages,
+                warc_dir: cfg.warc_dir,
             }),
             tool_router: McpServer::tool_router(),
         }

@@ -145,6 +145,7 @@ pub fn router(extractor: &Extractor, cfg: ServeConfig) -> Router {
                 call_timeout: Some(cfg.request_timeout),
                 grants: cfg.grants.clone(),
                 max_crawl_pages: cfg.max_crawl_pages,
+                warc_dir: cfg.warc_dir.clone(),
             },
         ),
         cfg.token.is_some(),
@@ -413,22 +414,6 @@ struct RequestPage {
     warc: Option<(String, Arc<sightline::batch::ArchiveWriter>)>,
 }
 
-/// A new WARC in the service's `--warc-dir` for one request: `sightline-<time>-<n>.warc.gz`.
-fn request_warc(dir: &std::path::Path) -> Result<(String, sightline::batch::ArchiveWriter), Error> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let name = format!(
-        "sightline-{}{:09}-{n}.warc.gz",
-        t.as_secs(),
-        t.subsec_nanos()
-    );
-    let w = sightline::batch::ArchiveWriter::create(Some(&dir.join(&name)), None)?;
-    Ok((name, w))
-}
-
 async fn request_to_page(
     state: &AppState,
     req: ExtractRequest,
@@ -455,23 +440,24 @@ async fn request_to_page(
             return Err(error_response(status, r.kind, &clip(&r.message)));
         }
     }
-    let warc =
-        match (req.warc, &state.cfg.warc_dir) {
-            (false, _) => None,
-            (true, None) => return Err(error_response(
+    let warc = match (req.warc, &state.cfg.warc_dir) {
+        (false, _) => None,
+        (true, None) => {
+            return Err(error_response(
                 StatusCode::FORBIDDEN,
                 "forbidden",
-                "warc: this service keeps no archives (its operator starts it with --warc-dir DIR)",
-            )),
-            (true, Some(dir)) => {
-                let (name, w) = request_warc(dir).map_err(|e| {
-                    error_response(StatusCode::INTERNAL_SERVER_ERROR, "output", &e.to_string())
-                })?;
-                let w = Arc::new(w);
-                page.archive = Some(w.clone());
-                Some((name, w))
-            }
-        };
+                crate::archiving::NO_ARCHIVES,
+            ))
+        }
+        (true, Some(dir)) => {
+            let (name, w) = crate::archiving::request_warc(dir).map_err(|e| {
+                error_response(StatusCode::INTERNAL_SERVER_ERROR, "output", &e.to_string())
+            })?;
+            let w = Arc::new(w);
+            page.archive = Some(w.clone());
+            Some((name, w))
+        }
+    };
     if req.screenshot && page.format != Format::Json {
         return Err(bad(
             "screenshot=true needs format=json (the PNG comes back base64 in the record's `screenshot`)".into(),

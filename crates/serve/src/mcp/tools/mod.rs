@@ -57,6 +57,10 @@ pub struct ExtractParams {
     #[serde(default)]
     #[schemars(with = "Option<sightline::Steer>")]
     pub steer: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Archive the page: every request and response the browser made for it, with bodies,
+    /// then its text and record, go to a new WARC file in the server's `--warc-dir`; the
+    /// result's `warc` names the file. Refused when the server keeps no archives.
+    pub warc: Option<bool>,
 }
 
 /// The input of `screenshot`.
@@ -138,6 +142,9 @@ pub struct ExtractResult {
     /// dialog over a lead): its kind, vendor and evidence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wall: Option<sightline::walls::Wall>,
+    /// With `warc: true`: the WARC's file name in the server's `--warc-dir`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc: Option<String>,
 }
 
 /// A width and height in CSS px.
@@ -256,6 +263,25 @@ impl McpServer {
                 return Ok(error_result(&e, &base));
             }
         };
+        let mut own = own;
+        let mut warc = None;
+        if p.warc == Some(true) {
+            let Some(dir) = &self.shared().warc_dir else {
+                let e = Error::Forbidden {
+                    input: p.url.clone(),
+                    message: crate::archiving::NO_ARCHIVES.into(),
+                };
+                return Ok(error_result(&e, &base));
+            };
+            match crate::archiving::request_warc(dir) {
+                Ok((name, w)) => {
+                    let w = Arc::new(w);
+                    own = own.archive(Some(w.clone()));
+                    warc = Some((name, w));
+                }
+                Err(e) => return Ok(error_result(&e, &base)),
+            }
+        }
         let cfg = Arc::new(own);
         let page = match self.page(&p.url, &cfg, false, &p.steer).await {
             Ok(page) => page,
@@ -265,7 +291,13 @@ impl McpServer {
             TextFormat::Markdown => page.markdown(),
             TextFormat::Text => page.text(),
         };
-        let result = extract_result(&page, p.format, content);
+        let mut result = extract_result(&page, p.format, content);
+        if let Some((name, w)) = warc {
+            if let Err(e) = w.finish() {
+                return Ok(error_result(&e, &cfg));
+            }
+            result.warc = Some(name);
+        }
         let json = serde_json::to_value(&result).unwrap_or(serde_json::Value::Null);
         // The text blocks: the content, then the rest of the structured result as JSON.
         let mut rest = json.clone();
@@ -562,6 +594,7 @@ fn extract_result(page: &Page, format: TextFormat, content: String) -> ExtractRe
             .and_then(|t| serde_json::to_value(t).ok())
             .unwrap_or_else(|| serde_json::json!({})),
         wall: page.wall().cloned(),
+        warc: None,
     }
 }
 
