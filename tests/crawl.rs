@@ -657,3 +657,63 @@ fn a_pages_own_retry_after_backs_its_host_off() {
         at[1] - at[0]
     );
 }
+
+/// With no policy of its own, a crawl follows the renderer's (`crawl --deny-private`,
+/// Python's `deny_private=True`): a found link to a refused host is skipped, never fetched,
+/// and counted as `refused` (before, its refused robots.txt request counted it as
+/// `disallowed`, as if the site's robots.txt had said so).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_crawl_skips_links_the_renderers_policy_refuses() {
+    use sightline::{CrawlConfig, Extractor, NetPolicy, Options, RenderOptions};
+    let other = serve(
+        Box::new(|_, _| html(page("Off", "", "", "<p>Private.</p>"))),
+        Duration::ZERO,
+    );
+    let op = other.port;
+    let site = serve(
+        Box::new(move |p, _| match p {
+            "/" => html(page(
+                "Home",
+                "",
+                &format!("<a href='/a'>A</a> <a href='http://127.0.0.1:{op}/x'>X</a>"),
+                &article("home"),
+            )),
+            "/a" => html(page("Page A", "", "", &article("a"))),
+            _ => None,
+        }),
+        Duration::ZERO,
+    );
+    let mut render = RenderOptions::default();
+    render.set_target_policy(Some(NetPolicy {
+        allow_private: false,
+        allow_hosts: vec![format!("127.0.0.1:{}", site.port)],
+    }));
+    let ex = Extractor::new(Options::default().tabs(1).render_options(render))
+        .await
+        .unwrap();
+    let cfg = CrawlConfig::new([format!("http://127.0.0.1:{}/", site.port)])
+        .scope(sightline::crawl::ScopeKind::Domain)
+        .sitemaps(false)
+        .max_depth(2);
+    let mut inputs = Vec::new();
+    let summary = ex
+        .crawl_with(
+            &cfg,
+            &sightline::Cancel::new(),
+            &Default::default(),
+            &mut |out, _| {
+                inputs.push(out.record.input.clone());
+                Ok(())
+            },
+        )
+        .await;
+    ex.shutdown().await;
+    let summary = summary.unwrap();
+    assert_eq!(summary.refused, 1, "{summary:?}: {inputs:?}");
+    assert_eq!(summary.failed, 0, "{summary:?}: {inputs:?}");
+    assert_eq!(inputs.len(), 2, "{inputs:?}");
+    assert!(
+        other.hits.lock().unwrap().is_empty(),
+        "the refused host got a request"
+    );
+}

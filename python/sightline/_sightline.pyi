@@ -290,7 +290,7 @@ class CrawlIter(Iterator[CrawlPage]):
     @property
     def summary(self) -> Optional[Dict[str, Any]]:
         """How the crawl ended (recorded, failed, empty, duplicates, near_duplicates,
-        disallowed, interrupted); None until it has."""
+        disallowed, refused, interrupted); None until it has."""
     def close(self) -> None: ...
 
 class AsyncCrawlIter(AsyncIterator[CrawlPage]):

@@ -220,6 +220,7 @@ impl Crawl {
             "duplicates": s.duplicates,
             "near_duplicates": s.near_duplicates,
             "disallowed": s.disallowed,
+            "refused": s.refused,
             "interrupted": s.interrupted,
         });
         convert::json_to_py(py, &v).map(Some)
@@ -259,7 +260,7 @@ impl CrawlIter {
         bridge::wait(py, self.crawl.next()).inspect_err(|_| self.crawl.stop())
     }
     /// How the crawl ended (`recorded`, `failed`, `empty`, `duplicates`,
-    /// `near_duplicates`, `disallowed`, `interrupted`); None until it has.
+    /// `near_duplicates`, `disallowed`, `refused`, `interrupted`); None until it has.
     #[getter]
     fn summary(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         self.crawl.summary(py)

@@ -139,9 +139,9 @@ pub struct CrawlConfig {
     pub resume: bool,
     /// A target policy every URL is checked by before it is taken (seeds, sitemap and link
     /// URLs alike): a refused URL is skipped, never fetched, and counted in
-    /// [`CrawlSummary::refused`]; robots.txt and sitemap requests follow it too (None: only
-    /// the renderer's, [`RenderOptions::policy`](crate::render::RenderOptions::policy), which
-    /// refuses such a page in the browser and records it as failed). `sightline serve` and
+    /// [`CrawlSummary::refused`]; robots.txt and sitemap requests follow it too (None: the
+    /// renderer's, [`RenderOptions::policy`](crate::render::RenderOptions::policy), when it
+    /// has one: `crawl --deny-private`, Python's `deny_private=True`). `sightline serve` and
     /// MCP set their own.
     pub policy: Option<crate::render::guard::NetPolicy>,
 }
@@ -278,6 +278,9 @@ struct Engine<'a> {
     /// The User-Agent of robots.txt and sitemap requests (see [`CrawlConfig::user_agent`]).
     user_agent: String,
     fetcher: fetch::Fetcher,
+    /// The policy every URL is checked by before it is taken: the crawl's, else the
+    /// renderer's.
+    policy: Option<crate::render::guard::NetPolicy>,
     prints: Vec<(String, u64)>,
     stop_words: HashSet<&'a str>,
     summary: CrawlSummary,
@@ -333,10 +336,11 @@ impl<'a> Engine<'a> {
             Some(ua) if cfg.user_agent == USER_AGENT => ua.clone(),
             _ => cfg.user_agent.clone(),
         };
+        let policy = cfg.policy.clone().or_else(|| render.policy.clone());
         let fetcher = fetch::Fetcher::new(
             &user_agent,
             render.proxy.as_deref(),
-            cfg.policy.clone().or_else(|| render.policy.clone()),
+            policy.clone(),
             render.timeout,
         )
         .map_err(|m| input_error("robots.txt and sitemaps", m))?;
@@ -350,6 +354,7 @@ impl<'a> Engine<'a> {
                 robots: HashMap::new(),
                 user_agent,
                 fetcher,
+                policy,
                 prints,
                 stop_words,
                 summary: CrawlSummary::default(),
@@ -611,7 +616,14 @@ async fn run<R: PageRenderer + ?Sized>(
                 blocked_by_clock = !busy.is_empty();
                 break;
             };
-            if let Some(p) = &cfg.policy {
+            // A seed the renderer's own policy refuses is rendered, so that its record says
+            // why (a `forbidden` error naming the fix); what the crawl found is skipped.
+            let checked = match (&cfg.policy, &e.policy) {
+                (Some(p), _) => Some(p),
+                (None, Some(p)) if entry.found_in != FoundIn::Seed => Some(p),
+                _ => None,
+            };
+            if let Some(p) = checked {
                 if let Err(r) = p.check(&entry.url).await {
                     tracing::info!("{}: refused by the target policy: {r}", entry.url);
                     e.frontier.skip(entry.id)?;
