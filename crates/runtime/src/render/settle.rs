@@ -89,8 +89,10 @@ pub const SETTLE_PROBE_JS: &str = r#"(() => {
 /// `__ROOTS__` are [`CONSENT_GLOBALS`] and [`CONSENT_ROOTS`] as JSON): the question
 /// [`crate::walls::consent_platform`] asks of a snapshot, asked of the live page. A global
 /// first; then the first element in document order whose id or class holds a root and that is
-/// rendered (`checkVisibility`). The elements holding a root are looked up again only when the
-/// DOM changed since the last probe (`window.__sl.lastDom`); their visibility at every probe.
+/// rendered as the snapshot means it (it paints: a box with an area on the page, not hidden; or one of its
+/// first 200 descendants does: a dialog's root is often an empty box holding a fixed one).
+/// The elements holding a root are looked up again only when the DOM changed since the last
+/// probe (`window.__sl.lastDom`); whether they are rendered, at every probe.
 const CONSENT_PROBE_JS: &str = r#"(() => {
   const G = __GLOBALS__, R = __ROOTS__;
   for (const [g, v] of G) {
@@ -104,10 +106,19 @@ const CONSENT_PROBE_JS: &str = r#"(() => {
       els = Array.from(Document.prototype.querySelectorAll.call(document, sel)).slice(0, 64);
       if (sl) { sl.cmpAt = sl.lastDom; sl.cmpEls = els; }
     }
+    const paints = (e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && r.right + scrollX > 0 && r.bottom + scrollY > 0
+        && (!e.checkVisibility || e.checkVisibility({ visibilityProperty: true }));
+    };
+    const rendered = (e) => {
+      if (paints(e)) return true;
+      const d = e.getElementsByTagName("*");
+      for (let i = 0; i < d.length && i < 200; i++) if (paints(d[i])) return true;
+      return false;
+    };
     for (const el of els) {
-      if (!el.isConnected) continue;
-      const seen = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0;
-      if (!seen) continue;
+      if (!el.isConnected || !rendered(el)) continue;
       const id = String(el.getAttribute("id") || "").toLowerCase();
       const cl = String(el.getAttribute("class") || "").toLowerCase();
       const hit = R.find(([r]) => id.includes(r) || cl.includes(r));
