@@ -91,21 +91,16 @@ pub const SETTLE_PROBE_JS: &str = r#"(() => {
 /// first; then the first element in document order whose id or class holds a root and that is
 /// rendered as the snapshot means it (it paints: a box with an area on the page, not hidden; or one of its
 /// first 200 descendants does: a dialog's root is often an empty box holding a fixed one).
-/// The elements holding a root are looked up again only when the DOM changed since the last
-/// probe (`window.__sl.lastDom`); whether they are rendered, at every probe.
+/// It costs 0.1-0.3 ms a probe on the largest bench pages (3,400-7,900 elements), measured in
+/// the page against the 40 ms between probes; nothing is kept in the page between probes.
 const CONSENT_PROBE_JS: &str = r#"(() => {
   const G = __GLOBALS__, R = __ROOTS__;
   for (const [g, v] of G) {
     try { if (Object.getOwnPropertyDescriptor(window, g) !== undefined) return v; } catch (e) {}
   }
   try {
-    const sl = window.__sl;
-    let els = sl && sl.cmpAt === sl.lastDom ? sl.cmpEls : null;
-    if (!els) {
-      const sel = R.map(([r]) => `[id*="${r}" i],[class*="${r}" i]`).join(",");
-      els = Array.from(Document.prototype.querySelectorAll.call(document, sel)).slice(0, 64);
-      if (sl) { sl.cmpAt = sl.lastDom; sl.cmpEls = els; }
-    }
+    const sel = R.map(([r]) => `[id*="${r}" i],[class*="${r}" i]`).join(",");
+    const els = Array.from(Document.prototype.querySelectorAll.call(document, sel)).slice(0, 64);
     const paints = (e) => {
       const r = e.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && r.right + scrollX > 0 && r.bottom + scrollY > 0
@@ -118,7 +113,7 @@ const CONSENT_PROBE_JS: &str = r#"(() => {
       return false;
     };
     for (const el of els) {
-      if (!el.isConnected || !rendered(el)) continue;
+      if (!rendered(el)) continue;
       const id = String(el.getAttribute("id") || "").toLowerCase();
       const cl = String(el.getAttribute("class") || "").toLowerCase();
       const hit = R.find(([r]) => id.includes(r) || cl.includes(r));
