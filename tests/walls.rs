@@ -2,7 +2,7 @@
 //! with the status and headers their vendors send, are named in the record with the right
 //! kind; a wall that leaves nothing is a `blocked` error carrying the wall, one that leaves a
 //! lead a success with `wall`; a `Retry-After` within the bound is waited out; a consent
-//! dialog is answered before the snapshot; a page that only talks about walls is no wall;
+//! dialog is answered before the snapshot (and before the scroll, when the settle saw it); a page that only talks about walls is no wall;
 //! `hide_overlays` hides a newsletter modal from the screenshot.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,6 +57,8 @@ fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
         "/paywall" => (200, vec![html], fixture("paywall.html")),
         "/talks" => (200, vec![html], fixture("talks.html")),
         "/consent" => (200, vec![html], fixture("consent.html")),
+        "/consent-scroll" => (200, vec![html], fixture("consent-scroll.html")),
+        "/consent-late" => (200, vec![html], fixture("consent-late.html")),
         "/overlay" => (200, vec![html], fixture("overlay.html")),
         "/soft-error" => (200, vec![html], fixture("soft-error.html")),
         "/soft-error-hidden" => (200, vec![html], fixture("soft-error-hidden.html")),
@@ -208,6 +210,49 @@ async fn consent_dialogs_are_answered_before_the_snapshot() {
         .unwrap();
     assert_eq!(page.record().consent, None);
     assert_eq!(page.wall().map(|w| w.kind), Some(WallKind::Consent));
+    ex.shutdown().await;
+}
+
+/// A modal dialog that locks scrolling until it is answered, over an article whose last
+/// section loads on scroll: the dialog is answered right after the settle, before the scroll
+/// phase, so the section is in the extraction, and the page is snapshotted once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consent_dialogs_are_answered_before_the_scroll() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let url = format!("{base}/consent-scroll");
+    let page = ex.extract_with(&url, cfg(|_| {}), None).await.unwrap();
+    let c = page.record().consent.clone().expect("a consent report");
+    assert_eq!(c.action, "reject");
+    assert!(c.answered, "{c:?}");
+    // Answered after the settle, not after the snapshot (no second snapshot).
+    assert!(!c.late, "{c:?}");
+    assert_eq!(page.title(), "Harbour log (rejected)");
+    assert!(
+        page.text().contains("keeper of the lighthouse"),
+        "the section loaded on scroll is missing: {}",
+        page.text()
+    );
+    // Kept: the page stays locked, the section never loads, and nothing is answered.
+    let kept = ex
+        .extract_with(&url, cfg(|s| s.consent = Consent::Keep), None)
+        .await;
+    if let Ok(p) = &kept {
+        assert_eq!(p.record().consent, None);
+        assert!(!p.text().contains("keeper of the lighthouse"));
+    }
+    // A dialog that opens only once the reader reached the end: the settle cannot see it, so
+    // it is answered after the snapshot and the page snapshotted again (`late`).
+    let page = ex
+        .extract_with(&format!("{base}/consent-late"), cfg(|_| {}), None)
+        .await
+        .unwrap();
+    let c = page.record().consent.clone().expect("a consent report");
+    assert!(c.answered && c.late, "{c:?}");
+    assert_eq!(page.title(), "Harbour log (rejected)");
+    assert!(page.text().contains("keeper of the lighthouse"));
     ex.shutdown().await;
 }
 

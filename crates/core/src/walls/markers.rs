@@ -253,7 +253,19 @@ pub const PAYWALL_PHRASES: &[&str] = &[
 /// Words of the id or class of a subscription wall's box.
 pub const PAYWALL_CLASSES: &[&str] = &["paywall", "regwall", "tp-modal", "piano-offer"];
 
-/// The root elements of consent dialogs (id or class, a substring).
+/// The page globals a consent platform defines (own properties of `window`), and the platform
+/// each names. `js/snapshot.js` reads each of them into the snapshot's `signals.globals`.
+pub const CONSENT_GLOBALS: &[(&str, &str)] = &[
+    ("OneTrust", "onetrust"),
+    ("Optanon", "onetrust"),
+    ("Didomi", "didomi"),
+    ("_sp_", "sourcepoint"),
+    ("googlefc", "google"),
+    ("__tcfapi", "tcf"),
+    ("__cmp", "tcf"),
+];
+
+/// The root elements of consent dialogs (id or class, a substring, lower case).
 pub const CONSENT_ROOTS: &[(&str, &str)] = &[
     ("onetrust-banner-sdk", "onetrust"),
     ("onetrust-consent-sdk", "onetrust"),

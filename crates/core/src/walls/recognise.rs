@@ -3,8 +3,8 @@
 //! visible content is a small centred box holding a widget).
 
 use super::markers::{
-    Marker, Where, CONSENT_ROOTS, LOGIN_PHRASES, MARKERS, PAYWALL_CLASSES, PAYWALL_PHRASES,
-    SOFT_ERROR_PHRASES,
+    Marker, Where, CONSENT_GLOBALS, CONSENT_ROOTS, LOGIN_PHRASES, MARKERS, PAYWALL_CLASSES,
+    PAYWALL_PHRASES, SOFT_ERROR_PHRASES,
 };
 use super::{Wall, WallKind};
 use crate::snapshot::{Node, Snapshot};
@@ -636,21 +636,13 @@ fn consent(page: &Page, p: &WallParams) -> Option<Partial> {
     None
 }
 
-/// The consent platform a snapshot shows, if any: one of its globals (`__tcfapi`, `__cmp`,
-/// `OneTrust`, `Didomi`, `_sp_`, `googlefc`) or a visible root of its dialog
-/// ([`CONSENT_ROOTS`]). The renderer answers the dialog only on such a page, so a page
-/// without one pays nothing.
+/// The consent platform a snapshot shows, if any: one of its globals ([`CONSENT_GLOBALS`]:
+/// `__tcfapi`, `__cmp`, `OneTrust`, `Didomi`, `_sp_`, `googlefc`) or a visible root of its
+/// dialog ([`CONSENT_ROOTS`]). The renderer answers the dialog only on such a page, so a page
+/// without one pays nothing. The renderer's settle probe asks the same question of the live
+/// page, from the same two lists, before the page is steered and scrolled.
 pub fn consent_platform(snap: &Snapshot) -> Option<&'static str> {
-    const GLOBALS: &[(&str, &str)] = &[
-        ("OneTrust", "onetrust"),
-        ("Optanon", "onetrust"),
-        ("Didomi", "didomi"),
-        ("_sp_", "sourcepoint"),
-        ("googlefc", "google"),
-        ("__tcfapi", "tcf"),
-        ("__cmp", "tcf"),
-    ];
-    if let Some((_, v)) = GLOBALS
+    if let Some((_, v)) = CONSENT_GLOBALS
         .iter()
         .find(|(g, _)| snap.signals.globals.iter().any(|x| x == g))
     {

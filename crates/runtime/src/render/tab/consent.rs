@@ -1,8 +1,12 @@
-//! Consent dialogs answered before the snapshot that is kept and the screenshot: when the
-//! page's snapshot shows a consent platform ([`crate::walls::consent_platform`]: its globals
-//! or its dialog's root), DuckDuckGo's autoconsent (`js/vendor/autoconsent/`, its rule set
-//! compiled in) runs in the page through `js/consent.js` with one `Runtime.evaluate`, and the
-//! page is snapshotted again. A page without a platform pays nothing: no command is sent.
+//! Consent dialogs answered before the page is steered, scrolled and snapshotted: when the
+//! settle's last probe ([`crate::render::settle::probe_js_with_consent`]) saw a consent
+//! platform (the question [`crate::walls::consent_platform`] asks of a snapshot, from the
+//! same lists: its globals or its dialog's root), DuckDuckGo's autoconsent
+//! (`js/vendor/autoconsent/`, its rule set compiled in) runs in the page through
+//! `js/consent.js` with one `Runtime.evaluate`, and the page settles again. A dialog the
+//! settle did not see but the snapshot shows (it came during the steering or the scroll) is
+//! answered after the snapshot, and the page snapshotted again (`late` in the report). A page
+//! without a platform pays nothing: no command is sent.
 //! Platforms whose dialog is a frame from another origin (Sourcepoint's) are answered inside
 //! it: the same script runs, at the same time, in an isolated world of each child frame
 //! (`Page.createIsolatedWorld`; cross-site frames share their page's process, see
@@ -66,7 +70,7 @@ const CONSENT_WAIT: Duration = Duration::from_secs(4);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ConsentReport {
     /// The consent platform autoconsent recognised (its rule's name: `onetrust`,
-    /// `Sourcepoint-frame`, ...), or the platform the snapshot showed when autoconsent found
+    /// `Sourcepoint-frame`, ...), or the platform the page showed when autoconsent found
     /// none.
     pub cmp: String,
     /// `reject` or `accept`.
@@ -81,6 +85,11 @@ pub struct ConsentReport {
     /// The dialog was hidden by a style rule rather than answered by clicks.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// Answered after the snapshot, and the page snapshotted again: the settle had not seen
+    /// the platform (a dialog that came during the steering or the scroll), so the steering
+    /// and the scroll ran behind it. Absent when it was answered right after the settle.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub late: bool,
 }
 
 /// What `js/consent.js` returns.
@@ -131,10 +140,12 @@ impl Tab {
         }
     }
 
-    /// Answer the page's consent dialog when its snapshot shows a consent platform and the
-    /// plan does not keep it; then the snapshot again. Returns the snapshot to keep and
-    /// what was done (None: nothing was tried).
-    pub(super) async fn answer_consent(
+    /// Answer the page's consent dialog after its snapshot, when the settle saw no consent
+    /// platform (so none was answered before the steering) but the snapshot shows one and the
+    /// plan does not keep it: a dialog that came during the steering or the scroll. The page
+    /// is then snapshotted again. Returns the snapshot to keep and what was done (None:
+    /// nothing was tried).
+    pub(super) async fn answer_consent_late(
         &mut self,
         input: &str,
         opts: &RenderOptions,
@@ -142,17 +153,41 @@ impl Tab {
         deadline: Instant,
         snapshot: (Snapshot, String),
     ) -> Result<((Snapshot, String), Option<ConsentReport>), Error> {
-        let action = opts.steer.consent;
-        if action == Consent::Keep {
+        if opts.steer.consent == Consent::Keep {
             return Ok((snapshot, None));
         }
         let Some(platform) = crate::walls::consent_platform(&snapshot.0) else {
             return Ok((snapshot, None));
         };
+        let Some(mut report) = self.answer_consent(input, opts, deadline, platform).await? else {
+            return Ok((snapshot, None));
+        };
+        report.late = true;
+        if !report.popup && !report.answered {
+            return Ok((snapshot, Some(report)));
+        }
+        let again = self.snapshot(input, opts, start, deadline).await?;
+        Ok((again, Some(report)))
+    }
+
+    /// Answer the page's consent dialog, on a page that shows `platform` (the settle's probe
+    /// or the snapshot saw it), unless the plan keeps it. Returns what was done (None: nothing
+    /// was tried: the plan keeps dialogs, or too little of the deadline is left).
+    pub(super) async fn answer_consent(
+        &mut self,
+        input: &str,
+        opts: &RenderOptions,
+        deadline: Instant,
+        platform: &str,
+    ) -> Result<Option<ConsentReport>, Error> {
+        let action = opts.steer.consent;
+        if action == Consent::Keep {
+            return Ok(None);
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         if left < CONSENT_WAIT + opts.command_timeout {
             tracing::debug!("{input}: a {platform} consent dialog, but too little of the deadline is left to answer it");
-            return Ok((snapshot, None));
+            return Ok(None);
         }
         let limit = CONSENT_WAIT + opts.command_timeout;
         let frames = self.child_frames(opts).await;
@@ -222,13 +257,10 @@ impl Tab {
             answered: raw.as_ref().and_then(|r| r.result).unwrap_or(false),
             clicks: raw.as_ref().and_then(|r| r.clicks),
             hidden: raw.as_ref().and_then(|r| r.cosmetic).unwrap_or(false),
+            late: false,
         };
         tracing::debug!("{input}: consent: {report:?}");
-        if !report.popup && !report.answered {
-            return Ok((snapshot, Some(report)));
-        }
-        let again = self.snapshot(input, opts, start, deadline).await?;
-        Ok((again, Some(report)))
+        Ok(Some(report))
     }
 
     /// Run the consent script in the main frame (`frame` None) or in an isolated world of a

@@ -1,6 +1,8 @@
 //! One page's render, phase by phase: navigate (until `load` or the deadline) → settle (no
-//! request in flight and no DOM change for `quiet`) → scroll → snapshot → screenshot (after
-//! the snapshot: a full-page capture can reflow the page). Each phase is a method of [`Tab`]
+//! request in flight and no DOM change for `quiet`) → consent (a dialog the settle saw is
+//! answered, then the page settles again) → steer → scroll → snapshot (a dialog only the
+//! snapshot shows is answered, and the page snapshotted again) → screenshot (after the
+//! snapshot: a full-page capture can reflow the page). Each phase is a method of [`Tab`]
 //! called in that order by [`Tab::render`], and each is bounded by the page's deadline or by
 //! a named command timeout.
 
@@ -17,7 +19,7 @@ use super::{
 };
 use crate::render::scroll::{self, ScrollReport};
 use crate::render::settle;
-use crate::render::steer::vlist;
+use crate::render::steer::{vlist, Consent};
 use crate::render::{checks, RenderOptions};
 use crate::snapshot::Snapshot;
 use crate::Error;
@@ -184,23 +186,47 @@ impl Tab {
             },
         };
 
-        // settle (the rule: src/render/settle.rs)
+        // settle (the rule: src/render/settle.rs); when the plan answers consent dialogs,
+        // its probe also tells whether the page shows a consent platform
         self.progress.enter(Phase::Settle);
         let settle_start = Instant::now();
+        let answers_consent = opts.steer.consent != Consent::Keep;
+        let mut platform = None;
         if !load_timed_out {
-            self.settle(
-                input,
-                opts,
-                start,
-                deadline,
-                settle_start,
-                &settle::probe_js(),
-            )
-            .await?;
+            let probe = if answers_consent {
+                settle::probe_js_with_consent()
+            } else {
+                settle::probe_js()
+            };
+            platform = self
+                .settle(input, opts, start, deadline, settle_start, &probe)
+                .await?;
         }
         if let Err(e) = self.finish_body_read(input).await {
             self.reset_after_error(opts).await;
             return Err(e);
+        }
+
+        // consent (tab/consent.rs): only when the settle saw a consent platform, before the
+        // steering and the scroll (a modal dialog locks the page until it is answered); the
+        // page settles again when the answer changed it
+        let early = platform.is_some();
+        let mut consent = None;
+        if let Some(platform) = platform {
+            consent = self
+                .answer_consent(input, opts, deadline, &platform)
+                .await?;
+            if consent.as_ref().is_some_and(|c| c.popup || c.answered) {
+                self.settle(
+                    input,
+                    opts,
+                    start,
+                    deadline,
+                    Instant::now(),
+                    &settle::probe_js(),
+                )
+                .await?;
+            }
         }
 
         // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
@@ -238,10 +264,18 @@ impl Tab {
                 message: "the navigation failed: the browser showed its own error page".into(),
             });
         }
-        // consent (tab/consent.rs): only when the snapshot shows a consent platform
-        let ((snapshot, json), consent) = self
-            .answer_consent(input, opts, start, deadline, first)
-            .await?;
+        // consent, late (tab/consent.rs): only when the settle saw no consent platform but
+        // the snapshot shows one (a dialog that came during the steering or the scroll); the
+        // page is then snapshotted again
+        let (snapshot, json) = if early {
+            first
+        } else {
+            let (again, late) = self
+                .answer_consent_late(input, opts, start, deadline, first)
+                .await?;
+            consent = late;
+            again
+        };
 
         // screenshot
         let screenshot = if opts.screenshot {
@@ -310,7 +344,8 @@ impl Tab {
 
     /// The settle phase: poll the page (`probe_js`: [`settle::probe_js`] after `load`) until
     /// [`settle::decide`] says it settled, or its bound or the deadline passes (the page is
-    /// then captured as it is). The steering settles with it after each action.
+    /// then captured as it is). The steering settles with it after each action. Returns the
+    /// consent platform the last probe saw (only [`settle::probe_js_with_consent`] looks).
     pub(super) async fn settle(
         &mut self,
         input: &str,
@@ -319,8 +354,9 @@ impl Tab {
         deadline: Instant,
         settle_start: Instant,
         probe_js: &str,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<String>, Error> {
         let settle_end = deadline.min(settle_start + settle::SETTLE_MAX);
+        let mut consent = None;
         loop {
             if self.crashed() {
                 self.healthy = false;
@@ -364,6 +400,7 @@ impl Tab {
                         }
                         Ok(p) => {
                             self.doc_origin = p.origin;
+                            consent.clone_from(&p.consent);
                             match settle::decide(&p, net, opts.quiet) {
                                 settle::Verdict::Settled => break,
                                 settle::Verdict::Wait(d, why) => {
@@ -398,7 +435,7 @@ impl Tab {
             }
             tokio::time::sleep(wait).await;
         }
-        Ok(())
+        Ok(consent)
     }
 
     /// The scroll phase ([`scroll::scroll`]), then the scrolling box's rows
