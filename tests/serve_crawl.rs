@@ -248,6 +248,17 @@ async fn crawls_and_maps_a_loopback_site_within_the_policy_and_the_cap() {
     assert_eq!(summary["recorded"], 3, "{summary}");
     assert_eq!(summary["max_pages"], 3, "{summary}");
     assert_eq!(summary["interrupted"], true, "{summary}");
+    // The crawled pages count in the service's pages (two crawls of 3, nothing else yet).
+    let m = client()
+        .get(format!("{}/metrics", svc.base))
+        .bearer_auth("s3cret")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(m.lines().any(|l| l == "sightline_pages_total 6"), "{m}");
 
     // A link to an address the policy refuses is skipped, never fetched.
     let (st, _, body) = post(

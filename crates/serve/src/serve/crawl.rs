@@ -230,6 +230,7 @@ pub(super) async fn crawl_post(
     // running a request timeout later (a host that never answers robots.txt or a sitemap in
     // time) is dropped.
     let grace = state.cfg.request_timeout;
+    let counted = state.clone();
     let task = tokio::spawn(async move {
         let cancel = Cancel::new();
         let mut last = CrawlSummary::default();
@@ -238,6 +239,9 @@ pub(super) async fn crawl_post(
             let last = &mut last;
             let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
                 *last = s.clone();
+                counted
+                    .metrics
+                    .crawled(out.record.error.as_ref().map(|e| e.kind.as_str()));
                 lines.send(page_line(out)).map_err(|_| Error::Output {
                     path: "the crawl's response".into(),
                     message: "the client went away".into(),

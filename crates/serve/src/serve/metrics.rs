@@ -107,6 +107,20 @@ impl Metrics {
         self.latency.observe(secs);
     }
 
+    /// A page a crawl recorded (`POST /crawl`): counted with the pages and their failures;
+    /// the request's duration is the crawl's, not the page's, so the latency histogram
+    /// leaves it out.
+    pub fn crawled(&self, kind: Option<&str>) {
+        self.pages.inc();
+        if let Some(k) = kind {
+            self.failures
+                .get_or_create(&Kind {
+                    kind: k.to_string(),
+                })
+                .inc();
+        }
+    }
+
     /// A request was refused before rendering.
     pub fn refused(&self, reason: &str) {
         self.refused
