@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::time::Duration;
 
 use base64::Engine;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -435,34 +434,9 @@ async fn serve_without_a_token_answers_mcp_for_loopback_names_only() {
     }
 }
 
-/// The value of an unlabelled gauge in the service's `/metrics` text.
-async fn gauge(base: &str, name: &str) -> f64 {
-    let m = reqwest::get(format!("{base}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    m.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in\n{m}"))
-}
-
-/// How long [`queue_reaches`] waits before it fails: a hang guard, not a speed bound (each
-/// state it waits for comes within seconds, and nothing else would end it sooner).
-const HANG_GUARD: Duration = Duration::from_secs(120);
-
-/// Wait until the service's queue gauge reads `n` (at most [`HANG_GUARD`]); fail with
-/// `what` otherwise.
+/// Wait until the service's queue gauge reads `n`; fail with `what` otherwise.
 async fn queue_reaches(base: &str, n: u32, what: &str) {
-    let polls = async {
-        while gauge(base, "sightline_queue").await != f64::from(n) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(HANG_GUARD, polls)
-        .await
-        .unwrap_or_else(|_| panic!("{what}"));
+    common::metrics::metric_reaches(base, "sightline_queue", f64::from(n), what).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -12,6 +12,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 mod common;
+use common::metrics::{metric, metric_reaches, HANG_GUARD};
 use common::start;
 
 use axum::response::{Html, IntoResponse, Redirect};
@@ -23,10 +24,6 @@ const ARTICLE: &str = "<html><head><title>Served article</title></head><body>\
 Engineers said the piers would hold, though nobody wanted to test that claim in person.</p>\
 <p>Residents gathered on the hill to watch, trading stories about the last great flood, \
 which had come forty years earlier and taken the mill with it.</p></article></body></html>";
-
-/// How long a test waits for a condition before it fails: a hang guard, not a speed bound
-/// (each condition below holds within seconds).
-const HANG_GUARD: Duration = Duration::from_secs(120);
 
 /// A loopback site for the tests (see [`site`]); its address is what `{site}` prints.
 struct Site {
@@ -118,34 +115,6 @@ async fn notified(n: &Notify, what: &str) {
     tokio::time::timeout(HANG_GUARD, n.notified())
         .await
         .unwrap_or_else(|_| panic!("{what}"));
-}
-
-/// A value of the service's `/metrics` text: the sample named `name` exactly (labels
-/// included), or None when absent.
-async fn metric(base: &str, name: &str) -> Option<f64> {
-    let m = client()
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    m.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-}
-
-/// Poll the service's `/metrics` until the sample `name` reads `want` (at most
-/// [`HANG_GUARD`]); fail with `what` otherwise.
-async fn metric_reaches(base: &str, name: &str, want: f64, what: &str) {
-    let polls = async {
-        while metric(base, name).await != Some(want) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(HANG_GUARD, polls)
-        .await
-        .unwrap_or_else(|_| panic!("{what}: {name} never read {want}"));
 }
 
 fn client() -> reqwest::Client {
@@ -284,10 +253,13 @@ async fn refuses_loopback_file_and_redirects_to_loopback() {
     // failed `forbidden`, and none as `timeout`.
     let failures = |kind: &str| format!("sightline_failures_total{{kind=\"{kind}\"}}");
     assert_eq!(
-        metric(&redirector.base, &failures("forbidden")).await,
+        metric(&redirector.base, &failures("forbidden"), None).await,
         Some(1.0)
     );
-    assert_eq!(metric(&redirector.base, &failures("timeout")).await, None);
+    assert_eq!(
+        metric(&redirector.base, &failures("timeout"), None).await,
+        None
+    );
     // Nothing ever connected to the refused target.
     let accepted = tokio::time::timeout(Duration::from_millis(200), other.accept()).await;
     assert!(accepted.is_err(), "the refused target was contacted");
@@ -397,11 +369,16 @@ async fn a_hundred_concurrent_requests_are_all_answered() {
         answered += f64::from(ok);
         metric_reaches(&svc.base, "sightline_queue", 0.0, "an admitted request").await;
         assert_eq!(
-            metric(&svc.base, "sightline_pages_total").await,
+            metric(&svc.base, "sightline_pages_total", None).await,
             Some(answered)
         );
         assert_eq!(
-            metric(&svc.base, "sightline_failures_total{kind=\"timeout\"}").await,
+            metric(
+                &svc.base,
+                "sightline_failures_total{kind=\"timeout\"}",
+                None
+            )
+            .await,
             None
         );
         rss.push(rss_kib(svc.child.id()));
@@ -493,7 +470,7 @@ async fn a_client_that_disconnects_frees_its_tab() {
         "{rec}"
     );
     assert_eq!(
-        metric(&svc.base, "sightline_pages_total").await,
+        metric(&svc.base, "sightline_pages_total", None).await,
         Some(1.0),
         "the abandoned page was rendered to the end"
     );

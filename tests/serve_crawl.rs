@@ -14,6 +14,7 @@ use axum::response::IntoResponse;
 use serde_json::{json, Value};
 
 mod common;
+use common::metrics::{metric, metric_reaches};
 use common::start;
 
 /// A site on a loopback port, and the paths it was asked for.
@@ -249,16 +250,10 @@ async fn crawls_and_maps_a_loopback_site_within_the_policy_and_the_cap() {
     assert_eq!(summary["max_pages"], 3, "{summary}");
     assert_eq!(summary["interrupted"], true, "{summary}");
     // The crawled pages count in the service's pages (two crawls of 3, nothing else yet).
-    let m = client()
-        .get(format!("{}/metrics", svc.base))
-        .bearer_auth("s3cret")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(m.lines().any(|l| l == "sightline_pages_total 6"), "{m}");
+    assert_eq!(
+        metric(&svc.base, "sightline_pages_total", tok).await,
+        Some(6.0)
+    );
 
     // A link to an address the policy refuses is skipped, never fetched.
     let (st, _, body) = post(
@@ -351,33 +346,6 @@ async fn the_default_policy_refuses_a_loopback_seed() {
     }
     // Nothing was fetched: not even robots.txt.
     assert_eq!(site.hits.lock().unwrap().values().sum::<usize>(), 0);
-}
-
-/// A value of the service's `/metrics` text (the sample named `name` exactly), or None.
-async fn metric(base: &str, name: &str) -> Option<f64> {
-    let m = client()
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    m.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-}
-
-/// Poll `/metrics` until `name` reads `want`; fail after a hang guard (not a speed bound:
-/// the page it waits for would hold its tab for ten minutes).
-async fn metric_reaches(base: &str, name: &str, want: f64, what: &str) {
-    let polls = async {
-        while metric(base, name).await != Some(want) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(120), polls)
-        .await
-        .unwrap_or_else(|_| panic!("{what}: {name} never read {want}"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
