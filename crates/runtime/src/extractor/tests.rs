@@ -38,6 +38,19 @@ fn a_page_writes_every_format_from_one_scoring() {
     assert_eq!(page.extractions().len(), 1);
 }
 
+/// `Options::units` (Python's `units=True`): each text unit in the record, asked for only.
+#[test]
+fn units_are_in_the_record_when_asked_for() {
+    let plain = Page::from_snapshot("a.json", article(), &Options::default());
+    assert!(plain.record().units.is_none());
+    assert!(plain.json().get("units").is_none());
+    let page = Page::from_snapshot("a.json", article(), &Options::default().units(true));
+    let units = page.record().units.as_ref().expect("units");
+    assert_eq!(units.len(), 4, "one a paragraph");
+    assert!(units[0].text.starts_with("Paragraph 0 of the article"));
+    assert!(units.iter().all(|u| (0.0..=1.0).contains(&u.p)));
+}
+
 #[test]
 fn several_algorithms_score_one_snapshot() {
     let opts = Options::default().algorithms([Algorithm::Htd, Algorithm::Wang]);
