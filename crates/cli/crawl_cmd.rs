@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
 use sightline::batch::{self, Cancel, Dest, SinkOptions};
 use sightline::output::Format;
-use sightline::{CrawlConfig, Extractor, Options, PageConfig};
+use sightline::{Extractor, Options, PageConfig};
 
 fn signal_cancel() -> Cancel {
     let cancel = Cancel::new();
@@ -84,7 +84,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         }
         Some(o) => Dest::Dir(o.clone()),
     };
-    let frontier = CrawlConfig::frontier_beside(&dest);
+    let frontier = dest.frontier_file();
     let mut seeds = a.seeds.clone();
     if let Some(f) = &a.seed_list {
         let text = std::fs::read_to_string(f)

@@ -33,6 +33,8 @@
 //! - [`archive`]: web archives: WARC/1.1 records of what the browser fetched (`warc`), reading
 //!   them back for replay (`read`), WACZ packages and CDXJ (`wacz`).
 //! - [`hash`]: the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
+//! - [`inputs`]: input lists, shards of them (`--shard K/N`) and the inputs a run recorded
+//!   (`--resume`), shared by the batch and the crawl.
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
@@ -44,6 +46,7 @@ pub mod error;
 pub mod eval;
 pub mod extract;
 pub mod hash;
+pub mod inputs;
 pub mod output;
 pub mod overlay;
 pub mod scores;

@@ -4,22 +4,23 @@
 //!
 //! # Layout
 //! Data flows one way: input → render → snapshot → score → extraction → output. This crate
-//! is the runtime: the only code that talks to Chromium, and the batch pipeline behind the one
-//! front door, [`Extractor`]. The pure layer (snapshot, algorithms, writers, metrics,
-//! training) is the `sightline-core` crate, re-exported here module by module ([`snapshot`],
-//! [`extract`], [`output`], [`scores`], [`archive`], and [`eval`] with the runner added), so the compiler
-//! refuses an import from it back into the runtime. The services (`serve`, MCP) are the
+//! is the front door, [`Extractor`], and the batch pipeline behind it, over crates the
+//! compiler keeps apart, each re-exported here: the pure layer `sightline-core` (snapshot,
+//! algorithms, writers, metrics, training: [`snapshot`], [`extract`], [`output`],
+//! [`scores`], [`archive`], [`inputs`], and [`eval`] with the runner added), the renderer
+//! `sightline-render` ([`render`]: launch or connect, a pool of reused tabs, navigation,
+//! settling, steering, snapshot and screenshot, capture and replay; with the target policy
+//! and egress proxy of `sightline-egress` as [`render::guard`] and [`render::egress`]), and the
+//! crawler `sightline-crawl` ([`crawl`]). The services (`serve`, MCP) are the
 //! `sightline-serve` crate, and the command line is the `sightline` binary, both over this
 //! front door.
-//! - [`render`]: launch or connect, a pool of reused tabs, navigation, settling, request
-//!   blocking (`--offline`), the egress proxy and target policy, snapshot and screenshot,
-//!   capture of every exchange (`--warc`) and replay from an archive (`--replay`).
 //! - [`batch`]: the one runner every front end shares (`extract`, `eval`, `serve`, MCP,
 //!   Python): inputs through the renderer and the algorithms to records (and to the run's
 //!   archive, `batch::ArchiveWriter`), with cancellation,
 //!   resume and sharding.
-//! - [`crawl`]: `sightline crawl` and `map`: seeds, robots.txt, sitemaps and feeds, scope,
-//!   politeness, the frontier on disk, through the batch pipeline to one record a page.
+//! - [`crawl`]: `sightline crawl` and `map` (`sightline-crawl`: seeds, robots.txt, sitemaps
+//!   and feeds, scope, politeness, the frontier on disk) over the batch pipeline, one record
+//!   a page: the crawl's seam implemented here.
 //! - `extractor` (its items re-exported here): [`Extractor`], [`Options`], [`Page`],
 //!   [`Source`]: the front door.
 //! - [`eval`]: the core's metrics and gate, plus [`eval::run`], the runner that renders each
@@ -50,15 +51,13 @@
 //! stops the others.
 #![forbid(unsafe_code)]
 
-pub use sightline_core::{archive, extract, output, overlay, scores, snapshot, walls};
-// Crate-internal paths (`crate::charset`, `crate::hash`) to the core's helpers.
-use sightline_core::{charset, hash};
+pub use sightline_core::{archive, extract, inputs, output, overlay, scores, snapshot, walls};
+pub use sightline_render as render;
 
 pub mod batch;
 pub mod crawl;
 pub mod eval;
 mod extractor;
-pub mod render;
 
 pub use batch::{Cancel, Job, PageConfig, PageOut, Record, Summary};
 pub use crawl::{CrawlConfig, CrawlSummary, Mapped, ScopeKind};

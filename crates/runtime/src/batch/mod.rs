@@ -14,7 +14,7 @@
 //! The renderer is a trait so the runner is tested without a browser (see the tests below).
 
 pub mod archive;
-pub mod inputs;
+pub use sightline_core::inputs;
 pub mod page;
 mod record;
 pub(crate) mod sink;
@@ -668,11 +668,11 @@ mod tests {
             "next.html",
             "The next page is served, with its sentence and a full stop.",
         );
-        let renderer = Renderer::new(crate::render::RenderOptions {
-            offline: true,
-            concurrency: 1,
-            ..Default::default()
-        })
+        let renderer = Renderer::new(
+            crate::render::RenderOptions::default()
+                .offline(true)
+                .concurrency(1),
+        )
         .await
         .expect("Chromium starts");
         let cfg = Arc::new(json_cfg());

@@ -23,6 +23,22 @@ pub enum Dest {
     Dir(PathBuf),
 }
 
+impl Dest {
+    /// The crawl's frontier file beside this output: `DIR/frontier.sqlite` for `-o DIR`,
+    /// `FILE.frontier.sqlite` for `-o FILE`, none on stdout.
+    pub fn frontier_file(&self) -> Option<PathBuf> {
+        match self {
+            Dest::Dir(d) => Some(d.join("frontier.sqlite")),
+            Dest::File(f) => {
+                let mut s = f.clone().into_os_string();
+                s.push(".frontier.sqlite");
+                Some(PathBuf::from(s))
+            }
+            Dest::Stdout => None,
+        }
+    }
+}
+
 /// Where a PNG goes: a file, or a directory that gets `<slug><suffix>.png`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PngTarget {

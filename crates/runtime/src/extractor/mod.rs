@@ -576,16 +576,13 @@ impl Extractor {
         recorded: &std::collections::HashSet<String>,
         write: &mut (dyn FnMut(&mut PageOut, &crate::CrawlSummary) -> Result<(), Error> + Send),
     ) -> Result<crate::CrawlSummary, Error> {
-        crate::crawl::crawl(
-            self.pool.as_ref(),
-            self.cfg.clone(),
-            cfg,
-            self.pool.options(),
+        let pipeline = crate::crawl::Pipeline {
+            renderer: self.pool.as_ref(),
+            page: self.cfg.clone(),
+            render: self.pool.options(),
             cancel,
-            recorded,
-            write,
-        )
-        .await
+        };
+        crate::crawl::crawl(&pipeline, cfg, recorded, write).await
     }
 
     /// The URLs a crawl from `cfg` finds to `cfg.max_depth` (robots.txt, sitemaps, the
@@ -596,14 +593,13 @@ impl Extractor {
         cfg: &crate::CrawlConfig,
         cancel: &Cancel,
     ) -> Result<Vec<crate::Mapped>, Error> {
-        crate::crawl::map(
-            self.pool.as_ref(),
-            self.cfg.clone(),
-            cfg,
-            self.pool.options(),
+        let pipeline = crate::crawl::Pipeline {
+            renderer: self.pool.as_ref(),
+            page: self.cfg.clone(),
+            render: self.pool.options(),
             cancel,
-        )
-        .await
+        };
+        crate::crawl::map(&pipeline, cfg).await
     }
 
     /// Render and score the benchmark `cfg` names with these browsers (what `sightline

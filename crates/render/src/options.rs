@@ -1,0 +1,370 @@
+//! What to render and how: [`RenderOptions`] (every knob of the render path, with its
+//! default) and [`Input`] (a URL, a file or HTML bytes), with the one repair applied to an
+//! input's HTML before a second render ([`repair_unclosed_title`]).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{checks, egress, guard, BrowserSource, ScrollOptions, Steer};
+use crate::Error;
+
+/// How pages are rendered. Build it from [`RenderOptions::default`] with the setters, one
+/// a field, each named as its field (`RenderOptions::default().offline(true).concurrency(4)`):
+/// the struct is `#[non_exhaustive]`, so a new knob never breaks a caller; the fields stay
+/// readable and assignable.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// Where the browser comes from.
+    pub browser: BrowserSource,
+    /// Viewport in CSS px (default 1366x900).
+    pub viewport: (u32, u32),
+    /// Deadline for one page: navigation, settling and snapshot (default 15 s).
+    pub timeout: Duration,
+    /// DOM quiet window of the settle rule (`settle.rs`): after `load`, a DOM change made by a
+    /// script must be followed by this long without one (default 100 ms).
+    pub quiet: Duration,
+    /// The scroll phase before the snapshot (`scroll.rs`).
+    pub scroll: ScrollOptions,
+    /// Limit for one small browser command (default 10 s).
+    pub command_timeout: Duration,
+    /// Abort every request but the page's own document and same-origin loopback resources.
+    pub offline: bool,
+    /// Take a full-page PNG after the snapshot.
+    pub screenshot: bool,
+    /// Screenshots are cut at this height in CSS px (default 16,384).
+    pub max_screenshot_height: u32,
+    /// Pages with more snapshot nodes fail with a too-large error (default 200,000).
+    pub max_nodes: usize,
+    /// Tabs used at once (default 1).
+    pub concurrency: usize,
+    /// Extra Chromium flags, without leading dashes (`js-flags=--max-old-space-size=128`).
+    pub chrome_args: Vec<String>,
+    /// Close a tab and open a fresh one after it rendered this many pages (0: never), so a
+    /// long run does not keep growing one renderer's memory (default 100).
+    pub recycle_tab_after: usize,
+    /// Relaunch a launched browser after it rendered this many pages (0: never). In-flight
+    /// pages finish first and new ones wait for the fresh browser, so no page is lost
+    /// (default 2,000).
+    pub recycle_browser_after: usize,
+    /// Relaunch a launched browser the same way when the summed resident memory of its
+    /// processes passes this many bytes (checked every few pages; None: no bound). The CLI and
+    /// `sightline::Extractor` set [`RenderOptions::default_memory_bound`] unless told otherwise.
+    pub max_browser_memory: Option<u64>,
+    /// Targets the page may reach, checked by the browser for every request (redirects and
+    /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
+    pub policy: Option<guard::NetPolicy>,
+    /// Send every connection of a launched browser through an egress proxy inside sightline
+    /// ([`egress`]) that resolves each host itself, refuses forbidden addresses and connects
+    /// to the address it checked, so a DNS answer that changes after a check (DNS rebinding)
+    /// cannot steer a page to this machine or its network; WebSockets, WebRTC and prefetches
+    /// included. `None`: Chromium connects by itself. `sightline serve` and `mcp` set it unless
+    /// `--allow-private`, `extract --deny-private` sets it ([`guard::NetPolicy::egress`]).
+    pub egress: Option<egress::EgressPolicy>,
+    /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
+    /// HTML a caller sent (set per page by the renderer).
+    pub exempt_origin: Option<String>,
+    /// Extract main documents answered with an HTTP error status (>= 400) instead of
+    /// failing them with an `http` error.
+    pub accept_http_errors: bool,
+    /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
+    /// off for one page.
+    pub javascript: bool,
+    /// How each page is steered before its snapshot (waits, actions, headers, cookies,
+    /// blocking, consent); a page's own plan ([`PageRender::steer`]) replaces it.
+    pub steer: Arc<Steer>,
+    /// The proxy a launched browser connects through (`http://user:pass@host:port`,
+    /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
+    pub proxy: Option<String>,
+    /// Keep every HTTP exchange of each page, bodies included (`Rendered::exchanges`), for a
+    /// WARC (`--warc`, `--wacz`). Off by default: no extra CDP command.
+    pub capture: bool,
+    /// Answer every request of each page from this archive (`--replay`), nothing from the
+    /// network; a request it lacks fails as offline.
+    pub replay: Option<Arc<crate::archive::Archive>>,
+    /// The User-Agent of every page, browser-wide: a launched browser starts with it
+    /// (`--user-agent`), each tab of a connected one gets it (`Emulation.setUserAgentOverride`).
+    /// Unlike a plan's [`Steer::user_agent`], it gives no page a browser context of its own
+    /// (a plan's still wins for its page). None: the browser's own.
+    pub user_agent: Option<String>,
+}
+
+/// What one page asks of the renderer beyond its [`RenderOptions`].
+#[derive(Debug, Clone, Default)]
+pub struct PageRender {
+    /// Take a screenshot (None: as the options say).
+    pub screenshot: Option<bool>,
+    /// The page's steering plan (None: the options').
+    pub steer: Option<Arc<Steer>>,
+    /// Capture this page's exchanges even when the options do not (a page whose
+    /// configuration archives it: `serve`'s `warc: true`).
+    pub capture: bool,
+}
+
+/// The setters of [`RenderOptions`]: one a field, named as the field, taking its type.
+macro_rules! setters {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        impl RenderOptions {
+            $(
+                #[doc = concat!("Sets [`RenderOptions::", stringify!($field), "`].")]
+                #[must_use]
+                pub fn $field(mut self, value: $ty) -> RenderOptions {
+                    self.$field = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+setters! {
+    browser: BrowserSource,
+    viewport: (u32, u32),
+    timeout: Duration,
+    quiet: Duration,
+    scroll: ScrollOptions,
+    command_timeout: Duration,
+    offline: bool,
+    screenshot: bool,
+    max_screenshot_height: u32,
+    max_nodes: usize,
+    concurrency: usize,
+    chrome_args: Vec<String>,
+    recycle_tab_after: usize,
+    recycle_browser_after: usize,
+    max_browser_memory: Option<u64>,
+    policy: Option<guard::NetPolicy>,
+    egress: Option<egress::EgressPolicy>,
+    exempt_origin: Option<String>,
+    accept_http_errors: bool,
+    javascript: bool,
+    steer: Arc<Steer>,
+    proxy: Option<String>,
+    capture: bool,
+    replay: Option<Arc<crate::archive::Archive>>,
+    user_agent: Option<String>,
+}
+
+impl RenderOptions {
+    /// The default bound on a launched browser's memory with `tabs` tabs: 1 GiB plus 512 MiB
+    /// a tab (what [`RenderOptions::max_browser_memory`] is unless the user sets it; the one
+    /// place this rule is written).
+    pub fn default_memory_bound(tabs: usize) -> u64 {
+        (1024 + 512 * tabs as u64) << 20
+    }
+
+    /// Refuse targets on this machine and its networks with `policy`: checked for the page
+    /// and every request it makes ([`RenderOptions::policy`]), and enforced by the egress
+    /// proxy ([`RenderOptions::egress`]); `None` turns both off.
+    pub fn set_target_policy(&mut self, policy: Option<guard::NetPolicy>) {
+        self.egress = policy.as_ref().and_then(|p| p.egress());
+        self.policy = policy;
+    }
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            browser: BrowserSource::Launch(None),
+            viewport: (1366, 900),
+            timeout: Duration::from_secs(15),
+            quiet: Duration::from_millis(100),
+            scroll: ScrollOptions::default(),
+            command_timeout: Duration::from_secs(10),
+            offline: false,
+            screenshot: false,
+            max_screenshot_height: 16_384,
+            max_nodes: 200_000,
+            concurrency: 1,
+            chrome_args: Vec::new(),
+            recycle_tab_after: 100,
+            recycle_browser_after: 2_000,
+            max_browser_memory: None,
+            policy: None,
+            egress: None,
+            exempt_origin: None,
+            accept_http_errors: false,
+            javascript: true,
+            steer: Arc::default(),
+            proxy: None,
+            capture: false,
+            replay: None,
+            user_agent: None,
+        }
+    }
+}
+
+/// A page to render.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A URL (http, https, file, about, data).
+    Url(String),
+    /// A local file.
+    File(PathBuf),
+    /// HTML bytes with a charset (stdin, benchmark pages): served on a loopback server with
+    /// the charset in `Content-Type`, so pages without a `<meta charset>` decode right.
+    Html {
+        name: String,
+        bytes: Vec<u8>,
+        charset: String,
+    },
+}
+
+impl Input {
+    /// Interpret a command-line argument: `-` is stdin (read by the caller), an existing path
+    /// is a file, anything with a scheme is a URL. A URL whose scheme sightline does not
+    /// render (ftp:, ws:, ...) is an input error naming the schemes it does
+    /// ([`checks::SUPPORTED_SCHEMES`]).
+    pub fn parse(arg: &str) -> Result<Input, Error> {
+        if arg.contains("://") || arg.starts_with("about:") || arg.starts_with("data:") {
+            checks::check_url(arg).map_err(|message| Error::Input {
+                input: arg.into(),
+                message,
+                source: None,
+            })?;
+            return Ok(Input::Url(arg.to_string()));
+        }
+        let p = PathBuf::from(arg);
+        if p.is_file() {
+            return Ok(Input::File(p));
+        }
+        if p.exists() {
+            return Err(Error::Input {
+                input: arg.into(),
+                message: "is not a file".into(),
+                source: None,
+            });
+        }
+        if arg.contains('.')
+            && !arg.contains('/')
+            && !arg.ends_with(".html")
+            && !arg.ends_with(".htm")
+        {
+            return Ok(Input::Url(format!("https://{arg}")));
+        }
+        Err(Error::Input {
+            input: arg.into(),
+            message: "no such file, and not a URL (URLs need a scheme such as https://)".into(),
+            source: None,
+        })
+    }
+
+    /// The name used in messages and records.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Url(u) => u.clone(),
+            Input::File(p) => p.display().to_string(),
+            Input::Html { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// The HTML of a file or byte input and the charset it was given with (URL inputs get
+/// theirs from the main document's response).
+pub(super) fn local_html(input: &Input) -> Option<(std::borrow::Cow<'_, [u8]>, Option<&str>)> {
+    match input {
+        Input::Url(_) => None,
+        Input::File(p) => Some((std::fs::read(p).ok()?.into(), None)),
+        Input::Html { bytes, charset, .. } => {
+            Some((bytes.as_slice().into(), Some(charset.as_str())))
+        }
+    }
+}
+
+/// A page whose `<title>` is never closed is all title to an HTML parser (the body stays
+/// empty); lenient parsers end the title at the next tag. For HTML given as bytes whose
+/// render came out with no text and a title longer than 1,000 characters, the bytes with
+/// `</title>` inserted before the first tag after `<title>`.
+pub(super) fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Option<Input> {
+    let Input::Html {
+        name,
+        bytes,
+        charset,
+    } = input
+    else {
+        return None;
+    };
+    if snap.title.chars().count() <= 1000 || snap.nodes.iter().any(|n| n.text.is_some()) {
+        return None;
+    }
+    let lower: Vec<u8> = bytes.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        hay[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|p| p + from)
+    };
+    let open = find(&lower, b"<title", 0)?;
+    let start = find(&lower, b">", open)? + 1;
+    // An end tag is `</title` followed by whitespace, `/` or `>` (`</titlevalue="x">` is not).
+    let mut from = start;
+    while let Some(at) = find(&lower, b"</title", from) {
+        match lower.get(at + 7) {
+            None | Some(b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>') => return None,
+            Some(_) => from = at + 7,
+        }
+    }
+    let end = find(&lower, b"<", start).unwrap_or(bytes.len());
+    let mut fixed = bytes[..end].to_vec();
+    fixed.extend_from_slice(b"</title>");
+    fixed.extend_from_slice(&bytes[end..]);
+    Some(Input::Html {
+        name: name.clone(),
+        bytes: fixed,
+        charset: charset.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::SnapshotBuilder;
+
+    #[test]
+    fn an_unclosed_title_is_closed_before_the_next_tag() {
+        let html = b"<html><head><TITLE>News story(Site)broken script text</head><body><p>Body</p></body></html>".to_vec();
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: html,
+            charset: "utf-8".into(),
+        };
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title(&"x".repeat(1200));
+        let snap = b.build();
+        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
+            panic!("repaired")
+        };
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "<html><head><TITLE>News story(Site)broken script text</title></head><body><p>Body</p></body></html>"
+        );
+        // `</titlevalue="true" -->` (a broken template comment) does not end the title.
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: b"<head><title>Story</titlevalue=\"true\" --></head><body><p>Body</p></body>"
+                .to_vec(),
+            charset: "utf-8".into(),
+        };
+        let Some(Input::Html { bytes, .. }) = repair_unclosed_title(&input, &snap) else {
+            panic!("repaired")
+        };
+        assert!(String::from_utf8(bytes)
+            .unwrap()
+            .starts_with("<head><title>Story</title></titlevalue"));
+        // A real end tag, even with an attribute-like tail, is left alone.
+        let input = Input::Html {
+            name: "p".into(),
+            bytes: b"<head><title>Story</title ></head><body><p>Body</p></body>".to_vec(),
+            charset: "utf-8".into(),
+        };
+        assert!(repair_unclosed_title(&input, &snap).is_none());
+        // A normal page, or a page with text, is left alone.
+        let short = SnapshotBuilder::new(1000.0).build();
+        assert!(repair_unclosed_title(&input, &short).is_none());
+        let mut with_text = SnapshotBuilder::new(1000.0);
+        with_text.title(&"x".repeat(1200));
+        with_text.text(0, "visible");
+        assert!(repair_unclosed_title(&input, &with_text.build()).is_none());
+    }
+}

@@ -1,0 +1,59 @@
+//! The screenshot phase: the page, down to its height limit, as one PNG taken beyond the
+//! viewport (`Page.captureScreenshot` with a clip of the document's size).
+
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, Viewport,
+};
+
+use super::{cmd, Tab};
+use crate::snapshot::Snapshot;
+use crate::Error;
+use crate::RenderOptions;
+
+impl Tab {
+    /// The screenshot phase: the page down to its height limit, as PNG.
+    pub(super) async fn screenshot(
+        &mut self,
+        input: &str,
+        opts: &RenderOptions,
+        snapshot: &Snapshot,
+    ) -> Result<Vec<u8>, Error> {
+        let h = snapshot
+            .document
+            .height
+            .min(opts.max_screenshot_height as f64)
+            .max(1.0);
+        let w = snapshot.document.width.max(1.0);
+        let params = CaptureScreenshotParams {
+            format: Some(CaptureScreenshotFormat::Png),
+            quality: None,
+            clip: Some(Viewport {
+                x: 0.0,
+                y: 0.0,
+                width: w,
+                height: h,
+                scale: 1.0,
+            }),
+            from_surface: Some(true),
+            capture_beyond_viewport: Some(true),
+            optimize_for_speed: Some(true),
+        };
+        let r = cmd(
+            input,
+            "taking the screenshot",
+            opts.command_timeout * 4,
+            self.page.execute(params),
+        )
+        .await?;
+        let bytes = {
+            use base64::Engine;
+            base64::engine::general_purpose::STANDARD
+                .decode(AsRef::<str>::as_ref(&r.result.data))
+                .map_err(|m| Error::Script {
+                    input: input.into(),
+                    message: format!("screenshot data: {m}"),
+                })?
+        };
+        Ok(bytes)
+    }
+}
