@@ -15,13 +15,17 @@ use std::time::Duration;
 
 use rustix::process::{kill_process_group, Pid, Signal};
 
+#[path = "common/eventually.rs"]
+mod eventually;
+use eventually::{eventually_blocking, holds};
+
 /// A hang guard, not a speed bound: Chromium prints its DevTools endpoint in well under a
 /// second; only a browser that never starts waits this long.
 const START_GUARD: Duration = Duration::from_secs(120);
 
-/// How many times [`Chrome::left`] looks for survivors after the kill, 20 ms apart: a
-/// SIGKILL-ed process is gone within milliseconds, so this only turns a survivor into a failure.
-const REAP_POLLS: u32 = 500;
+/// How long [`Chrome::left`] is looked at for survivors after the kill: a SIGKILL-ed process is
+/// gone within milliseconds, so this only turns a survivor into a failure.
+const REAP_GUARD: Duration = Duration::from_secs(10);
 
 /// A Chromium started by this test (not by sightline): the browser binary itself, leader of a
 /// process group of its own, so that its zygotes, renderers and GPU and utility processes
@@ -72,19 +76,14 @@ impl Chrome {
     }
 
     /// SIGKILL the browser's whole process group, reap the browser, and wait until none of
-    /// its processes is alive; returns those still alive after [`REAP_POLLS`] looks.
+    /// its processes is alive; returns those still alive after [`REAP_GUARD`].
     fn end(&mut self) -> Vec<(u32, String)> {
         self.ended = true;
         if let Some(pg) = i32::try_from(self.child.id()).ok().and_then(Pid::from_raw) {
             let _ = kill_process_group(pg, Signal::KILL);
         }
         let _ = self.child.wait();
-        for _ in 0..REAP_POLLS {
-            if self.left().is_empty() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        eventually_blocking(REAP_GUARD, || holds(self.left().is_empty()));
         self.left()
     }
 

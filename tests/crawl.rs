@@ -16,6 +16,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+#[path = "common/eventually.rs"]
+mod eventually;
+use eventually::{eventually_blocking, holds};
+
 const BIN: &str = env!("CARGO_BIN_EXE_sightline");
 
 /// A page's body: an article of words drawn from `seed` (distinct pages have distinct texts).
@@ -501,20 +505,15 @@ fn kill_9_then_resume_records_every_page_once_and_fetches_none_twice() {
     };
     let mut child = crawl(false).spawn().unwrap();
     // Kill it once some pages are recorded and before all are.
-    let mut waited = 0;
-    loop {
-        let n = records(&out).len();
-        if n >= 8 {
-            break;
-        }
-        assert!(waited < 1200, "the crawl recorded {n} pages in 120 s");
+    let some = eventually_blocking(Duration::from_secs(120), || {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the crawl ended before it was killed"
         );
-        std::thread::sleep(Duration::from_millis(100));
-        waited += 1;
-    }
+        holds(records(&out).len() >= 8)
+    });
+    let n = records(&out).len();
+    assert!(some.is_some(), "the crawl recorded {n} pages in 120 s");
     let kids = descendants(child.id());
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();

@@ -23,6 +23,10 @@ use sightline::render::{EgressPolicy, Input, RenderOptions, Renderer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream, UdpSocket};
 
+#[path = "common/eventually.rs"]
+mod eventually;
+use eventually::{eventually, holds};
+
 const PUBLIC: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
 const FORBIDDEN: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 3);
 
@@ -203,12 +207,8 @@ async fn renderer(p: EgressPolicy) -> Renderer {
 /// Wait until the proxy has refused `n` connections (a subresource is refused while the page
 /// settles; the record does not wait for it), polling for up to 10 s.
 async fn refused_at_least(log: &Log, n: u64) -> u64 {
-    for _ in 0..200 {
-        if log.refused() >= n {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let guard = Duration::from_secs(10);
+    eventually(guard, || async { holds(log.refused() >= n) }).await;
     log.refused()
 }
 
@@ -383,12 +383,8 @@ async fn egress_control_without_the_proxy_the_page_reaches_127_0_0_3() {
     let page = r
         .render(&Input::Url(format!("http://127.0.0.2:{port}/")))
         .await;
-    for _ in 0..100 {
-        if secret.hits() > 0 && stun_hits.load(Ordering::SeqCst) > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let reached = || secret.hits() > 0 && stun_hits.load(Ordering::SeqCst) > 0;
+    eventually(Duration::from_secs(5), || async { holds(reached()) }).await;
     r.shutdown().await;
     stun_task.abort();
     page.expect("the page renders");

@@ -7,6 +7,10 @@ use std::time::Duration;
 
 use sightline::render::{reap, BrowserHandle, BrowserSource};
 
+#[path = "common/eventually.rs"]
+mod eventually;
+use eventually::{eventually, eventually_blocking, holds};
+
 /// How long a test waits for a condition before it fails: a hang guard, not a speed bound
 /// (each condition below holds within seconds).
 const HANG_GUARD: Duration = Duration::from_secs(120);
@@ -113,16 +117,14 @@ async fn a_dropped_browser_leaves_no_process() {
     assert!(tree.len() >= 2, "the browser and its helpers: {tree:?}");
     drop(h);
     // SIGKILL is sent by the drop; the processes are gone once the kernel has ended them.
-    let end = std::time::Instant::now() + HANG_GUARD;
-    while !(living(&tree).is_empty() && naming(&marker).is_empty()) {
-        assert!(
-            std::time::Instant::now() < end,
-            "still alive after the drop: {:?} {:?}",
-            living(&tree),
-            naming(&marker)
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let gone = || living(&tree).is_empty() && naming(&marker).is_empty();
+    let ended = eventually(HANG_GUARD, || async { holds(gone()) }).await;
+    assert!(
+        ended.is_some(),
+        "still alive after the drop: {:?} {:?}",
+        living(&tree),
+        naming(&marker)
+    );
 }
 
 /// The second Ctrl-C exits at once, without the orderly shutdown: Chromium (started with a
@@ -203,14 +205,7 @@ fn a_second_interrupt_leaves_no_chromium_and_no_profile() {
     // signal that lands before it waits again is kept, not lost (it was, with a new
     // `ctrl_c()` future made after the line). It must exit within the hang guard.
     interrupt().unwrap();
-    let mut status = None;
-    for _ in 0..(HANG_GUARD.as_millis() / 20) {
-        status = child.try_wait().unwrap();
-        if status.is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let status = eventually_blocking(HANG_GUARD, || child.try_wait().unwrap());
     let Some(status) = status else {
         let _ = child.kill();
         panic!("sightline did not exit after a second interrupt");

@@ -5,6 +5,10 @@
 use futures::future::join_all;
 use sightline::render::{Input, RenderOptions, Renderer};
 
+#[path = "common/eventually.rs"]
+mod eventually;
+use eventually::eventually;
+
 fn page(name: &str, script: &str) -> Input {
     Input::Html {
         name: name.into(),
@@ -67,14 +71,15 @@ async fn sweeps_close_targets_no_tab_owns() {
     }
     // Closing is asynchronous in Chromium: wait until the closed targets are gone (polling
     // Chromium's target list; the bound only turns targets that never go into a failure).
-    let mut left = r.page_targets().await.unwrap();
-    for _ in 0..1200 {
-        if left <= MOST_LEFT {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        left = r.page_targets().await.unwrap();
-    }
+    let guard = std::time::Duration::from_secs(120);
+    let gone = eventually(guard, || async {
+        let left = r.page_targets().await.unwrap();
+        (left <= MOST_LEFT).then_some(left)
+    });
+    let left = match gone.await {
+        Some(left) => left,
+        None => r.page_targets().await.unwrap(),
+    };
     let reaped = r.reaped();
     r.shutdown().await;
     assert!(opened >= 3, "pop-ups were not opened ({opened} targets)");

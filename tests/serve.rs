@@ -419,17 +419,11 @@ async fn sigterm_drains_the_pages_in_flight() {
             .contains("late paragraph arrived"),
         "{rec}"
     );
-    let exited = async {
-        loop {
-            if let Some(s) = svc.child.try_wait().unwrap() {
-                break s.code();
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    let code = tokio::time::timeout(HANG_GUARD, exited)
-        .await
-        .expect("serve did not exit after draining");
+    let exited = common::eventually::eventually(HANG_GUARD, || {
+        let code = svc.child.try_wait().unwrap().map(|s| s.code());
+        async move { code }
+    });
+    let code = exited.await.expect("serve did not exit after draining");
     assert_eq!(code, Some(0));
 }
 

@@ -174,6 +174,21 @@ def chromium_children(pid):
     return [p for p in out if "chrom" in _cmd(p) or "headless" in _cmd(p)]
 
 
+def renderer_cpu_seconds(pids):
+    """CPU seconds the renderer processes among `pids` have used (/proc's utime + stime)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in pids:
+        if "--type=renderer" not in _cmd(p):
+            continue
+        try:
+            fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 def _cmd(pid):
     try:
         return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
@@ -201,7 +216,12 @@ def test_ctrl_c_cancels_the_batch_and_leaves_no_chromium(tmp_path):
         time.sleep(0.1)
     chromium = chromium_children(p.pid)
     assert chromium, "the browser runs under the Python process"
-    time.sleep(1.0)  # the hanging pages are in their tabs
+    # The hanging pages are in their tabs once a renderer spins in their endless script.
+    deadline = time.monotonic() + 30
+    while renderer_cpu_seconds(chromium_children(p.pid)) < 0.3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert renderer_cpu_seconds(chromium_children(p.pid)) >= 0.3, "no page's script ran"
+    chromium = chromium_children(p.pid)
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=60)
     assert "interrupted" in out and p.returncode != 0

@@ -25,12 +25,9 @@ pub async fn metric(base: &str, name: &str, token: Option<&str>) -> Option<f64> 
 /// Poll the service's `/metrics` until the sample `name` reads `want` (at most
 /// [`HANG_GUARD`]); fail with `what` otherwise.
 pub async fn metric_reaches(base: &str, name: &str, want: f64, what: &str) {
-    let polls = async {
-        while metric(base, name, None).await != Some(want) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    tokio::time::timeout(HANG_GUARD, polls)
-        .await
-        .unwrap_or_else(|_| panic!("{what}: {name} never read {want}"));
+    let read = super::eventually::eventually(HANG_GUARD, || async {
+        super::eventually::holds(metric(base, name, None).await == Some(want))
+    });
+    read.await
+        .unwrap_or_else(|| panic!("{what}: {name} never read {want}"));
 }

@@ -3,13 +3,14 @@
 //! browser, when dropped. (Each test crate uses some of them.)
 #![allow(dead_code)]
 
+pub mod eventually;
 pub mod http;
 pub mod metrics;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sightline::render::reap;
 
@@ -74,12 +75,11 @@ impl Drop for Service {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let exited = eventually::eventually_blocking(Duration::from_secs(10), || {
+            self.child.try_wait().ok().flatten()
+        });
+        if exited.is_some() {
+            return;
         }
         // Listed before the kill: once the service is gone, its browser is no longer found
         // from it.

@@ -2,7 +2,9 @@
 //! politeness, each host's robots.txt, and the fingerprints that mark near-duplicates.
 
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use sightline_core::extract::links::PageLink;
 use sightline_egress::guard::NetPolicy;

@@ -34,6 +34,8 @@
 //! - [`robots`]: robots.txt rules and Crawl-delay.
 //! - [`sitemaps`]: sitemaps, sitemap indexes and feeds.
 //! - [`urls`]: normalisation, scope, path patterns.
+//! - `tests`: the loop over a scripted pipeline on tokio's paused clock (delay, backoff,
+//!   Retry-After, bounds).
 #![forbid(unsafe_code)]
 
 mod config;
@@ -45,6 +47,8 @@ pub mod robots;
 mod run;
 mod seam;
 pub mod sitemaps;
+#[cfg(test)]
+mod tests;
 pub mod urls;
 
 pub use config::CrawlConfig;

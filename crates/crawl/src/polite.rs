@@ -1,10 +1,13 @@
 //! Politeness, per host: at most `per_host` requests in flight, starts at least `delay`
 //! apart (the larger of `--delay` and the host's robots.txt `Crawl-delay`), and a backoff
 //! after a 429 or 503 (its `Retry-After` when known, else doubling from
-//! [`BACKOFF_BASE`] up to [`BACKOFF_MAX`]). Pure: the caller passes the clock.
+//! [`BACKOFF_BASE`] up to [`BACKOFF_MAX`]). Pure: the caller passes the clock, tokio's
+//! (so that the crawl's waits run on paused time in tests).
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 /// The first wait after a 429 or 503 without `Retry-After`; each further one doubles it.
 pub const BACKOFF_BASE: Duration = Duration::from_secs(1);

@@ -3,13 +3,14 @@
 //! canonical URLs, near-duplicates, rate limits) into the frontier and the summary.
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use sightline_core::extract::links::PageLink;
 use sightline_core::extract::vsse::simhash;
+use tokio::time::Instant;
 
 use crate::engine::{rate_limited, retry_after, Engine, Mode};
 use crate::frontier::{Entry, FoundIn, NewUrl};
@@ -125,7 +126,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             if in_flight.is_empty() {
                 match wake {
                     Some(w) if !self.pages.cancelled() => {
-                        tokio::time::sleep_until(w.into()).await;
+                        tokio::time::sleep_until(w).await;
                         continue;
                     }
                     _ => break,
@@ -134,7 +135,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             let wake = wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             let (entry, result) = tokio::select! {
                 Some(x) = in_flight.next() => x,
-                _ = tokio::time::sleep_until(wake.into()) => continue,
+                _ = tokio::time::sleep_until(wake) => continue,
             };
             self.finish(entry, result, write)?;
         }
