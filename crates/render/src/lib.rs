@@ -20,6 +20,7 @@
 //! (`sightline-core`: the snapshot, walls, archives) and on the network boundary
 //! (`sightline-egress`, re-exported as [`egress`] and [`guard`]).
 //! - `browser`: finding, launching or connecting to Chromium ([`BrowserSource`]).
+//! - `cdp`: one CDP command with a named timeout, and one `Runtime.evaluate`.
 //! - `checks`: which URLs and schemes a page may be.
 //! - `dialogs`: JavaScript dialogs answered so no page hangs.
 //! - `launch`: the browser's lifetime: launch, relaunch, recycling, the egress proxy it keeps.
@@ -38,6 +39,7 @@
 #![forbid(unsafe_code)]
 
 pub(crate) mod browser;
+pub(crate) mod cdp;
 pub(crate) mod checks;
 pub(crate) mod dialogs;
 pub(crate) use sightline_core::{archive, charset, snapshot, walls};

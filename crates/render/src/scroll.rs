@@ -29,11 +29,11 @@
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::Page;
 use serde::Serialize;
 
 use super::settle;
+use crate::cdp;
 use crate::Error;
 
 /// The front of a browser window, shared by the tabs of one browser. Pooled tabs share one
@@ -202,24 +202,7 @@ async fn eval<T: serde::de::DeserializeOwned>(
     js: &str,
     limit: Duration,
 ) -> Result<T, Error> {
-    let params = EvaluateParams::builder()
-        .expression(js)
-        .return_by_value(true)
-        .await_promise(true)
-        .build()
-        .expect("valid params");
-    let r = tokio::time::timeout(limit, page.execute(params))
-        .await
-        .map_err(|_| Error::Timeout {
-            input: input.into(),
-            phase: "scrolling the page".into(),
-            seconds: limit.as_secs_f64(),
-        })?
-        .map_err(|e| Error::Cdp {
-            input: input.into(),
-            phase: "scrolling the page".into(),
-            message: e.to_string(),
-        })?;
+    let r = cdp::execute(page, input, "scrolling the page", limit, cdp::awaited(js)).await?;
     let v = r.result.result.value.unwrap_or_default();
     serde_json::from_value(v).map_err(|e| Error::Script {
         input: input.into(),

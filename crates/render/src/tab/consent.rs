@@ -22,12 +22,12 @@ use std::time::{Duration, Instant};
 use chromiumoxide::cdp::browser_protocol::page::{
     CreateIsolatedWorldParams, FrameId, FrameTree, GetFrameTreeParams,
 };
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde::{Deserialize, Serialize};
 
 use super::{Bounded, Tab};
 use crate::snapshot::Snapshot;
 use crate::steer::Consent;
+use crate::cdp;
 use crate::Error;
 use crate::RenderOptions;
 
@@ -122,11 +122,7 @@ impl Tab {
     /// Hide overlays that are not consent before the screenshot (`hide_overlays`); returns
     /// how many were hidden. A failure leaves the page as it is.
     pub(super) async fn hide_overlays(&mut self, input: &str, opts: &RenderOptions) -> usize {
-        let eval = EvaluateParams::builder()
-            .expression(HIDE_OVERLAYS_JS)
-            .return_by_value(true)
-            .build()
-            .expect("valid params");
+        let eval = cdp::by_value(HIDE_OVERLAYS_JS);
         match self
             .bounded(opts.command_timeout, self.page.execute(eval))
             .await
@@ -271,10 +267,7 @@ impl Tab {
         frame: Option<FrameId>,
         limit: Duration,
     ) -> Result<Option<Raw>, ()> {
-        let mut eval = EvaluateParams::builder()
-            .expression(script(action))
-            .await_promise(true)
-            .return_by_value(true);
+        let mut eval = cdp::awaited(script(action));
         if let Some(frame) = frame {
             let world = CreateIsolatedWorldParams::builder()
                 .frame_id(frame)
@@ -282,12 +275,11 @@ impl Tab {
                 .build()
                 .expect("valid params");
             match self.bounded(limit, self.page.execute(world)).await {
-                Bounded::Done(Ok(w)) => eval = eval.context_id(w.result.execution_context_id),
+                Bounded::Done(Ok(w)) => eval.context_id = Some(w.result.execution_context_id),
                 Bounded::Crashed => return Err(()),
                 _ => return Ok(None),
             }
         }
-        let eval = eval.build().expect("valid params");
         match self.bounded(limit, self.page.execute(eval)).await {
             Bounded::Done(Ok(r)) => Ok(match r.result.result.value {
                 Some(serde_json::Value::String(s)) => serde_json::from_str::<Raw>(&s).ok(),

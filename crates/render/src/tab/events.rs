@@ -22,8 +22,9 @@ use chromiumoxide::Page;
 use futures::StreamExt;
 use parking_lot::Mutex;
 
-use super::{capture, cmd, spawn_body_read, Fault, State};
+use super::{capture, spawn_body_read, Fault, State};
 use crate::steer::block;
+use crate::cdp;
 use crate::Error;
 use crate::{checks, dialogs, steer};
 
@@ -43,13 +44,13 @@ impl Listeners {
     pub(super) async fn open(page: &Page, t: Duration) -> Result<Listeners, Error> {
         let l = "listening";
         Ok(Listeners {
-            paused: cmd("tab", l, t, page.event_listener::<EventRequestPaused>()).await?,
-            sent: cmd("tab", l, t, page.event_listener::<EventRequestWillBeSent>()).await?,
-            done: cmd("tab", l, t, page.event_listener::<EventLoadingFinished>()).await?,
-            failed: cmd("tab", l, t, page.event_listener::<EventLoadingFailed>()).await?,
-            resp: cmd("tab", l, t, page.event_listener::<EventResponseReceived>()).await?,
-            crashed: cmd("tab", l, t, page.event_listener::<EventTargetCrashed>()).await?,
-            dialog: cmd(
+            paused: cdp::timed("tab", l, t, page.event_listener::<EventRequestPaused>()).await?,
+            sent: cdp::timed("tab", l, t, page.event_listener::<EventRequestWillBeSent>()).await?,
+            done: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFinished>()).await?,
+            failed: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFailed>()).await?,
+            resp: cdp::timed("tab", l, t, page.event_listener::<EventResponseReceived>()).await?,
+            crashed: cdp::timed("tab", l, t, page.event_listener::<EventTargetCrashed>()).await?,
+            dialog: cdp::timed(
                 "tab",
                 l,
                 t,

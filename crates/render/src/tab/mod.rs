@@ -48,6 +48,7 @@ use super::settle::INSTRUMENT_JS;
 use super::timings::Timings;
 use super::RenderOptions;
 use crate::snapshot::Snapshot;
+use crate::cdp;
 use crate::Error;
 use events::same_document_url;
 
@@ -495,27 +496,6 @@ impl Drop for Tab {
     }
 }
 
-async fn cmd<T, F: std::future::Future<Output = Result<T, chromiumoxide::error::CdpError>>>(
-    input: &str,
-    phase: &str,
-    limit: Duration,
-    f: F,
-) -> Result<T, Error> {
-    match tokio::time::timeout(limit, f).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(Error::Cdp {
-            input: input.into(),
-            phase: phase.into(),
-            message: e.to_string(),
-        }),
-        Err(_) => Err(Error::Timeout {
-            input: input.into(),
-            phase: phase.into(),
-            seconds: limit.as_secs_f64(),
-        }),
-    }
-}
-
 impl Tab {
     /// Prepare a new page: Fetch interception (decided per page), the DOM-change recorder,
     /// and the event task.
@@ -534,7 +514,7 @@ impl Tab {
         let state = Arc::new(Mutex::new(State::default()));
         let listeners = events::Listeners::open(&page, t).await?;
         if opts.offline {
-            cmd(
+            cdp::timed(
                 "tab",
                 "installing the document guard",
                 t,
@@ -545,14 +525,14 @@ impl Tab {
         // Every pooled tab behaves as the focused, visible one: a background tab renders no
         // frames, so IntersectionObserver callbacks and animation frames never run in it
         // (Playwright does the same for each page).
-        cmd(
+        cdp::timed(
             "tab",
             "emulating focus",
             t,
             page.execute(SetFocusEmulationEnabledParams::new(true)),
         )
         .await?;
-        cmd(
+        cdp::timed(
             "tab",
             "installing the page recorder",
             t,
@@ -564,7 +544,7 @@ impl Tab {
             resource_type: None,
             request_stage: None,
         };
-        cmd(
+        cdp::timed(
             "tab",
             "enabling request blocking",
             t,
@@ -574,7 +554,7 @@ impl Tab {
             }),
         )
         .await?;
-        let tree = cmd(
+        let tree = cdp::timed(
             "tab",
             "reading the frame tree",
             t,

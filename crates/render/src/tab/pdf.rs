@@ -25,7 +25,8 @@ use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
 use chromiumoxide::Page;
 use parking_lot::Mutex;
 
-use super::{cmd, same_document_url, State, Tab};
+use super::{same_document_url, State, Tab};
+use crate::cdp;
 use crate::Error;
 use crate::{checks, RenderOptions};
 
@@ -206,7 +207,7 @@ impl Tab {
         self.parked = false;
         self.on_blank = false;
         self.doc_url = Some(url.to_string());
-        cmd(
+        cdp::timed(
             input,
             "switching JavaScript",
             opts.command_timeout,
@@ -216,7 +217,7 @@ impl Tab {
         .await?;
         self.js_disabled = false;
         let go = format!("location.href = {}", serde_json::Value::String(nav.clone()));
-        cmd(
+        cdp::timed(
             input,
             "opening the PDF's page",
             opts.command_timeout,

@@ -14,13 +14,14 @@ use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
 use super::events::origin_of;
 use super::{
-    cmd, same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, State, Tab,
+    same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, State, Tab,
     SNAPSHOT_JS,
 };
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
 use crate::snapshot::Snapshot;
 use crate::steer::{vlist, Consent};
+use crate::cdp;
 use crate::Error;
 use crate::{checks, RenderOptions};
 
@@ -161,7 +162,7 @@ impl Tab {
         let cache_off = opts.capture || opts.replay.is_some();
         if cache_off != self.cache_off {
             use chromiumoxide::cdp::browser_protocol::network::SetCacheDisabledParams;
-            super::cmd(
+            cdp::timed(
                 input,
                 "turning the cache off for capture",
                 opts.command_timeout,
@@ -377,13 +378,7 @@ impl Tab {
             };
             let q = tokio::time::timeout(
                 opts.command_timeout,
-                self.page.execute(
-                    EvaluateParams::builder()
-                        .expression(probe_js)
-                        .return_by_value(true)
-                        .build()
-                        .expect("valid params"),
-                ),
+                self.page.execute(cdp::by_value(probe_js)),
             )
             .await;
             let wait = match q {
@@ -515,11 +510,7 @@ impl Tab {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(opts.command_timeout);
-        let eval = EvaluateParams::builder()
-            .expression(SNAPSHOT_JS)
-            .return_by_value(true)
-            .build()
-            .expect("valid params");
+        let eval = cdp::by_value(SNAPSHOT_JS);
         let res = match self.bounded(left, self.page.execute(eval)).await {
             Bounded::Crashed => {
                 self.healthy = false;
@@ -595,7 +586,7 @@ impl Tab {
         deadline: Instant,
     ) -> Result<bool, Error> {
         if self.js_disabled == opts.javascript {
-            let r = cmd(
+            let r = cdp::timed(
                 input,
                 "switching JavaScript",
                 opts.command_timeout,
@@ -698,7 +689,7 @@ impl Tab {
                     if !opts.javascript {
                         // The snapshot skips <noscript> (with scripts on, it never shows);
                         // with scripts off its content is the page's: unwrap it.
-                        cmd(
+                        cdp::timed(
                             input,
                             "showing <noscript> content",
                             opts.command_timeout,

@@ -5,8 +5,9 @@ use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, Viewport,
 };
 
-use super::{cmd, Tab};
+use super::Tab;
 use crate::snapshot::Snapshot;
+use crate::cdp;
 use crate::Error;
 use crate::RenderOptions;
 
@@ -38,7 +39,7 @@ impl Tab {
             capture_beyond_viewport: Some(true),
             optimize_for_speed: Some(true),
         };
-        let r = cmd(
+        let r = cdp::timed(
             input,
             "taking the screenshot",
             opts.command_timeout * 4,
