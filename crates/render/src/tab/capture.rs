@@ -292,8 +292,8 @@ pub(super) fn replay(
             None => {
                 if main_document {
                     let mut s = st.lock();
-                    if s.fault.is_none() {
-                        s.fault = Some(Fault::Navigation(format!(
+                    if s.seen.fault.is_none() {
+                        s.seen.fault = Some(Fault::Navigation(format!(
                             "{url} is not in the archive replayed (--replay)"
                         )));
                     }

@@ -25,9 +25,9 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use serde::{Deserialize, Serialize};
 
 use super::{Bounded, Tab};
+use crate::cdp;
 use crate::snapshot::Snapshot;
 use crate::steer::Consent;
-use crate::cdp;
 use crate::Error;
 use crate::RenderOptions;
 

@@ -23,8 +23,8 @@ use futures::StreamExt;
 use parking_lot::Mutex;
 
 use super::{capture, spawn_body_read, Fault, State};
-use crate::steer::block;
 use crate::cdp;
+use crate::steer::block;
 use crate::Error;
 use crate::{checks, dialogs, steer};
 
@@ -185,98 +185,98 @@ pub(super) fn spawn(
                     let id = ev.request_id.inner().to_string();
                     // The same rule as for paused requests (documents that Fetch does
                     // not pause, file: URLs, are seen here only).
-                    if s.main_request.is_none()
+                    if s.seen.main_request.is_none()
                         && ev.r#type == Some(ResourceType::Document)
                         && ev.frame_id.as_ref().is_some_and(|f| {
                             s.is_navigation_document(f.inner(), &ev.request.url, ev.redirect_response.is_some())
                         })
                     {
-                        s.main_request = Some(id.clone());
+                        s.seen.main_request = Some(id.clone());
                     }
                     // Another document of the main frame, after the page's own: a navigation
                     // the page started (an action submitted a form). Counted, never taken for
                     // the main document (whose faults and status stay the first one's).
-                    else if s.main_request.as_deref().is_some_and(|m| m != id)
+                    else if s.seen.main_request.as_deref().is_some_and(|m| m != id)
                         && ev.r#type == Some(ResourceType::Document)
                         && ev.redirect_response.is_none()
-                        && ev.frame_id.as_ref().is_some_and(|f| s.main_frame.as_deref() == Some(f.inner().as_str()))
+                        && ev.frame_id.as_ref().is_some_and(|f| s.rules.main_frame.as_deref() == Some(f.inner().as_str()))
                     {
-                        s.page_navigations += 1;
-                        s.page_navigation = Some(id.clone());
+                        s.seen.page_navigations += 1;
+                        s.seen.page_navigation = Some(id.clone());
                     }
                     // A redirect keeps its request id: the main document's URL now.
-                    if s.main_request.as_deref() == Some(id.as_str()) {
-                        s.main_url = Some(ev.request.url.clone());
+                    if s.seen.main_request.as_deref() == Some(id.as_str()) {
+                        s.seen.main_url = Some(ev.request.url.clone());
                     }
-                    if let Some(c) = s.capture.as_mut() { c.sent(&ev); }
+                    if let Some(c) = s.seen.capture.as_mut() { c.sent(&ev); }
                     // Chromium reports memory reads sent but never finished: not waited for.
-                    if !read_from_memory(&ev.request.url) && !s.finished.remove(&id) { s.inflight.insert(id); }
-                    s.last_net = Some(Instant::now());
+                    if !read_from_memory(&ev.request.url) && !s.seen.finished.remove(&id) { s.seen.inflight.insert(id); }
+                    s.seen.last_net = Some(Instant::now());
                 }
                 Some(ev) = done.next() => {
                     let mut s = st.lock();
                     let id = ev.request_id.inner().to_string();
                     // The main document is all here: read its body now, while the page
                     // loads its resources (see `Tab::start_body_read`).
-                    if s.main_request.as_deref() == Some(id.as_str())
-                        && s.main_checked
-                        && s.fault.is_none()
-                        && s.body.is_none()
-                        && s.pdf_view.is_none()
+                    if s.seen.main_request.as_deref() == Some(id.as_str())
+                        && s.seen.main_checked
+                        && s.seen.fault.is_none()
+                        && s.seen.body.is_none()
+                        && s.seen.pdf_view.is_none()
                     {
-                        s.body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
+                        s.seen.body = Some(spawn_body_read(pg.clone(), id.clone(), s.rules.body_limit));
                     }
-                    if s.main_request.as_deref() == Some(id.as_str()) {
-                        s.main_finished = true;
+                    if s.seen.main_request.as_deref() == Some(id.as_str()) {
+                        s.seen.main_finished = true;
                     }
-                    let limit = s.body_limit;
-                    if let Some(c) = s.capture.as_mut() { c.finished(&pg, &id, limit); }
-                    if !s.inflight.remove(&id) { s.finished.insert(id); }
-                    s.last_net = Some(Instant::now());
+                    let limit = s.rules.body_limit;
+                    if let Some(c) = s.seen.capture.as_mut() { c.finished(&pg, &id, limit); }
+                    if !s.seen.inflight.remove(&id) { s.seen.finished.insert(id); }
+                    s.seen.last_net = Some(Instant::now());
                 }
                 Some(ev) = failed.next() => {
                     let mut s = st.lock();
                     let id = ev.request_id.inner().to_string();
                     // The main document failed to load (refused, reset, DNS): say so
                     // now instead of waiting for Chromium's error page to load.
-                    if s.main_request.as_deref() == Some(id.as_str())
-                        && s.fault.is_none()
+                    if s.seen.main_request.as_deref() == Some(id.as_str())
+                        && s.seen.fault.is_none()
                         && ev.error_text != "net::ERR_ABORTED"
                     {
-                        s.fault = Some(
+                        s.seen.fault = Some(
                             tunnel_fault(&s, &ev.error_text)
                                 .unwrap_or_else(|| Fault::Navigation(ev.error_text.clone())),
                         );
                     }
-                    if let Some(c) = s.capture.as_mut() { c.failed(&id); }
-                    if !s.inflight.remove(&id) { s.finished.insert(id); }
-                    s.last_net = Some(Instant::now());
+                    if let Some(c) = s.seen.capture.as_mut() { c.failed(&id); }
+                    if !s.seen.inflight.remove(&id) { s.seen.finished.insert(id); }
+                    s.seen.last_net = Some(Instant::now());
                 }
                 Some(ev) = resp.next() => {
-                    if let Some(c) = st.lock().capture.as_mut() { c.response(&ev); }
+                    if let Some(c) = st.lock().seen.capture.as_mut() { c.response(&ev); }
                     if ev.r#type == ResourceType::Document {
                         let mut s = st.lock();
-                        if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
-                            s.main_checked = true;
-                            s.status = Some(ev.response.status);
-                            s.main_charset = response_charset(&ev.response);
-                            s.response_headers = wall_headers(&ev.response);
+                        if s.seen.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.seen.main_checked {
+                            s.seen.main_checked = true;
+                            s.seen.status = Some(ev.response.status);
+                            s.seen.main_charset = response_charset(&ev.response);
+                            s.seen.response_headers = wall_headers(&ev.response);
                             // A status walls answer with is rendered: a wall is named
                             // after the snapshot, and the page is an `http` error if none is.
-                            let defer = !s.accept_http_errors
+                            let defer = !s.rules.accept_http_errors
                                 && checks::WALL_STATUSES.contains(&ev.response.status);
-                            if defer { s.http_error = Some(ev.response.status); }
+                            if defer { s.seen.http_error = Some(ev.response.status); }
                             let fault = s
-                                .egress
+                                .rules.egress
                                 .as_ref()
                                 .and_then(|_| proxy_answer_fault(&ev.response))
-                                .or_else(|| main_response_fault(&ev.response, s.accept_http_errors || defer));
-                            if s.fault.is_none() { s.fault = fault; }
+                                .or_else(|| main_response_fault(&ev.response, s.rules.accept_http_errors || defer));
+                            if s.seen.fault.is_none() { s.seen.fault = fault; }
                         }
                     }
                 }
                 Some(_) = crashed.next() => {
-                    st.lock().crashed = true;
+                    st.lock().seen.crashed = true;
                 }
                 Some(ev) = dialog.next() => {
                     {
@@ -284,8 +284,8 @@ pub(super) fn spawn(
                         // page's, as the tab goes straight to the next one (see
                         // `Tab::park`), is answered but not counted for the next page.
                         let mut s = st.lock();
-                        if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.nav_url) {
-                            s.dialogs += 1;
+                        if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.rules.nav_url) {
+                            s.seen.dialogs += 1;
                         }
                     }
                     tracing::debug!("answering a {} dialog: {:?}", ev.r#type.as_ref(), ev.message);
@@ -311,52 +311,54 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         let d = decide(&RequestFacts {
             url: ev.request.url.as_str(),
             is_document: ev.resource_type == ResourceType::Document,
-            main_frame: s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str()),
+            main_frame: s.rules.main_frame.as_deref() == Some(ev.frame_id.inner().as_str()),
             redirected: ev.redirected_request_id.is_some(),
             network_id: network_id.as_deref(),
-            offline: s.offline,
-            allow_file: s.allow_file,
-            allow_origin: s.allow_origin.as_deref(),
-            nav_url: &s.nav_url,
-            main_request: s.main_request.as_deref(),
-            target_policy: s.policy.is_some(),
-            exempt_origin: s.exempt_origin.as_deref(),
+            offline: s.rules.offline,
+            allow_file: s.rules.allow_file,
+            allow_origin: s.rules.allow_origin.as_deref(),
+            nav_url: &s.rules.nav_url,
+            main_request: s.seen.main_request.as_deref(),
+            target_policy: s.rules.policy.is_some(),
+            exempt_origin: s.rules.exempt_origin.as_deref(),
         });
         if d.navigation_document {
-            s.main_request = network_id;
+            s.seen.main_request = network_id;
         }
         if !d.allow {
-            s.blocked += 1;
+            s.seen.blocked += 1;
         }
         if d.blocked_navigation {
-            s.blocked_navigations += 1;
+            s.seen.blocked_navigations += 1;
         }
         // The page's plan may skip what the policy allowed (`--block`, `--block-list`).
-        let skip = s.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
-            let page = s.main_url.as_deref().unwrap_or(&s.nav_url);
+        let skip = s.rules.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
+            let page = s.seen.main_url.as_deref().unwrap_or(&s.rules.nav_url);
             let kind = ev.resource_type.as_ref();
             b.skip(&ev.request.url, page, kind, d.main_document)
         });
         if let Some(why) = skip {
-            s.skipped.count(why);
+            s.seen.skipped.count(why);
         }
         // `tab/pdf.rs`: the PDF's request again, its response paused to read the PDF.
-        let pdf_fetch = s.pdf_fetch && d.main_document && d.navigation_document;
-        let policy = s.policy.clone().filter(|_| d.check_target);
+        let pdf_fetch = s.seen.pdf_fetch && d.main_document && d.navigation_document;
+        let policy = s.rules.policy.clone().filter(|_| d.check_target);
         // `--header`: to the target's own site only (each redirect hop is paused and
         // decided again, so a redirect to another site goes without them).
         let headers = s
+            .rules
             .site
             .as_deref()
             .filter(|site| steer::request::on_site(&ev.request.url, site))
-            .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
+            .map(|_| steer::request::with_headers(&ev.request.headers, &s.rules.headers));
         let replay = s
+            .rules
             .replay
             .clone()
             .filter(|_| d.allow && !read_from_memory(&ev.request.url));
         (
             d,
-            policy.map(|p| (p, s.proxied)),
+            policy.map(|p| (p, s.rules.proxied)),
             headers,
             skip,
             replay,
@@ -407,8 +409,8 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
                     Err(why) => {
                         {
                             let mut s = st.lock();
-                            if d.main_document && s.fault.is_none() {
-                                s.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
+                            if d.main_document && s.seen.fault.is_none() {
+                                s.seen.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
                             }
                         }
                         tracing::info!("refused {url}: {why}");
@@ -484,8 +486,8 @@ fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
     if error_text != "net::ERR_TUNNEL_CONNECTION_FAILED" {
         return None;
     }
-    let url = s.main_url.as_deref().unwrap_or(&s.nav_url);
-    match s.egress.as_ref()?.outcome_for_url(url)? {
+    let url = s.seen.main_url.as_deref().unwrap_or(&s.rules.nav_url);
+    match s.rules.egress.as_ref()?.outcome_for_url(url)? {
         Outcome::Refused(why) => Some(Fault::Forbidden(format!("{url}: egress proxy: {why}"))),
         Outcome::Failed(why) => Some(Fault::Navigation(format!(
             "{error_text} (egress proxy: {why})"

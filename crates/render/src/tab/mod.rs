@@ -47,8 +47,8 @@ use super::scroll::{self, ScrollReport};
 use super::settle::INSTRUMENT_JS;
 use super::timings::Timings;
 use super::RenderOptions;
-use crate::snapshot::Snapshot;
 use crate::cdp;
+use crate::snapshot::Snapshot;
 use crate::Error;
 use events::same_document_url;
 
@@ -74,41 +74,112 @@ const PRESERVE_JS: &str = r#"(() => {
   }
 })()"#;
 
-/// What the event task knows about the current page.
+/// What the event task knows about the current page: the page's rules (what was asked, set
+/// when its navigation begins) and what has been seen of it since (the events' effects).
+/// Replaced whole at each page ([`State::for_page`]).
 #[derive(Debug, Default)]
 struct State {
-    /// Navigation epoch: events of an older page are ignored.
+    /// What the page's render asked for: read by the event task, never changed by it.
+    rules: Rules,
+    /// What happened to the page so far: written by the event task and the phases.
+    seen: Seen,
+}
+
+/// The page's rules: what its render asked for, fixed for the page (the one exception: the
+/// page laid out from a PDF is a navigation of its own, to its own `nav_url`).
+#[derive(Debug, Default)]
+struct Rules {
+    /// The page's own origin: its requests are always allowed (`--offline`).
     allow_origin: Option<String>,
+    /// The page is a file: every file: request is allowed (`--offline`).
     allow_file: bool,
+    /// Requests other than the page's own are refused (`--offline`).
     offline: bool,
     /// The URL this page's navigation asked for: the main document is the main frame's
     /// request for it (see [`same_document_url`]), never whatever document is there.
     nav_url: String,
     /// The tab's main frame (its id is the target's; set once the tab is created).
     main_frame: Option<String>,
-    blocked: usize,
-    blocked_navigations: usize,
     /// What the page's plan blocks (`--block`, `--block-list`); None: nothing, and no check.
     blocking: Option<crate::steer::block::Blocking>,
-    /// Requests the page's plan skipped.
-    skipped: crate::steer::SkippedRequests,
-    inflight: HashSet<String>,
-    finished: HashSet<String>,
-    last_net: Option<Instant>,
-    status: Option<i64>,
-    crashed: bool,
     /// Target policy of `serve` (None: every target allowed).
-    policy: Option<super::guard::NetPolicy>,
+    policy: Option<sightline_egress::guard::NetPolicy>,
+    /// An origin exempt from the target policy: the renderer's own loopback server.
     exempt_origin: Option<String>,
     /// The egress proxy's log, when the browser's connections go through it: a main document
     /// it refused is `forbidden`, with its reason.
-    egress: Option<Arc<super::egress::Log>>,
-    /// The URL the main document is requested from now (the last redirect's).
-    main_url: Option<String>,
+    egress: Option<Arc<sightline_egress::Log>>,
     /// Extract main documents with an HTTP error status (`--accept-http-errors`).
     accept_http_errors: bool,
+    /// How long reading the body may take (`RenderOptions::command_timeout`).
+    body_limit: Duration,
+    /// The page's extra request headers (`--header`), sent to `site` only.
+    headers: Vec<crate::steer::Header>,
+    /// The target's own site ([`steer::request::site_of`](crate::steer::request::site_of)).
+    site: Option<String>,
+    /// The browser connects through the user's proxy (`--proxy`): a name the target policy
+    /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
+    proxied: bool,
+    /// The archive every request is answered from (`RenderOptions::replay`).
+    replay: Option<Arc<sightline_core::archive::Archive>>,
+}
+
+impl Rules {
+    /// The rules of the page at `url`, rendered in the tab whose main frame is `main_frame`
+    /// and whose connections go through the egress proxy logging to `egress`.
+    fn for_page(
+        url: &str,
+        main_frame: &str,
+        opts: &RenderOptions,
+        egress: Option<Arc<sightline_egress::Log>>,
+    ) -> Rules {
+        Rules {
+            nav_url: url.to_string(),
+            main_frame: Some(main_frame.to_string()),
+            allow_origin: events::origin_of(url),
+            allow_file: url.starts_with("file:"),
+            offline: opts.offline,
+            blocking: crate::steer::block::Blocking::of(&opts.steer),
+            policy: opts.policy.clone(),
+            exempt_origin: opts.exempt_origin.clone(),
+            egress,
+            accept_http_errors: opts.accept_http_errors,
+            body_limit: opts.command_timeout,
+            headers: opts.steer.headers.clone(),
+            site: if opts.steer.headers.is_empty() {
+                None
+            } else {
+                crate::steer::request::site_of_url(url)
+            },
+            proxied: opts.proxy.is_some(),
+            replay: opts.replay.clone(),
+        }
+    }
+}
+
+/// What has happened to the page so far: its requests, its main document, its faults.
+#[derive(Debug, Default)]
+struct Seen {
+    /// Requests refused by `--offline`.
+    blocked: usize,
+    /// Cross-document navigations of the main frame refused after the first (`--offline`).
+    blocked_navigations: usize,
+    /// Requests the page's plan skipped.
+    skipped: crate::steer::SkippedRequests,
+    /// Requests sent and not yet finished or failed.
+    inflight: HashSet<String>,
+    /// Requests finished or failed (a late `requestWillBeSent` of one is not in flight).
+    finished: HashSet<String>,
+    /// When the last network event came.
+    last_net: Option<Instant>,
+    /// The main document's HTTP status.
+    status: Option<i64>,
+    /// The renderer crashed.
+    crashed: bool,
+    /// The URL the main document is requested from now (the last redirect's).
+    main_url: Option<String>,
     /// The main document's headers that walls are recognised by
-    /// ([`crate::walls::RESPONSE_HEADERS`]).
+    /// ([`sightline_core::walls::RESPONSE_HEADERS`]).
     response_headers: Vec<(String, String)>,
     /// An HTTP error status walls answer with ([`checks::WALL_STATUSES`]), not a fault yet:
     /// the page is rendered, and it is an `http` error only if no wall is recognised.
@@ -137,17 +208,8 @@ struct State {
     /// task starts it at its `Network.loadingFinished`, before `load`), or since
     /// [`Tab::start_body_read`]; checked by [`Tab::finish_body_read`].
     body: Option<BodyRead>,
-    /// How long reading the body may take (`RenderOptions::command_timeout`).
-    body_limit: Duration,
     /// The main document's `Network.loadingFinished` came: its body is all here.
     main_finished: bool,
-    /// The page's extra request headers (`--header`), sent to `site` only.
-    headers: Vec<crate::steer::Header>,
-    /// The target's own site ([`steer::request::site_of`](crate::steer::request::site_of)).
-    site: Option<String>,
-    /// The browser connects through the user's proxy (`--proxy`): a name the target policy
-    /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
-    proxied: bool,
     /// Main-frame documents requested after the main document (not its redirects): the
     /// navigations the page itself started (a form submitted by an action). They are not
     /// the main document: its faults and status stay the first document's.
@@ -156,21 +218,19 @@ struct State {
     page_navigation: Option<String>,
     /// The page's exchanges being captured (`RenderOptions::capture`).
     capture: Option<capture::Capture>,
-    /// The archive every request is answered from (`RenderOptions::replay`).
-    replay: Option<Arc<crate::archive::Archive>>,
 }
 
 impl State {
     /// An http(s) page whose main document has not arrived whole: the server never
     /// answered, or has not finished the body. (Other schemes are read at once.)
     fn main_document_incomplete(&self) -> bool {
-        (self.nav_url.starts_with("http:") || self.nav_url.starts_with("https:"))
-            && !self.main_finished
+        let url = &self.rules.nav_url;
+        (url.starts_with("http:") || url.starts_with("https:")) && !self.seen.main_finished
     }
 
     /// Stop a body read of the previous page still running.
     fn abort_body_read(&mut self) {
-        if let Some(h) = self.body.take() {
+        if let Some(h) = self.seen.body.take() {
             h.abort();
         }
     }
@@ -179,9 +239,9 @@ impl State {
     /// not a redirect's follow-up: the rule that finds the main document, for requests
     /// Fetch pauses and for those it does not (file: URLs).
     fn is_navigation_document(&self, frame: &str, url: &str, redirected: bool) -> bool {
-        self.main_frame.as_deref() == Some(frame)
+        self.rules.main_frame.as_deref() == Some(frame)
             && !redirected
-            && same_document_url(url, &self.nav_url)
+            && same_document_url(url, &self.rules.nav_url)
     }
 }
 
@@ -591,11 +651,11 @@ impl Tab {
     }
 
     fn fault(&self) -> Option<Fault> {
-        self.state.lock().fault.clone()
+        self.state.lock().seen.fault.clone()
     }
 
     fn crashed(&self) -> bool {
-        self.state.lock().crashed
+        self.state.lock().seen.crashed
     }
 
     /// Run `fut` until it finishes, `limit` passes, or the renderer crashes (a crashed
@@ -609,7 +669,7 @@ impl Tab {
         let state = self.state.clone();
         let crash = async move {
             loop {
-                if state.lock().crashed {
+                if state.lock().seen.crashed {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(25)).await;

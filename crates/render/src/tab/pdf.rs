@@ -144,7 +144,10 @@ impl Tab {
     ) -> Result<Document, Error> {
         let pdf_url = {
             let s = self.state.lock();
-            s.main_url.clone().unwrap_or_else(|| s.nav_url.clone())
+            s.seen
+                .main_url
+                .clone()
+                .unwrap_or_else(|| s.rules.nav_url.clone())
         };
         let not_pdf = || {
             match &problem {
@@ -185,20 +188,20 @@ impl Tab {
         // The record keeps the PDF's own response: its status and headers.
         let kept = {
             let s = self.state.lock();
-            (s.status, s.response_headers.clone())
+            (s.seen.status, s.seen.response_headers.clone())
         };
         {
             let mut s = self.state.lock();
             s.abort_body_read();
-            s.fault = None;
-            s.main_request = None;
-            s.main_checked = false;
-            s.main_finished = false;
-            s.main_url = None;
-            s.nav_url = nav.clone();
-            s.pdf_fetch = view.is_none();
-            s.pdf_view = view;
-            s.pdf_failed = None;
+            s.seen.fault = None;
+            s.seen.main_request = None;
+            s.seen.main_checked = false;
+            s.seen.main_finished = false;
+            s.seen.main_url = None;
+            s.rules.nav_url = nav.clone();
+            s.seen.pdf_fetch = view.is_none();
+            s.seen.pdf_view = view;
+            s.seen.pdf_failed = None;
         }
         // The PDF's page, with scripts on: PDF.js runs in it whatever the page's own options
         // say. Navigated to by script: chromiumoxide still waits on the download's navigation
@@ -227,7 +230,7 @@ impl Tab {
         let outcome = self.pdf_outcome(input, opts, deadline).await;
         {
             let mut s = self.state.lock();
-            (s.status, s.response_headers) = kept;
+            (s.seen.status, s.seen.response_headers) = kept;
         }
         let outcome = match outcome {
             Err(Waited::Failed(why)) if why == "too-large" => return Err(too_large()),
@@ -272,7 +275,7 @@ impl Tab {
                     input: input.into(),
                 }));
             }
-            if let Some(why) = self.state.lock().pdf_failed.clone() {
+            if let Some(why) = self.state.lock().seen.pdf_failed.clone() {
                 return Err(Waited::Failed(why));
             }
             if let Some(f) = self.fault() {
@@ -319,22 +322,22 @@ pub(super) async fn answer_request(
     let response = ev.response_status_code.is_some() || ev.response_error_reason.is_some();
     let (view, limit) = {
         let mut s = st.lock();
-        if (s.pdf_view.is_none() && !s.pdf_fetch)
+        if (s.seen.pdf_view.is_none() && !s.seen.pdf_fetch)
             || ev.resource_type != ResourceType::Document
-            || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
+            || s.rules.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
             || (!response && ev.redirected_request_id.is_some())
-            || (!response && !same_document_url(&ev.request.url, &s.nav_url))
+            || (!response && !same_document_url(&ev.request.url, &s.rules.nav_url))
         {
             return false;
         }
-        if !response && s.pdf_view.is_none() {
+        if !response && s.seen.pdf_view.is_none() {
             // The PDF's request: decided as any main document, its response paused.
             return false;
         }
         if let Some(n) = &ev.network_id {
-            s.main_request = Some(n.inner().to_string());
+            s.seen.main_request = Some(n.inner().to_string());
         }
-        (s.pdf_view.clone(), s.body_limit)
+        (s.seen.pdf_view.clone(), s.rules.body_limit)
     };
     let fulfill = |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId, body: &str| {
         let mut p = FulfillRequestParams::new(id, 200);
@@ -380,7 +383,7 @@ pub(super) async fn answer_request(
                 let _ = pg.execute(fulfill(id, &view)).await;
             }
             Err(why) => {
-                st.lock().pdf_failed = Some(why);
+                st.lock().seen.pdf_failed = Some(why);
                 let _ = pg
                     .execute(FailRequestParams::new(id, ErrorReason::Aborted))
                     .await;

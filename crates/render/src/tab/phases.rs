@@ -12,16 +12,15 @@ use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledP
 use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 
-use super::events::origin_of;
 use super::{
-    same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, State, Tab,
-    SNAPSHOT_JS,
+    same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, Rules, Seen,
+    State, Tab, SNAPSHOT_JS,
 };
+use crate::cdp;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
 use crate::snapshot::Snapshot;
 use crate::steer::{vlist, Consent};
-use crate::cdp;
 use crate::Error;
 use crate::{checks, RenderOptions};
 
@@ -134,27 +133,11 @@ impl Tab {
             let mut s = self.state.lock();
             s.abort_body_read();
             *s = State {
-                nav_url: url.to_string(),
-                main_frame: Some(self.main_frame.clone()),
-                allow_origin: origin_of(url),
-                allow_file: url.starts_with("file:"),
-                offline: opts.offline,
-                blocking: crate::steer::block::Blocking::of(&opts.steer),
-                policy: opts.policy.clone(),
-                exempt_origin: opts.exempt_origin.clone(),
-                egress: self.egress.clone(),
-                accept_http_errors: opts.accept_http_errors,
-                body_limit: opts.command_timeout,
-                headers: opts.steer.headers.clone(),
-                site: if opts.steer.headers.is_empty() {
-                    None
-                } else {
-                    crate::steer::request::site_of_url(url)
+                rules: Rules::for_page(url, &self.main_frame, opts, self.egress.clone()),
+                seen: Seen {
+                    capture: opts.capture.then(Default::default),
+                    ..Seen::default()
                 },
-                proxied: opts.proxy.is_some(),
-                capture: opts.capture.then(Default::default),
-                replay: opts.replay.clone(),
-                ..State::default()
             };
         }
         // Capture and replay see every request: the cache off (one command, only when
@@ -291,7 +274,7 @@ impl Tab {
         self.progress.end();
         let timings = self.progress.timings.clone();
         // capture: the bodies still being read
-        let capture = self.state.lock().capture.take();
+        let capture = self.state.lock().seen.capture.take();
         let exchanges = match capture {
             Some(c) => Some(c.collect().await),
             None => None,
@@ -310,31 +293,32 @@ impl Tab {
         self.clean = self.healthy
             && !load_timed_out
             && self.doc_origin.is_some()
-            && s.blocked_navigations == 0;
+            && s.seen.blocked_navigations == 0;
         let html_text_chars = s
+            .seen
             .html
             .as_ref()
             .map(|(b, cs)| checks::html_text_chars(&checks::decode(b, cs.as_deref())));
         Ok(Rendered {
             snapshot,
             snapshot_json: json,
-            status: s.status,
+            status: s.seen.status,
             screenshot,
             timings,
-            blocked_requests: s.blocked,
-            blocked_navigations: s.blocked_navigations,
-            skipped_requests: s.skipped,
+            blocked_requests: s.seen.blocked,
+            blocked_navigations: s.seen.blocked_navigations,
+            skipped_requests: s.seen.skipped,
             load_timed_out,
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
             repaired: None,
-            dialogs: s.dialogs,
+            dialogs: s.seen.dialogs,
             html_text_chars,
             javascript: None,
             scroll: scroll_report,
             actions,
-            headers: s.response_headers.clone(),
-            http_error: s.http_error,
+            headers: s.seen.response_headers.clone(),
+            http_error: s.seen.http_error,
             wall: None,
             soft_error: None,
             consent,
@@ -368,12 +352,13 @@ impl Tab {
             let net = {
                 let s = self.state.lock();
                 settle::Net {
-                    inflight: s.inflight.len(),
+                    inflight: s.seen.inflight.len(),
                     since_event_after_load: s
+                        .seen
                         .last_net
                         .filter(|t| *t > settle_start)
                         .map(|t| t.elapsed()),
-                    since_event: s.last_net.map(|t| t.elapsed()),
+                    since_event: s.seen.last_net.map(|t| t.elapsed()),
                 }
             };
             let q = tokio::time::timeout(
@@ -454,9 +439,9 @@ impl Tab {
         let net = move || {
             let s = st.lock();
             settle::Net {
-                inflight: s.inflight.len(),
-                since_event_after_load: s.last_net.map(|t| t.elapsed()),
-                since_event: s.last_net.map(|t| t.elapsed()),
+                inflight: s.seen.inflight.len(),
+                since_event_after_load: s.seen.last_net.map(|t| t.elapsed()),
+                since_event: s.seen.last_net.map(|t| t.elapsed()),
             }
         };
         // A box named needs no detection; otherwise the box is looked for as the page is
@@ -603,7 +588,7 @@ impl Tab {
         let state = self.state.clone();
         let fault = async move {
             loop {
-                if let Some(f) = state.lock().fault.clone() {
+                if let Some(f) = state.lock().seen.fault.clone() {
                     return f;
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -612,7 +597,7 @@ impl Tab {
         let state = self.state.clone();
         let refused = async move {
             loop {
-                if state.lock().blocked_navigations > 0 {
+                if state.lock().seen.blocked_navigations > 0 {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -781,23 +766,23 @@ impl Tab {
     /// starts it at the main request's `Network.loadingFinished`, before `load`).
     fn start_body_read(&mut self) {
         let mut s = self.state.lock();
-        if s.body.is_some() || s.pdf_view.is_some() {
+        if s.seen.body.is_some() || s.seen.pdf_view.is_some() {
             return;
         }
-        let Some(id) = s.main_request.clone() else {
+        let Some(id) = s.seen.main_request.clone() else {
             return;
         };
-        s.body = Some(spawn_body_read(self.page.clone(), id, s.body_limit));
+        s.seen.body = Some(spawn_body_read(self.page.clone(), id, s.rules.body_limit));
     }
 
     /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
     /// as HTML ([`checks::sniff_binary`], a content-type error) and keep the HTML's text size
     /// for the JavaScript-disabled fallback.
     async fn finish_body_read(&mut self, input: &str) -> Result<(), Error> {
-        let Some(h) = self.state.lock().body.take() else {
+        let Some(h) = self.state.lock().seen.body.take() else {
             return Ok(());
         };
-        if self.state.lock().pdf_view.is_some() {
+        if self.state.lock().seen.pdf_view.is_some() {
             // The page laid out from a PDF (tab/pdf.rs): its HTML is sightline's.
             h.abort();
             return Ok(());
@@ -810,11 +795,11 @@ impl Tab {
         }
         let mut s = self.state.lock();
         let charset = if base64_encoded {
-            s.main_charset.clone()
+            s.seen.main_charset.clone()
         } else {
             Some("utf-8".into())
         };
-        s.html = Some((bytes, charset));
+        s.seen.html = Some((bytes, charset));
         Ok(())
     }
 }

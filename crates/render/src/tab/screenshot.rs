@@ -6,8 +6,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 
 use super::Tab;
-use crate::snapshot::Snapshot;
 use crate::cdp;
+use crate::snapshot::Snapshot;
 use crate::Error;
 use crate::RenderOptions;
 
