@@ -5,6 +5,8 @@
 //!   policy (`events::decide`: request facts in, decision out).
 //! - `phases`: one page's render, phase by phase (navigate, settle, scroll, snapshot,
 //!   screenshot).
+//! - `navigate`: the navigate phase (to `load`, the main document's fault, or the page
+//!   captured as it is) and the main document's body read while the page settles.
 //! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
 //!   it needs of the tab: settling after an action, following the navigation it caused.
 //! - `capture`: `--warc` (every exchange of the page, from the Network events) and
@@ -22,6 +24,7 @@ mod capture;
 mod consent;
 mod events;
 mod lifecycle;
+mod navigate;
 mod pdf;
 mod phases;
 mod screenshot;
