@@ -24,12 +24,12 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::config::TabConfig;
 use super::{Bounded, Tab};
 use crate::cdp;
 use crate::snapshot::Snapshot;
 use crate::steer::Consent;
 use crate::Error;
-use crate::RenderOptions;
 
 /// The glue (`js/consent.js`), the bundle and its rules.
 const GLUE: &str = include_str!("../../../../js/consent.js");
@@ -121,7 +121,7 @@ fn script(action: Consent) -> &'static str {
 impl Tab {
     /// Hide overlays that are not consent before the screenshot (`hide_overlays`); returns
     /// how many were hidden. A failure leaves the page as it is.
-    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &RenderOptions) -> usize {
+    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &TabConfig) -> usize {
         let eval = cdp::by_value(HIDE_OVERLAYS_JS);
         match self
             .bounded(opts.command_timeout, self.page.execute(eval))
@@ -144,7 +144,7 @@ impl Tab {
     pub(super) async fn answer_consent_late(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         snapshot: (Snapshot, String),
@@ -172,7 +172,7 @@ impl Tab {
     pub(super) async fn answer_consent(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
         platform: &str,
     ) -> Result<Option<ConsentReport>, Error> {
@@ -292,7 +292,7 @@ impl Tab {
 
     /// The page's child frames, in document order, at most [`MAX_CONSENT_FRAMES`] (none
     /// when the frame tree cannot be read).
-    async fn child_frames(&self, opts: &RenderOptions) -> Vec<FrameId> {
+    async fn child_frames(&self, opts: &TabConfig) -> Vec<FrameId> {
         fn walk(t: &FrameTree, out: &mut Vec<FrameId>) {
             for c in t.child_frames.iter().flatten() {
                 out.push(c.frame.id.clone());

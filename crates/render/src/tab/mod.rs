@@ -1,6 +1,8 @@
 //! One browser tab, reused page after page: request blocking (`--offline`), network and DOM
 //! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
 //!
+//! - `config`: what the tab reads of a page's render ([`TabConfig`], narrower than
+//!   [`RenderOptions`]).
 //! - `events`: the tab's event task (CDP events in, [`State`] updated) and the pure request
 //!   policy (`events::decide`: request facts in, decision out).
 //! - `phases`: one page's render, phase by phase (navigate, settle, scroll, snapshot,
@@ -21,6 +23,7 @@
 //! ends the navigation at once with its error.
 
 mod capture;
+mod config;
 mod consent;
 mod events;
 mod lifecycle;
@@ -30,6 +33,7 @@ mod phases;
 mod screenshot;
 mod steering;
 
+pub(crate) use config::TabConfig;
 pub use consent::ConsentReport;
 pub use pdf::Document;
 
@@ -49,8 +53,8 @@ use parking_lot::Mutex;
 use super::scroll::{self, ScrollReport};
 use super::settle::INSTRUMENT_JS;
 use super::timings::Timings;
-use super::RenderOptions;
 use crate::cdp;
+use crate::options::RenderOptions;
 use crate::snapshot::Snapshot;
 use crate::Error;
 use events::same_document_url;
@@ -133,7 +137,7 @@ impl Rules {
     fn for_page(
         url: &str,
         main_frame: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         egress: Option<Arc<sightline_egress::Log>>,
     ) -> Rules {
         Rules {
@@ -154,7 +158,7 @@ impl Rules {
             } else {
                 crate::steer::request::site_of_url(url)
             },
-            proxied: opts.proxy.is_some(),
+            proxied: opts.proxied,
             replay: opts.replay.clone(),
         }
     }
@@ -563,14 +567,14 @@ impl Tab {
     /// Prepare a new page: Fetch interception (decided per page), the DOM-change recorder,
     /// and the event task.
     pub async fn new(page: Page, opts: &RenderOptions) -> Result<Tab, Error> {
-        Tab::sharing_front(page, opts, scroll::Front::default()).await
+        Tab::sharing_front(page, &TabConfig::of(opts), scroll::Front::default()).await
     }
 
     /// [`Tab::new`] for a tab that shares its window with other tabs of the same browser:
     /// `front` is that window's, shared by them all.
-    pub async fn sharing_front(
+    pub(crate) async fn sharing_front(
         page: Page,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         front: scroll::Front,
     ) -> Result<Tab, Error> {
         let t = opts.command_timeout;

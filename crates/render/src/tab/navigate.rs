@@ -11,10 +11,10 @@ use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::error::CdpError;
 
+use super::config::TabConfig;
 use super::{same_document_url, spawn_body_read, Bounded, Fault, Tab};
 use crate::cdp;
 use crate::checks;
-use crate::options::RenderOptions;
 use crate::Error;
 
 /// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
@@ -66,7 +66,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
     ) -> Result<bool, Error> {
         self.switch_javascript(input, opts).await?;
@@ -94,7 +94,7 @@ impl Tab {
 
     /// Switch script execution as `opts.javascript` asks, when the tab's differs (a tab whose
     /// switch failed is not reused).
-    async fn switch_javascript(&mut self, input: &str, opts: &RenderOptions) -> Result<(), Error> {
+    async fn switch_javascript(&mut self, input: &str, opts: &TabConfig) -> Result<(), Error> {
         if self.js_disabled == opts.javascript {
             let r = cdp::timed(
                 input,
@@ -161,7 +161,7 @@ impl Tab {
     /// A script navigated away before `load` and `--offline` refused it: the page is
     /// captured as it is. The tab is replaced after this page: chromiumoxide still waits on
     /// the refused navigation, and the tab's next one would wait behind it.
-    async fn after_refused(&mut self, input: &str, opts: &RenderOptions) -> Result<bool, Error> {
+    async fn after_refused(&mut self, input: &str, opts: &TabConfig) -> Result<bool, Error> {
         tracing::debug!(
             "{input}: a script navigated away before load (refused); capturing the page as it is"
         );
@@ -179,7 +179,7 @@ impl Tab {
 
     /// `load` came: the main document's fault if the event task found one; else its body is
     /// read while the page settles, and with scripts off its `<noscript>` content shown.
-    async fn after_load(&mut self, input: &str, opts: &RenderOptions) -> Result<bool, Error> {
+    async fn after_load(&mut self, input: &str, opts: &TabConfig) -> Result<bool, Error> {
         if let Some(f) = self.fault() {
             self.reset_after_error(opts).await;
             return Err(f.error(input));
@@ -205,7 +205,7 @@ impl Tab {
     async fn after_nav_error(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         e: CdpError,
     ) -> Result<bool, Error> {
         let msg = e.to_string();
@@ -232,7 +232,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
     ) -> Result<bool, Error> {
         if self.crashed() {
             self.healthy = false;

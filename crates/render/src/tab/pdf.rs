@@ -25,10 +25,11 @@ use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
 use chromiumoxide::Page;
 use parking_lot::Mutex;
 
+use super::config::TabConfig;
 use super::{same_document_url, State, Tab};
 use crate::cdp;
+use crate::checks;
 use crate::Error;
-use crate::{checks, RenderOptions};
 
 /// PDF.js's library (pdfjs-dist's legacy build, Apache-2.0; `scripts/update-pdfjs`).
 const PDFJS_LIB: &str = include_str!("../../../../js/vendor/pdfjs/pdf.min.mjs");
@@ -138,7 +139,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
         problem: Option<String>,
     ) -> Result<Document, Error> {
@@ -263,7 +264,7 @@ impl Tab {
     async fn pdf_outcome(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
     ) -> Result<Outcome, Waited> {
         const PROBE: &str =

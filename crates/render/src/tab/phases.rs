@@ -8,17 +8,19 @@
 
 use std::time::{Duration, Instant};
 
+use super::config::TabConfig;
 use super::{
     same_document_url, Bounded, ConsentReport, Document, Fault, Phase, Progress, Rendered, Rules,
     Seen, State, Tab, SNAPSHOT_JS,
 };
 use crate::cdp;
+use crate::checks;
+use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
 use crate::snapshot::Snapshot;
 use crate::steer::{vlist, Consent};
 use crate::Error;
-use crate::{checks, RenderOptions};
 
 /// How long past the page's deadline its capture may run (the snapshot, and the screenshot,
 /// of a page captured as it is when `load` did not come in time); beyond it the page is a
@@ -46,6 +48,8 @@ impl Tab {
         url: &str,
         opts: &RenderOptions,
     ) -> Result<Rendered, Error> {
+        let config = TabConfig::of(opts);
+        let opts = &config;
         if self.parked
             && !self.on_blank
             && self
@@ -107,7 +111,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
     ) -> Result<Rendered, Error> {
         let start = Instant::now();
         let deadline = start + opts.timeout;
@@ -156,7 +160,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
     ) -> Result<(), Error> {
         self.uses += 1;
@@ -201,7 +205,7 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
     ) -> Result<(bool, Option<Document>), Error> {
         match self.navigate(input, url, opts, deadline).await {
@@ -223,7 +227,7 @@ impl Tab {
     async fn settle_page(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         load_timed_out: bool,
@@ -255,7 +259,7 @@ impl Tab {
     async fn answer_consent_early(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         platform: Option<String>,
@@ -284,7 +288,7 @@ impl Tab {
     async fn scroll_page(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         load_timed_out: bool,
@@ -307,7 +311,7 @@ impl Tab {
     async fn snapshot_page(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         early: bool,
@@ -335,7 +339,7 @@ impl Tab {
     async fn screenshot_page(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         snapshot: &Snapshot,
     ) -> Result<Option<Vec<u8>>, Error> {
         if !opts.screenshot {
@@ -351,7 +355,7 @@ impl Tab {
     /// The page's record, after its phases: the timings, the exchanges captured (the bodies
     /// still being read), what the event task saw; and whether the tab may go straight from
     /// this page to the next one (see [`Tab::park`]).
-    async fn finish(&mut self, url: &str, opts: &RenderOptions, page: Phased) -> Rendered {
+    async fn finish(&mut self, url: &str, opts: &TabConfig, page: Phased) -> Rendered {
         let Phased {
             mut snapshot,
             json,
@@ -422,7 +426,7 @@ impl Tab {
     pub(super) async fn settle(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         settle_start: Instant,
@@ -512,7 +516,7 @@ impl Tab {
     async fn scroll(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         load_timed_out: bool,
@@ -576,7 +580,7 @@ impl Tab {
     pub(super) async fn snapshot(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
     ) -> Result<(Snapshot, String), Error> {

@@ -5,18 +5,18 @@ use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, Viewport,
 };
 
+use super::config::TabConfig;
 use super::Tab;
 use crate::cdp;
 use crate::snapshot::Snapshot;
 use crate::Error;
-use crate::RenderOptions;
 
 impl Tab {
     /// The screenshot phase: the page down to its height limit, as PNG.
     pub(super) async fn screenshot(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         snapshot: &Snapshot,
     ) -> Result<Vec<u8>, Error> {
         let h = snapshot

@@ -11,12 +11,12 @@ use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::Page;
 
+use super::config::TabConfig;
 use super::Tab;
 use crate::settle;
 use crate::steer::driver::Driver;
 use crate::steer::{actions, vlist, wait, ActionOutcome, ContainerReport};
 use crate::Error;
-use crate::RenderOptions;
 
 /// After a click, a key press or a script, how long the page is given to start a navigation
 /// (a form's submission is requested within a few milliseconds of the event).
@@ -33,7 +33,7 @@ const NAV_POLL: Duration = Duration::from_millis(40);
 struct TabDriver<'a> {
     tab: &'a mut Tab,
     input: &'a str,
-    opts: &'a RenderOptions,
+    opts: &'a TabConfig,
     start: Instant,
     deadline: Instant,
 }
@@ -200,7 +200,7 @@ impl Tab {
     pub(super) async fn steer(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
     ) -> Result<Option<Vec<ActionOutcome>>, Error> {
@@ -247,7 +247,7 @@ impl Tab {
     pub(super) async fn gather_list(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         found: bool,
