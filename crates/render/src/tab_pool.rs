@@ -187,7 +187,7 @@ impl TabPool {
     }
 
     /// A fresh tab in a browser context of its own for a page that carries its own session
-    /// ([`Steer::has_session`](super::Steer::has_session)), prepared for `target` (cookies,
+    /// ([`Steer::has_session`](crate::steer::Steer::has_session)), prepared for `target` (cookies,
     /// localStorage, emulation; see [`steer::context`]). It is never pooled: hand it to
     /// [`TabPool::close_private`] after the page.
     pub(super) async fn take_private(

@@ -28,7 +28,7 @@ use chromiumoxide::Page;
 use parking_lot::Mutex;
 
 use super::{Fault, State};
-use crate::archive::{Archive, Exchange};
+use sightline_core::archive::{Archive, Exchange};
 
 /// The exchanges of the page being captured. The tab's event streams are read side by side,
 /// so the events of one request may come in any order: each event fills its part of the

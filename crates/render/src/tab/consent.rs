@@ -1,6 +1,6 @@
 //! Consent dialogs answered before the page is steered, scrolled and snapshotted: when the
 //! settle's last probe ([`crate::settle::probe_js_with_consent`]) saw a consent
-//! platform (the question [`crate::walls::consent_platform`] asks of a snapshot, from the
+//! platform (the question [`sightline_core::walls::consent_platform`] asks of a snapshot, from the
 //! same lists: its globals or its dialog's root), DuckDuckGo's autoconsent
 //! (`js/vendor/autoconsent/`, its rule set compiled in) runs in the page through
 //! `js/consent.js` with one `Runtime.evaluate`, and the page settles again. A dialog the
@@ -13,7 +13,7 @@
 //! `browser.rs`'s flags), and the first frame that found the dialog speaks for the page.
 //! Nothing is installed for later documents, so a reused tab's next page starts clean.
 //!
-//! With [`crate::Steer::hide_overlays`], overlays that are not consent (a newsletter modal,
+//! With [`Steer::hide_overlays`](crate::steer::Steer::hide_overlays), overlays that are not consent (a newsletter modal,
 //! "ad blocker detected") are hidden before the screenshot ([`HIDE_OVERLAYS_JS`]).
 
 use std::sync::OnceLock;
@@ -27,9 +27,9 @@ use serde::{Deserialize, Serialize};
 use super::config::TabConfig;
 use super::{Bounded, Tab};
 use crate::cdp;
-use crate::snapshot::Snapshot;
 use crate::steer::Consent;
 use crate::Error;
+use sightline_core::snapshot::Snapshot;
 
 /// The glue (`js/consent.js`), the bundle and its rules.
 const GLUE: &str = include_str!("../../../../js/consent.js");
@@ -152,7 +152,7 @@ impl Tab {
         if opts.steer.consent == Consent::Keep {
             return Ok((snapshot, None));
         }
-        let Some(platform) = crate::walls::consent_platform(&snapshot.0) else {
+        let Some(platform) = sightline_core::walls::consent_platform(&snapshot.0) else {
             return Ok((snapshot, None));
         };
         let Some(mut report) = self.answer_consent(input, opts, deadline, platform).await? else {

@@ -394,7 +394,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
                 let checked = match policy.check(&url).await {
                     // Through the user's proxy, a name unknown here is the proxy's to
                     // resolve; the egress proxy still decides the connection.
-                    Err(crate::guard::Refusal::Unresolved { .. }) if proxied => Ok(()),
+                    Err(sightline_egress::guard::Refusal::Unresolved { .. }) if proxied => Ok(()),
                     r => r,
                 };
                 match checked {
@@ -482,7 +482,7 @@ pub(super) fn same_document_url(seen: &str, asked: &str) -> bool {
 /// proxy: a tunnel the proxy refused is `forbidden` with the proxy's reason, one whose lookup
 /// or connection failed says why. (Chromium reports both as a failed tunnel.)
 fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
-    use crate::egress::Outcome;
+    use sightline_egress::Outcome;
     if error_text != "net::ERR_TUNNEL_CONNECTION_FAILED" {
         return None;
     }
@@ -496,12 +496,12 @@ fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
 }
 
 /// An answer of the egress proxy itself to the main document's plain-HTTP request (it marks
-/// its answers with [`EGRESS_HEADER`](crate::egress::EGRESS_HEADER) and removes that
+/// its answers with [`EGRESS_HEADER`](sightline_egress::EGRESS_HEADER) and removes that
 /// header from upstream answers): a refusal is `forbidden`, a failure a navigation error.
 fn proxy_answer_fault(
     r: &chromiumoxide::cdp::browser_protocol::network::Response,
 ) -> Option<Fault> {
-    use crate::egress::{EGRESS_HEADER, REASON_HEADER};
+    use sightline_egress::{EGRESS_HEADER, REASON_HEADER};
     let o = r.headers.inner().as_object()?;
     let get = |name: &str| {
         o.iter()
@@ -545,7 +545,7 @@ fn main_response_fault(
 }
 
 /// The headers of a response that walls are recognised by
-/// ([`crate::walls::RESPONSE_HEADERS`]), names in lower case.
+/// ([`sightline_core::walls::RESPONSE_HEADERS`]), names in lower case.
 fn wall_headers(
     r: &chromiumoxide::cdp::browser_protocol::network::Response,
 ) -> Vec<(String, String)> {
@@ -554,7 +554,7 @@ fn wall_headers(
     };
     o.iter()
         .filter(|(k, _)| {
-            crate::walls::RESPONSE_HEADERS
+            sightline_core::walls::RESPONSE_HEADERS
                 .iter()
                 .any(|h| k.eq_ignore_ascii_case(h))
         })

@@ -50,14 +50,14 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::Page;
 use parking_lot::Mutex;
 
-use super::scroll::{self, ScrollReport};
-use super::settle::INSTRUMENT_JS;
-use super::timings::Timings;
 use crate::cdp;
 use crate::options::RenderOptions;
-use crate::snapshot::Snapshot;
+use crate::scroll::{self, ScrollReport};
+use crate::settle::INSTRUMENT_JS;
+use crate::timings::Timings;
 use crate::Error;
 use events::same_document_url;
+use sightline_core::snapshot::Snapshot;
 
 /// The snapshot script, compiled into the binary.
 pub const SNAPSHOT_JS: &str = include_str!("../../../../js/snapshot.js");
@@ -432,7 +432,7 @@ pub struct Rendered {
     /// What each of the page's actions did (None: the page had no actions).
     pub actions: Option<Vec<crate::steer::ActionOutcome>>,
     /// The main document's headers that walls are recognised by
-    /// ([`crate::walls::RESPONSE_HEADERS`], lower-case names).
+    /// ([`sightline_core::walls::RESPONSE_HEADERS`], lower-case names).
     pub headers: Vec<(String, String)>,
     /// The main document's HTTP error status when it is one walls answer with
     /// ([`checks::WALL_STATUSES`]) and HTTP errors are not accepted: the page was rendered
@@ -440,14 +440,14 @@ pub struct Rendered {
     pub http_error: Option<i64>,
     /// The wall recognised in front of the page's content, when it leaves some of it (a
     /// paywall, a login or consent dialog over a lead) or walls are accepted.
-    pub wall: Option<crate::walls::Wall>,
+    pub wall: Option<sightline_core::walls::Wall>,
     /// The error message a script put in place of the page's article, when the render
     /// shows it and no render with JavaScript disabled did better.
     pub soft_error: Option<String>,
     /// What was done with the page's consent dialog, when its snapshot showed one.
     pub consent: Option<ConsentReport>,
     /// Every HTTP exchange of the page, when it was captured (`RenderOptions::capture`).
-    pub exchanges: Option<Vec<crate::archive::Exchange>>,
+    pub exchanges: Option<Vec<sightline_core::archive::Exchange>>,
     /// The document the page was laid out from, when its main document was a PDF.
     pub document: Option<Document>,
 }
@@ -553,7 +553,7 @@ pub struct Tab {
     cache_off: bool,
     /// The log of the egress proxy the browser's connections go through (set by the
     /// renderer that owns the proxy).
-    pub(crate) egress: Option<Arc<super::egress::Log>>,
+    pub(crate) egress: Option<Arc<sightline_egress::Log>>,
 }
 
 impl Drop for Tab {

@@ -18,9 +18,9 @@ use crate::checks;
 use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
-use crate::snapshot::Snapshot;
 use crate::steer::{vlist, Consent};
 use crate::Error;
+use sightline_core::snapshot::Snapshot;
 
 /// How long past the page's deadline its capture may run (the snapshot, and the screenshot,
 /// of a page captured as it is when `load` did not come in time); beyond it the page is a

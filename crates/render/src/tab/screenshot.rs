@@ -8,8 +8,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use super::config::TabConfig;
 use super::Tab;
 use crate::cdp;
-use crate::snapshot::Snapshot;
 use crate::Error;
+use sightline_core::snapshot::Snapshot;
 
 impl Tab {
     /// The screenshot phase: the page down to its height limit, as PNG.
