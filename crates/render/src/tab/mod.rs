@@ -3,8 +3,9 @@
 //!
 //! - `config`: what the tab reads of a page's render ([`TabConfig`], narrower than
 //!   [`RenderOptions`]).
-//! - `events`: the tab's event task (CDP events in, [`State`] updated) and the pure request
-//!   policy (`events::decide`: request facts in, decision out).
+//! - `events`: the tab's event task (CDP events in, [`State`] updated).
+//! - `request_policy`: the pure request policy (`request_policy::decide`: request facts in,
+//!   decision out).
 //! - `phases`: one page's render, phase by phase (navigate, settle, scroll, snapshot,
 //!   screenshot).
 //! - `navigate`: the navigate phase (to `load`, the main document's fault, or the page
@@ -30,6 +31,7 @@ mod lifecycle;
 mod navigate;
 mod pdf;
 mod phases;
+mod request_policy;
 mod screenshot;
 mod steering;
 
@@ -56,7 +58,7 @@ use crate::scroll::{self, ScrollReport};
 use crate::settle::INSTRUMENT_JS;
 use crate::timings::Timings;
 use crate::Error;
-use events::same_document_url;
+use request_policy::same_document_url;
 use sightline_core::snapshot::Snapshot;
 
 /// The snapshot script, compiled into the binary.
@@ -143,7 +145,7 @@ impl Rules {
         Rules {
             nav_url: url.to_string(),
             main_frame: Some(main_frame.to_string()),
-            allow_origin: events::origin_of(url),
+            allow_origin: request_policy::origin_of(url),
             allow_file: url.starts_with("file:"),
             offline: opts.offline,
             blocking: crate::steer::block::Blocking::of(&opts.steer),
