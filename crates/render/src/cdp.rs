@@ -5,7 +5,8 @@
 //! that does not answer within its limit is [`Error::Timeout`], both naming the input and the
 //! phase (what the page was doing: "emulating focus", "scrolling the page"). [`within`] is the
 //! same bound for callers that keep the failure to themselves (a command whose failure is
-//! only logged, or reported as text). Scripts are evaluated with the parameters of
+//! only logged, or reported as text), and [`answered`] keeps the browser's refusal apart from
+//! a timeout (a refusal that means something of its own). Scripts are evaluated with the parameters of
 //! [`by_value`] or [`awaited`], and [`evaluate`] splits a script's exception from its value.
 
 use std::fmt;
@@ -77,6 +78,22 @@ pub(crate) async fn timed<T>(
     fut: impl Future<Output = Result<T, CdpError>>,
 ) -> Result<T, Error> {
     within(limit, fut).await.map_err(|f| f.error(input, phase))
+}
+
+/// Await `fut`, a CDP command of the phase `phase` for `input`, for at most `limit`: no
+/// answer is the crate's [`Error::Timeout`]; an answer, the browser's refusal included, is
+/// returned (for a refusal that means something of its own: a locale Chromium does not know).
+pub(crate) async fn answered<T>(
+    input: &str,
+    phase: &str,
+    limit: Duration,
+    fut: impl Future<Output = Result<T, CdpError>>,
+) -> Result<Result<T, CdpError>, Error> {
+    match within(limit, fut).await {
+        Ok(v) => Ok(Ok(v)),
+        Err(Failure::Cdp(e)) => Ok(Err(e)),
+        Err(f) => Err(f.error(input, phase)),
+    }
 }
 
 /// Send `cmd` to `page` and await its answer for at most `limit` (see [`timed`]).

@@ -28,6 +28,7 @@ use chromiumoxide::Page;
 use parking_lot::Mutex;
 
 use super::{Fault, State};
+use crate::cdp;
 use sightline_core::archive::{Archive, Exchange};
 
 /// The exchanges of the page being captured. The tab's event streams are read side by side,
@@ -134,9 +135,8 @@ impl Capture {
         let page = page.clone();
         let rid = id.to_string();
         let read = tokio::spawn(async move {
-            let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(rid)))
+            let r = cdp::within(limit, page.execute(GetResponseBodyParams::new(rid)))
                 .await
-                .ok()?
                 .ok()?
                 .result;
             if r.base64_encoded {

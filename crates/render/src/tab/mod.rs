@@ -500,8 +500,8 @@ type BodyRead = tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>;
 /// Read a response's body (Network.getResponseBody) in a task of its own.
 fn spawn_body_read(page: Page, id: String, limit: Duration) -> BodyRead {
     tokio::spawn(async move {
-        let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(id))).await;
-        let Ok(Ok(r)) = r else { return None };
+        let r = cdp::within(limit, page.execute(GetResponseBodyParams::new(id))).await;
+        let Ok(r) = r else { return None };
         let r = r.result;
         if r.base64_encoded {
             use base64::Engine;
@@ -583,29 +583,32 @@ impl Tab {
         let state = Arc::new(Mutex::new(State::default()));
         let listeners = events::Listeners::open(&page, t).await?;
         if opts.offline {
-            cdp::timed(
+            cdp::execute(
+                &page,
                 "tab",
                 "installing the document guard",
                 t,
-                page.execute(AddScriptToEvaluateOnNewDocumentParams::new(PRESERVE_JS)),
+                AddScriptToEvaluateOnNewDocumentParams::new(PRESERVE_JS),
             )
             .await?;
         }
         // Every pooled tab behaves as the focused, visible one: a background tab renders no
         // frames, so IntersectionObserver callbacks and animation frames never run in it
         // (Playwright does the same for each page).
-        cdp::timed(
+        cdp::execute(
+            &page,
             "tab",
             "emulating focus",
             t,
-            page.execute(SetFocusEmulationEnabledParams::new(true)),
+            SetFocusEmulationEnabledParams::new(true),
         )
         .await?;
-        cdp::timed(
+        cdp::execute(
+            &page,
             "tab",
             "installing the page recorder",
             t,
-            page.execute(AddScriptToEvaluateOnNewDocumentParams::new(INSTRUMENT_JS)),
+            AddScriptToEvaluateOnNewDocumentParams::new(INSTRUMENT_JS),
         )
         .await?;
         let pattern = RequestPattern {
@@ -613,21 +616,23 @@ impl Tab {
             resource_type: None,
             request_stage: None,
         };
-        cdp::timed(
+        cdp::execute(
+            &page,
             "tab",
             "enabling request blocking",
             t,
-            page.execute(FetchEnable {
+            FetchEnable {
                 patterns: Some(vec![pattern]),
                 handle_auth_requests: None,
-            }),
+            },
         )
         .await?;
-        let tree = cdp::timed(
+        let tree = cdp::execute(
+            &page,
             "tab",
             "reading the frame tree",
             t,
-            page.execute(GetFrameTreeParams::default()),
+            GetFrameTreeParams::default(),
         )
         .await?;
         let main_frame = tree.result.frame_tree.frame.id.inner().to_string();

@@ -96,12 +96,12 @@ impl Tab {
     /// switch failed is not reused).
     async fn switch_javascript(&mut self, input: &str, opts: &TabConfig) -> Result<(), Error> {
         if self.js_disabled == opts.javascript {
-            let r = cdp::timed(
+            let r = cdp::execute(
+                &self.page,
                 input,
                 "switching JavaScript",
                 opts.command_timeout,
-                self.page
-                    .execute(SetScriptExecutionDisabledParams::new(!opts.javascript)),
+                SetScriptExecutionDisabledParams::new(!opts.javascript),
             )
             .await;
             if r.is_err() {
@@ -189,11 +189,12 @@ impl Tab {
         if !opts.javascript {
             // The snapshot skips <noscript> (with scripts on, it never shows); with scripts
             // off its content is the page's: unwrap it.
-            cdp::timed(
+            cdp::execute(
+                &self.page,
                 input,
                 "showing <noscript> content",
                 opts.command_timeout,
-                self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
+                EvaluateParams::new(NOSCRIPT_UNWRAP_JS),
             )
             .await?;
         }

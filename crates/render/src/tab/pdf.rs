@@ -211,21 +211,22 @@ impl Tab {
         self.parked = false;
         self.on_blank = false;
         self.doc_url = Some(url.to_string());
-        cdp::timed(
+        cdp::execute(
+            &self.page,
             input,
             "switching JavaScript",
             opts.command_timeout,
-            self.page
-                .execute(SetScriptExecutionDisabledParams::new(false)),
+            SetScriptExecutionDisabledParams::new(false),
         )
         .await?;
         self.js_disabled = false;
         let go = format!("location.href = {}", serde_json::Value::String(nav.clone()));
-        cdp::timed(
+        cdp::execute(
+            &self.page,
             input,
             "opening the PDF's page",
             opts.command_timeout,
-            self.page.execute(EvaluateParams::new(go)),
+            EvaluateParams::new(go),
         )
         .await?;
         let outcome = self.pdf_outcome(input, opts, deadline).await;
@@ -370,14 +371,13 @@ pub(super) async fn answer_request(
     tokio::spawn(async move {
         use base64::Engine;
         use chromiumoxide::cdp::browser_protocol::fetch::GetResponseBodyParams;
-        let body =
-            tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
+        let body = cdp::within(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
         let bytes = match body {
-            Ok(Ok(r)) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
+            Ok(r) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
                 .decode(r.result.body.as_bytes())
                 .unwrap_or_default(),
-            Ok(Ok(r)) => r.result.body.clone().into_bytes(),
-            _ => Vec::new(),
+            Ok(r) => r.result.body.clone().into_bytes(),
+            Err(_) => Vec::new(),
         };
         match view_for(&bytes) {
             Ok(view) => {

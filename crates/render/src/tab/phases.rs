@@ -186,11 +186,12 @@ impl Tab {
         let cache_off = opts.capture || opts.replay.is_some();
         if cache_off != self.cache_off {
             use chromiumoxide::cdp::browser_protocol::network::SetCacheDisabledParams;
-            cdp::timed(
+            cdp::execute(
+                &self.page,
                 input,
                 "turning the cache off for capture",
                 opts.command_timeout,
-                self.page.execute(SetCacheDisabledParams::new(cache_off)),
+                SetCacheDisabledParams::new(cache_off),
             )
             .await?;
             self.cache_off = cache_off;

@@ -39,11 +39,12 @@ impl Tab {
             capture_beyond_viewport: Some(true),
             optimize_for_speed: Some(true),
         };
-        let r = cdp::timed(
+        let r = cdp::execute(
+            &self.page,
             input,
             "taking the screenshot",
             opts.command_timeout * 4,
-            self.page.execute(params),
+            params,
         )
         .await?;
         let bytes = {
