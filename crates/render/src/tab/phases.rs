@@ -540,12 +540,15 @@ impl Tab {
         // A box named needs no detection; otherwise the box is looked for as the page is
         // measured.
         let detect = opts.steer.scroll_container.is_none().then(vlist::detect_js);
-        let (mut report, found) = match scroll::scroll(
-            &self.page,
-            &self.front,
+        let target = scroll::Target {
+            page: &self.page,
             input,
+            command_timeout: opts.command_timeout,
+        };
+        let (mut report, found) = match scroll::scroll(
+            target,
+            &self.front,
             &opts.scroll,
-            opts.command_timeout,
             deadline,
             net,
             detect.as_deref(),
