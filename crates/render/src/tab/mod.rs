@@ -95,7 +95,8 @@ struct State {
 }
 
 /// The page's rules: what its render asked for, fixed for the page (the one exception: the
-/// page laid out from a PDF is a navigation of its own, to its own `nav_url`).
+/// page laid out from a PDF is a navigation of its own, to its own `nav_url`, see
+/// `State::reopen_for_pdf` in `tab/pdf.rs`).
 #[derive(Debug, Default)]
 struct Rules {
     /// The page's own origin: its requests are always allowed (`--offline`).

@@ -191,19 +191,7 @@ impl Tab {
             let s = self.state.lock();
             (s.seen.status, s.seen.response_headers.clone())
         };
-        {
-            let mut s = self.state.lock();
-            s.abort_body_read();
-            s.seen.fault = None;
-            s.seen.main_request = None;
-            s.seen.main_checked = false;
-            s.seen.main_finished = false;
-            s.seen.main_url = None;
-            s.rules.nav_url = nav.clone();
-            s.seen.pdf_fetch = view.is_none();
-            s.seen.pdf_view = view;
-            s.seen.pdf_failed = None;
-        }
+        self.state.lock().reopen_for_pdf(&nav, view);
         // The PDF's page, with scripts on: PDF.js runs in it whatever the page's own options
         // say. Navigated to by script: chromiumoxide still waits on the download's navigation
         // (it never ends) and would queue a `Page.navigate` behind it; for the same reason the
@@ -211,24 +199,7 @@ impl Tab {
         self.parked = false;
         self.on_blank = false;
         self.doc_url = Some(url.to_string());
-        cdp::execute(
-            &self.page,
-            input,
-            "switching JavaScript",
-            opts.command_timeout,
-            SetScriptExecutionDisabledParams::new(false),
-        )
-        .await?;
-        self.js_disabled = false;
-        let go = format!("location.href = {}", serde_json::Value::String(nav.clone()));
-        cdp::execute(
-            &self.page,
-            input,
-            "opening the PDF's page",
-            opts.command_timeout,
-            EvaluateParams::new(go),
-        )
-        .await?;
+        self.go_to_pdf_page(input, &nav, opts).await?;
         let outcome = self.pdf_outcome(input, opts, deadline).await;
         {
             let mut s = self.state.lock();
@@ -240,24 +211,39 @@ impl Tab {
             Err(Waited::Error(e)) => return Err(e),
             Ok(o) => o,
         };
-        if let Some(reason) = outcome.error {
-            let what = outcome.message.unwrap_or_default();
-            let fix = match reason.as_str() {
-                "encrypted" => "sightline does not decrypt PDFs: save a copy without the password and extract that",
-                "image-only" => "its pages are scanned or drawn images; it needs OCR, which sightline does not do (run an OCR tool such as ocrmypdf on it first)",
-                _ => "the file is damaged or not a PDF",
-            };
-            return Err(Error::Document {
-                input: input.into(),
-                message: format!("{}; {fix}", what.trim_end_matches('.')),
-                reason,
-            });
-        }
-        Ok(Document {
-            kind: "pdf".into(),
-            pages: outcome.pages.unwrap_or(0),
-            dropped_lines: outcome.dropped.unwrap_or(0),
-        })
+        document_of(input, outcome)
+    }
+
+    /// Go to the PDF's page `nav`, with scripts on (PDF.js runs in it whatever the page's own
+    /// options say), by script (see [`Tab::open_pdf`]).
+    async fn go_to_pdf_page(
+        &mut self,
+        input: &str,
+        nav: &str,
+        opts: &TabConfig,
+    ) -> Result<(), Error> {
+        cdp::execute(
+            &self.page,
+            input,
+            "switching JavaScript",
+            opts.command_timeout,
+            SetScriptExecutionDisabledParams::new(false),
+        )
+        .await?;
+        self.js_disabled = false;
+        let go = format!(
+            "location.href = {}",
+            serde_json::Value::String(nav.to_string())
+        );
+        cdp::execute(
+            &self.page,
+            input,
+            "opening the PDF's page",
+            opts.command_timeout,
+            EvaluateParams::new(go),
+        )
+        .await?;
+        Ok(())
     }
 
     /// Wait for `js/pdf_view.js` to lay the document out (or fail), until the deadline; or
@@ -392,6 +378,47 @@ pub(super) async fn answer_request(
         }
     });
     true
+}
+
+/// The document PDF.js laid out, or why it could not (`encrypted`, `image-only`, `broken`),
+/// with the fix.
+fn document_of(input: &str, outcome: Outcome) -> Result<Document, Error> {
+    if let Some(reason) = outcome.error {
+        let what = outcome.message.unwrap_or_default();
+        let fix = match reason.as_str() {
+            "encrypted" => "sightline does not decrypt PDFs: save a copy without the password and extract that",
+            "image-only" => "its pages are scanned or drawn images; it needs OCR, which sightline does not do (run an OCR tool such as ocrmypdf on it first)",
+            _ => "the file is damaged or not a PDF",
+        };
+        return Err(Error::Document {
+            input: input.into(),
+            message: format!("{}; {fix}", what.trim_end_matches('.')),
+            reason,
+        });
+    }
+    Ok(Document {
+        kind: "pdf".into(),
+        pages: outcome.pages.unwrap_or(0),
+        dropped_lines: outcome.dropped.unwrap_or(0),
+    })
+}
+
+impl State {
+    /// The page laid out from a PDF is a navigation of its own, to `nav`: the main document
+    /// is looked for again, and answered with `view` (a file's page, made here) or, for an
+    /// http(s) PDF the page requests again, with the page made from its response.
+    fn reopen_for_pdf(&mut self, nav: &str, view: Option<Arc<String>>) {
+        self.abort_body_read();
+        self.seen.fault = None;
+        self.seen.main_request = None;
+        self.seen.main_checked = false;
+        self.seen.main_finished = false;
+        self.seen.main_url = None;
+        self.rules.nav_url = nav.to_string();
+        self.seen.pdf_fetch = view.is_none();
+        self.seen.pdf_view = view;
+        self.seen.pdf_failed = None;
+    }
 }
 
 #[cfg(test)]
