@@ -303,18 +303,8 @@ impl BrowserHandle {
         limit: Duration,
     ) -> Result<Vec<(String, Option<String>)>, Error> {
         use chromiumoxide::cdp::browser_protocol::target::GetTargetsParams;
-        let r = tokio::time::timeout(limit, self.browser.execute(GetTargetsParams::default()))
-            .await
-            .map_err(|_| Error::Timeout {
-                input: "browser".into(),
-                phase: "listing targets".into(),
-                seconds: limit.as_secs_f64(),
-            })?
-            .map_err(|e| Error::Cdp {
-                input: "browser".into(),
-                phase: "listing targets".into(),
-                message: e.to_string(),
-            })?;
+        let targets = self.browser.execute(GetTargetsParams::default());
+        let r = crate::cdp::timed("browser", "listing targets", limit, targets).await?;
         Ok(r.result
             .target_infos
             .into_iter()

@@ -6,7 +6,7 @@
 //! All functions here are pure; `tab.rs` feeds them the main document's headers and body
 //! (Network.responseReceived and Network.getResponseBody) and `mod.rs` the HTML of file and byte inputs.
 
-use crate::snapshot::Snapshot;
+use sightline_core::snapshot::Snapshot;
 
 /// The URL schemes sightline renders.
 pub const SUPPORTED_SCHEMES: [&str; 5] = ["http", "https", "file", "data", "about"];

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, RwLock, RwLockReadGuard};
 
 use super::browser::{BrowserHandle, BrowserSource};
-use super::egress::{EgressProxy, Log};
 use super::options::RenderOptions;
 use crate::Error;
+use sightline_egress::{EgressProxy, Log};
 
 /// Pages between two reads of the browser's memory.
 const MEMORY_EVERY: usize = 10;

@@ -20,6 +20,7 @@
 //! (`sightline-core`: the snapshot, walls, archives) and on the network boundary
 //! (`sightline-egress`, re-exported as [`egress`] and [`guard`]).
 //! - `browser`: finding, launching or connecting to Chromium ([`BrowserSource`]).
+//! - `cdp`: one CDP command with a named timeout, and one `Runtime.evaluate`.
 //! - `checks`: which URLs and schemes a page may be.
 //! - `dialogs`: JavaScript dialogs answered so no page hangs.
 //! - `launch`: the browser's lifetime: launch, relaunch, recycling, the egress proxy it keeps.
@@ -38,9 +39,13 @@
 #![forbid(unsafe_code)]
 
 pub(crate) mod browser;
+pub(crate) mod cdp;
 pub(crate) mod checks;
 pub(crate) mod dialogs;
-pub(crate) use sightline_core::{archive, charset, snapshot, walls};
+// `options.rs` names the archive (and its tests the snapshot) through the crate root.
+pub(crate) use sightline_core::archive;
+#[cfg(test)]
+pub(crate) use sightline_core::snapshot;
 pub use sightline_core::{Error, Snapshot};
 pub use sightline_egress::{self as egress, guard};
 mod launch;

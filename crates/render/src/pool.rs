@@ -10,8 +10,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{BrowserSource, Input, PageRender, RenderOptions, Rendered, Renderer};
+use crate::browser::BrowserSource;
+use crate::options::{Input, PageRender, RenderOptions};
+use crate::tab::Rendered;
 use crate::Error;
+use crate::Renderer;
 
 struct Member {
     renderer: Renderer,
@@ -105,7 +108,7 @@ impl BrowserPool {
         self.members.iter().map(|m| m.renderer.reaped()).sum()
     }
 
-    /// Connections the browsers' egress proxies refused (see [`super::egress`]).
+    /// Connections the browsers' egress proxies refused (see [`sightline_egress`]).
     pub fn egress_refused(&self) -> u64 {
         self.members
             .iter()
@@ -131,7 +134,7 @@ impl BrowserPool {
         &self,
         input: &Input,
         page: &PageRender,
-    ) -> (Result<Rendered, Error>, crate::Timings) {
+    ) -> (Result<Rendered, Error>, crate::timings::Timings) {
         let mut tried = vec![false; self.members.len()];
         loop {
             let pick = self

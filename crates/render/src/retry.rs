@@ -6,7 +6,7 @@
 //!
 //! Last, the walls: a rate limit's `Retry-After` is waited out and the page rendered again
 //! (within the page's deadline and [`Steer::max_retry_after`]), then the wall in front of
-//! the content is recognised ([`crate::walls::recognise`]): a `blocked` error when it leaves
+//! the content is recognised ([`sightline_core::walls::recognise`]): a `blocked` error when it leaves
 //! none of the page, the `http` error of a status walls answer with when there is none.
 //!
 //! A policy over [`Renderer::render_once`], with no state of its own: what it reads of the
@@ -21,7 +21,8 @@ use super::tab::Rendered;
 use super::tab_pool::OPENING_A_TAB;
 use super::timings::Timings;
 use super::Renderer;
-use crate::{walls, Error};
+use crate::Error;
+use sightline_core::walls;
 
 /// How an attempt at a page ended: the page's result, or another attempt.
 type Attempt = std::ops::ControlFlow<Result<Rendered, Error>>;
@@ -267,7 +268,7 @@ impl Renderer {
                 // whose bytes are UTF-8: extracted as a browser shows it, and said.
                 if misread_possible
                     && matches!(input, Input::File(_))
-                    && crate::charset::is_utf8_text(&bytes)
+                    && sightline_core::charset::is_utf8_text(&bytes)
                 {
                     tracing::warn!(
                         "{}: Chromium read it as {decoded_as}, as the page declares, but its bytes are UTF-8; if the text looks garbled, pass --charset utf-8",

@@ -29,11 +29,11 @@
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::Page;
 use serde::Serialize;
 
 use super::settle;
+use crate::cdp;
 use crate::Error;
 
 /// The front of a browser window, shared by the tabs of one browser. Pooled tabs share one
@@ -202,24 +202,7 @@ async fn eval<T: serde::de::DeserializeOwned>(
     js: &str,
     limit: Duration,
 ) -> Result<T, Error> {
-    let params = EvaluateParams::builder()
-        .expression(js)
-        .return_by_value(true)
-        .await_promise(true)
-        .build()
-        .expect("valid params");
-    let r = tokio::time::timeout(limit, page.execute(params))
-        .await
-        .map_err(|_| Error::Timeout {
-            input: input.into(),
-            phase: "scrolling the page".into(),
-            seconds: limit.as_secs_f64(),
-        })?
-        .map_err(|e| Error::Cdp {
-            input: input.into(),
-            phase: "scrolling the page".into(),
-            message: e.to_string(),
-        })?;
+    let r = cdp::execute(page, input, "scrolling the page", limit, cdp::awaited(js)).await?;
     let v = r.result.result.value.unwrap_or_default();
     serde_json::from_value(v).map_err(|e| Error::Script {
         input: input.into(),
@@ -227,22 +210,65 @@ async fn eval<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Run the scroll phase on a settled page. `net` reads the tab's network state. `detect`,
-/// a JavaScript expression, rides on the first measure (no command of its own): whether it
-/// was true (a scrolling box found, see `steer/vlist.rs`) is returned beside the report.
-/// Errors are those of a page that stopped answering; the caller treats them like a failed
-/// settle probe.
-#[allow(clippy::too_many_arguments)]
+/// The page a scroll phase runs in: the tab's page, the input (for messages), and the bound
+/// of one command.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub page: &'a Page,
+    pub input: &'a str,
+    pub command_timeout: Duration,
+}
+
+impl Target<'_> {
+    /// Evaluate `js` in the page and read its value (see [`eval`]).
+    async fn eval<T: serde::de::DeserializeOwned>(&self, js: &str) -> Result<T, Error> {
+        eval(self.page, self.input, js, self.command_timeout).await
+    }
+}
+
+/// The scripts of the steps: a step to `__Y__` (measure and probe after it), and the recheck
+/// of a step still settling.
+struct StepScripts {
+    step: String,
+    recheck: String,
+}
+
+impl StepScripts {
+    fn new() -> StepScripts {
+        let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
+        let measure = MEASURE_JS.trim();
+        StepScripts {
+            step: STEP_JS
+                .replace("__FRAME_WAIT__", &FRAME_WAIT.as_millis().to_string())
+                .replace("__MEASURE__", measure)
+                .replace("__PROBE__", &probe),
+            recheck: RECHECK_JS
+                .replace("__MEASURE__", measure)
+                .replace("__PROBE__", &probe),
+        }
+    }
+}
+
+/// Run the scroll phase on a settled page, in order: the first measure (with `detect`, a
+/// JavaScript expression that rides on it, no command of its own: whether it was true, a
+/// scrolling box found, see `steer/vlist.rs`, is returned beside the report); the stops
+/// before any step (off, fits the viewport, no scroll hints); the window's front held and the
+/// tab brought to it; the steps ([`steps`]) until one stop; back to the top. `net` reads the
+/// tab's network state. Errors are those of a page that stopped answering; the caller treats
+/// them like a failed settle probe.
 pub async fn scroll(
-    page: &Page,
+    t: Target<'_>,
     front: &Front,
-    input: &str,
     opts: &ScrollOptions,
-    command_timeout: Duration,
     deadline: Instant,
     net: impl Fn() -> settle::Net,
     detect: Option<&str>,
 ) -> Result<(ScrollReport, bool), Error> {
+    let Target {
+        page,
+        input,
+        command_timeout,
+    } = t;
     let mut rep = ScrollReport::default();
     if !opts.enabled {
         rep.stopped = "off".into();
@@ -255,7 +281,7 @@ pub async fn scroll(
         ),
         None => MEASURE_JS.to_string(),
     };
-    let m: Measure = eval(page, input, &first, command_timeout).await?;
+    let m: Measure = t.eval(&first).await?;
     let found = m.list;
     rep.height_before = m.height;
     rep.height_after = m.height;
@@ -279,20 +305,33 @@ pub async fn scroll(
         Ok(Err(e)) => tracing::debug!("{input}: bringing the tab to the front: {e}"),
         Err(_) => tracing::debug!("{input}: bringing the tab to the front: no answer"),
     }
-    let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
-    let measure = MEASURE_JS.trim();
-    let step_js = STEP_JS
-        .replace("__FRAME_WAIT__", &FRAME_WAIT.as_millis().to_string())
-        .replace("__MEASURE__", measure)
-        .replace("__PROBE__", &probe);
-    let recheck_js = RECHECK_JS
-        .replace("__MEASURE__", measure)
-        .replace("__PROBE__", &probe);
+    let scripts = StepScripts::new();
+    let (stopped, height) = steps(t, opts, &scripts, end, &net, &m, &mut rep).await?;
+    rep.stopped = stopped.into();
+    rep.height_after = height;
+    let _: Step = t.eval(&scripts.step.replace("__Y__", "0")).await?;
+    Ok((rep, found))
+}
+
+/// The steps, from the first measure `m`: each a viewport down (a jump to the bottom after
+/// [`IDLE_STEPS`] that brought nothing), let settle within [`STEP_MAX`], until a stop (the
+/// bottom, no new content, a step or pixel bound, the time budget at `end`). Counts them in
+/// `rep`; returns why they stopped and the page's height then.
+async fn steps(
+    t: Target<'_>,
+    opts: &ScrollOptions,
+    scripts: &StepScripts,
+    end: Instant,
+    net: &impl Fn() -> settle::Net,
+    m: &Measure,
+    rep: &mut ScrollReport,
+) -> Result<(&'static str, f64), Error> {
+    let input = t.input;
     let (mut y, mut height, vh) = (m.y, m.height, m.viewport.max(100.0));
     let mut added = m.added;
     // Steps in a row that brought nothing; whether the jump to the bottom was made.
     let (mut idle, mut jumped) = (0, false);
-    rep.stopped = loop {
+    let stopped = loop {
         if idle >= IDLE_STEPS && jumped {
             break "no-new-content";
         }
@@ -314,13 +353,9 @@ pub async fn scroll(
         } else {
             (y + vh).min(opts.max_px as f64)
         };
-        let mut st: Step = eval(
-            page,
-            input,
-            &step_js.replace("__Y__", &format!("{target}")),
-            command_timeout,
-        )
-        .await?;
+        let mut st: Step = t
+            .eval(&scripts.step.replace("__Y__", &format!("{target}")))
+            .await?;
         rep.steps += 1;
         if !st.framed {
             rep.frameless_steps += 1;
@@ -334,7 +369,7 @@ pub async fn scroll(
                 break;
             }
             tokio::time::sleep(d).await;
-            st = eval(page, input, &recheck_js, command_timeout).await?;
+            st = t.eval(&scripts.recheck).await?;
         }
         if st.m.added > added || st.m.height > height + 1.0 {
             idle = 0;
@@ -350,11 +385,8 @@ pub async fn scroll(
         }
         y = m_y;
         rep.px = rep.px.max(y);
-    }
-    .into();
-    rep.height_after = height;
-    let _: Step = eval(page, input, &step_js.replace("__Y__", "0"), command_timeout).await?;
-    Ok((rep, found))
+    };
+    Ok((stopped, height))
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ pub const SETTLE_PROBE_JS: &str = r#"(() => {
 
 /// The consent platform the page shows, for the probe's `consent` (`__GLOBALS__` and
 /// `__ROOTS__` are [`CONSENT_GLOBALS`] and [`CONSENT_ROOTS`] as JSON): the question
-/// [`crate::walls::consent_platform`] asks of a snapshot, asked of the live page. A global
+/// [`sightline_core::walls::consent_platform`] asks of a snapshot, asked of the live page. A global
 /// first; then the first element in document order whose id or class holds a root and that is
 /// rendered as the snapshot means it (it paints: a box with an area on the page, not hidden; or one of its
 /// first 200 descendants does: a dialog's root is often an empty box holding a fixed one).
@@ -179,7 +179,7 @@ pub struct Probe {
     #[serde(default)]
     pub origin: Option<f64>,
     /// The consent platform the page shows ([`probe_js_with_consent`]; None from the other
-    /// probes): the name [`crate::walls::consent_platform`] would give.
+    /// probes): the name [`sightline_core::walls::consent_platform`] would give.
     #[serde(default)]
     pub consent: Option<String>,
 }

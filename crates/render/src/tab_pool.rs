@@ -16,7 +16,7 @@ use super::launch::Launcher;
 use super::options::RenderOptions;
 use super::scroll;
 use super::steer;
-use super::tab::Tab;
+use super::tab::{Tab, TabConfig};
 use crate::Error;
 
 /// A new tab of a connected browser gets [`RenderOptions::user_agent`] (a launched browser
@@ -171,7 +171,7 @@ impl TabPool {
         self.owned.lock().insert(id.clone());
         let ready = async {
             connected_user_agent(&page, opts).await?;
-            Tab::sharing_front(page.clone(), opts, self.front.clone()).await
+            Tab::sharing_front(page.clone(), &TabConfig::of(opts), self.front.clone()).await
         };
         match ready.await {
             Ok(mut t) => {
@@ -187,7 +187,7 @@ impl TabPool {
     }
 
     /// A fresh tab in a browser context of its own for a page that carries its own session
-    /// ([`Steer::has_session`](super::Steer::has_session)), prepared for `target` (cookies,
+    /// ([`Steer::has_session`](crate::steer::Steer::has_session)), prepared for `target` (cookies,
     /// localStorage, emulation; see [`steer::context`]). It is never pooled: hand it to
     /// [`TabPool::close_private`] after the page.
     pub(super) async fn take_private(
@@ -212,7 +212,7 @@ impl TabPool {
             // The browser-wide User-Agent first: the plan's emulation may replace it.
             connected_user_agent(&page, opts).await?;
             steer::context::prepare(&page, &opts.steer, target, input, t).await?;
-            Tab::sharing_front(page.clone(), opts, self.front.clone()).await
+            Tab::sharing_front(page.clone(), &TabConfig::of(opts), self.front.clone()).await
         };
         match ready.await {
             Ok(mut tab) => {
@@ -258,7 +258,7 @@ impl TabPool {
             && gen == browser.generation()
             && !browser.is_gone().await
         {
-            tab.park(opts).await;
+            tab.park(&TabConfig::of(opts)).await;
         }
         if tab.reusable(opts.recycle_tab_after)
             && gen == browser.generation()

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use super::driver::{self, call, sleep_until_deadline, Answer, Driver};
 use super::{Action, ActionOutcome, ScrollDirection};
+use crate::cdp;
 use crate::Error;
 
 /// How long a click, a write or a scroll waits for its element to show (a button the page
@@ -158,7 +159,7 @@ async fn one<D: Driver>(d: &mut D, a: &Action) -> Result<Option<u32>, Failed> {
                 }
             }
             let before = d.navigations();
-            cdp(d, "writing text", InsertTextParams::new(text.clone())).await?;
+            send(d, "writing text", InsertTextParams::new(text.clone())).await?;
             d.after_action(false, before).await?;
             Ok(None)
         }
@@ -195,16 +196,15 @@ async fn one<D: Driver>(d: &mut D, a: &Action) -> Result<Option<u32>, Failed> {
         }
         Action::ExecuteJavascript { script, .. } => {
             let before = d.navigations();
-            let params = EvaluateParams::builder()
-                .expression(script.clone())
-                .await_promise(true)
-                .user_gesture(true)
-                .build()
-                .expect("valid params");
+            let params = EvaluateParams {
+                await_promise: Some(true),
+                user_gesture: Some(true),
+                ..EvaluateParams::new(script.clone())
+            };
             let left = deadline
                 .saturating_duration_since(Instant::now())
                 .max(d.command_timeout());
-            match driver::run(d.page(), d.input(), "running the script", params, left).await {
+            match cdp::evaluate(d.page(), d.input(), "running the script", left, params).await {
                 Ok(Ok(_)) => {}
                 Ok(Err(msg)) => return Err(Failed::Action(format!("the script threw {msg}"))),
                 Err(Error::Timeout { .. }) => {
@@ -264,23 +264,14 @@ async fn eval<D: Driver>(d: &D, js: &str) -> Result<Value, Failed> {
 }
 
 /// Send one input command.
-async fn cdp<D: Driver, C>(d: &D, doing: &str, c: C) -> Result<(), Failed>
+async fn send<D: Driver, C>(d: &D, doing: &str, c: C) -> Result<(), Failed>
 where
     C: chromiumoxide::types::Command,
 {
-    match tokio::time::timeout(d.command_timeout(), d.page().execute(c)).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(e)) => Err(Failed::Page(Error::Cdp {
-            input: d.input().into(),
-            phase: doing.into(),
-            message: e.to_string(),
-        })),
-        Err(_) => Err(Failed::Page(Error::Timeout {
-            input: d.input().into(),
-            phase: doing.into(),
-            seconds: d.command_timeout().as_secs_f64(),
-        })),
-    }
+    cdp::execute(d.page(), d.input(), doing, d.command_timeout(), c)
+        .await
+        .map(drop)
+        .map_err(Failed::Page)
 }
 
 /// A left click at (x, y) in the viewport: the mouse moved there, pressed and released.
@@ -295,9 +286,9 @@ async fn click<D: Driver>(d: &D, x: f64, y: f64) -> Result<(), Failed> {
         p.buttons = Some(buttons);
         p
     };
-    cdp(d, "clicking", ev(DispatchMouseEventType::MouseMoved, 0)).await?;
-    cdp(d, "clicking", ev(DispatchMouseEventType::MousePressed, 1)).await?;
-    cdp(d, "clicking", ev(DispatchMouseEventType::MouseReleased, 0)).await?;
+    send(d, "clicking", ev(DispatchMouseEventType::MouseMoved, 0)).await?;
+    send(d, "clicking", ev(DispatchMouseEventType::MousePressed, 1)).await?;
+    send(d, "clicking", ev(DispatchMouseEventType::MouseReleased, 0)).await?;
     Ok(())
 }
 
@@ -318,8 +309,8 @@ async fn press<D: Driver>(d: &D, k: &Key) -> Result<(), Failed> {
     up.r#type = DispatchKeyEventType::KeyUp;
     up.text = None;
     up.unmodified_text = None;
-    cdp(d, "pressing a key", down).await?;
-    cdp(d, "pressing a key", up).await?;
+    send(d, "pressing a key", down).await?;
+    send(d, "pressing a key", up).await?;
     Ok(())
 }
 

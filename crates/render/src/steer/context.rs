@@ -20,6 +20,7 @@ use chromiumoxide::cdp::browser_protocol::target::{
 use chromiumoxide::{Browser, Page};
 
 use super::{cookies, request, storage, Steer};
+use crate::cdp;
 use crate::Error;
 
 /// The proxy settings of the browser's launch (`--proxy-server`, `--proxy-bypass-list`),
@@ -63,10 +64,9 @@ pub async fn open(
         proxy_bypass_list: proxy.bypass.clone(),
         ..Default::default()
     };
-    let id = match tokio::time::timeout(t, browser.execute(p)).await {
-        Ok(Ok(r)) => r.result.browser_context_id,
-        Ok(Err(e)) => return Err(fail(e.to_string())),
-        Err(_) => return Err(fail(format!("no answer within {t:?}"))),
+    let id = match cdp::within(t, browser.execute(p)).await {
+        Ok(r) => r.result.browser_context_id,
+        Err(f) => return Err(fail(f.to_string())),
     };
     let mut target = CreateTargetParams::new("about:blank");
     target.browser_context_id = Some(id.clone());

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, RemoteObject};
 use chromiumoxide::Page;
 use serde_json::Value;
 
+use crate::cdp;
 use crate::Error;
 
 /// The in-page helpers of the steering phase, compiled into the binary.
@@ -53,7 +53,7 @@ pub(crate) fn call(name: &str, args: &[Value]) -> String {
 
 /// Evaluate `js` in the page (awaiting a promise) and return its value; a script exception
 /// is `Ok(Err(message))`, a command that fails or does not answer within `limit` is an
-/// error of the phase `doing`.
+/// error of the phase `doing` ([`cdp::evaluate`]).
 pub(crate) async fn eval(
     page: &Page,
     input: &str,
@@ -61,43 +61,9 @@ pub(crate) async fn eval(
     js: &str,
     limit: Duration,
 ) -> Result<Result<Value, String>, Error> {
-    let params = EvaluateParams::builder()
-        .expression(js)
-        .return_by_value(true)
-        .await_promise(true)
-        .build()
-        .expect("valid params");
-    Ok(run(page, input, doing, params, limit)
+    Ok(cdp::evaluate(page, input, doing, limit, cdp::awaited(js))
         .await?
         .map(|r| r.value.unwrap_or_default()))
-}
-
-/// Send one `Runtime.evaluate`: its result, or the script's exception as `Ok(Err(message))`;
-/// a command that fails or does not answer within `limit` is an error of the phase `doing`.
-pub(crate) async fn run(
-    page: &Page,
-    input: &str,
-    doing: &str,
-    params: EvaluateParams,
-    limit: Duration,
-) -> Result<Result<RemoteObject, String>, Error> {
-    let r = tokio::time::timeout(limit, page.execute(params))
-        .await
-        .map_err(|_| Error::Timeout {
-            input: input.into(),
-            phase: doing.into(),
-            seconds: limit.as_secs_f64(),
-        })?
-        .map_err(|e| Error::Cdp {
-            input: input.into(),
-            phase: doing.into(),
-            message: e.to_string(),
-        })?;
-    let r = r.result.clone();
-    Ok(match r.exception_details {
-        Some(ex) => Err(ex.exception.and_then(|e| e.description).unwrap_or(ex.text)),
-        None => Ok(r.result),
-    })
 }
 
 /// One helper's answer: `{ok: true, ...}`, or why not (`why`, or `bad` for an invalid

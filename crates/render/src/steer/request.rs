@@ -16,6 +16,7 @@ use chromiumoxide::cdp::browser_protocol::network::Headers;
 use chromiumoxide::Page;
 
 use super::{Header, Steer};
+use crate::cdp;
 use crate::Error;
 
 /// The viewport of `--mobile`: a 390x844 phone screen at 3x (an iPhone 12-14 class screen,
@@ -145,29 +146,18 @@ pub async fn emulate(
     t: std::time::Duration,
 ) -> Result<(), Error> {
     use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-    let cdp = |phase: &'static str| {
-        move |e: chromiumoxide::error::CdpError| Error::Cdp {
-            input: input.into(),
-            phase: phase.into(),
-            message: e.to_string(),
-        }
-    };
-    let timed = |phase: &'static str| Error::Timeout {
-        input: input.into(),
-        phase: phase.into(),
-        seconds: t.as_secs_f64(),
-    };
     if steer.user_agent.is_some() || steer.locale.is_some() || steer.mobile {
         let ua = match &steer.user_agent {
             Some(ua) => ua.clone(),
             None => {
-                let v = tokio::time::timeout(
+                let v = cdp::execute(
+                    page,
+                    input,
+                    "reading the browser's user agent",
                     t,
-                    page.execute(EvaluateParams::new("navigator.userAgent")),
+                    EvaluateParams::new("navigator.userAgent"),
                 )
-                .await
-                .map_err(|_| timed("reading the browser's user agent"))?
-                .map_err(cdp("reading the browser's user agent"))?;
+                .await?;
                 let ua = v
                     .result
                     .result
@@ -188,20 +178,18 @@ pub async fn emulate(
         if steer.mobile {
             p.platform = Some("Linux armv81".into());
         }
-        tokio::time::timeout(t, page.execute(p))
-            .await
-            .map_err(|_| timed("setting the user agent"))?
-            .map_err(cdp("setting the user agent"))?;
+        cdp::execute(page, input, "setting the user agent", t, p).await?;
     }
     if let Some(locale) = &steer.locale {
-        let r = tokio::time::timeout(
+        let r = cdp::answered(
+            input,
+            "setting the locale",
             t,
             page.execute(SetLocaleOverrideParams {
                 locale: Some(locale.clone()),
             }),
         )
-        .await
-        .map_err(|_| timed("setting the locale"))?;
+        .await?;
         r.map_err(|e| Error::Input {
             input: input.into(),
             message: format!(
@@ -211,9 +199,8 @@ pub async fn emulate(
         })?;
     }
     if let Some(tz) = &steer.timezone {
-        let r = tokio::time::timeout(t, page.execute(SetTimezoneOverrideParams::new(tz.clone())))
-            .await
-            .map_err(|_| timed("setting the time zone"))?;
+        let tz_params = SetTimezoneOverrideParams::new(tz.clone());
+        let r = cdp::answered(input, "setting the time zone", t, page.execute(tz_params)).await?;
         r.map_err(|e| Error::Input {
             input: input.into(),
             message: format!(
@@ -224,19 +211,11 @@ pub async fn emulate(
     }
     if steer.mobile {
         let (w, h, scale) = MOBILE_VIEWPORT;
-        tokio::time::timeout(
-            t,
-            page.execute(SetDeviceMetricsOverrideParams::new(w, h, scale, true)),
-        )
-        .await
-        .map_err(|_| timed("emulating a phone"))?
-        .map_err(cdp("emulating a phone"))?;
+        let phone = SetDeviceMetricsOverrideParams::new(w, h, scale, true);
+        cdp::execute(page, input, "emulating a phone", t, phone).await?;
         let mut touch = SetTouchEmulationEnabledParams::new(true);
         touch.max_touch_points = Some(5);
-        tokio::time::timeout(t, page.execute(touch))
-            .await
-            .map_err(|_| timed("emulating touch"))?
-            .map_err(cdp("emulating touch"))?;
+        cdp::execute(page, input, "emulating touch", t, touch).await?;
     }
     Ok(())
 }

@@ -24,6 +24,7 @@ use futures::StreamExt;
 use super::cookies::{file_error, from_cdp, read};
 use super::request::{on_site, site_of_url};
 use super::{NameValue, OriginStorage, StorageState};
+use crate::cdp;
 use crate::Error;
 
 /// Read `--storage-state FILE`: Playwright's `storageState` JSON (`{"cookies": [...],
@@ -107,21 +108,21 @@ pub async fn seed_local_storage(
     if origins.is_empty() {
         return Ok(());
     }
-    let fail = |m: String| Error::Cdp {
+    let fail = |m: cdp::Failure| Error::Cdp {
         input: input.into(),
         phase: "loading the storage state's localStorage".into(),
-        message: m,
+        message: m.to_string(),
     };
     let mut paused = page
         .event_listener::<EventRequestPaused>()
         .await
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(|e| fail(cdp::Failure::Cdp(e)))?;
     let pattern = RequestPattern {
         url_pattern: Some("*".into()),
         resource_type: None,
         request_stage: None,
     };
-    timed(
+    cdp::within(
         t,
         page.execute(FetchEnable {
             patterns: Some(vec![pattern]),
@@ -148,32 +149,20 @@ pub async fn seed_local_storage(
     let r = async {
         for o in origins {
             let url = format!("{}/", o.origin.trim_end_matches('/'));
-            timed(t, page.goto(NavigateParams::new(url.clone()))).await?;
+            cdp::within(t, page.goto(NavigateParams::new(url.clone()))).await?;
             let items = serde_json::to_string(&o.local_storage).expect("items serialize");
             let js = format!(
                 "(() => {{ for (const {{name, value}} of {items}) localStorage.setItem(name, value); return location.origin; }})()"
             );
-            timed(t, page.execute(EvaluateParams::new(js))).await?;
+            cdp::within(t, page.execute(EvaluateParams::new(js))).await?;
         }
-        timed(t, page.goto(NavigateParams::new("about:blank"))).await?;
-        Ok::<(), String>(())
+        cdp::within(t, page.goto(NavigateParams::new("about:blank"))).await?;
+        Ok::<(), cdp::Failure>(())
     }
     .await;
-    let _ = timed(t, page.execute(FetchDisable::default())).await;
+    let _ = cdp::within(t, page.execute(FetchDisable::default())).await;
     answer.abort();
     r.map_err(fail)
-}
-
-/// A CDP call bounded by `t`, its error as text.
-async fn timed<T>(
-    t: Duration,
-    f: impl std::future::Future<Output = Result<T, chromiumoxide::error::CdpError>>,
-) -> Result<T, String> {
-    match tokio::time::timeout(t, f).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err(format!("no answer within {t:?}")),
-    }
 }
 
 /// Reads the page's own origin's localStorage (all of it, in key order).
@@ -196,20 +185,20 @@ pub async fn capture(
     input: &str,
     t: Duration,
 ) -> Result<StorageState, Error> {
-    let fail = |m: String| Error::Cdp {
+    let fail = |m: cdp::Failure| Error::Cdp {
         input: input.into(),
         phase: "reading the page's cookies and localStorage".into(),
-        message: m,
+        message: m.to_string(),
     };
     let p = GetCookiesParams {
         browser_context_id: Some(context.clone()),
     };
-    let cookies = timed(t, browser.execute(p))
+    let cookies = cdp::within(t, browser.execute(p))
         .await
         .map_err(fail)?
         .result
         .cookies;
-    let r = timed(t, page.execute(EvaluateParams::new(READ_LOCAL_STORAGE)))
+    let r = cdp::within(t, page.execute(EvaluateParams::new(READ_LOCAL_STORAGE)))
         .await
         .map_err(fail)?;
     #[derive(serde::Deserialize)]

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::driver::{self, call, Answer, Driver};
 use super::Steer;
+use crate::cdp;
 use crate::Error;
 
 /// How often a wait condition is checked.
@@ -136,14 +137,13 @@ async fn check<D: Driver>(d: &D, c: Condition<'_>) -> Result<Check, Error> {
         Condition::Js(expr) => {
             // The user's expression as it is (statements allowed), its value read as the
             // page's JavaScript would test it.
-            let params = EvaluateParams::builder()
-                .expression(expr)
-                .await_promise(true)
-                .silent(true)
-                .object_group("sightline-wait")
-                .build()
-                .expect("valid params");
-            let r = match driver::run(d.page(), d.input(), &doing, params, limit).await? {
+            let params = EvaluateParams {
+                await_promise: Some(true),
+                silent: Some(true),
+                object_group: Some("sightline-wait".into()),
+                ..EvaluateParams::new(expr)
+            };
+            let r = match cdp::evaluate(d.page(), d.input(), &doing, limit, params).await? {
                 Ok(r) => r,
                 Err(msg) => return Ok(Check::Not(Some(msg.lines().next().unwrap_or("").into()))),
             };

@@ -28,7 +28,8 @@ use chromiumoxide::Page;
 use parking_lot::Mutex;
 
 use super::{Fault, State};
-use crate::archive::{Archive, Exchange};
+use crate::cdp;
+use sightline_core::archive::{Archive, Exchange};
 
 /// The exchanges of the page being captured. The tab's event streams are read side by side,
 /// so the events of one request may come in any order: each event fills its part of the
@@ -134,9 +135,8 @@ impl Capture {
         let page = page.clone();
         let rid = id.to_string();
         let read = tokio::spawn(async move {
-            let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(rid)))
+            let r = cdp::within(limit, page.execute(GetResponseBodyParams::new(rid)))
                 .await
-                .ok()?
                 .ok()?
                 .result;
             if r.base64_encoded {
@@ -292,8 +292,8 @@ pub(super) fn replay(
             None => {
                 if main_document {
                     let mut s = st.lock();
-                    if s.fault.is_none() {
-                        s.fault = Some(Fault::Navigation(format!(
+                    if s.seen.fault.is_none() {
+                        s.seen.fault = Some(Fault::Navigation(format!(
                             "{url} is not in the archive replayed (--replay)"
                         )));
                     }

@@ -1,6 +1,6 @@
 //! Consent dialogs answered before the page is steered, scrolled and snapshotted: when the
 //! settle's last probe ([`crate::settle::probe_js_with_consent`]) saw a consent
-//! platform (the question [`crate::walls::consent_platform`] asks of a snapshot, from the
+//! platform (the question [`sightline_core::walls::consent_platform`] asks of a snapshot, from the
 //! same lists: its globals or its dialog's root), DuckDuckGo's autoconsent
 //! (`js/vendor/autoconsent/`, its rule set compiled in) runs in the page through
 //! `js/consent.js` with one `Runtime.evaluate`, and the page settles again. A dialog the
@@ -13,7 +13,7 @@
 //! `browser.rs`'s flags), and the first frame that found the dialog speaks for the page.
 //! Nothing is installed for later documents, so a reused tab's next page starts clean.
 //!
-//! With [`crate::Steer::hide_overlays`], overlays that are not consent (a newsletter modal,
+//! With [`Steer::hide_overlays`](crate::steer::Steer::hide_overlays), overlays that are not consent (a newsletter modal,
 //! "ad blocker detected") are hidden before the screenshot ([`HIDE_OVERLAYS_JS`]).
 
 use std::sync::OnceLock;
@@ -22,14 +22,14 @@ use std::time::{Duration, Instant};
 use chromiumoxide::cdp::browser_protocol::page::{
     CreateIsolatedWorldParams, FrameId, FrameTree, GetFrameTreeParams,
 };
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde::{Deserialize, Serialize};
 
+use super::config::TabConfig;
 use super::{Bounded, Tab};
-use crate::snapshot::Snapshot;
+use crate::cdp;
 use crate::steer::Consent;
 use crate::Error;
-use crate::RenderOptions;
+use sightline_core::snapshot::Snapshot;
 
 /// The glue (`js/consent.js`), the bundle and its rules.
 const GLUE: &str = include_str!("../../../../js/consent.js");
@@ -121,12 +121,8 @@ fn script(action: Consent) -> &'static str {
 impl Tab {
     /// Hide overlays that are not consent before the screenshot (`hide_overlays`); returns
     /// how many were hidden. A failure leaves the page as it is.
-    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &RenderOptions) -> usize {
-        let eval = EvaluateParams::builder()
-            .expression(HIDE_OVERLAYS_JS)
-            .return_by_value(true)
-            .build()
-            .expect("valid params");
+    pub(super) async fn hide_overlays(&mut self, input: &str, opts: &TabConfig) -> usize {
+        let eval = cdp::by_value(HIDE_OVERLAYS_JS);
         match self
             .bounded(opts.command_timeout, self.page.execute(eval))
             .await
@@ -148,7 +144,7 @@ impl Tab {
     pub(super) async fn answer_consent_late(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         snapshot: (Snapshot, String),
@@ -156,7 +152,7 @@ impl Tab {
         if opts.steer.consent == Consent::Keep {
             return Ok((snapshot, None));
         }
-        let Some(platform) = crate::walls::consent_platform(&snapshot.0) else {
+        let Some(platform) = sightline_core::walls::consent_platform(&snapshot.0) else {
             return Ok((snapshot, None));
         };
         let Some(mut report) = self.answer_consent(input, opts, deadline, platform).await? else {
@@ -176,7 +172,7 @@ impl Tab {
     pub(super) async fn answer_consent(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
         platform: &str,
     ) -> Result<Option<ConsentReport>, Error> {
@@ -271,10 +267,7 @@ impl Tab {
         frame: Option<FrameId>,
         limit: Duration,
     ) -> Result<Option<Raw>, ()> {
-        let mut eval = EvaluateParams::builder()
-            .expression(script(action))
-            .await_promise(true)
-            .return_by_value(true);
+        let mut eval = cdp::awaited(script(action));
         if let Some(frame) = frame {
             let world = CreateIsolatedWorldParams::builder()
                 .frame_id(frame)
@@ -282,12 +275,11 @@ impl Tab {
                 .build()
                 .expect("valid params");
             match self.bounded(limit, self.page.execute(world)).await {
-                Bounded::Done(Ok(w)) => eval = eval.context_id(w.result.execution_context_id),
+                Bounded::Done(Ok(w)) => eval.context_id = Some(w.result.execution_context_id),
                 Bounded::Crashed => return Err(()),
                 _ => return Ok(None),
             }
         }
-        let eval = eval.build().expect("valid params");
         match self.bounded(limit, self.page.execute(eval)).await {
             Bounded::Done(Ok(r)) => Ok(match r.result.result.value {
                 Some(serde_json::Value::String(s)) => serde_json::from_str::<Raw>(&s).ok(),
@@ -300,7 +292,7 @@ impl Tab {
 
     /// The page's child frames, in document order, at most [`MAX_CONSENT_FRAMES`] (none
     /// when the frame tree cannot be read).
-    async fn child_frames(&self, opts: &RenderOptions) -> Vec<FrameId> {
+    async fn child_frames(&self, opts: &TabConfig) -> Vec<FrameId> {
         fn walk(t: &FrameTree, out: &mut Vec<FrameId>) {
             for c in t.child_frames.iter().flatten() {
                 out.push(c.frame.id.clone());

@@ -1,6 +1,7 @@
 //! The tab's event task: it drains the CDP events of one tab and keeps [`State`] current.
 //!
-//! Fetch.requestPaused (allow or abort each request, by [`decide`], the pure request policy),
+//! Fetch.requestPaused (allow or abort each request, by [`decide`], the pure request policy
+//! of `request_policy`),
 //! Network.* (requests in flight; the main document's status and headers, checked by
 //! [`checks`]; the main document failing to load), Page.javascriptDialogOpening (answered at
 //! once, see [`dialogs`]) and Inspector.targetCrashed.
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EventRequestPaused, FailRequestParams,
+    ContinueRequestParams, EventRequestPaused, FailRequestParams, HeaderEntry, RequestId,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
@@ -22,10 +23,16 @@ use chromiumoxide::Page;
 use futures::StreamExt;
 use parking_lot::Mutex;
 
-use super::{capture, cmd, spawn_body_read, Fault, State};
+use super::request_policy::{
+    decide, read_from_memory, same_document_url, RequestDecision, RequestFacts,
+};
+use super::{capture, spawn_body_read, Fault, State};
+use crate::cdp;
 use crate::steer::block;
 use crate::Error;
 use crate::{checks, dialogs, steer};
+use sightline_core::archive::Archive;
+use sightline_egress::guard::NetPolicy;
 
 /// The event streams of one tab, opened before its event task starts.
 pub(super) struct Listeners {
@@ -43,13 +50,13 @@ impl Listeners {
     pub(super) async fn open(page: &Page, t: Duration) -> Result<Listeners, Error> {
         let l = "listening";
         Ok(Listeners {
-            paused: cmd("tab", l, t, page.event_listener::<EventRequestPaused>()).await?,
-            sent: cmd("tab", l, t, page.event_listener::<EventRequestWillBeSent>()).await?,
-            done: cmd("tab", l, t, page.event_listener::<EventLoadingFinished>()).await?,
-            failed: cmd("tab", l, t, page.event_listener::<EventLoadingFailed>()).await?,
-            resp: cmd("tab", l, t, page.event_listener::<EventResponseReceived>()).await?,
-            crashed: cmd("tab", l, t, page.event_listener::<EventTargetCrashed>()).await?,
-            dialog: cmd(
+            paused: cdp::timed("tab", l, t, page.event_listener::<EventRequestPaused>()).await?,
+            sent: cdp::timed("tab", l, t, page.event_listener::<EventRequestWillBeSent>()).await?,
+            done: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFinished>()).await?,
+            failed: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFailed>()).await?,
+            resp: cdp::timed("tab", l, t, page.event_listener::<EventResponseReceived>()).await?,
+            crashed: cdp::timed("tab", l, t, page.event_listener::<EventTargetCrashed>()).await?,
+            dialog: cdp::timed(
                 "tab",
                 l,
                 t,
@@ -57,104 +64,6 @@ impl Listeners {
             )
             .await?,
         })
-    }
-}
-
-/// What the request policy knows of one request Fetch paused, and of the page it belongs to.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct RequestFacts<'a> {
-    /// The request's URL.
-    pub url: &'a str,
-    /// Its resource type is Document (a frame's document: the main frame's or a subframe's).
-    pub is_document: bool,
-    /// It is a request of the tab's main frame.
-    pub main_frame: bool,
-    /// It follows a redirect.
-    pub redirected: bool,
-    /// Its network request id.
-    pub network_id: Option<&'a str>,
-    /// `--offline`: only the page's own document and loopback resources of its origin.
-    pub offline: bool,
-    /// The page is a `file:` URL (its `file:` resources are allowed offline).
-    pub allow_file: bool,
-    /// The page's origin.
-    pub allow_origin: Option<&'a str>,
-    /// The URL this page's navigation asked for.
-    pub nav_url: &'a str,
-    /// The network id of the page's main document, once known.
-    pub main_request: Option<&'a str>,
-    /// A target policy (`serve`) is set.
-    pub target_policy: bool,
-    /// The origin the target policy does not check (the renderer's own loopback page server).
-    pub exempt_origin: Option<&'a str>,
-}
-
-/// What to do with a paused request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct RequestDecision {
-    /// Continue it (when the target policy, if it is checked, allows it too).
-    pub allow: bool,
-    /// This is the page's main document: its network id becomes the main request.
-    pub navigation_document: bool,
-    /// A document of the main frame (the page's own, or a navigation away from it).
-    pub main_document: bool,
-    /// A navigation away from the page, blocked by `--offline`.
-    pub blocked_navigation: bool,
-    /// How a refused request fails.
-    pub refusal: ErrorReason,
-    /// The target policy checks this request before it continues.
-    pub check_target: bool,
-}
-
-/// The request policy: allow or refuse one paused request. Pure: request facts in, decision
-/// out.
-///
-/// - The navigation's own document is the main frame's first document request for the URL
-///   asked for (see [`same_document_url`]); a main-frame document for any other URL before it
-///   (an event of the previous page still in the queue) is not taken for this page's.
-/// - Online, everything is allowed. Offline: the page's own document, `data:`/`blob:` URLs,
-///   `file:` resources of a `file:` page, and same-origin requests when the page's origin is
-///   loopback.
-/// - Offline, a second main-frame document is a navigation away from the page being measured
-///   (scripts of saved pages do this once their resources fail): it is blocked, and fails as
-///   aborted: Chromium then keeps the loaded document instead of replacing it with its
-///   "blocked" error page. (Frames keep BlockedByClient: an aborted frame navigation never ends
-///   for chromiumoxide, whose next navigation in the tab would wait for it.)
-/// - With a target policy, every request but those of the exempt origin is checked by it.
-pub(super) fn decide(f: &RequestFacts) -> RequestDecision {
-    let main_document = f.is_document && f.main_frame;
-    let navigation_document = f.is_document
-        && (f.main_request.is_none() || f.main_request == f.network_id)
-        && f.main_frame
-        && !f.redirected
-        && same_document_url(f.url, f.nav_url);
-    let allow = if !f.offline || read_from_memory(f.url) || navigation_document {
-        true
-    } else if f.url.starts_with("file:") {
-        f.allow_file
-    } else {
-        let o = origin_of(f.url);
-        o.is_some()
-            && o.as_deref() == f.allow_origin
-            && is_loopback_origin(o.as_deref().unwrap_or(""))
-    };
-    let blocked_navigation = f.offline
-        && main_document
-        && !navigation_document
-        && f.main_request.is_some()
-        && !f.redirected;
-    let exempt = f.exempt_origin.is_some() && origin_of(f.url).as_deref() == f.exempt_origin;
-    RequestDecision {
-        allow: allow && !blocked_navigation,
-        navigation_document,
-        main_document,
-        blocked_navigation,
-        refusal: if blocked_navigation {
-            ErrorReason::Aborted
-        } else {
-            ErrorReason::BlockedByClient
-        },
-        check_target: f.target_policy && !exempt,
     }
 }
 
@@ -179,121 +88,162 @@ pub(super) fn spawn(
         loop {
             tokio::select! {
                 Some(ev) = paused.next() => on_paused(&pg, &st, &ev).await,
-                Some(ev) = sent.next() => {
-                    let mut s = st.lock();
-                    let id = ev.request_id.inner().to_string();
-                    // The same rule as for paused requests (documents that Fetch does
-                    // not pause, file: URLs, are seen here only).
-                    if s.main_request.is_none()
-                        && ev.r#type == Some(ResourceType::Document)
-                        && ev.frame_id.as_ref().is_some_and(|f| {
-                            s.is_navigation_document(f.inner(), &ev.request.url, ev.redirect_response.is_some())
-                        })
-                    {
-                        s.main_request = Some(id.clone());
-                    }
-                    // Another document of the main frame, after the page's own: a navigation
-                    // the page started (an action submitted a form). Counted, never taken for
-                    // the main document (whose faults and status stay the first one's).
-                    else if s.main_request.as_deref().is_some_and(|m| m != id)
-                        && ev.r#type == Some(ResourceType::Document)
-                        && ev.redirect_response.is_none()
-                        && ev.frame_id.as_ref().is_some_and(|f| s.main_frame.as_deref() == Some(f.inner().as_str()))
-                    {
-                        s.page_navigations += 1;
-                        s.page_navigation = Some(id.clone());
-                    }
-                    // A redirect keeps its request id: the main document's URL now.
-                    if s.main_request.as_deref() == Some(id.as_str()) {
-                        s.main_url = Some(ev.request.url.clone());
-                    }
-                    if let Some(c) = s.capture.as_mut() { c.sent(&ev); }
-                    // Chromium reports memory reads sent but never finished: not waited for.
-                    if !read_from_memory(&ev.request.url) && !s.finished.remove(&id) { s.inflight.insert(id); }
-                    s.last_net = Some(Instant::now());
-                }
-                Some(ev) = done.next() => {
-                    let mut s = st.lock();
-                    let id = ev.request_id.inner().to_string();
-                    // The main document is all here: read its body now, while the page
-                    // loads its resources (see `Tab::start_body_read`).
-                    if s.main_request.as_deref() == Some(id.as_str())
-                        && s.main_checked
-                        && s.fault.is_none()
-                        && s.body.is_none()
-                        && s.pdf_view.is_none()
-                    {
-                        s.body = Some(spawn_body_read(pg.clone(), id.clone(), s.body_limit));
-                    }
-                    if s.main_request.as_deref() == Some(id.as_str()) {
-                        s.main_finished = true;
-                    }
-                    let limit = s.body_limit;
-                    if let Some(c) = s.capture.as_mut() { c.finished(&pg, &id, limit); }
-                    if !s.inflight.remove(&id) { s.finished.insert(id); }
-                    s.last_net = Some(Instant::now());
-                }
-                Some(ev) = failed.next() => {
-                    let mut s = st.lock();
-                    let id = ev.request_id.inner().to_string();
-                    // The main document failed to load (refused, reset, DNS): say so
-                    // now instead of waiting for Chromium's error page to load.
-                    if s.main_request.as_deref() == Some(id.as_str())
-                        && s.fault.is_none()
-                        && ev.error_text != "net::ERR_ABORTED"
-                    {
-                        s.fault = Some(
-                            tunnel_fault(&s, &ev.error_text)
-                                .unwrap_or_else(|| Fault::Navigation(ev.error_text.clone())),
-                        );
-                    }
-                    if let Some(c) = s.capture.as_mut() { c.failed(&id); }
-                    if !s.inflight.remove(&id) { s.finished.insert(id); }
-                    s.last_net = Some(Instant::now());
-                }
-                Some(ev) = resp.next() => {
-                    if let Some(c) = st.lock().capture.as_mut() { c.response(&ev); }
-                    if ev.r#type == ResourceType::Document {
-                        let mut s = st.lock();
-                        if s.main_request.as_deref() == Some(ev.request_id.inner().as_str()) && !s.main_checked {
-                            s.main_checked = true;
-                            s.status = Some(ev.response.status);
-                            s.main_charset = response_charset(&ev.response);
-                            s.response_headers = wall_headers(&ev.response);
-                            // A status walls answer with is rendered: a wall is named
-                            // after the snapshot, and the page is an `http` error if none is.
-                            let defer = !s.accept_http_errors
-                                && checks::WALL_STATUSES.contains(&ev.response.status);
-                            if defer { s.http_error = Some(ev.response.status); }
-                            let fault = s
-                                .egress
-                                .as_ref()
-                                .and_then(|_| proxy_answer_fault(&ev.response))
-                                .or_else(|| main_response_fault(&ev.response, s.accept_http_errors || defer));
-                            if s.fault.is_none() { s.fault = fault; }
-                        }
-                    }
-                }
+                Some(ev) = sent.next() => on_sent(&mut st.lock(), &ev),
+                Some(ev) = done.next() => on_finished(&pg, &mut st.lock(), &ev),
+                Some(ev) = failed.next() => on_failed(&mut st.lock(), &ev),
+                Some(ev) = resp.next() => on_response(&st, &ev),
                 Some(_) = crashed.next() => {
-                    st.lock().crashed = true;
+                    st.lock().seen.crashed = true;
                 }
-                Some(ev) = dialog.next() => {
-                    {
-                        // A `beforeunload` dialog is about leaving a page: the previous
-                        // page's, as the tab goes straight to the next one (see
-                        // `Tab::park`), is answered but not counted for the next page.
-                        let mut s = st.lock();
-                        if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.nav_url) {
-                            s.dialogs += 1;
-                        }
-                    }
-                    tracing::debug!("answering a {} dialog: {:?}", ev.r#type.as_ref(), ev.message);
-                    let _ = pg.execute(dialogs::answer(&ev.r#type)).await;
-                }
+                Some(ev) = dialog.next() => on_dialog(&pg, &st, &ev).await,
                 else => break,
             }
         }
     })
+}
+
+/// Network.requestWillBeSent: the main document's request found (or a navigation the page
+/// started counted), the request in flight.
+fn on_sent(s: &mut State, ev: &EventRequestWillBeSent) {
+    let id = ev.request_id.inner().to_string();
+    // The same rule as for paused requests (documents that Fetch does not pause, file: URLs,
+    // are seen here only).
+    if s.seen.main_request.is_none()
+        && ev.r#type == Some(ResourceType::Document)
+        && ev.frame_id.as_ref().is_some_and(|f| {
+            s.is_navigation_document(f.inner(), &ev.request.url, ev.redirect_response.is_some())
+        })
+    {
+        s.seen.main_request = Some(id.clone());
+    }
+    // Another document of the main frame, after the page's own: a navigation the page
+    // started (an action submitted a form). Counted, never taken for the main document
+    // (whose faults and status stay the first one's).
+    else if s.seen.main_request.as_deref().is_some_and(|m| m != id)
+        && ev.r#type == Some(ResourceType::Document)
+        && ev.redirect_response.is_none()
+        && ev
+            .frame_id
+            .as_ref()
+            .is_some_and(|f| s.rules.main_frame.as_deref() == Some(f.inner().as_str()))
+    {
+        s.seen.page_navigations += 1;
+        s.seen.page_navigation = Some(id.clone());
+    }
+    // A redirect keeps its request id: the main document's URL now.
+    if s.seen.main_request.as_deref() == Some(id.as_str()) {
+        s.seen.main_url = Some(ev.request.url.clone());
+    }
+    if let Some(c) = s.seen.capture.as_mut() {
+        c.sent(ev);
+    }
+    // Chromium reports memory reads sent but never finished: not waited for.
+    if !read_from_memory(&ev.request.url) && !s.seen.finished.remove(&id) {
+        s.seen.inflight.insert(id);
+    }
+    s.seen.last_net = Some(Instant::now());
+}
+
+/// Network.loadingFinished: the main document's body read at once (while the page loads its
+/// resources, see `Tab::start_body_read`), the request no longer in flight.
+fn on_finished(pg: &Page, s: &mut State, ev: &EventLoadingFinished) {
+    let id = ev.request_id.inner().to_string();
+    if s.seen.main_request.as_deref() == Some(id.as_str())
+        && s.seen.main_checked
+        && s.seen.fault.is_none()
+        && s.seen.body.is_none()
+        && s.seen.pdf_view.is_none()
+    {
+        s.seen.body = Some(spawn_body_read(pg.clone(), id.clone(), s.rules.body_limit));
+    }
+    if s.seen.main_request.as_deref() == Some(id.as_str()) {
+        s.seen.main_finished = true;
+    }
+    let limit = s.rules.body_limit;
+    if let Some(c) = s.seen.capture.as_mut() {
+        c.finished(pg, &id, limit);
+    }
+    if !s.seen.inflight.remove(&id) {
+        s.seen.finished.insert(id);
+    }
+    s.seen.last_net = Some(Instant::now());
+}
+
+/// Network.loadingFailed: a main document that failed to load (refused, reset, DNS) is a
+/// fault now, instead of waiting for Chromium's error page to load.
+fn on_failed(s: &mut State, ev: &EventLoadingFailed) {
+    let id = ev.request_id.inner().to_string();
+    if s.seen.main_request.as_deref() == Some(id.as_str())
+        && s.seen.fault.is_none()
+        && ev.error_text != "net::ERR_ABORTED"
+    {
+        s.seen.fault = Some(
+            tunnel_fault(s, &ev.error_text)
+                .unwrap_or_else(|| Fault::Navigation(ev.error_text.clone())),
+        );
+    }
+    if let Some(c) = s.seen.capture.as_mut() {
+        c.failed(&id);
+    }
+    if !s.seen.inflight.remove(&id) {
+        s.seen.finished.insert(id);
+    }
+    s.seen.last_net = Some(Instant::now());
+}
+
+/// Network.responseReceived: the main document's final response checked once (its status,
+/// charset and wall headers; its fault, if any).
+fn on_response(st: &Mutex<State>, ev: &EventResponseReceived) {
+    if let Some(c) = st.lock().seen.capture.as_mut() {
+        c.response(ev);
+    }
+    if ev.r#type != ResourceType::Document {
+        return;
+    }
+    let mut s = st.lock();
+    if s.seen.main_request.as_deref() == Some(ev.request_id.inner().as_str())
+        && !s.seen.main_checked
+    {
+        s.seen.main_checked = true;
+        s.seen.status = Some(ev.response.status);
+        s.seen.main_charset = response_charset(&ev.response);
+        s.seen.response_headers = wall_headers(&ev.response);
+        // A status walls answer with is rendered: a wall is named after the snapshot, and
+        // the page is an `http` error if none is.
+        let defer =
+            !s.rules.accept_http_errors && checks::WALL_STATUSES.contains(&ev.response.status);
+        if defer {
+            s.seen.http_error = Some(ev.response.status);
+        }
+        let fault = s
+            .rules
+            .egress
+            .as_ref()
+            .and_then(|_| proxy_answer_fault(&ev.response))
+            .or_else(|| main_response_fault(&ev.response, s.rules.accept_http_errors || defer));
+        if s.seen.fault.is_none() {
+            s.seen.fault = fault;
+        }
+    }
+}
+
+/// Page.javascriptDialogOpening: answered at once ([`dialogs`]), and counted.
+async fn on_dialog(pg: &Page, st: &Mutex<State>, ev: &EventJavascriptDialogOpening) {
+    {
+        // A `beforeunload` dialog is about leaving a page: the previous page's, as the tab
+        // goes straight to the next one (see `Tab::park`), is answered but not counted for
+        // the next page.
+        let mut s = st.lock();
+        if ev.r#type != DialogType::Beforeunload || same_document_url(&ev.url, &s.rules.nav_url) {
+            s.seen.dialogs += 1;
+        }
+    }
+    tracing::debug!(
+        "answering a {} dialog: {:?}",
+        ev.r#type.as_ref(),
+        ev.message
+    );
+    let _ = pg.execute(dialogs::answer(&ev.r#type)).await;
 }
 
 /// A paused request: decide ([`decide`]), count, then continue or fail it (after the target
@@ -304,64 +254,14 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     if super::pdf::answer_request(pg, st, ev).await {
         return;
     }
-    let (d, policy, headers, skip, replay, pdf_fetch) = {
-        let mut s = st.lock();
-        let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
-        let d = decide(&RequestFacts {
-            url: ev.request.url.as_str(),
-            is_document: ev.resource_type == ResourceType::Document,
-            main_frame: s.main_frame.as_deref() == Some(ev.frame_id.inner().as_str()),
-            redirected: ev.redirected_request_id.is_some(),
-            network_id: network_id.as_deref(),
-            offline: s.offline,
-            allow_file: s.allow_file,
-            allow_origin: s.allow_origin.as_deref(),
-            nav_url: &s.nav_url,
-            main_request: s.main_request.as_deref(),
-            target_policy: s.policy.is_some(),
-            exempt_origin: s.exempt_origin.as_deref(),
-        });
-        if d.navigation_document {
-            s.main_request = network_id;
-        }
-        if !d.allow {
-            s.blocked += 1;
-        }
-        if d.blocked_navigation {
-            s.blocked_navigations += 1;
-        }
-        // The page's plan may skip what the policy allowed (`--block`, `--block-list`).
-        let skip = s.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
-            let page = s.main_url.as_deref().unwrap_or(&s.nav_url);
-            let kind = ev.resource_type.as_ref();
-            b.skip(&ev.request.url, page, kind, d.main_document)
-        });
-        if let Some(why) = skip {
-            s.skipped.count(why);
-        }
-        // `tab/pdf.rs`: the PDF's request again, its response paused to read the PDF.
-        let pdf_fetch = s.pdf_fetch && d.main_document && d.navigation_document;
-        let policy = s.policy.clone().filter(|_| d.check_target);
-        // `--header`: to the target's own site only (each redirect hop is paused and
-        // decided again, so a redirect to another site goes without them).
-        let headers = s
-            .site
-            .as_deref()
-            .filter(|site| steer::request::on_site(&ev.request.url, site))
-            .map(|_| steer::request::with_headers(&ev.request.headers, &s.headers));
-        let replay = s
-            .replay
-            .clone()
-            .filter(|_| d.allow && !read_from_memory(&ev.request.url));
-        (
-            d,
-            policy.map(|p| (p, s.proxied)),
-            headers,
-            skip,
-            replay,
-            pdf_fetch,
-        )
-    };
+    let Paused {
+        d,
+        policy,
+        headers,
+        skip,
+        replay,
+        pdf_fetch,
+    } = paused_request(&mut st.lock(), ev);
     let id = ev.request_id.clone();
     if let Some(why) = skip {
         block::answer(pg, id, why, ev.resource_type.as_ref()).await;
@@ -374,7 +274,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         return;
     }
     let url = ev.request.url.clone();
-    let go = move |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId| {
+    let go = move |id: RequestId| {
         let mut p = ContinueRequestParams::new(id);
         p.headers = headers;
         p.intercept_response = pdf_fetch.then_some(true);
@@ -388,34 +288,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
             let pg = pg.clone();
             let st = st.clone();
             tokio::spawn(async move {
-                let checked = match policy.check(&url).await {
-                    // Through the user's proxy, a name unknown here is the proxy's to
-                    // resolve; the egress proxy still decides the connection.
-                    Err(crate::guard::Refusal::Unresolved { .. }) if proxied => Ok(()),
-                    r => r,
-                };
-                match checked {
-                    Ok(()) if d.allow => {
-                        let _ = pg.execute(go(id)).await;
-                    }
-                    Ok(()) => {
-                        let _ = pg
-                            .execute(FailRequestParams::new(id, d.refusal.clone()))
-                            .await;
-                    }
-                    Err(why) => {
-                        {
-                            let mut s = st.lock();
-                            if d.main_document && s.fault.is_none() {
-                                s.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
-                            }
-                        }
-                        tracing::info!("refused {url}: {why}");
-                        let _ = pg
-                            .execute(FailRequestParams::new(id, ErrorReason::AccessDenied))
-                            .await;
-                    }
-                }
+                check_then_answer(&pg, &st, (policy, proxied), d, id, url, go).await;
             });
         }
         None if d.allow => {
@@ -429,62 +302,137 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     }
 }
 
-/// `scheme://host:port` of a URL (the `url` crate's ASCII serialisation), for same-origin
-/// decisions; None for opaque origins (data:, file:) and non-URLs.
-pub(super) fn origin_of(url: &str) -> Option<String> {
-    let u = url::Url::parse(url).ok()?;
-    match u.origin() {
-        o @ url::Origin::Tuple(..) => Some(o.ascii_serialization()),
-        url::Origin::Opaque(_) => None,
+/// What is done with one paused request, decided under the state's lock.
+struct Paused {
+    /// The request policy's decision ([`decide`]).
+    d: RequestDecision,
+    /// The target policy to check the request against first, and whether the browser
+    /// connects through the user's proxy.
+    policy: Option<(NetPolicy, bool)>,
+    /// The request's headers with the page's own (`--header`), when it goes to the site.
+    headers: Option<Vec<HeaderEntry>>,
+    /// Why the page's plan skips it.
+    skip: Option<block::Skip>,
+    /// The archive it is answered from (`--replay`).
+    replay: Option<Arc<Archive>>,
+    /// The PDF's request again (`tab/pdf.rs`): its response is paused, to read the PDF.
+    pdf_fetch: bool,
+}
+
+/// Decide a paused request ([`decide`]) and count it.
+fn paused_request(s: &mut State, ev: &EventRequestPaused) -> Paused {
+    let network_id = ev.network_id.as_ref().map(|n| n.inner().to_string());
+    let d = decide(&RequestFacts {
+        url: ev.request.url.as_str(),
+        is_document: ev.resource_type == ResourceType::Document,
+        main_frame: s.rules.main_frame.as_deref() == Some(ev.frame_id.inner().as_str()),
+        redirected: ev.redirected_request_id.is_some(),
+        network_id: network_id.as_deref(),
+        offline: s.rules.offline,
+        allow_file: s.rules.allow_file,
+        allow_origin: s.rules.allow_origin.as_deref(),
+        nav_url: &s.rules.nav_url,
+        main_request: s.seen.main_request.as_deref(),
+        target_policy: s.rules.policy.is_some(),
+        exempt_origin: s.rules.exempt_origin.as_deref(),
+    });
+    if d.navigation_document {
+        s.seen.main_request = network_id;
+    }
+    if !d.allow {
+        s.seen.blocked += 1;
+    }
+    if d.blocked_navigation {
+        s.seen.blocked_navigations += 1;
+    }
+    // The page's plan may skip what the policy allowed (`--block`, `--block-list`).
+    let skip = s.rules.blocking.as_ref().filter(|_| d.allow).and_then(|b| {
+        let page = s.seen.main_url.as_deref().unwrap_or(&s.rules.nav_url);
+        let kind = ev.resource_type.as_ref();
+        b.skip(&ev.request.url, page, kind, d.main_document)
+    });
+    if let Some(why) = skip {
+        s.seen.skipped.count(why);
+    }
+    // `tab/pdf.rs`: the PDF's request again, its response paused to read the PDF.
+    let pdf_fetch = s.seen.pdf_fetch && d.main_document && d.navigation_document;
+    let policy = s.rules.policy.clone().filter(|_| d.check_target);
+    // `--header`: to the target's own site only (each redirect hop is paused and
+    // decided again, so a redirect to another site goes without them).
+    let headers = s
+        .rules
+        .site
+        .as_deref()
+        .filter(|site| steer::request::on_site(&ev.request.url, site))
+        .map(|_| steer::request::with_headers(&ev.request.headers, &s.rules.headers));
+    let replay = s
+        .rules
+        .replay
+        .clone()
+        .filter(|_| d.allow && !read_from_memory(&ev.request.url));
+    Paused {
+        d,
+        policy: policy.map(|p| (p, s.rules.proxied)),
+        headers,
+        skip,
+        replay,
+        pdf_fetch,
     }
 }
 
-/// Is the origin's host `localhost` or a loopback address?
-fn is_loopback_origin(origin: &str) -> bool {
-    let Ok(u) = url::Url::parse(origin) else {
-        return false;
+/// The target policy's check of a request the page makes (`proxied`: the browser connects
+/// through the user's proxy), then the request continued with
+/// `go`, failed as the request policy said, or refused (a main document refused is the
+/// page's `forbidden` fault).
+async fn check_then_answer(
+    pg: &Page,
+    st: &Mutex<State>,
+    (policy, proxied): (NetPolicy, bool),
+    d: RequestDecision,
+    id: RequestId,
+    url: String,
+    go: impl FnOnce(RequestId) -> ContinueRequestParams,
+) {
+    let checked = match policy.check(&url).await {
+        // Through the user's proxy, a name unknown here is the proxy's to
+        // resolve; the egress proxy still decides the connection.
+        Err(sightline_egress::guard::Refusal::Unresolved { .. }) if proxied => Ok(()),
+        r => r,
     };
-    match u.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}
-
-/// `data:` and `blob:` URLs are read from memory: always allowed offline, and never waited
-/// for (Chromium reports them sent but never finished).
-fn read_from_memory(url: &str) -> bool {
-    url.starts_with("data:") || url.starts_with("blob:")
-}
-
-/// Is `seen` (a document request's URL, as Chromium sends it) the URL a navigation asked
-/// for? Both are compared as parsed URLs without their fragment (Chromium sends neither the
-/// fragment nor a non-canonical form: `HTTP://Host` arrives as `http://host/`); strings that
-/// do not parse are compared as they are.
-pub(super) fn same_document_url(seen: &str, asked: &str) -> bool {
-    fn key(u: &str) -> String {
-        match url::Url::parse(u) {
-            Ok(mut p) => {
-                p.set_fragment(None);
-                p.into()
+    match checked {
+        Ok(()) if d.allow => {
+            let _ = pg.execute(go(id)).await;
+        }
+        Ok(()) => {
+            let _ = pg
+                .execute(FailRequestParams::new(id, d.refusal.clone()))
+                .await;
+        }
+        Err(why) => {
+            {
+                let mut s = st.lock();
+                if d.main_document && s.seen.fault.is_none() {
+                    s.seen.fault = Some(Fault::Forbidden(format!("{url}: {why}")));
+                }
             }
-            Err(_) => u.split('#').next().unwrap_or(u).to_string(),
+            tracing::info!("refused {url}: {why}");
+            let _ = pg
+                .execute(FailRequestParams::new(id, ErrorReason::AccessDenied))
+                .await;
         }
     }
-    seen == asked || key(seen) == key(asked)
 }
 
 /// The main document failed with `error_text` while its connections go through the egress
 /// proxy: a tunnel the proxy refused is `forbidden` with the proxy's reason, one whose lookup
 /// or connection failed says why. (Chromium reports both as a failed tunnel.)
 fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
-    use crate::egress::Outcome;
+    use sightline_egress::Outcome;
     if error_text != "net::ERR_TUNNEL_CONNECTION_FAILED" {
         return None;
     }
-    let url = s.main_url.as_deref().unwrap_or(&s.nav_url);
-    match s.egress.as_ref()?.outcome_for_url(url)? {
+    let url = s.seen.main_url.as_deref().unwrap_or(&s.rules.nav_url);
+    match s.rules.egress.as_ref()?.outcome_for_url(url)? {
         Outcome::Refused(why) => Some(Fault::Forbidden(format!("{url}: egress proxy: {why}"))),
         Outcome::Failed(why) => Some(Fault::Navigation(format!(
             "{error_text} (egress proxy: {why})"
@@ -493,12 +441,12 @@ fn tunnel_fault(s: &State, error_text: &str) -> Option<Fault> {
 }
 
 /// An answer of the egress proxy itself to the main document's plain-HTTP request (it marks
-/// its answers with [`EGRESS_HEADER`](crate::egress::EGRESS_HEADER) and removes that
+/// its answers with [`EGRESS_HEADER`](sightline_egress::EGRESS_HEADER) and removes that
 /// header from upstream answers): a refusal is `forbidden`, a failure a navigation error.
 fn proxy_answer_fault(
     r: &chromiumoxide::cdp::browser_protocol::network::Response,
 ) -> Option<Fault> {
-    use crate::egress::{EGRESS_HEADER, REASON_HEADER};
+    use sightline_egress::{EGRESS_HEADER, REASON_HEADER};
     let o = r.headers.inner().as_object()?;
     let get = |name: &str| {
         o.iter()
@@ -542,7 +490,7 @@ fn main_response_fault(
 }
 
 /// The headers of a response that walls are recognised by
-/// ([`crate::walls::RESPONSE_HEADERS`]), names in lower case.
+/// ([`sightline_core::walls::RESPONSE_HEADERS`]), names in lower case.
 fn wall_headers(
     r: &chromiumoxide::cdp::browser_protocol::network::Response,
 ) -> Vec<(String, String)> {
@@ -551,7 +499,7 @@ fn wall_headers(
     };
     o.iter()
         .filter(|(k, _)| {
-            crate::walls::RESPONSE_HEADERS
+            sightline_core::walls::RESPONSE_HEADERS
                 .iter()
                 .any(|h| k.eq_ignore_ascii_case(h))
         })
@@ -567,181 +515,4 @@ fn response_charset(r: &chromiumoxide::cdp::browser_protocol::network::Response)
         .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
         .collect();
     checks::header_charset(headers)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn origins_and_loopback() {
-        assert_eq!(
-            origin_of("http://127.0.0.1:8080/a/b?x").as_deref(),
-            Some("http://127.0.0.1:8080")
-        );
-        // Default ports and case are normalised; opaque origins have none.
-        assert_eq!(
-            origin_of("HTTP://Example.COM:80/x").as_deref(),
-            Some("http://example.com")
-        );
-        assert_eq!(origin_of("data:text/html,x"), None);
-        assert!(!is_loopback_origin("http://user@127.0.0.1.evil.com"));
-        assert!(is_loopback_origin("http://127.0.0.1:8080"));
-        assert!(is_loopback_origin("http://localhost"));
-        assert!(is_loopback_origin("http://[::1]:3000"));
-        assert!(!is_loopback_origin("https://example.com"));
-        assert!(!is_loopback_origin("http://127.0.0.1.evil.com"));
-    }
-
-    #[test]
-    fn the_main_document_is_the_request_for_the_url_asked_for() {
-        let asked = "http://127.0.0.1:8080/page-3.html";
-        assert!(same_document_url(asked, asked));
-        // Chromium sends the canonical form and no fragment.
-        assert!(same_document_url(
-            "http://127.0.0.1:8080/page-3.html",
-            "HTTP://127.0.0.1:8080/page-3.html#top"
-        ));
-        assert!(same_document_url(
-            "https://example.com/",
-            "https://Example.com"
-        ));
-        // The previous page, one of its frames, or a page it navigates to is not this page's.
-        assert!(!same_document_url(
-            "http://127.0.0.1:8080/page-2.html",
-            asked
-        ));
-        assert!(!same_document_url(
-            "http://127.0.0.1:8080/page-3.html?frame=1",
-            asked
-        ));
-        assert!(!same_document_url("about:blank", asked));
-    }
-
-    /// A page at `http://127.0.0.1:8080/page.html`, offline, its main document not yet seen.
-    fn facts(url: &str) -> RequestFacts<'_> {
-        RequestFacts {
-            url,
-            is_document: false,
-            main_frame: true,
-            redirected: false,
-            network_id: Some("n1"),
-            offline: true,
-            allow_file: false,
-            allow_origin: Some("http://127.0.0.1:8080"),
-            nav_url: "http://127.0.0.1:8080/page.html",
-            main_request: None,
-            target_policy: false,
-            exempt_origin: None,
-        }
-    }
-
-    #[test]
-    fn the_navigation_document_is_allowed_and_becomes_the_main_request() {
-        let d = decide(&RequestFacts {
-            is_document: true,
-            ..facts("http://127.0.0.1:8080/page.html#top")
-        });
-        assert!(d.allow && d.navigation_document && d.main_document);
-        assert!(!d.blocked_navigation);
-        // A subframe's document for the same URL is not the page's.
-        let d = decide(&RequestFacts {
-            is_document: true,
-            main_frame: false,
-            ..facts("http://127.0.0.1:8080/page.html")
-        });
-        assert!(!d.navigation_document && !d.main_document);
-        // Once the main request is known, another request id is not it.
-        let d = decide(&RequestFacts {
-            is_document: true,
-            main_request: Some("n0"),
-            ..facts("http://127.0.0.1:8080/page.html")
-        });
-        assert!(!d.navigation_document);
-    }
-
-    #[test]
-    fn offline_allows_memory_same_loopback_origin_and_the_pages_files_only() {
-        assert!(decide(&facts("data:text/plain,x")).allow);
-        assert!(decide(&facts("blob:http://127.0.0.1:8080/abc")).allow);
-        assert!(decide(&facts("http://127.0.0.1:8080/style.css")).allow);
-        let d = decide(&facts("https://cdn.example.com/app.js"));
-        assert!(!d.allow);
-        assert_eq!(d.refusal, ErrorReason::BlockedByClient);
-        // A non-loopback page's own origin is not allowed offline either.
-        let d = decide(&RequestFacts {
-            allow_origin: Some("https://example.com"),
-            ..facts("https://example.com/a.css")
-        });
-        assert!(!d.allow);
-        assert!(!decide(&facts("file:///etc/passwd")).allow);
-        assert!(
-            decide(&RequestFacts {
-                allow_file: true,
-                ..facts("file:///tmp/page_files/a.css")
-            })
-            .allow
-        );
-        // Online, everything is allowed.
-        assert!(
-            decide(&RequestFacts {
-                offline: false,
-                ..facts("https://cdn.example.com/app.js")
-            })
-            .allow
-        );
-    }
-
-    #[test]
-    fn offline_blocks_a_navigation_away_as_aborted_but_not_a_redirect() {
-        let away = RequestFacts {
-            is_document: true,
-            main_request: Some("n0"),
-            ..facts("http://127.0.0.1:8080/elsewhere.html")
-        };
-        let d = decide(&away);
-        assert!(!d.allow && d.blocked_navigation);
-        assert_eq!(d.refusal, ErrorReason::Aborted);
-        // Online it goes ahead.
-        assert!(
-            decide(&RequestFacts {
-                offline: false,
-                ..away
-            })
-            .allow
-        );
-        // A redirect of the main document is not a navigation away.
-        assert!(
-            !decide(&RequestFacts {
-                redirected: true,
-                ..away
-            })
-            .blocked_navigation
-        );
-    }
-
-    #[test]
-    fn the_target_policy_checks_every_request_but_the_exempt_origins() {
-        let f = RequestFacts {
-            offline: false,
-            target_policy: true,
-            exempt_origin: Some("http://127.0.0.1:9000"),
-            ..facts("http://10.0.0.1/x")
-        };
-        assert!(decide(&f).check_target);
-        assert!(
-            !decide(&RequestFacts {
-                url: "http://127.0.0.1:9000/page.html",
-                ..f
-            })
-            .check_target
-        );
-        assert!(
-            !decide(&RequestFacts {
-                target_policy: false,
-                ..f
-            })
-            .check_target
-        );
-    }
 }

@@ -8,8 +8,8 @@ use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledP
 use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, TerminateExecutionParams};
 
+use super::config::TabConfig;
 use super::{Bounded, Tab};
-use crate::RenderOptions;
 
 impl Tab {
     /// Did this call fail because the tab's renderer is gone? chromiumoxide drops a pending
@@ -28,7 +28,7 @@ impl Tab {
     }
 
     /// After a failed navigation: leave the page at once (see [`Tab::park`]).
-    pub(super) async fn reset_after_error(&mut self, opts: &RenderOptions) {
+    pub(super) async fn reset_after_error(&mut self, opts: &TabConfig) {
         self.park(opts).await;
     }
 
@@ -46,7 +46,7 @@ impl Tab {
     /// with the previous page's time origin (a navigation that ended without replacing it),
     /// and a URL that differs from the previous one only in its fragment goes through
     /// `about:blank` (a navigation would only scroll the page that is there).
-    pub async fn park(&mut self, opts: &RenderOptions) {
+    pub(crate) async fn park(&mut self, opts: &TabConfig) {
         if !self.healthy || self.parked {
             return;
         }
@@ -99,7 +99,7 @@ impl Tab {
     /// Does the tab still show the previous page's document (its `performance.timeOrigin`,
     /// [`Tab::is_left_page`])? False when the tab came from `about:blank`; true when the page
     /// does not answer.
-    pub(super) async fn shows_left_page(&self, opts: &RenderOptions) -> bool {
+    pub(super) async fn shows_left_page(&self, opts: &TabConfig) -> bool {
         if self.left_origin.is_none() {
             return false;
         }
@@ -129,7 +129,7 @@ impl Tab {
 
     /// A tab stuck in a script: terminate the script, then leave the page. If that does not
     /// answer, the tab is marked unhealthy and will be closed and replaced.
-    pub(super) async fn recover_hung(&mut self, opts: &RenderOptions) {
+    pub(super) async fn recover_hung(&mut self, opts: &TabConfig) {
         let t = tokio::time::timeout(
             Duration::from_secs(2),
             self.page.execute(TerminateExecutionParams::default()),

@@ -1,10 +1,15 @@
 //! One browser tab, reused page after page: request blocking (`--offline`), network and DOM
 //! quiet tracking, navigation with a deadline, the snapshot and the screenshot.
 //!
-//! - `events`: the tab's event task (CDP events in, [`State`] updated) and the pure request
-//!   policy (`events::decide`: request facts in, decision out).
+//! - `config`: what the tab reads of a page's render ([`TabConfig`], narrower than
+//!   [`RenderOptions`]).
+//! - `events`: the tab's event task (CDP events in, [`State`] updated).
+//! - `request_policy`: the pure request policy (`request_policy::decide`: request facts in,
+//!   decision out).
 //! - `phases`: one page's render, phase by phase (navigate, settle, scroll, snapshot,
 //!   screenshot).
+//! - `navigate`: the navigate phase (to `load`, the main document's fault, or the page
+//!   captured as it is) and the main document's body read while the page settles.
 //! - `steering`: the steering phase (wait conditions and actions, `render/steer/`) and what
 //!   it needs of the tab: settling after an action, following the navigation it caused.
 //! - `capture`: `--warc` (every exchange of the page, from the Network events) and
@@ -19,14 +24,18 @@
 //! ends the navigation at once with its error.
 
 mod capture;
+mod config;
 mod consent;
 mod events;
 mod lifecycle;
+mod navigate;
 mod pdf;
 mod phases;
+mod request_policy;
 mod screenshot;
 mod steering;
 
+pub(crate) use config::TabConfig;
 pub use consent::ConsentReport;
 pub use pdf::Document;
 
@@ -43,13 +52,14 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::Page;
 use parking_lot::Mutex;
 
-use super::scroll::{self, ScrollReport};
-use super::settle::INSTRUMENT_JS;
-use super::timings::Timings;
-use super::RenderOptions;
-use crate::snapshot::Snapshot;
+use crate::cdp;
+use crate::options::RenderOptions;
+use crate::scroll::{self, ScrollReport};
+use crate::settle::INSTRUMENT_JS;
+use crate::timings::Timings;
 use crate::Error;
-use events::same_document_url;
+use request_policy::same_document_url;
+use sightline_core::snapshot::Snapshot;
 
 /// The snapshot script, compiled into the binary.
 pub const SNAPSHOT_JS: &str = include_str!("../../../../js/snapshot.js");
@@ -73,41 +83,113 @@ const PRESERVE_JS: &str = r#"(() => {
   }
 })()"#;
 
-/// What the event task knows about the current page.
+/// What the event task knows about the current page: the page's rules (what was asked, set
+/// when its navigation begins) and what has been seen of it since (the events' effects).
+/// Replaced whole at each page ([`State::for_page`]).
 #[derive(Debug, Default)]
 struct State {
-    /// Navigation epoch: events of an older page are ignored.
+    /// What the page's render asked for: read by the event task, never changed by it.
+    rules: Rules,
+    /// What happened to the page so far: written by the event task and the phases.
+    seen: Seen,
+}
+
+/// The page's rules: what its render asked for, fixed for the page (the one exception: the
+/// page laid out from a PDF is a navigation of its own, to its own `nav_url`, see
+/// `State::reopen_for_pdf` in `tab/pdf.rs`).
+#[derive(Debug, Default)]
+struct Rules {
+    /// The page's own origin: its requests are always allowed (`--offline`).
     allow_origin: Option<String>,
+    /// The page is a file: every file: request is allowed (`--offline`).
     allow_file: bool,
+    /// Requests other than the page's own are refused (`--offline`).
     offline: bool,
     /// The URL this page's navigation asked for: the main document is the main frame's
     /// request for it (see [`same_document_url`]), never whatever document is there.
     nav_url: String,
     /// The tab's main frame (its id is the target's; set once the tab is created).
     main_frame: Option<String>,
-    blocked: usize,
-    blocked_navigations: usize,
     /// What the page's plan blocks (`--block`, `--block-list`); None: nothing, and no check.
     blocking: Option<crate::steer::block::Blocking>,
-    /// Requests the page's plan skipped.
-    skipped: crate::steer::SkippedRequests,
-    inflight: HashSet<String>,
-    finished: HashSet<String>,
-    last_net: Option<Instant>,
-    status: Option<i64>,
-    crashed: bool,
     /// Target policy of `serve` (None: every target allowed).
-    policy: Option<super::guard::NetPolicy>,
+    policy: Option<sightline_egress::guard::NetPolicy>,
+    /// An origin exempt from the target policy: the renderer's own loopback server.
     exempt_origin: Option<String>,
     /// The egress proxy's log, when the browser's connections go through it: a main document
     /// it refused is `forbidden`, with its reason.
-    egress: Option<Arc<super::egress::Log>>,
-    /// The URL the main document is requested from now (the last redirect's).
-    main_url: Option<String>,
+    egress: Option<Arc<sightline_egress::Log>>,
     /// Extract main documents with an HTTP error status (`--accept-http-errors`).
     accept_http_errors: bool,
+    /// How long reading the body may take (`RenderOptions::command_timeout`).
+    body_limit: Duration,
+    /// The page's extra request headers (`--header`), sent to `site` only.
+    headers: Vec<crate::steer::Header>,
+    /// The target's own site ([`steer::request::site_of`](crate::steer::request::site_of)).
+    site: Option<String>,
+    /// The browser connects through the user's proxy (`--proxy`): a name the target policy
+    /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
+    proxied: bool,
+    /// The archive every request is answered from (`RenderOptions::replay`).
+    replay: Option<Arc<sightline_core::archive::Archive>>,
+}
+
+impl Rules {
+    /// The rules of the page at `url`, rendered in the tab whose main frame is `main_frame`
+    /// and whose connections go through the egress proxy logging to `egress`.
+    fn for_page(
+        url: &str,
+        main_frame: &str,
+        opts: &TabConfig,
+        egress: Option<Arc<sightline_egress::Log>>,
+    ) -> Rules {
+        Rules {
+            nav_url: url.to_string(),
+            main_frame: Some(main_frame.to_string()),
+            allow_origin: request_policy::origin_of(url),
+            allow_file: url.starts_with("file:"),
+            offline: opts.offline,
+            blocking: crate::steer::block::Blocking::of(&opts.steer),
+            policy: opts.policy.clone(),
+            exempt_origin: opts.exempt_origin.clone(),
+            egress,
+            accept_http_errors: opts.accept_http_errors,
+            body_limit: opts.command_timeout,
+            headers: opts.steer.headers.clone(),
+            site: if opts.steer.headers.is_empty() {
+                None
+            } else {
+                crate::steer::request::site_of_url(url)
+            },
+            proxied: opts.proxied,
+            replay: opts.replay.clone(),
+        }
+    }
+}
+
+/// What has happened to the page so far: its requests, its main document, its faults.
+#[derive(Debug, Default)]
+struct Seen {
+    /// Requests refused by `--offline`.
+    blocked: usize,
+    /// Cross-document navigations of the main frame refused after the first (`--offline`).
+    blocked_navigations: usize,
+    /// Requests the page's plan skipped.
+    skipped: crate::steer::SkippedRequests,
+    /// Requests sent and not yet finished or failed.
+    inflight: HashSet<String>,
+    /// Requests finished or failed (a late `requestWillBeSent` of one is not in flight).
+    finished: HashSet<String>,
+    /// When the last network event came.
+    last_net: Option<Instant>,
+    /// The main document's HTTP status.
+    status: Option<i64>,
+    /// The renderer crashed.
+    crashed: bool,
+    /// The URL the main document is requested from now (the last redirect's).
+    main_url: Option<String>,
     /// The main document's headers that walls are recognised by
-    /// ([`crate::walls::RESPONSE_HEADERS`]).
+    /// ([`sightline_core::walls::RESPONSE_HEADERS`]).
     response_headers: Vec<(String, String)>,
     /// An HTTP error status walls answer with ([`checks::WALL_STATUSES`]), not a fault yet:
     /// the page is rendered, and it is an `http` error only if no wall is recognised.
@@ -136,17 +218,8 @@ struct State {
     /// task starts it at its `Network.loadingFinished`, before `load`), or since
     /// [`Tab::start_body_read`]; checked by [`Tab::finish_body_read`].
     body: Option<BodyRead>,
-    /// How long reading the body may take (`RenderOptions::command_timeout`).
-    body_limit: Duration,
     /// The main document's `Network.loadingFinished` came: its body is all here.
     main_finished: bool,
-    /// The page's extra request headers (`--header`), sent to `site` only.
-    headers: Vec<crate::steer::Header>,
-    /// The target's own site ([`steer::request::site_of`](crate::steer::request::site_of)).
-    site: Option<String>,
-    /// The browser connects through the user's proxy (`--proxy`): a name the target policy
-    /// cannot resolve here is the proxy's to resolve, and the egress proxy's to decide.
-    proxied: bool,
     /// Main-frame documents requested after the main document (not its redirects): the
     /// navigations the page itself started (a form submitted by an action). They are not
     /// the main document: its faults and status stay the first document's.
@@ -155,21 +228,19 @@ struct State {
     page_navigation: Option<String>,
     /// The page's exchanges being captured (`RenderOptions::capture`).
     capture: Option<capture::Capture>,
-    /// The archive every request is answered from (`RenderOptions::replay`).
-    replay: Option<Arc<crate::archive::Archive>>,
 }
 
 impl State {
     /// An http(s) page whose main document has not arrived whole: the server never
     /// answered, or has not finished the body. (Other schemes are read at once.)
     fn main_document_incomplete(&self) -> bool {
-        (self.nav_url.starts_with("http:") || self.nav_url.starts_with("https:"))
-            && !self.main_finished
+        let url = &self.rules.nav_url;
+        (url.starts_with("http:") || url.starts_with("https:")) && !self.seen.main_finished
     }
 
     /// Stop a body read of the previous page still running.
     fn abort_body_read(&mut self) {
-        if let Some(h) = self.body.take() {
+        if let Some(h) = self.seen.body.take() {
             h.abort();
         }
     }
@@ -178,9 +249,9 @@ impl State {
     /// not a redirect's follow-up: the rule that finds the main document, for requests
     /// Fetch pauses and for those it does not (file: URLs).
     fn is_navigation_document(&self, frame: &str, url: &str, redirected: bool) -> bool {
-        self.main_frame.as_deref() == Some(frame)
+        self.rules.main_frame.as_deref() == Some(frame)
             && !redirected
-            && same_document_url(url, &self.nav_url)
+            && same_document_url(url, &self.rules.nav_url)
     }
 }
 
@@ -364,7 +435,7 @@ pub struct Rendered {
     /// What each of the page's actions did (None: the page had no actions).
     pub actions: Option<Vec<crate::steer::ActionOutcome>>,
     /// The main document's headers that walls are recognised by
-    /// ([`crate::walls::RESPONSE_HEADERS`], lower-case names).
+    /// ([`sightline_core::walls::RESPONSE_HEADERS`], lower-case names).
     pub headers: Vec<(String, String)>,
     /// The main document's HTTP error status when it is one walls answer with
     /// ([`checks::WALL_STATUSES`]) and HTTP errors are not accepted: the page was rendered
@@ -372,14 +443,14 @@ pub struct Rendered {
     pub http_error: Option<i64>,
     /// The wall recognised in front of the page's content, when it leaves some of it (a
     /// paywall, a login or consent dialog over a lead) or walls are accepted.
-    pub wall: Option<crate::walls::Wall>,
+    pub wall: Option<sightline_core::walls::Wall>,
     /// The error message a script put in place of the page's article, when the render
     /// shows it and no render with JavaScript disabled did better.
     pub soft_error: Option<String>,
     /// What was done with the page's consent dialog, when its snapshot showed one.
     pub consent: Option<ConsentReport>,
     /// Every HTTP exchange of the page, when it was captured (`RenderOptions::capture`).
-    pub exchanges: Option<Vec<crate::archive::Exchange>>,
+    pub exchanges: Option<Vec<sightline_core::archive::Exchange>>,
     /// The document the page was laid out from, when its main document was a PDF.
     pub document: Option<Document>,
 }
@@ -430,8 +501,8 @@ type BodyRead = tokio::task::JoinHandle<Option<(Vec<u8>, bool)>>;
 /// Read a response's body (Network.getResponseBody) in a task of its own.
 fn spawn_body_read(page: Page, id: String, limit: Duration) -> BodyRead {
     tokio::spawn(async move {
-        let r = tokio::time::timeout(limit, page.execute(GetResponseBodyParams::new(id))).await;
-        let Ok(Ok(r)) = r else { return None };
+        let r = cdp::within(limit, page.execute(GetResponseBodyParams::new(id))).await;
+        let Ok(r) = r else { return None };
         let r = r.result;
         if r.base64_encoded {
             use base64::Engine;
@@ -485,7 +556,7 @@ pub struct Tab {
     cache_off: bool,
     /// The log of the egress proxy the browser's connections go through (set by the
     /// renderer that owns the proxy).
-    pub(crate) egress: Option<Arc<super::egress::Log>>,
+    pub(crate) egress: Option<Arc<sightline_egress::Log>>,
 }
 
 impl Drop for Tab {
@@ -495,68 +566,50 @@ impl Drop for Tab {
     }
 }
 
-async fn cmd<T, F: std::future::Future<Output = Result<T, chromiumoxide::error::CdpError>>>(
-    input: &str,
-    phase: &str,
-    limit: Duration,
-    f: F,
-) -> Result<T, Error> {
-    match tokio::time::timeout(limit, f).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(Error::Cdp {
-            input: input.into(),
-            phase: phase.into(),
-            message: e.to_string(),
-        }),
-        Err(_) => Err(Error::Timeout {
-            input: input.into(),
-            phase: phase.into(),
-            seconds: limit.as_secs_f64(),
-        }),
-    }
-}
-
 impl Tab {
     /// Prepare a new page: Fetch interception (decided per page), the DOM-change recorder,
     /// and the event task.
     pub async fn new(page: Page, opts: &RenderOptions) -> Result<Tab, Error> {
-        Tab::sharing_front(page, opts, scroll::Front::default()).await
+        Tab::sharing_front(page, &TabConfig::of(opts), scroll::Front::default()).await
     }
 
     /// [`Tab::new`] for a tab that shares its window with other tabs of the same browser:
     /// `front` is that window's, shared by them all.
-    pub async fn sharing_front(
+    pub(crate) async fn sharing_front(
         page: Page,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         front: scroll::Front,
     ) -> Result<Tab, Error> {
         let t = opts.command_timeout;
         let state = Arc::new(Mutex::new(State::default()));
         let listeners = events::Listeners::open(&page, t).await?;
         if opts.offline {
-            cmd(
+            cdp::execute(
+                &page,
                 "tab",
                 "installing the document guard",
                 t,
-                page.execute(AddScriptToEvaluateOnNewDocumentParams::new(PRESERVE_JS)),
+                AddScriptToEvaluateOnNewDocumentParams::new(PRESERVE_JS),
             )
             .await?;
         }
         // Every pooled tab behaves as the focused, visible one: a background tab renders no
         // frames, so IntersectionObserver callbacks and animation frames never run in it
         // (Playwright does the same for each page).
-        cmd(
+        cdp::execute(
+            &page,
             "tab",
             "emulating focus",
             t,
-            page.execute(SetFocusEmulationEnabledParams::new(true)),
+            SetFocusEmulationEnabledParams::new(true),
         )
         .await?;
-        cmd(
+        cdp::execute(
+            &page,
             "tab",
             "installing the page recorder",
             t,
-            page.execute(AddScriptToEvaluateOnNewDocumentParams::new(INSTRUMENT_JS)),
+            AddScriptToEvaluateOnNewDocumentParams::new(INSTRUMENT_JS),
         )
         .await?;
         let pattern = RequestPattern {
@@ -564,21 +617,23 @@ impl Tab {
             resource_type: None,
             request_stage: None,
         };
-        cmd(
+        cdp::execute(
+            &page,
             "tab",
             "enabling request blocking",
             t,
-            page.execute(FetchEnable {
+            FetchEnable {
                 patterns: Some(vec![pattern]),
                 handle_auth_requests: None,
-            }),
+            },
         )
         .await?;
-        let tree = cmd(
+        let tree = cdp::execute(
+            &page,
             "tab",
             "reading the frame tree",
             t,
-            page.execute(GetFrameTreeParams::default()),
+            GetFrameTreeParams::default(),
         )
         .await?;
         let main_frame = tree.result.frame_tree.frame.id.inner().to_string();
@@ -611,11 +666,11 @@ impl Tab {
     }
 
     fn fault(&self) -> Option<Fault> {
-        self.state.lock().fault.clone()
+        self.state.lock().seen.fault.clone()
     }
 
     fn crashed(&self) -> bool {
-        self.state.lock().crashed
+        self.state.lock().seen.crashed
     }
 
     /// Run `fut` until it finishes, `limit` passes, or the renderer crashes (a crashed
@@ -629,7 +684,7 @@ impl Tab {
         let state = self.state.clone();
         let crash = async move {
             loop {
-                if state.lock().crashed {
+                if state.lock().seen.crashed {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(25)).await;

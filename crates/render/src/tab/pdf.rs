@@ -25,9 +25,11 @@ use chromiumoxide::cdp::browser_protocol::network::{ErrorReason, ResourceType};
 use chromiumoxide::Page;
 use parking_lot::Mutex;
 
-use super::{cmd, same_document_url, State, Tab};
+use super::config::TabConfig;
+use super::{same_document_url, State, Tab};
+use crate::cdp;
+use crate::checks;
 use crate::Error;
-use crate::{checks, RenderOptions};
 
 /// PDF.js's library (pdfjs-dist's legacy build, Apache-2.0; `scripts/update-pdfjs`).
 const PDFJS_LIB: &str = include_str!("../../../../js/vendor/pdfjs/pdf.min.mjs");
@@ -137,13 +139,16 @@ impl Tab {
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
         problem: Option<String>,
     ) -> Result<Document, Error> {
         let pdf_url = {
             let s = self.state.lock();
-            s.main_url.clone().unwrap_or_else(|| s.nav_url.clone())
+            s.seen
+                .main_url
+                .clone()
+                .unwrap_or_else(|| s.rules.nav_url.clone())
         };
         let not_pdf = || {
             match &problem {
@@ -184,21 +189,9 @@ impl Tab {
         // The record keeps the PDF's own response: its status and headers.
         let kept = {
             let s = self.state.lock();
-            (s.status, s.response_headers.clone())
+            (s.seen.status, s.seen.response_headers.clone())
         };
-        {
-            let mut s = self.state.lock();
-            s.abort_body_read();
-            s.fault = None;
-            s.main_request = None;
-            s.main_checked = false;
-            s.main_finished = false;
-            s.main_url = None;
-            s.nav_url = nav.clone();
-            s.pdf_fetch = view.is_none();
-            s.pdf_view = view;
-            s.pdf_failed = None;
-        }
+        self.state.lock().reopen_for_pdf(&nav, view);
         // The PDF's page, with scripts on: PDF.js runs in it whatever the page's own options
         // say. Navigated to by script: chromiumoxide still waits on the download's navigation
         // (it never ends) and would queue a `Page.navigate` behind it; for the same reason the
@@ -206,27 +199,11 @@ impl Tab {
         self.parked = false;
         self.on_blank = false;
         self.doc_url = Some(url.to_string());
-        cmd(
-            input,
-            "switching JavaScript",
-            opts.command_timeout,
-            self.page
-                .execute(SetScriptExecutionDisabledParams::new(false)),
-        )
-        .await?;
-        self.js_disabled = false;
-        let go = format!("location.href = {}", serde_json::Value::String(nav.clone()));
-        cmd(
-            input,
-            "opening the PDF's page",
-            opts.command_timeout,
-            self.page.execute(EvaluateParams::new(go)),
-        )
-        .await?;
+        self.go_to_pdf_page(input, &nav, opts).await?;
         let outcome = self.pdf_outcome(input, opts, deadline).await;
         {
             let mut s = self.state.lock();
-            (s.status, s.response_headers) = kept;
+            (s.seen.status, s.seen.response_headers) = kept;
         }
         let outcome = match outcome {
             Err(Waited::Failed(why)) if why == "too-large" => return Err(too_large()),
@@ -234,24 +211,39 @@ impl Tab {
             Err(Waited::Error(e)) => return Err(e),
             Ok(o) => o,
         };
-        if let Some(reason) = outcome.error {
-            let what = outcome.message.unwrap_or_default();
-            let fix = match reason.as_str() {
-                "encrypted" => "sightline does not decrypt PDFs: save a copy without the password and extract that",
-                "image-only" => "its pages are scanned or drawn images; it needs OCR, which sightline does not do (run an OCR tool such as ocrmypdf on it first)",
-                _ => "the file is damaged or not a PDF",
-            };
-            return Err(Error::Document {
-                input: input.into(),
-                message: format!("{}; {fix}", what.trim_end_matches('.')),
-                reason,
-            });
-        }
-        Ok(Document {
-            kind: "pdf".into(),
-            pages: outcome.pages.unwrap_or(0),
-            dropped_lines: outcome.dropped.unwrap_or(0),
-        })
+        document_of(input, outcome)
+    }
+
+    /// Go to the PDF's page `nav`, with scripts on (PDF.js runs in it whatever the page's own
+    /// options say), by script (see [`Tab::open_pdf`]).
+    async fn go_to_pdf_page(
+        &mut self,
+        input: &str,
+        nav: &str,
+        opts: &TabConfig,
+    ) -> Result<(), Error> {
+        cdp::execute(
+            &self.page,
+            input,
+            "switching JavaScript",
+            opts.command_timeout,
+            SetScriptExecutionDisabledParams::new(false),
+        )
+        .await?;
+        self.js_disabled = false;
+        let go = format!(
+            "location.href = {}",
+            serde_json::Value::String(nav.to_string())
+        );
+        cdp::execute(
+            &self.page,
+            input,
+            "opening the PDF's page",
+            opts.command_timeout,
+            EvaluateParams::new(go),
+        )
+        .await?;
+        Ok(())
     }
 
     /// Wait for `js/pdf_view.js` to lay the document out (or fail), until the deadline; or
@@ -259,7 +251,7 @@ impl Tab {
     async fn pdf_outcome(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         deadline: Instant,
     ) -> Result<Outcome, Waited> {
         const PROBE: &str =
@@ -271,7 +263,7 @@ impl Tab {
                     input: input.into(),
                 }));
             }
-            if let Some(why) = self.state.lock().pdf_failed.clone() {
+            if let Some(why) = self.state.lock().seen.pdf_failed.clone() {
                 return Err(Waited::Failed(why));
             }
             if let Some(f) = self.fault() {
@@ -318,22 +310,22 @@ pub(super) async fn answer_request(
     let response = ev.response_status_code.is_some() || ev.response_error_reason.is_some();
     let (view, limit) = {
         let mut s = st.lock();
-        if (s.pdf_view.is_none() && !s.pdf_fetch)
+        if (s.seen.pdf_view.is_none() && !s.seen.pdf_fetch)
             || ev.resource_type != ResourceType::Document
-            || s.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
+            || s.rules.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
             || (!response && ev.redirected_request_id.is_some())
-            || (!response && !same_document_url(&ev.request.url, &s.nav_url))
+            || (!response && !same_document_url(&ev.request.url, &s.rules.nav_url))
         {
             return false;
         }
-        if !response && s.pdf_view.is_none() {
+        if !response && s.seen.pdf_view.is_none() {
             // The PDF's request: decided as any main document, its response paused.
             return false;
         }
         if let Some(n) = &ev.network_id {
-            s.main_request = Some(n.inner().to_string());
+            s.seen.main_request = Some(n.inner().to_string());
         }
-        (s.pdf_view.clone(), s.body_limit)
+        (s.seen.pdf_view.clone(), s.rules.body_limit)
     };
     let fulfill = |id: chromiumoxide::cdp::browser_protocol::fetch::RequestId, body: &str| {
         let mut p = FulfillRequestParams::new(id, 200);
@@ -365,21 +357,20 @@ pub(super) async fn answer_request(
     tokio::spawn(async move {
         use base64::Engine;
         use chromiumoxide::cdp::browser_protocol::fetch::GetResponseBodyParams;
-        let body =
-            tokio::time::timeout(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
+        let body = cdp::within(limit, pg.execute(GetResponseBodyParams::new(id.clone()))).await;
         let bytes = match body {
-            Ok(Ok(r)) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
+            Ok(r) if r.result.base64_encoded => base64::engine::general_purpose::STANDARD
                 .decode(r.result.body.as_bytes())
                 .unwrap_or_default(),
-            Ok(Ok(r)) => r.result.body.clone().into_bytes(),
-            _ => Vec::new(),
+            Ok(r) => r.result.body.clone().into_bytes(),
+            Err(_) => Vec::new(),
         };
         match view_for(&bytes) {
             Ok(view) => {
                 let _ = pg.execute(fulfill(id, &view)).await;
             }
             Err(why) => {
-                st.lock().pdf_failed = Some(why);
+                st.lock().seen.pdf_failed = Some(why);
                 let _ = pg
                     .execute(FailRequestParams::new(id, ErrorReason::Aborted))
                     .await;
@@ -387,6 +378,47 @@ pub(super) async fn answer_request(
         }
     });
     true
+}
+
+/// The document PDF.js laid out, or why it could not (`encrypted`, `image-only`, `broken`),
+/// with the fix.
+fn document_of(input: &str, outcome: Outcome) -> Result<Document, Error> {
+    if let Some(reason) = outcome.error {
+        let what = outcome.message.unwrap_or_default();
+        let fix = match reason.as_str() {
+            "encrypted" => "sightline does not decrypt PDFs: save a copy without the password and extract that",
+            "image-only" => "its pages are scanned or drawn images; it needs OCR, which sightline does not do (run an OCR tool such as ocrmypdf on it first)",
+            _ => "the file is damaged or not a PDF",
+        };
+        return Err(Error::Document {
+            input: input.into(),
+            message: format!("{}; {fix}", what.trim_end_matches('.')),
+            reason,
+        });
+    }
+    Ok(Document {
+        kind: "pdf".into(),
+        pages: outcome.pages.unwrap_or(0),
+        dropped_lines: outcome.dropped.unwrap_or(0),
+    })
+}
+
+impl State {
+    /// The page laid out from a PDF is a navigation of its own, to `nav`: the main document
+    /// is looked for again, and answered with `view` (a file's page, made here) or, for an
+    /// http(s) PDF the page requests again, with the page made from its response.
+    fn reopen_for_pdf(&mut self, nav: &str, view: Option<Arc<String>>) {
+        self.abort_body_read();
+        self.seen.fault = None;
+        self.seen.main_request = None;
+        self.seen.main_checked = false;
+        self.seen.main_finished = false;
+        self.seen.main_url = None;
+        self.rules.nav_url = nav.to_string();
+        self.seen.pdf_fetch = view.is_none();
+        self.seen.pdf_view = view;
+        self.seen.pdf_failed = None;
+    }
 }
 
 #[cfg(test)]

@@ -8,55 +8,36 @@
 
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
-use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
-
-use super::events::origin_of;
+use super::config::TabConfig;
 use super::{
-    cmd, same_document_url, spawn_body_read, Bounded, Fault, Phase, Progress, Rendered, State, Tab,
-    SNAPSHOT_JS,
+    same_document_url, Bounded, ConsentReport, Document, Fault, Phase, Progress, Rendered, Rules,
+    Seen, State, Tab, SNAPSHOT_JS,
 };
+use crate::cdp;
+use crate::checks;
+use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
-use crate::snapshot::Snapshot;
 use crate::steer::{vlist, Consent};
 use crate::Error;
-use crate::{checks, RenderOptions};
-
-/// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
-/// the parser then built as elements) becomes a `<div data-sightline-noscript>` holding them,
-/// so the snapshot, which skips `noscript`, sees what the browser shows.
-const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
-  let n = 0;
-  if (!document.body) return 0;
-  for (const ns of Array.from(document.body.querySelectorAll("noscript"))) {
-    const d = document.createElement("div");
-    d.setAttribute("data-sightline-noscript", "");
-    while (ns.firstChild) d.appendChild(ns.firstChild);
-    ns.replaceWith(d);
-    n++;
-  }
-  return n;
-})()"#;
+use sightline_core::snapshot::Snapshot;
 
 /// How long past the page's deadline its capture may run (the snapshot, and the screenshot,
 /// of a page captured as it is when `load` did not come in time); beyond it the page is a
 /// `timeout`.
 pub(crate) const DEADLINE_GRACE: Duration = Duration::from_secs(1);
 
-/// How long a page whose `load` did not come by the deadline may take to answer whether it
-/// is alive (a page that answers is captured as it is; one that does not is a `timeout`).
-const ALIVE_CHECK: Duration = Duration::from_millis(500);
-
-/// After the main document's fault, how long navigation may take to report its end.
-const FAULT_SETTLE: Duration = Duration::from_secs(1);
-
-/// After `--offline` refused a navigation away that a script started before `load`, how long
-/// the page's own `load` is still waited for. Chromium stops loading a document (its parser
-/// included) when a script starts a navigation away, and the refused navigation never ends
-/// for chromiumoxide, so `load` would otherwise be waited for until the deadline.
-const REFUSED_NAV_GRACE: Duration = Duration::from_millis(500);
+/// What one page's phases produced, for its record ([`Tab::finish`]).
+struct Phased {
+    snapshot: Snapshot,
+    json: String,
+    screenshot: Option<Vec<u8>>,
+    load_timed_out: bool,
+    scroll: ScrollReport,
+    actions: Option<Vec<crate::steer::ActionOutcome>>,
+    consent: Option<ConsentReport>,
+    document: Option<Document>,
+}
 
 impl Tab {
     /// Navigate to `url`, wait for the page to settle, snapshot it (and screenshot it): the
@@ -67,6 +48,8 @@ impl Tab {
         url: &str,
         opts: &RenderOptions,
     ) -> Result<Rendered, Error> {
+        let config = TabConfig::of(opts);
+        let opts = &config;
         if self.parked
             && !self.on_blank
             && self
@@ -113,15 +96,73 @@ impl Tab {
         }
     }
 
-    /// The phases of one page, in order, from the start of its navigation.
+    /// The phases of one page, in order, from the start of its navigation:
+    /// 1. [`Tab::begin`]: the tab takes the page (its rules, the cache for capture);
+    /// 2. navigate ([`Tab::navigate_or_pdf`]): to `load`; a PDF main document is read and laid
+    ///    out as a page of its own (tab/pdf.rs), which the phases below take as any page;
+    /// 3. settle ([`Tab::settle_page`]), the main document's body checked;
+    /// 4. consent ([`Tab::answer_consent_early`]): only when the settle saw a consent platform;
+    /// 5. steer ([`Tab::steer`]): only for a plan that steers the page;
+    /// 6. scroll ([`Tab::scroll_page`]);
+    /// 7. snapshot ([`Tab::snapshot_page`]), with the consent dialog only it shows answered;
+    /// 8. screenshot ([`Tab::screenshot_page`]);
+    /// 9. [`Tab::finish`]: the page's record.
     async fn phases(
         &mut self,
         input: &str,
         url: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
     ) -> Result<Rendered, Error> {
         let start = Instant::now();
         let deadline = start + opts.timeout;
+        self.begin(input, url, opts, start).await?;
+        let (load_timed_out, document) = self.navigate_or_pdf(input, url, opts, deadline).await?;
+        let platform = self
+            .settle_page(input, opts, start, deadline, load_timed_out)
+            .await?;
+        let early = platform.is_some();
+        let consent = self
+            .answer_consent_early(input, opts, start, deadline, platform)
+            .await?;
+        // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
+        // some (a passive plan sends nothing)
+        let actions = if opts.steer.steers_page() {
+            self.progress.enter(Phase::Steer);
+            self.steer(input, opts, start, deadline).await?
+        } else {
+            None
+        };
+        let scroll = self
+            .scroll_page(input, opts, start, deadline, load_timed_out)
+            .await?;
+        let ((snapshot, json), late) = self
+            .snapshot_page(input, opts, start, deadline, early)
+            .await?;
+        let screenshot = self.screenshot_page(input, opts, &snapshot).await?;
+        self.progress.end();
+        let page = Phased {
+            snapshot,
+            json,
+            screenshot,
+            load_timed_out,
+            scroll,
+            actions,
+            consent: if early { consent } else { late },
+            document,
+        };
+        Ok(self.finish(url, opts, page).await)
+    }
+
+    /// The tab takes the page at `url`: its bookkeeping, the page's [`State`] (its rules,
+    /// nothing seen yet), the cache switched for capture and replay, and the phases' clock
+    /// started at `start`.
+    async fn begin(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &TabConfig,
+        start: Instant,
+    ) -> Result<(), Error> {
         self.uses += 1;
         self.parked = false;
         self.clean = false;
@@ -133,27 +174,11 @@ impl Tab {
             let mut s = self.state.lock();
             s.abort_body_read();
             *s = State {
-                nav_url: url.to_string(),
-                main_frame: Some(self.main_frame.clone()),
-                allow_origin: origin_of(url),
-                allow_file: url.starts_with("file:"),
-                offline: opts.offline,
-                blocking: crate::steer::block::Blocking::of(&opts.steer),
-                policy: opts.policy.clone(),
-                exempt_origin: opts.exempt_origin.clone(),
-                egress: self.egress.clone(),
-                accept_http_errors: opts.accept_http_errors,
-                body_limit: opts.command_timeout,
-                headers: opts.steer.headers.clone(),
-                site: if opts.steer.headers.is_empty() {
-                    None
-                } else {
-                    crate::steer::request::site_of_url(url)
+                rules: Rules::for_page(url, &self.main_frame, opts, self.egress.clone()),
+                seen: Seen {
+                    capture: opts.capture.then(Default::default),
+                    ..Seen::default()
                 },
-                proxied: opts.proxy.is_some(),
-                capture: opts.capture.then(Default::default),
-                replay: opts.replay.clone(),
-                ..State::default()
             };
         }
         // Capture and replay see every request: the cache off (one command, only when
@@ -161,33 +186,53 @@ impl Tab {
         let cache_off = opts.capture || opts.replay.is_some();
         if cache_off != self.cache_off {
             use chromiumoxide::cdp::browser_protocol::network::SetCacheDisabledParams;
-            super::cmd(
+            cdp::execute(
+                &self.page,
                 input,
                 "turning the cache off for capture",
                 opts.command_timeout,
-                self.page.execute(SetCacheDisabledParams::new(cache_off)),
+                SetCacheDisabledParams::new(cache_off),
             )
             .await?;
             self.cache_off = cache_off;
         }
         self.progress = Progress::new(start);
+        Ok(())
+    }
 
-        // navigate; a PDF main document is read and laid out as a page of its own
-        // (tab/pdf.rs), which the phases below take as any page
-        let (load_timed_out, document) = match self.navigate(input, url, opts, deadline).await {
-            Ok(t) => (t, None),
+    /// The navigate phase ([`Tab::navigate`]); a PDF main document is read and laid out as a
+    /// page of its own (tab/pdf.rs). Returns whether `load` timed out, and the PDF's document.
+    async fn navigate_or_pdf(
+        &mut self,
+        input: &str,
+        url: &str,
+        opts: &TabConfig,
+        deadline: Instant,
+    ) -> Result<(bool, Option<Document>), Error> {
+        match self.navigate(input, url, opts, deadline).await {
+            Ok(t) => Ok((t, None)),
             Err(e) => match self.fault() {
                 Some(Fault::Pdf(problem)) if !self.crashed() => {
                     drop(e);
                     let d = self.open_pdf(input, url, opts, deadline, problem).await?;
-                    (false, Some(d))
+                    Ok((false, Some(d)))
                 }
-                _ => return Err(e),
+                _ => Err(e),
             },
-        };
+        }
+    }
 
-        // settle (the rule: src/render/settle.rs); when the plan answers consent dialogs,
-        // its probe also tells whether the page shows a consent platform
+    /// The settle phase (the rule: src/render/settle.rs), skipped when `load` timed out, then
+    /// the main document's body checked. When the plan answers consent dialogs, the settle's
+    /// probe also tells whether the page shows a consent platform: returned.
+    async fn settle_page(
+        &mut self,
+        input: &str,
+        opts: &TabConfig,
+        start: Instant,
+        deadline: Instant,
+        load_timed_out: bool,
+    ) -> Result<Option<String>, Error> {
         self.progress.enter(Phase::Settle);
         let settle_start = Instant::now();
         let answers_consent = opts.steer.consent != Consent::Keep;
@@ -206,53 +251,72 @@ impl Tab {
             self.reset_after_error(opts).await;
             return Err(e);
         }
+        Ok(platform)
+    }
 
-        // consent (tab/consent.rs): only when the settle saw a consent platform, before the
-        // steering and the scroll (a modal dialog locks the page until it is answered); the
-        // page settles again when the answer changed it
-        let early = platform.is_some();
-        let mut consent = None;
-        if let Some(platform) = platform {
-            consent = self
-                .answer_consent(input, opts, deadline, &platform)
-                .await?;
-            if consent.as_ref().is_some_and(|c| c.popup || c.answered) {
-                self.settle(
-                    input,
-                    opts,
-                    start,
-                    deadline,
-                    Instant::now(),
-                    &settle::probe_js(),
-                )
-                .await?;
-            }
-        }
-
-        // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
-        // some (a passive plan sends nothing)
-        let actions = if opts.steer.steers_page() {
-            self.progress.enter(Phase::Steer);
-            self.steer(input, opts, start, deadline).await?
-        } else {
-            None
+    /// Consent (tab/consent.rs), early: only when the settle saw a consent `platform`, before
+    /// the steering and the scroll (a modal dialog locks the page until it is answered); the
+    /// page settles again when the answer changed it.
+    async fn answer_consent_early(
+        &mut self,
+        input: &str,
+        opts: &TabConfig,
+        start: Instant,
+        deadline: Instant,
+        platform: Option<String>,
+    ) -> Result<Option<ConsentReport>, Error> {
+        let Some(platform) = platform else {
+            return Ok(None);
         };
+        let consent = self
+            .answer_consent(input, opts, deadline, &platform)
+            .await?;
+        if consent.as_ref().is_some_and(|c| c.popup || c.answered) {
+            self.settle(
+                input,
+                opts,
+                start,
+                deadline,
+                Instant::now(),
+                &settle::probe_js(),
+            )
+            .await?;
+        }
+        Ok(consent)
+    }
 
-        // scroll (src/render/scroll.rs)
+    /// The scroll phase ([`Tab::scroll`]); not recorded in the timings when nothing scrolled.
+    async fn scroll_page(
+        &mut self,
+        input: &str,
+        opts: &TabConfig,
+        start: Instant,
+        deadline: Instant,
+        load_timed_out: bool,
+    ) -> Result<ScrollReport, Error> {
         self.progress.enter(Phase::Scroll);
-        let scroll_report = self
+        let report = self
             .scroll(input, opts, start, deadline, load_timed_out)
             .await?;
-        if scroll_report.steps == 0
-            && scroll_report
-                .container
-                .as_ref()
-                .is_none_or(|c| c.steps == 0)
-        {
+        if report.steps == 0 && report.container.as_ref().is_none_or(|c| c.steps == 0) {
             self.progress.skip();
         }
+        Ok(report)
+    }
 
-        // snapshot
+    /// The snapshot phase ([`Tab::snapshot`]): the browser's own error page is a `navigation`
+    /// error; when the settle saw no consent platform (`early` false) but the snapshot shows
+    /// one (a dialog that came during the steering or the scroll), it is answered and the
+    /// page snapshotted again. Returns the snapshot kept and what was done with that late
+    /// dialog.
+    async fn snapshot_page(
+        &mut self,
+        input: &str,
+        opts: &TabConfig,
+        start: Instant,
+        deadline: Instant,
+        early: bool,
+    ) -> Result<((Snapshot, String), Option<ConsentReport>), Error> {
         self.progress.enter(Phase::Snapshot);
         let first = self.snapshot(input, opts, start, deadline).await?;
         // The browser's own error page (a navigation that failed where no event said so,
@@ -264,39 +328,52 @@ impl Tab {
                 message: "the navigation failed: the browser showed its own error page".into(),
             });
         }
-        // consent, late (tab/consent.rs): only when the settle saw no consent platform but
-        // the snapshot shows one (a dialog that came during the steering or the scroll); the
-        // page is then snapshotted again
-        let (snapshot, json) = if early {
-            first
-        } else {
-            let (again, late) = self
-                .answer_consent_late(input, opts, start, deadline, first)
-                .await?;
-            consent = late;
-            again
-        };
+        if early {
+            return Ok((first, None));
+        }
+        self.answer_consent_late(input, opts, start, deadline, first)
+            .await
+    }
 
-        // screenshot
-        let screenshot = if opts.screenshot {
-            self.progress.enter(Phase::Screenshot);
-            if opts.steer.hide_overlays {
-                self.hide_overlays(input, opts).await;
-            }
-            Some(self.screenshot(input, opts, &snapshot).await?)
-        } else {
-            None
-        };
-        self.progress.end();
+    /// The screenshot phase, when the page asks for one: overlays hidden first when the plan
+    /// says so.
+    async fn screenshot_page(
+        &mut self,
+        input: &str,
+        opts: &TabConfig,
+        snapshot: &Snapshot,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        if !opts.screenshot {
+            return Ok(None);
+        }
+        self.progress.enter(Phase::Screenshot);
+        if opts.steer.hide_overlays {
+            self.hide_overlays(input, opts).await;
+        }
+        Ok(Some(self.screenshot(input, opts, snapshot).await?))
+    }
+
+    /// The page's record, after its phases: the timings, the exchanges captured (the bodies
+    /// still being read), what the event task saw; and whether the tab may go straight from
+    /// this page to the next one (see [`Tab::park`]).
+    async fn finish(&mut self, url: &str, opts: &TabConfig, page: Phased) -> Rendered {
+        let Phased {
+            mut snapshot,
+            json,
+            screenshot,
+            load_timed_out,
+            scroll,
+            actions,
+            consent,
+            document,
+        } = page;
         let timings = self.progress.timings.clone();
         // capture: the bodies still being read
-        let capture = self.state.lock().capture.take();
+        let capture = self.state.lock().seen.capture.take();
         let exchanges = match capture {
             Some(c) => Some(c.collect().await),
             None => None,
         };
-
-        let mut snapshot = snapshot;
         if document.is_some() {
             // A PDF read from a file is laid out at a URL of its own (tab/pdf.rs).
             snapshot.url = url.to_string();
@@ -305,41 +382,42 @@ impl Tab {
         // A later navigation may go straight from this page to the next one (see
         // [`Tab::park`]): the next page's settle can tell its document from this one.
         let s = self.state.lock();
+        let seen = &s.seen;
         // A page that tried to navigate away (refused) goes through `about:blank`.
         self.clean = self.healthy
             && !load_timed_out
             && self.doc_origin.is_some()
-            && s.blocked_navigations == 0;
-        let html_text_chars = s
+            && seen.blocked_navigations == 0;
+        let html_text_chars = seen
             .html
             .as_ref()
             .map(|(b, cs)| checks::html_text_chars(&checks::decode(b, cs.as_deref())));
-        Ok(Rendered {
+        Rendered {
             snapshot,
             snapshot_json: json,
-            status: s.status,
+            status: seen.status,
             screenshot,
             timings,
-            blocked_requests: s.blocked,
-            blocked_navigations: s.blocked_navigations,
-            skipped_requests: s.skipped,
+            blocked_requests: seen.blocked,
+            blocked_navigations: seen.blocked_navigations,
+            skipped_requests: seen.skipped,
             load_timed_out,
             retries: 0,
             screenshot_truncated: opts.screenshot && snapshot_h > opts.max_screenshot_height as f64,
             repaired: None,
-            dialogs: s.dialogs,
+            dialogs: seen.dialogs,
             html_text_chars,
             javascript: None,
-            scroll: scroll_report,
+            scroll,
             actions,
-            headers: s.response_headers.clone(),
-            http_error: s.http_error,
+            headers: seen.response_headers.clone(),
+            http_error: seen.http_error,
             wall: None,
             soft_error: None,
             consent,
             exchanges,
             document,
-        })
+        }
     }
 
     /// The settle phase: poll the page (`probe_js`: [`settle::probe_js`] after `load`) until
@@ -349,7 +427,7 @@ impl Tab {
     pub(super) async fn settle(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         settle_start: Instant,
@@ -367,23 +445,18 @@ impl Tab {
             let net = {
                 let s = self.state.lock();
                 settle::Net {
-                    inflight: s.inflight.len(),
+                    inflight: s.seen.inflight.len(),
                     since_event_after_load: s
+                        .seen
                         .last_net
                         .filter(|t| *t > settle_start)
                         .map(|t| t.elapsed()),
-                    since_event: s.last_net.map(|t| t.elapsed()),
+                    since_event: s.seen.last_net.map(|t| t.elapsed()),
                 }
             };
             let q = tokio::time::timeout(
                 opts.command_timeout,
-                self.page.execute(
-                    EvaluateParams::builder()
-                        .expression(probe_js)
-                        .return_by_value(true)
-                        .build()
-                        .expect("valid params"),
-                ),
+                self.page.execute(cdp::by_value(probe_js)),
             )
             .await;
             let wait = match q {
@@ -444,7 +517,7 @@ impl Tab {
     async fn scroll(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         load_timed_out: bool,
@@ -459,20 +532,23 @@ impl Tab {
         let net = move || {
             let s = st.lock();
             settle::Net {
-                inflight: s.inflight.len(),
-                since_event_after_load: s.last_net.map(|t| t.elapsed()),
-                since_event: s.last_net.map(|t| t.elapsed()),
+                inflight: s.seen.inflight.len(),
+                since_event_after_load: s.seen.last_net.map(|t| t.elapsed()),
+                since_event: s.seen.last_net.map(|t| t.elapsed()),
             }
         };
         // A box named needs no detection; otherwise the box is looked for as the page is
         // measured.
         let detect = opts.steer.scroll_container.is_none().then(vlist::detect_js);
-        let (mut report, found) = match scroll::scroll(
-            &self.page,
-            &self.front,
+        let target = scroll::Target {
+            page: &self.page,
             input,
+            command_timeout: opts.command_timeout,
+        };
+        let (mut report, found) = match scroll::scroll(
+            target,
+            &self.front,
             &opts.scroll,
-            opts.command_timeout,
             deadline,
             net,
             detect.as_deref(),
@@ -508,18 +584,14 @@ impl Tab {
     pub(super) async fn snapshot(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
     ) -> Result<(Snapshot, String), Error> {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(opts.command_timeout);
-        let eval = EvaluateParams::builder()
-            .expression(SNAPSHOT_JS)
-            .return_by_value(true)
-            .build()
-            .expect("valid params");
+        let eval = cdp::by_value(SNAPSHOT_JS);
         let res = match self.bounded(left, self.page.execute(eval)).await {
             Bounded::Crashed => {
                 self.healthy = false;
@@ -581,249 +653,5 @@ impl Tab {
             });
         }
         Ok((snapshot, json))
-    }
-
-    /// The navigate phase: switch script execution as `opts.javascript` asks, go to `url`
-    /// and wait for `load`. Ends early with the main document's fault (HTTP error status,
-    /// not HTML, connection refused or reset) as soon as the event task finds one. Returns
-    /// whether the deadline passed before `load` (the page is then captured as it is).
-    async fn navigate(
-        &mut self,
-        input: &str,
-        url: &str,
-        opts: &RenderOptions,
-        deadline: Instant,
-    ) -> Result<bool, Error> {
-        if self.js_disabled == opts.javascript {
-            let r = cmd(
-                input,
-                "switching JavaScript",
-                opts.command_timeout,
-                self.page
-                    .execute(SetScriptExecutionDisabledParams::new(!opts.javascript)),
-            )
-            .await;
-            if r.is_err() {
-                self.healthy = false;
-            }
-            r?;
-            self.js_disabled = !opts.javascript;
-        }
-        let state = self.state.clone();
-        let fault = async move {
-            loop {
-                if let Some(f) = state.lock().fault.clone() {
-                    return f;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        };
-        let state = self.state.clone();
-        let refused = async move {
-            loop {
-                if state.lock().blocked_navigations > 0 {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        };
-        let nav = {
-            let goto = self.bounded(
-                deadline.saturating_duration_since(Instant::now()),
-                self.page.goto(NavigateParams::new(url)),
-            );
-            tokio::pin!(goto);
-            tokio::select! {
-                r = &mut goto => Ok(r),
-                _ = refused => {
-                    // A script navigated away before `load` and --offline refused it: the
-                    // page is captured as it is if `load` does not follow at once.
-                    match tokio::time::timeout(REFUSED_NAV_GRACE, &mut goto).await {
-                        Ok(r) => Ok(r),
-                        Err(_) => Err(None),
-                    }
-                }
-                f = fault => {
-                    // Page.navigate usually answers soon after. Dropped unanswered, it would
-                    // leave chromiumoxide waiting on that navigation and the tab's next one
-                    // behind it: such a tab is replaced instead of reused.
-                    let ended = tokio::time::timeout(FAULT_SETTLE, &mut goto).await.is_ok();
-                    Err(Some((f, ended)))
-                }
-            }
-        };
-        let nav = match nav {
-            Ok(nav) => nav,
-            Err(None) => {
-                // The tab is replaced after this page: chromiumoxide still waits on the
-                // refused navigation, and the tab's next one would wait behind it.
-                tracing::debug!(
-                    "{input}: a script navigated away before load (refused); capturing the page as it is"
-                );
-                self.healthy = false;
-                if self.shows_left_page(opts).await {
-                    return Err(Error::Navigation {
-                        input: input.into(),
-                        message: "a script navigated away before the page loaded (refused), and the tab still showed the previous page".into(),
-                    });
-                }
-                self.start_body_read();
-                self.finish_body_read(input).await?;
-                return Ok(true);
-            }
-            Err(Some((f, ended))) => {
-                if ended {
-                    self.reset_after_error(opts).await;
-                } else {
-                    self.healthy = false;
-                }
-                return Err(f.error(input));
-            }
-        };
-        match nav {
-            Bounded::Crashed => {
-                self.healthy = false;
-                Err(Error::Crashed {
-                    input: input.into(),
-                })
-            }
-            Bounded::Done(Ok(_)) => match self.fault() {
-                Some(f) => {
-                    self.reset_after_error(opts).await;
-                    Err(f.error(input))
-                }
-                None => {
-                    // Read while the page settles; checked after the settle.
-                    self.start_body_read();
-                    if !opts.javascript {
-                        // The snapshot skips <noscript> (with scripts on, it never shows);
-                        // with scripts off its content is the page's: unwrap it.
-                        cmd(
-                            input,
-                            "showing <noscript> content",
-                            opts.command_timeout,
-                            self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
-                        )
-                        .await?;
-                    }
-                    Ok(false)
-                }
-            },
-            Bounded::Done(Err(e)) => {
-                let msg = e.to_string();
-                if let Some(f) = self.fault() {
-                    self.reset_after_error(opts).await;
-                    return Err(f.error(input));
-                }
-                if self.lost(&msg).await {
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                self.reset_after_error(opts).await;
-                Err(Error::Navigation {
-                    input: input.into(),
-                    message: msg,
-                })
-            }
-            Bounded::TimedOut => {
-                // No load event before the deadline. A page stuck in a script cannot be
-                // snapshot; a page waiting on a slow resource can be captured as it is.
-                if self.crashed() {
-                    self.healthy = false;
-                    return Err(Error::Crashed {
-                        input: input.into(),
-                    });
-                }
-                let timed_out = |phase: &str| Error::Timeout {
-                    input: input.into(),
-                    phase: phase.into(),
-                    seconds: opts.timeout.as_secs_f64(),
-                };
-                // The server never answered, never finished the document, or dribbles it:
-                // there is no page to capture, and chromiumoxide still waits on the
-                // navigation (the tab's next one would queue behind it): the tab is replaced.
-                if self.state.lock().main_document_incomplete() {
-                    self.healthy = false;
-                    return Err(timed_out(
-                        "loading the page (the server did not send the whole document)",
-                    ));
-                }
-                let alive = tokio::time::timeout(
-                    ALIVE_CHECK,
-                    self.page.execute(EvaluateParams::new("location.href")),
-                )
-                .await;
-                let href = match &alive {
-                    Ok(Ok(r)) => r.result.result.value.clone(),
-                    _ => None,
-                };
-                if !matches!(alive, Ok(Ok(_))) {
-                    // Stuck in a script: the deadline passed, so no recovery here; the
-                    // pool replaces the tab.
-                    self.healthy = false;
-                    return Err(timed_out("loading the page"));
-                }
-                if (href.as_ref().and_then(|v| v.as_str()) == Some("about:blank")
-                    && !same_document_url(url, "about:blank"))
-                    || self.shows_left_page(opts).await
-                {
-                    // The page's document never arrived: the tab still shows the blank
-                    // page it waited on, or the previous page. chromiumoxide still waits on the navigation, so
-                    // the tab is replaced.
-                    self.healthy = false;
-                    return Err(timed_out("loading the page"));
-                }
-                // The page is captured as it is, but chromiumoxide still waits for its
-                // `load` (up to 30 s) and would queue the tab's next navigation behind it:
-                // that page's own deadline would pass with this page still in the tab. The
-                // tab is replaced after this page.
-                self.healthy = false;
-                Ok(true)
-            }
-        }
-    }
-
-    /// After a successful navigation: start reading the main document's body
-    /// (Network.getResponseBody) while the page settles; [`Tab::finish_body_read`] checks it.
-    /// The read usually started already, when the document finished loading (the event task
-    /// starts it at the main request's `Network.loadingFinished`, before `load`).
-    fn start_body_read(&mut self) {
-        let mut s = self.state.lock();
-        if s.body.is_some() || s.pdf_view.is_some() {
-            return;
-        }
-        let Some(id) = s.main_request.clone() else {
-            return;
-        };
-        s.body = Some(spawn_body_read(self.page.clone(), id, s.body_limit));
-    }
-
-    /// The main document's body read by [`Tab::start_body_read`]: sniff binary bodies served
-    /// as HTML ([`checks::sniff_binary`], a content-type error) and keep the HTML's text size
-    /// for the JavaScript-disabled fallback.
-    async fn finish_body_read(&mut self, input: &str) -> Result<(), Error> {
-        let Some(h) = self.state.lock().body.take() else {
-            return Ok(());
-        };
-        if self.state.lock().pdf_view.is_some() {
-            // The page laid out from a PDF (tab/pdf.rs): its HTML is sightline's.
-            h.abort();
-            return Ok(());
-        }
-        let Ok(Some((bytes, base64_encoded))) = h.await else {
-            return Ok(());
-        };
-        if let Some(problem) = checks::sniff_binary(&bytes) {
-            return Err(Fault::ContentType(problem).error(input));
-        }
-        let mut s = self.state.lock();
-        let charset = if base64_encoded {
-            s.main_charset.clone()
-        } else {
-            Some("utf-8".into())
-        };
-        s.html = Some((bytes, charset));
-        Ok(())
     }
 }

@@ -5,17 +5,18 @@ use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, Viewport,
 };
 
-use super::{cmd, Tab};
-use crate::snapshot::Snapshot;
+use super::config::TabConfig;
+use super::Tab;
+use crate::cdp;
 use crate::Error;
-use crate::RenderOptions;
+use sightline_core::snapshot::Snapshot;
 
 impl Tab {
     /// The screenshot phase: the page down to its height limit, as PNG.
     pub(super) async fn screenshot(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         snapshot: &Snapshot,
     ) -> Result<Vec<u8>, Error> {
         let h = snapshot
@@ -38,11 +39,12 @@ impl Tab {
             capture_beyond_viewport: Some(true),
             optimize_for_speed: Some(true),
         };
-        let r = cmd(
+        let r = cdp::execute(
+            &self.page,
             input,
             "taking the screenshot",
             opts.command_timeout * 4,
-            self.page.execute(params),
+            params,
         )
         .await?;
         let bytes = {

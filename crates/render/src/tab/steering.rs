@@ -11,12 +11,12 @@ use chromiumoxide::cdp::browser_protocol::page::BringToFrontParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::Page;
 
+use super::config::TabConfig;
 use super::Tab;
 use crate::settle;
 use crate::steer::driver::Driver;
 use crate::steer::{actions, vlist, wait, ActionOutcome, ContainerReport};
 use crate::Error;
-use crate::RenderOptions;
 
 /// After a click, a key press or a script, how long the page is given to start a navigation
 /// (a form's submission is requested within a few milliseconds of the event).
@@ -33,7 +33,7 @@ const NAV_POLL: Duration = Duration::from_millis(40);
 struct TabDriver<'a> {
     tab: &'a mut Tab,
     input: &'a str,
-    opts: &'a RenderOptions,
+    opts: &'a TabConfig,
     start: Instant,
     deadline: Instant,
 }
@@ -62,14 +62,14 @@ impl Driver for TabDriver<'_> {
     fn net(&self) -> settle::Net {
         let s = self.tab.state.lock();
         settle::Net {
-            inflight: s.inflight.len(),
-            since_event_after_load: s.last_net.map(|t| t.elapsed()),
-            since_event: s.last_net.map(|t| t.elapsed()),
+            inflight: s.seen.inflight.len(),
+            since_event_after_load: s.seen.last_net.map(|t| t.elapsed()),
+            since_event: s.seen.last_net.map(|t| t.elapsed()),
         }
     }
 
     fn navigations(&self) -> usize {
-        self.tab.state.lock().page_navigations
+        self.tab.state.lock().seen.page_navigations
     }
 
     async fn after_action(
@@ -136,7 +136,7 @@ impl TabDriver<'_> {
     async fn follow_navigation(&mut self) -> Result<bool, Error> {
         let old = self.tab.doc_origin;
         let began = Instant::now();
-        let refused = self.tab.state.lock().blocked_navigations;
+        let refused = self.tab.state.lock().seen.blocked_navigations;
         loop {
             if self.tab.crashed() {
                 self.tab.healthy = false;
@@ -162,10 +162,11 @@ impl TabDriver<'_> {
             let (pending, blocked) = {
                 let s = self.tab.state.lock();
                 let pending = s
+                    .seen
                     .page_navigation
                     .as_ref()
-                    .is_some_and(|id| s.inflight.contains(id));
-                (pending, s.blocked_navigations > refused)
+                    .is_some_and(|id| s.seen.inflight.contains(id));
+                (pending, s.seen.blocked_navigations > refused)
             };
             if blocked {
                 tracing::debug!(
@@ -199,7 +200,7 @@ impl Tab {
     pub(super) async fn steer(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
     ) -> Result<Option<Vec<ActionOutcome>>, Error> {
@@ -246,7 +247,7 @@ impl Tab {
     pub(super) async fn gather_list(
         &mut self,
         input: &str,
-        opts: &RenderOptions,
+        opts: &TabConfig,
         start: Instant,
         deadline: Instant,
         found: bool,
