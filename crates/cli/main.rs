@@ -40,7 +40,6 @@ use cli::{
 use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
 use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
 use sightline::output::Format;
-use sightline::Timings;
 use sightline::{Extractor, Options, Snapshot, Tree};
 
 fn main() {
@@ -178,7 +177,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         let name = path.display().to_string();
         let snap = Snapshot::from_json(&json, &name)?;
         let cfg = cfg.annotate(false);
-        let out = batch::page::score_snapshot(&name, &snap, &cfg, Timings::default(), None);
+        let out = cfg.score(&name, &snap);
         let body = if format == Format::Json {
             serde_json::to_string(&out.record)? + "\n"
         } else {
