@@ -3,9 +3,12 @@
 //! Endpoints:
 //! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true&comments=true`
 //! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
-//!   of `url`
+//!   of `url`, and the steering fields: the one request shape of a page
+//!   ([`crate::admission::PageRequest`], admitted by [`crate::admission::admit`], as MCP's
+//!   `extract` is)
 //! - `POST /score` with a JSON body `{"snapshot": {...}, ...}`: a saved snapshot scored with
-//!   no browser (same `format`, `algorithm`, `comments`, `units` fields)
+//!   no browser ([`Extractor::score`]; the same `format`, `algorithm`, `comments`, `units`,
+//!   `body` fields)
 //! - `POST /crawl` with a JSON body `{"seeds": ..., "max_pages", "max_depth", "scope", ...}`:
 //!   a site's pages as NDJSON while the crawl runs, then a summary line; `POST /map`: a
 //!   site's URLs ([`crawl`], bounded as the MCP tools are: [`crate::crawling`])
