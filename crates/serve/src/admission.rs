@@ -353,8 +353,9 @@ mod flag {
         }
     }
 
+    /// A flag that may be left out or `null` (false).
     pub fn plain<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-        read(Flag::deserialize(d)?)
+        optional(d).map(|b| b.unwrap_or(false))
     }
 
     pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -393,6 +394,8 @@ mod tests {
         assert_eq!(all["wait_for"], "#a", "the top level wins");
         assert_eq!(all["consent"], "reject");
         assert!(request(json!({"units": "true"})).units, "a query's string");
+        assert!(!request(json!({"warc": null})).warc);
+        assert!(serde_json::from_value::<PageRequest>(json!({"units": "yes"})).is_err());
         assert!(request(json!({})).steer.is_empty());
         assert_eq!(request(json!({"colour": 1})).steer.first(), Some("colour"));
     }
