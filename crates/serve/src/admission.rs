@@ -225,9 +225,13 @@ pub async fn admit(
 /// The operator's page with the caller's scoring and output choices over it (algorithm,
 /// comments, format, units, body), no browser involved: `Err` names the choice and the fix.
 pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusal> {
-    let mut page = base
-        .with_choices(req.algorithm.as_deref(), req.comments)
-        .map_err(Refusal::input)?;
+    let mut page = base.clone();
+    if let Some(a) = &req.algorithm {
+        page.algorithms = vec![a.parse::<sightline::Algorithm>().map_err(Refusal::input)?];
+    }
+    if let Some(c) = req.comments {
+        page.params.learned.comments = c;
+    }
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(Refusal::input)?;
     }

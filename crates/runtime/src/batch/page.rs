@@ -145,23 +145,6 @@ impl PageConfig {
             Err(e) => PageOut::error_for(name, &e, self),
         }
     }
-
-    /// A copy with one request's own choices over these (a service's per-request `algorithm`
-    /// and `comments`); `Err` names an unknown algorithm and the ones there are.
-    pub fn with_choices(
-        &self,
-        algorithm: Option<&str>,
-        comments: Option<bool>,
-    ) -> Result<PageConfig, String> {
-        let mut own = self.clone();
-        if let Some(a) = algorithm {
-            own.algorithms = vec![a.parse::<crate::extract::Algorithm>()?];
-        }
-        if let Some(c) = comments {
-            own.params.learned.comments = c;
-        }
-        Ok(own)
-    }
 }
 
 impl Default for PageConfig {
