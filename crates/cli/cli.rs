@@ -12,6 +12,7 @@ use sightline::NetPolicy;
 use sightline::{BrowserSource, RenderOptions};
 
 pub use crate::scope_args::ScopeArgs;
+pub use crate::scoring_args::ScoringArgs;
 pub use crate::shared::{
     body_format, exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
 };
@@ -194,23 +195,8 @@ pub struct ServiceArgs {
     /// the answer gives (`warc`). Off without it.
     #[arg(long, value_name = "DIR")]
     pub warc_dir: Option<PathBuf>,
-    /// Default algorithm (a request or tool call may name another).
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
-    /// Algorithm parameters as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub params: Option<PathBuf>,
-    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
-    /// the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub model: Option<PathBuf>,
-    /// Fail pages whose visible text is larger than this many bytes.
-    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
-    pub max_text_bytes: usize,
-    /// Keep reader comments (`learned`) unless a request says `comments=false`; default:
-    /// dropped unless a request says `comments=true`.
-    #[arg(long)]
-    pub comments: bool,
+    #[command(flatten)]
+    pub scoring: ScoringArgs,
     /// Take callers' scripts (`executeJavascript` actions, `wait_for_js`): they run in the
     /// pages this service fetches. Off by default.
     #[arg(long)]
@@ -276,14 +262,10 @@ impl ServiceArgs {
     /// The scoring settings of each page: they write text, and their error messages carry the
     /// CLI's flag hints.
     pub fn page(&self, charset: Option<String>) -> Result<sightline::PageConfig> {
-        let mut params = load_params(&self.params)?;
-        params.learned.comments |= self.comments;
-        Ok(sightline::PageConfig::default()
-            .algorithms(parse_algorithms(&self.algorithm)?)
-            .params(params)
-            .model(load_model(&self.model)?)
+        Ok(self
+            .scoring
+            .page()?
             .format(sightline::Format::Text)
-            .max_text_bytes(self.max_text_bytes)
             .charset(charset)
             .hint(Some(service_hint)))
     }
@@ -452,10 +434,8 @@ pub struct ExtractArgs {
     /// Score a saved snapshot (from `sightline snapshot`) instead of rendering; no browser.
     #[arg(long, value_name = "FILE", conflicts_with = "inputs")]
     pub snapshot: Option<PathBuf>,
-    /// learned (sightline's classifier, the default), td, ctd, htd, ctd-smooth, wang, vsse,
-    /// vsse-records, crunch, blocks, ensemble, or all (one render, every algorithm).
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
+    #[command(flatten)]
+    pub scoring: ScoringArgs,
     /// text (one paragraph per line), html (cleaned content subtrees), markdown, or json /
     /// jsonl (everything: scores, content nodes, timings; exactly one object per input per
     /// line, errors included).
@@ -492,10 +472,6 @@ pub struct ExtractArgs {
     /// The JSON record always carries it as `metadata`, each field with its source.
     #[arg(long)]
     pub front_matter: bool,
-    /// Keep reader comments (`learned`): the comment section's posts follow the article and
-    /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped.
-    #[arg(long)]
-    pub comments: bool,
     /// Add every text unit to the JSON record as `units`: its box, text, `learned`
     /// probability, top feature contributions and the algorithms that keep it (what the
     /// playground of `serve` draws; runs every main-content algorithm once more). -f json only.
@@ -505,16 +481,6 @@ pub struct ExtractArgs {
     /// `body` (with `body_format`): one render gives the record and the body. -f json only.
     #[arg(long, value_name = "FORMAT", value_parser = body_format)]
     pub body: Option<sightline::Format>,
-    /// Fail pages whose visible text is larger than this many bytes.
-    #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
-    pub max_text_bytes: usize,
-    /// Algorithm parameters as JSON (any subset of the fields of `Params`; see docs/algorithms.md).
-    #[arg(long, value_name = "FILE")]
-    pub params: Option<PathBuf>,
-    /// Run `learned` with this model file (written by `sightline train --model FILE`) instead of
-    /// the built-in one.
-    #[arg(long, value_name = "FILE")]
-    pub model: Option<PathBuf>,
     /// Replace the Crunch advertisement-host list with FILE (one host per line).
     #[arg(long, value_name = "FILE")]
     pub ad_hosts: Option<PathBuf>,

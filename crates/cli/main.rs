@@ -7,6 +7,8 @@
 //! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
 //! - `scope_args`: the flags that bound and pace a crawl, shared by `crawl` and `map`.
+//! - `scoring_args`: the flags that choose how each page is scored, shared by `extract`,
+//!   `serve` and `mcp`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
 //! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
 //! - `train_args`: the flags of `sightline train`, read into one training run.
@@ -20,6 +22,7 @@ mod crawl_cmd;
 mod eval_cmd;
 mod mcp_cmd;
 mod scope_args;
+mod scoring_args;
 mod serve_cmd;
 mod shared;
 mod steer_args;
@@ -33,14 +36,10 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 
-use cli::{
-    browser_endpoints, collect_inputs, exit, load_model, load_params, parse_algorithms,
-    render_options,
-};
+use cli::{browser_endpoints, collect_inputs, exit, load_model, load_params, render_options};
 use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
-use sightline::batch::{self, Cancel, Dest, Job, PageConfig, PngTarget, SinkOptions};
+use sightline::batch::{self, Cancel, Dest, Job, PngTarget, SinkOptions};
 use sightline::output::Format;
-use sightline::Timings;
 use sightline::{Extractor, Options, Snapshot, Tree};
 
 fn main() {
@@ -136,9 +135,8 @@ fn report(e: &anyhow::Error) -> String {
 
 async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let mut params = load_params(&a.params)?;
-    params.learned.comments |= a.comments;
-    let model = load_model(&a.model)?;
+    let scoring = a.scoring.page()?;
+    let mut params = scoring.params.clone();
     // Only the JSON record shows `learned`'s feature contributions.
     if format != Format::Json {
         params = params.text_only();
@@ -148,13 +146,10 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;
         params.crunch.load_ad_hosts(&list);
     }
-    let cfg = PageConfig::default()
-        .algorithms(parse_algorithms(&a.algorithm)?)
+    let cfg = scoring
         .params(params)
-        .model(model)
         .format(format)
         .annotate(a.annotate.is_some())
-        .max_text_bytes(a.max_text_bytes)
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
         .front_matter(a.front_matter)
@@ -178,7 +173,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
         let name = path.display().to_string();
         let snap = Snapshot::from_json(&json, &name)?;
         let cfg = cfg.annotate(false);
-        let out = batch::page::score_snapshot(&name, &snap, &cfg, Timings::default(), None);
+        let out = cfg.score(&name, &snap);
         let body = if format == Format::Json {
             serde_json::to_string(&out.record)? + "\n"
         } else {

@@ -9,6 +9,9 @@
 //! - [`mcp`]: the Model Context Protocol server (`extract`, `screenshot`, `snapshot`, `crawl`,
 //!   `map` tools)
 //!   over stdio (`sightline mcp`) and streamable HTTP (mounted by `serve` at `/mcp`).
+//! - [`admission`]: the one request shape both take for a page (`/extract`, `/score`, the
+//!   `extract`, `screenshot` and `snapshot` tools) and the one admission that turns it into
+//!   the page's configuration under the operator's rules, or a typed refusal.
 //! - [`steering`]: a caller's steering plan over the operator's, and the operator's grants
 //!   (scripts, headers, cookies), shared by both.
 //! - [`crawling`]: the bounded crawl and map both offer (`/crawl`, `/map`; the `crawl` and
@@ -17,6 +20,7 @@
 //! - [`archiving`]: the WARC a request or tool call asks for, in the operator's `--warc-dir`.
 #![forbid(unsafe_code)]
 
+pub mod admission;
 pub mod archiving;
 pub mod crawling;
 pub mod mcp;

@@ -3,7 +3,7 @@
 //!
 //! Phases of a page ([`process`]): the input argument becomes an [`Input`] (stdin and
 //! `--charset` files read here) → the [`PageRenderer`] renders it (the [`Renderer`] owns
-//! retries of crashed tabs and relaunches of a dead browser) → [`page::finish`] applies the
+//! retries of crashed tabs and relaunches of a dead browser) → `page::finish` applies the
 //! size limits and runs every algorithm into a record. [`run`] drives a list of inputs
 //! through that with bounded concurrency and writes each page to a [`sink::Sink`] as it
 //! completes, so every input gets exactly one record, in completion order, carrying its
@@ -15,7 +15,7 @@
 
 pub mod archive;
 pub use sightline_core::inputs;
-pub mod page;
+pub(crate) mod page;
 mod record;
 pub(crate) mod sink;
 
@@ -218,7 +218,7 @@ pub async fn process<R: PageRenderer + ?Sized>(
 /// options say) and score it with every configured algorithm. The scoring runs on tokio's
 /// blocking pool, so that it overlaps the renders of other pages. A panic in either phase is
 /// an [`Error::Internal`] naming the phase.
-pub async fn render_and_score<R: PageRenderer + ?Sized>(
+pub(crate) async fn render_and_score<R: PageRenderer + ?Sized>(
     renderer: &R,
     input: &Input,
     name: &str,

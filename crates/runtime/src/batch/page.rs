@@ -135,21 +135,15 @@ impl PageConfig {
         }
     }
 
-    /// A copy with one request's own choices over these (a service's per-request `algorithm`
-    /// and `comments`); `Err` names an unknown algorithm and the ones there are.
-    pub fn with_choices(
-        &self,
-        algorithm: Option<&str>,
-        comments: Option<bool>,
-    ) -> Result<PageConfig, String> {
-        let mut own = self.clone();
-        if let Some(a) = algorithm {
-            own.algorithms = vec![a.parse::<crate::extract::Algorithm>()?];
+    /// Score a saved snapshot with these settings, no browser: the record and the body a
+    /// render of the page would give (the size limit, every algorithm), as
+    /// [`crate::Extractor::score`] does with an extractor's settings. Errors are records
+    /// (`too-large`, with this front end's hint); `name` is the record's `input`.
+    pub fn score(&self, name: &str, snapshot: &Snapshot) -> PageOut {
+        match within_text_limit(name, snapshot, self) {
+            Ok(()) => score(name, snapshot, self, Timings::default(), None).0,
+            Err(e) => PageOut::error_for(name, &e, self),
         }
-        if let Some(c) = comments {
-            own.params.learned.comments = c;
-        }
-        Ok(own)
     }
 }
 
@@ -230,7 +224,7 @@ impl PageOut {
 
 /// Turn an input argument into a render input: `-` reads HTML from stdin; a file with
 /// `charset` set is read and served as bytes with that charset.
-pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
+pub(crate) fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
     if arg == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -266,46 +260,23 @@ pub fn to_input(arg: &str, charset: &Option<String>) -> Result<Input, Error> {
 /// A page scored by every algorithm: what the writers need ([`PageOut`]) and what the
 /// library's [`crate::Page`] keeps (the snapshot and each algorithm's extraction).
 #[derive(Debug)]
-pub struct Finished {
+pub(crate) struct Finished {
     pub out: PageOut,
     pub snapshot: Snapshot,
     /// One extraction per configured algorithm, in `cfg.algorithms` order.
     pub extractions: Vec<Extraction>,
 }
 
-/// The page's rendered outcome as a [`PageOut`]: the size limit, every algorithm, and the
-/// render facts (status, retries, repairs) copied into the record. Errors are records.
-pub fn finish(input: &str, r: Rendered, cfg: &PageConfig, launch_ms: Option<f64>) -> PageOut {
-    match finish_page(input, r, cfg, launch_ms) {
-        Ok(f) => f.out,
-        Err(e) => PageOut::error_for(input, &e, cfg),
-    }
-}
-
-/// [`finish`], keeping the snapshot and the extractions; a page over the size limit is an
-/// error.
-pub fn finish_page(
+/// The page's rendered outcome: the size limit, every algorithm, and the render facts
+/// (status, retries, repairs) copied into the record, keeping the snapshot and the
+/// extractions; a page over the size limit is an error.
+pub(crate) fn finish_page(
     input: &str,
     r: Rendered,
     cfg: &PageConfig,
     launch_ms: Option<f64>,
 ) -> Result<Finished, Error> {
-    let text_bytes: usize = r
-        .snapshot
-        .nodes
-        .iter()
-        .filter_map(|n| n.text.as_ref())
-        .map(|t| t.len())
-        .sum();
-    if text_bytes > cfg.max_text_bytes {
-        return Err(Error::TooLarge {
-            input: input.to_string(),
-            message: format!(
-                "{text_bytes} bytes of text, more than the limit of {} (max_text_bytes)",
-                cfg.max_text_bytes
-            ),
-        });
-    }
+    within_text_limit(input, &r.snapshot, cfg)?;
     let mut t = r.timings.clone();
     if let Some(ms) = launch_ms {
         t.launch = Some((ms * 1000.0).round() / 1000.0);
@@ -370,19 +341,28 @@ fn archive_page(
     }
 }
 
-/// Score a snapshot with each algorithm and build the record and the formatted body.
-pub fn score_snapshot(
-    input: &str,
-    snap: &Snapshot,
-    cfg: &PageConfig,
-    timings: Timings,
-    png: Option<&[u8]>,
-) -> PageOut {
-    score(input, snap, cfg, timings, png).0
+/// The size limit of [`PageConfig::max_text_bytes`] on a snapshot's visible text.
+fn within_text_limit(input: &str, snap: &Snapshot, cfg: &PageConfig) -> Result<(), Error> {
+    let text_bytes: usize = snap
+        .nodes
+        .iter()
+        .filter_map(|n| n.text.as_ref())
+        .map(|t| t.len())
+        .sum();
+    if text_bytes > cfg.max_text_bytes {
+        return Err(Error::TooLarge {
+            input: input.to_string(),
+            message: format!(
+                "{text_bytes} bytes of text, more than the limit of {} (max_text_bytes)",
+                cfg.max_text_bytes
+            ),
+        });
+    }
+    Ok(())
 }
 
-/// [`score_snapshot`], keeping each algorithm's extraction.
-pub fn score(
+/// Score a snapshot with each algorithm and build the record and the formatted body.
+pub(crate) fn score(
     input: &str,
     snap: &Snapshot,
     cfg: &PageConfig,
@@ -475,7 +455,7 @@ pub fn score(
 /// The document a page's text formats write: [`render_body`], after the metadata's YAML
 /// front matter when `front_matter` is given and the format is Markdown (the one place the
 /// front matter is prepended: the batch's bodies and [`crate::Page::format`] both call it).
-pub fn render_document(
+pub(crate) fn render_document(
     tree: &Tree,
     ex: &Extraction,
     format: Format,

@@ -503,6 +503,14 @@ impl Extractor {
         }
     }
 
+    /// Score a saved snapshot with this extractor's settings, no browser: the record and
+    /// body [`Extractor::record_with`] gives for a render of the page (what `serve`'s `POST
+    /// /score` answers; [`PageConfig::score`] is the same with no extractor, as the CLI's
+    /// `extract --snapshot`). `name` is the record's `input`.
+    pub fn score(&self, name: &str, snapshot: &Snapshot) -> PageOut {
+        self.cfg.score(name, snapshot)
+    }
+
     /// Extract many pages with every tab busy: one item per input, `(index of the input,
     /// its page or its error)`, in completion order. Failures are values; the stream never
     /// ends early. Dropping the stream stops taking new inputs.

@@ -175,3 +175,13 @@ pub enum TextFormat {
     /// Plain text, one paragraph per line.
     Text,
 }
+
+impl TextFormat {
+    /// The format's name in a request (`markdown`, `text`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextFormat::Markdown => "markdown",
+            TextFormat::Text => "text",
+        }
+    }
+}

@@ -3,9 +3,12 @@
 //! Endpoints:
 //! - `GET /extract?url=…&format=text|markdown|html|json&algorithm=…&screenshot=true&comments=true`
 //! - `POST /extract` with a JSON body of the same fields, or `html` (and `charset`) in place
-//!   of `url`
+//!   of `url`, and the steering fields: the one request shape of a page
+//!   ([`crate::admission::PageRequest`], admitted by [`crate::admission::admit`], as MCP's
+//!   `extract` is)
 //! - `POST /score` with a JSON body `{"snapshot": {...}, ...}`: a saved snapshot scored with
-//!   no browser (same `format`, `algorithm`, `comments`, `units` fields)
+//!   no browser ([`Extractor::score`]; the same `format`, `algorithm`, `comments`, `units`,
+//!   `body` fields)
 //! - `POST /crawl` with a JSON body `{"seeds": ..., "max_pages", "max_depth", "scope", ...}`:
 //!   a site's pages as NDJSON while the crawl runs, then a summary line; `POST /map`: a
 //!   site's URLs ([`crawl`], bounded as the MCP tools are: [`crate::crawling`])
@@ -56,6 +59,8 @@ use tokio::sync::Semaphore;
 use sightline::output::Format;
 use sightline::{Error, Extractor, NetPolicy, PageConfig, PageOut, Source};
 
+use crate::admission::{self, Admitted, Operator, PageRequest, Refusal, RefusalKind};
+
 pub use edges::Limits;
 pub use metrics::Metrics;
 
@@ -90,9 +95,10 @@ pub struct ServeConfig {
     pub crawl_timeout: Duration,
 }
 
-/// What a request asks for (query string or JSON body). Any other field of a JSON body is a
-/// steering field (`wait_for`, `actions`, `headers`, ...: `sightline::Steer`), checked by
-/// [`crate::steering::call_plan`].
+/// What `/extract` takes (query string or JSON body): the page, by `url` or as `html`, and
+/// the one request shape of a page's choices ([`PageRequest`]: format, algorithm, comments,
+/// units, body, screenshot, warc, and the steering fields of `sightline::Steer` at the top
+/// level, checked by [`crate::admission::admit`]).
 #[derive(Debug, Default, Deserialize)]
 pub struct ExtractRequest {
     pub url: Option<String>,
@@ -100,27 +106,9 @@ pub struct ExtractRequest {
     pub html: Option<String>,
     /// Charset label of `html` (default utf-8).
     pub charset: Option<String>,
-    pub format: Option<String>,
-    pub algorithm: Option<String>,
-    #[serde(default)]
-    pub screenshot: bool,
-    /// Keep reader comments after the article (`learned`; default: the service's
-    /// `--comments`).
-    pub comments: Option<bool>,
-    /// Write the page's WARC into the service's `--warc-dir` (its name in the record's
-    /// `warc`).
-    #[serde(default)]
-    pub warc: bool,
-    /// Add the record's `units` (each text unit's box, probability, contributions and the
-    /// algorithms that keep it; `format=json` only).
-    #[serde(default)]
-    pub units: bool,
-    /// With `format=json`, also put the page's body in this format (markdown, text or html)
-    /// in the record's `body`: one render gives the record and the body.
-    pub body: Option<String>,
-    /// The steering fields (POST only).
+    /// The page's choices and steering fields.
     #[serde(flatten)]
-    pub steer: serde_json::Map<String, serde_json::Value>,
+    pub page: PageRequest,
 }
 
 struct AppState {
@@ -329,9 +317,9 @@ async fn extract_get(
             "html is accepted in a POST body only",
         );
     }
-    if let Some(k) = req.steer.keys().next() {
+    if let Some(k) = req.page.steer.first() {
         let steering = sightline::Steer::field_names();
-        let m = if steering.contains(k) {
+        let m = if k == "steer" || steering.iter().any(|s| s == k) {
             format!("{k}: steering fields are accepted in a POST JSON body only")
         } else {
             format!("unknown field `{k}`: the query takes url, format, algorithm, screenshot, comments, warc, units and body")
@@ -406,103 +394,62 @@ async fn handle(state: Arc<AppState>, headers: HeaderMap, req: ExtractRequest) -
     respond(out, &cfg)
 }
 
-/// One request's page configuration.
-struct RequestPage {
-    page: PageConfig,
-    screenshot: bool,
-    /// `warc: true`: the file's name in `--warc-dir`, and its writer.
-    warc: Option<(String, Arc<sightline::batch::ArchiveWriter>)>,
+/// The operator's rules of this service, for [`admission::admit`].
+fn operator(state: &AppState) -> Operator<'_> {
+    Operator {
+        page: &state.cfg.page,
+        grants: &state.cfg.grants,
+        policy: &state.cfg.policy,
+        warc_dir: state.cfg.warc_dir.as_deref(),
+    }
 }
 
+/// A refusal as the service answers it: 400 (input), 403 (forbidden, counted as a
+/// `forbidden` refusal) or 500 (output), with a JSON error.
+fn refused(state: &AppState, r: Refusal) -> Response {
+    let status = match r.kind {
+        RefusalKind::Input => StatusCode::BAD_REQUEST,
+        RefusalKind::Forbidden => {
+            state.metrics.refused("forbidden");
+            StatusCode::FORBIDDEN
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    error_response(status, r.kind_name(), &clip(&r.message))
+}
+
+/// The page a request names (its `url`, or the `html` it sent) and its admission.
 async fn request_to_page(
     state: &AppState,
     req: ExtractRequest,
-) -> Result<(Source, RequestPage), Response> {
-    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
-    let mut page = choices(
-        &state.cfg.page,
-        req.algorithm.as_deref(),
-        req.comments,
-        req.format.as_deref(),
-        req.units,
-        req.body.as_deref(),
-    )
-    .map_err(bad)?;
-    match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
-        Ok(Some(plan)) => page.steer = Some(plan),
-        Ok(None) => {}
-        Err(r) => {
-            let status = if r.kind == "forbidden" {
-                StatusCode::FORBIDDEN
-            } else {
-                StatusCode::BAD_REQUEST
-            };
-            return Err(error_response(status, r.kind, &clip(&r.message)));
-        }
-    }
-    let warc = match (req.warc, &state.cfg.warc_dir) {
-        (false, _) => None,
-        (true, None) => {
-            return Err(error_response(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                crate::archiving::NO_ARCHIVES,
-            ))
-        }
-        (true, Some(dir)) => {
-            let (name, w) = crate::archiving::request_warc(dir).map_err(|e| {
-                error_response(StatusCode::INTERNAL_SERVER_ERROR, "output", &e.to_string())
-            })?;
-            let w = Arc::new(w);
-            page.archive = Some(w.clone());
-            Some((name, w))
-        }
-    };
-    if req.screenshot && page.format != Format::Json {
-        return Err(bad(
-            "screenshot=true needs format=json (the PNG comes back base64 in the record's `screenshot`)".into(),
-        ));
-    }
-    let input = match (req.url, req.html) {
-        (Some(_), Some(_)) => return Err(bad("give url or html, not both".into())),
+) -> Result<(Source, Admitted), Response> {
+    let bad = |m: &str| error_response(StatusCode::BAD_REQUEST, "input", m);
+    let url = match (&req.url, &req.html) {
+        (Some(_), Some(_)) => return Err(bad("give url or html, not both")),
         (None, None) => {
             return Err(bad(
-                "missing url: GET /extract?url=https://example.com/ (or POST {\"html\": …})".into(),
+                "missing url: GET /extract?url=https://example.com/ (or POST {\"html\": …})",
             ))
         }
-        (Some(url), None) => {
-            if let Err(r) = state.cfg.policy.check(&url).await {
-                state.metrics.refused("forbidden");
-                let e = sightline::Error::Forbidden {
-                    input: url.clone(),
-                    message: r.to_string(),
-                };
-                return Err(error_response(
-                    StatusCode::FORBIDDEN,
-                    "forbidden",
-                    &page.message(&e),
-                ));
-            }
-            Source::Url(url)
-        }
-        (None, Some(html)) => Source::Html {
+        (url, _) => url.as_deref(),
+    };
+    let admitted = admission::admit(&operator(state), &req.page, url)
+        .await
+        .map_err(|r| refused(state, r))?;
+    let input = match (req.url, req.html) {
+        (Some(url), _) => Source::Url(url),
+        (None, html) => Source::Html {
             name: "request".into(),
-            html: html.into_bytes(),
+            html: html.unwrap_or_default().into_bytes(),
             charset: Some(req.charset.unwrap_or_else(|| "utf-8".into())),
         },
     };
-    Ok((
-        input,
-        RequestPage {
-            page,
-            screenshot: req.screenshot,
-            warc,
-        },
-    ))
+    Ok((input, admitted))
 }
 
 /// The service's page configuration with one request's choices over it; `Err` says what is
-/// wrong with them.
+/// wrong with them. `POST /crawl`'s (its request could flatten [`PageRequest`] and be
+/// admitted by [`admission::admit`] as `/extract` is).
 fn choices(
     base: &PageConfig,
     algorithm: Option<&str>,
@@ -511,46 +458,44 @@ fn choices(
     units: bool,
     body: Option<&str>,
 ) -> Result<PageConfig, String> {
-    let mut page = base.with_choices(algorithm, comments)?;
-    if let Some(f) = format {
-        page.format = f.parse::<Format>()?;
-    }
-    if units {
-        if page.format != Format::Json {
-            return Err(
-                "units=true needs format=json (the units come back in the record's `units`)".into(),
-            );
-        }
-        page = page.units(true);
-    }
-    if let Some(b) = body {
-        let f = b.parse::<Format>()?;
-        if page.format != Format::Json || f == Format::Json {
-            return Err(format!(
-                "body={b} needs format=json and a body format of markdown, text or html (it comes back in the record's `body`)"
-            ));
-        }
-        page = page.json_body(Some(f));
-    }
-    Ok(page)
+    let req = PageRequest {
+        algorithm: algorithm.map(str::to_string),
+        comments,
+        format: format.map(str::to_string),
+        units,
+        body: body.map(str::to_string),
+        ..PageRequest::default()
+    };
+    admission::choose(base, &req).map_err(|r| r.message)
 }
 
 /// What `POST /score` takes: a snapshot (the JSON of `sightline snapshot`, or of the MCP
-/// `snapshot` tool) and the choices `/extract` takes that do not need a browser.
+/// `snapshot` tool) and the choices of the one request shape ([`PageRequest`]) that need no
+/// browser: `format`, `algorithm`, `comments`, `units`, `body`.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ScoreRequest {
     /// The snapshot, as `js/snapshot.js` returns it (with its `schema_version`).
     pub snapshot: serde_json::Value,
     /// The name of the input in the record (default `snapshot`).
     pub name: Option<String>,
-    pub format: Option<String>,
-    pub algorithm: Option<String>,
-    pub comments: Option<bool>,
-    #[serde(default)]
-    pub units: bool,
-    /// As `/extract`'s `body`.
-    pub body: Option<String>,
+    /// The page's choices; those that need a browser (screenshot, warc, steering) are
+    /// refused.
+    #[serde(flatten)]
+    pub page: PageRequest,
+}
+
+/// The choices of a `POST /score`: a snapshot renders nothing, so screenshot, warc and the
+/// steering fields are refused.
+fn score_choices(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, String> {
+    let browser = [("screenshot", req.screenshot), ("warc", req.warc)]
+        .into_iter()
+        .find_map(|(k, on)| on.then_some(k));
+    if let Some(k) = browser.or(req.steer.first()) {
+        return Err(format!(
+            "`{k}`: POST /score renders nothing; it takes snapshot, name, format, algorithm, comments, units and body (screenshots, archives and steering are for /extract)"
+        ));
+    }
+    admission::choose(base, req).map_err(|r| r.message)
 }
 
 /// `POST /score`: a posted snapshot scored with no browser, answered as `/extract` answers.
@@ -576,14 +521,7 @@ async fn score_post(
             ))
         }
     };
-    let page = match choices(
-        &state.cfg.page,
-        req.algorithm.as_deref(),
-        req.comments,
-        req.format.as_deref(),
-        req.units,
-        req.body.as_deref(),
-    ) {
+    let page = match score_choices(&state.cfg.page, &req.page) {
         Ok(p) => p,
         Err(m) => return bad(m),
     };
@@ -595,37 +533,13 @@ async fn score_post(
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };
-    let cfg = RequestPage {
+    let scorer = state.extractor.with_config(page.clone());
+    let cfg = Admitted {
         page,
         screenshot: false,
         warc: None,
     };
-    let page = cfg.page.clone();
-    let work = tokio::task::spawn_blocking(move || {
-        let text: usize = snap
-            .nodes
-            .iter()
-            .filter_map(|n| n.text.as_ref())
-            .map(String::len)
-            .sum();
-        if text > page.max_text_bytes {
-            let e = Error::TooLarge {
-                input: name.clone(),
-                message: format!(
-                    "{text} bytes of text, more than the limit of {} (max_text_bytes)",
-                    page.max_text_bytes
-                ),
-            };
-            return PageOut::error_for(&name, &e, &page);
-        }
-        sightline::batch::page::score_snapshot(
-            &name,
-            &snap,
-            &page,
-            sightline::Timings::default(),
-            None,
-        )
-    });
+    let work = tokio::task::spawn_blocking(move || scorer.score(&name, &snap));
     let out = tokio::time::timeout(state.cfg.request_timeout, work).await;
     drop(admission);
     let out = match out {
@@ -652,7 +566,7 @@ async fn score_post(
     respond(out, &cfg)
 }
 
-fn respond(mut out: PageOut, cfg: &RequestPage) -> Response {
+fn respond(mut out: PageOut, cfg: &Admitted) -> Response {
     if let Some(e) = &out.record.error {
         // A wall: 502, with the record (its `wall`) as the body.
         if e.kind == "blocked" {

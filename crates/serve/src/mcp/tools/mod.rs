@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use super::crawl::*;
 use super::{McpServer, TextFormat};
+use crate::admission::{self, Admitted, Operator, PageRequest, Refusal, SteerFields};
 use sightline::extract::metadata::Metadata;
-use sightline::extract::Algorithm;
 use sightline::snapshot::{NodeId, Tree};
 use sightline::PageConfig;
 use sightline::{Error, Page, Source};
@@ -32,80 +32,43 @@ pub const MAX_SNAPSHOT_BLOCKS: usize = 200;
 /// Characters of a block's text quoted in a `snapshot`.
 const EXCERPT_CHARS: usize = 160;
 
-/// The input of `extract`.
+/// The input of `extract`: the page and the one request shape of `serve`'s `/extract`
+/// ([`PageRequest`]: algorithm, format, comments, warc, and the steering fields of
+/// `sightline::Steer` at the top level or, as an alias, under `steer`).
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct ExtractParams {
     /// The page: an http(s) URL. Private, loopback and file:// targets are refused unless the
     /// server allows them.
     pub url: String,
-    /// `markdown` (default) or `text` (one paragraph per line).
-    #[serde(default)]
-    pub format: TextFormat,
-    /// The scoring algorithm; default: the server's (`learned`, sightline's classifier).
-    #[serde(default)]
-    #[schemars(schema_with = "algorithm_schema")]
-    pub algorithm: Option<String>,
-    /// Keep the page's reader comments after the article (`learned` only); default: the
-    /// server's (`--comments`, off unless set).
-    #[serde(default)]
-    pub comments: Option<bool>,
-    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
-    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
-    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
-    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
-    #[serde(default)]
-    #[schemars(with = "Option<sightline::Steer>")]
-    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Archive the page: every request and response the browser made for it, with bodies,
-    /// then its text and record, go to a new WARC file in the server's `--warc-dir`; the
-    /// result's `warc` names the file. Refused when the server keeps no archives.
-    pub warc: Option<bool>,
+    /// The page's choices (`format`: `markdown`, the default, or `text`) and steering fields.
+    #[serde(flatten)]
+    pub page: PageRequest,
 }
 
 /// The input of `screenshot`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct ScreenshotParams {
     /// The page: an http(s) URL (the same policy as `extract`).
     pub url: String,
     /// The whole page (cut at 16,384 CSS px) instead of the first viewport (default false).
     #[serde(default)]
     pub full_page: Option<bool>,
-    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
-    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
-    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
-    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
-    #[serde(default)]
-    #[schemars(with = "Option<sightline::Steer>")]
-    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The steering fields, as `extract` takes them.
+    #[serde(flatten)]
+    pub steer: SteerFields,
 }
 
 /// The input of `snapshot`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct SnapshotParams {
     /// The page: an http(s) URL (the same policy as `extract`).
     pub url: String,
     /// How many of the largest text blocks to list (default 20, at most 200).
     #[serde(default)]
     pub max_nodes: Option<u32>,
-    /// Steer the page before it is read: wait for an element (`wait_for`), run actions in
-    /// Firecrawl's shape (`actions`: click "Load more" with `repeat`, write, press, scroll),
-    /// gather a virtual list (`scroll_container`), answer consent (`consent`), and more (see
-    /// docs/steering.md); scripts, headers and cookies only where the server allows them.
-    #[serde(default)]
-    #[schemars(with = "Option<sightline::Steer>")]
-    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
-}
-
-fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-    schemars::json_schema!({
-        "type": ["string", "null"],
-        "enum": names.into_iter().map(Some).chain([None]).collect::<Vec<_>>(),
-        "description": "The scoring algorithm; default: the server's (`learned`, sightline's classifier)."
-    })
+    /// The steering fields, as `extract` takes them.
+    #[serde(flatten)]
+    pub steer: SteerFields,
 }
 
 /// A link inside the extracted content.
@@ -224,6 +187,16 @@ pub(crate) fn error_result(e: &Error, cfg: &PageConfig) -> CallToolResult {
     r
 }
 
+/// The tool error for a call refused before anything was rendered: `error (<kind>):
+/// <message>`, as a failed page's.
+pub(crate) fn refusal_result(r: &Refusal) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "error ({}): {}",
+        r.kind_name(),
+        r.message
+    ))])
+}
+
 /// A success with `value` as structured content and, after `first` (the content itself, if
 /// any), its JSON as text for clients that read text only.
 fn structured<T: Serialize>(first: Option<ContentBlock>, value: &T) -> CallToolResult {
@@ -250,48 +223,33 @@ impl McpServer {
         &self,
         Parameters(p): Parameters<ExtractParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let base = self.shared().extractor.page_config().clone();
-        // The call's own choices over the server's.
-        let own = match base.with_choices(p.algorithm.as_deref(), p.comments) {
-            Ok(own) => own,
-            Err(m) => {
-                let e = Error::Input {
-                    input: p.algorithm.clone().unwrap_or_default(),
-                    message: m,
-                    source: None,
-                };
-                return Ok(error_result(&e, &base));
+        let mut req = p.page;
+        let format = match req.format.as_deref().unwrap_or("markdown") {
+            "markdown" => TextFormat::Markdown,
+            "text" => TextFormat::Text,
+            f => {
+                return Ok(refusal_result(&Refusal::input(format!(
+                    "format={f}: the extract tool writes markdown or text (its structured result carries the rest)"
+                ))))
             }
         };
-        let mut own = own;
-        let mut warc = None;
-        if p.warc == Some(true) {
-            let Some(dir) = &self.shared().warc_dir else {
-                let e = Error::Forbidden {
-                    input: p.url.clone(),
-                    message: crate::archiving::NO_ARCHIVES.into(),
-                };
-                return Ok(error_result(&e, &base));
-            };
-            match crate::archiving::request_warc(dir) {
-                Ok((name, w)) => {
-                    let w = Arc::new(w);
-                    own = own.archive(Some(w.clone()));
-                    warc = Some((name, w));
-                }
-                Err(e) => return Ok(error_result(&e, &base)),
-            }
-        }
-        let cfg = Arc::new(own);
-        let page = match self.page(&p.url, &cfg, false, &p.steer).await {
+        req.format = Some(format.name().into());
+        let Admitted {
+            page: cfg, warc, ..
+        } = match self.admitted_page(&p.url, &req).await {
+            Ok(a) => a,
+            Err(r) => return Ok(r),
+        };
+        let cfg = Arc::new(cfg);
+        let page = match self.page(&p.url, &cfg, false).await {
             Ok(page) => page,
             Err(e) => return Ok(error_result(&e, &cfg)),
         };
-        let content = match p.format {
+        let content = match format {
             TextFormat::Markdown => page.markdown(),
             TextFormat::Text => page.text(),
         };
-        let mut result = extract_result(&page, p.format, content);
+        let mut result = extract_result(&page, format, content);
         if let Some((name, w)) = warc {
             if let Err(e) = w.finish() {
                 return Ok(error_result(&e, &cfg));
@@ -326,10 +284,9 @@ impl McpServer {
         &self,
         Parameters(p): Parameters<ScreenshotParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let cfg = self.shared().extractor.page_config().clone();
-        let page = match self.page(&p.url, &cfg, true, &p.steer).await {
-            Ok(page) => page,
-            Err(e) => return Ok(error_result(&e, &cfg)),
+        let (page, cfg) = match self.steered_page(&p.url, p.steer, true).await {
+            Ok(x) => x,
+            Err(r) => return Ok(r),
         };
         let full_page = p.full_page.unwrap_or(false);
         let shot = page.screenshot().map(|png| {
@@ -377,10 +334,9 @@ impl McpServer {
         &self,
         Parameters(p): Parameters<SnapshotParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let cfg = self.shared().extractor.page_config().clone();
-        let page = match self.page(&p.url, &cfg, false, &p.steer).await {
-            Ok(page) => page,
-            Err(e) => return Ok(error_result(&e, &cfg)),
+        let (page, _) = match self.steered_page(&p.url, p.steer, false).await {
+            Ok(x) => x,
+            Err(r) => return Ok(r),
         };
         let limit = p
             .max_nodes
@@ -403,10 +359,18 @@ impl McpServer {
         &self,
         Parameters(p): Parameters<CrawlParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let base = self.shared().extractor.page_config().clone();
-        let cfg = match self.call_config(&p.url, &base, &p.steer).await {
-            Ok(c) => c,
-            Err(e) => return Ok(error_result(&e, &base)),
+        // The crawl's steering fields, admitted as `extract`'s (its parameters could flatten
+        // `SteerFields` as `extract`'s do).
+        let req = PageRequest {
+            steer: SteerFields {
+                steer: p.steer.clone(),
+                ..SteerFields::default()
+            },
+            ..PageRequest::default()
+        };
+        let cfg = match self.admitted_page(&p.url, &req).await {
+            Ok(a) => a.page,
+            Err(r) => return Ok(r),
         };
         let format = match p.format {
             TextFormat::Markdown => sightline::Format::Markdown,
@@ -415,7 +379,7 @@ impl McpServer {
         let crawler = self
             .shared()
             .extractor
-            .with_config((*cfg).clone().format(format));
+            .with_config(cfg.clone().format(format));
         let max_pages = crate::crawling::page_bound(p.max_pages, self.shared().max_crawl_pages);
         let max_chars = p
             .max_chars
@@ -465,8 +429,8 @@ impl McpServer {
     )]
     async fn map(&self, Parameters(p): Parameters<MapParams>) -> Result<CallToolResult, ErrorData> {
         let base = self.shared().extractor.page_config().clone();
-        if let Err(e) = self.call_config(&p.url, &base, &None).await {
-            return Ok(error_result(&e, &base));
+        if let Err(r) = admission::target(&self.operator(), &p.url, &base).await {
+            return Ok(refusal_result(&r));
         }
         let crawl = crate::crawling::map_config(
             vec![p.url.clone()],
@@ -497,40 +461,44 @@ impl McpServer {
 }
 
 impl McpServer {
-    /// Check `url` against the policy and give the call's page settings: `cfg` with the
-    /// call's steering fields over the operator's plan, as far as the grants allow.
-    async fn call_config(
+    /// The operator's rules of this server, for [`admission::admit`].
+    fn operator(&self) -> Operator<'_> {
+        let shared = self.shared();
+        Operator {
+            page: shared.extractor.page_config(),
+            grants: &shared.grants,
+            policy: &shared.policy,
+            warc_dir: shared.warc_dir.as_deref(),
+        }
+    }
+
+    /// The call admitted for the page at `url` ([`admission::admit`]), or its tool error.
+    async fn admitted_page(
         &self,
         url: &str,
-        cfg: &Arc<PageConfig>,
-        steer: &Option<serde_json::Map<String, serde_json::Value>>,
-    ) -> Result<Arc<PageConfig>, Error> {
-        let shared = self.shared();
-        if let Err(r) = shared.policy.check(url).await {
-            return Err(Error::Forbidden {
-                input: url.to_string(),
-                message: r.to_string(),
-            });
-        }
-        let Some(fields) = steer else {
-            return Ok(cfg.clone());
+        req: &PageRequest,
+    ) -> Result<Admitted, CallToolResult> {
+        admission::admit(&self.operator(), req, Some(url))
+            .await
+            .map_err(|r| refusal_result(&r))
+    }
+
+    /// A page rendered with the call's steering fields only (`screenshot`, `snapshot`), and
+    /// its settings; the tool error when the call is refused or the page fails.
+    async fn steered_page(
+        &self,
+        url: &str,
+        steer: SteerFields,
+        screenshot: bool,
+    ) -> Result<(Page, Arc<PageConfig>), CallToolResult> {
+        let req = PageRequest {
+            steer,
+            ..PageRequest::default()
         };
-        match crate::steering::call_plan(cfg.steer.as_ref(), fields, &shared.grants) {
-            Ok(Some(plan)) => {
-                let mut own = cfg.as_ref().clone();
-                own.steer = Some(plan);
-                Ok(Arc::new(own))
-            }
-            Ok(None) => Ok(cfg.clone()),
-            Err(r) if r.kind == "forbidden" => Err(Error::Forbidden {
-                input: url.to_string(),
-                message: r.message,
-            }),
-            Err(r) => Err(Error::Input {
-                input: url.to_string(),
-                message: r.message,
-                source: None,
-            }),
+        let cfg = Arc::new(self.admitted_page(url, &req).await?.page);
+        match self.page(url, &cfg, screenshot).await {
+            Ok(page) => Ok((page, cfg)),
+            Err(e) => Err(error_result(&e, &cfg)),
         }
     }
 
@@ -545,16 +513,14 @@ impl McpServer {
         crate::crawling::within_deadline(work, cancel, stop).await
     }
 
-    /// Check `url` against the policy, then render and score it within the call deadline.
+    /// Render and score an admitted page within the call deadline.
     async fn page(
         &self,
         url: &str,
         cfg: &Arc<PageConfig>,
         screenshot: bool,
-        steer: &Option<serde_json::Map<String, serde_json::Value>>,
     ) -> Result<Page, Error> {
         let shared = self.shared();
-        let cfg = &self.call_config(url, cfg, steer).await?;
         let work = shared.extractor.extract_with(
             Source::Url(url.to_string()),
             cfg.clone(),

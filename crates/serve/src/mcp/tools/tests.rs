@@ -142,3 +142,40 @@ fn a_failed_page_is_a_tool_error_naming_its_kind() {
     );
     assert!(t.ends_with("(raise --timeout)"), "{t}");
 }
+
+#[test]
+fn the_page_tools_list_the_steering_fields_at_the_top_level() {
+    use rmcp::handler::server::common::schema_for_type;
+    for (name, schema) in [
+        ("extract", schema_for_type::<ExtractParams>()),
+        ("screenshot", schema_for_type::<ScreenshotParams>()),
+        ("snapshot", schema_for_type::<SnapshotParams>()),
+    ] {
+        let s = serde_json::Value::Object((*schema).clone());
+        assert_eq!(s["required"], serde_json::json!(["url"]), "{name}: {s}");
+        for k in ["url", "wait_for", "actions", "consent", "steer"] {
+            assert!(s["properties"][k].is_object(), "{name}: no {k}: {s}");
+        }
+    }
+    let s = serde_json::Value::Object((*schema_for_type::<ExtractParams>()).clone());
+    for k in ["format", "algorithm", "comments", "warc"] {
+        assert!(s["properties"][k].is_object(), "extract: no {k}: {s}");
+    }
+}
+
+#[test]
+fn the_steer_object_is_an_alias_of_the_top_level_fields() {
+    let p: ExtractParams = serde_json::from_value(serde_json::json!({
+        "url": "https://example.com/",
+        "format": "text",
+        "wait_for": "#a",
+        "steer": {"consent": "accept"}
+    }))
+    .unwrap();
+    assert_eq!(p.page.format.as_deref(), Some("text"));
+    let all = p.page.steer.merged();
+    assert_eq!(
+        (all["wait_for"].as_str(), all["consent"].as_str()),
+        (Some("#a"), Some("accept"))
+    );
+}
