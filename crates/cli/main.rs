@@ -8,7 +8,6 @@
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
 //! - `scope_args`: the flags that bound and pace a crawl, shared by `crawl` and `map`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
-//! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
 //! - `train_args`: the flags of `sightline train`, read into one training run.
 //! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
 //! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
@@ -22,7 +21,6 @@ mod mcp_cmd;
 mod scope_args;
 mod serve_cmd;
 mod shared;
-mod steer_args;
 mod train_args;
 mod ui;
 
@@ -166,7 +164,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     if a.body.is_some() && format != Format::Json {
         bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
-    let cfg = match a.render.steer.plan()? {
+    let cfg = match a.render.plan()? {
         Some(plan) => cfg.steer(plan),
         None => cfg,
     };
@@ -405,7 +403,7 @@ async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
     if let Some(c) = &a.render.charset {
         opts = opts.charset(c);
     }
-    if let Some(plan) = a.render.steer.plan()? {
+    if let Some(plan) = a.render.plan()? {
         opts = opts.steer(plan);
     }
     let extractor = Extractor::new(opts).await?;
