@@ -459,6 +459,24 @@ mod tests {
     use crate::snapshot::SnapshotBuilder;
 
     #[test]
+    fn json_sets_the_user_facing_fields_in_the_flags_units() {
+        let o: RenderOptions = serde_json::from_str(
+            r#"{"timeout": 2.5, "quiet_ms": 50, "viewport": [800, 600], "user_agent": "bot/1"}"#,
+        )
+        .unwrap();
+        assert_eq!(o.timeout, Duration::from_millis(2500));
+        assert_eq!(o.quiet, Duration::from_millis(50));
+        assert_eq!(o.viewport, (800, 600));
+        // The fields JSON does not set keep their defaults.
+        let d = RenderOptions::default();
+        assert_eq!((o.command_timeout, o.javascript), (d.command_timeout, true));
+        assert_eq!(o.max_nodes, d.max_nodes);
+        assert!(serde_json::from_str::<RenderOptions>(r#"{"steer": {}}"#).is_err());
+        let zero: RenderOptions = serde_json::from_str(r#"{"timeout": 0}"#).unwrap();
+        assert_eq!(zero.validate().unwrap_err().setting, "timeout");
+    }
+
+    #[test]
     fn an_unclosed_title_is_closed_before_the_next_tag() {
         let html = b"<html><head><TITLE>News story(Site)broken script text</head><body><p>Body</p></body></html>".to_vec();
         let input = Input::Html {

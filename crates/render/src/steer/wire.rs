@@ -327,7 +327,7 @@ mod tests {
         assert_eq!(p, json);
         for (args, words) in [
             (&["--block", "videos"][..], "images, media or fonts"),
-            (&["--max-retry-after", "-1"], "0 or more"),
+            (&["--max-retry-after=-1"], "0 or more"),
             (&["--consent", "maybe"], "reject"),
             (&["--actions", r#"[{"type":"wait"}]"#], "milliseconds"),
         ] {
