@@ -305,7 +305,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub browser_ws_file: Option<PathBuf>,
     /// The render settings declared once in the library: --viewport, --timeout, --quiet-ms,
-    /// --offline, --max-nodes, --chrome-arg, --recycle-*, --accept-http-errors, --proxy,
+    /// --offline, --max-nodes, -j, --chrome-arg, --recycle-*, --accept-http-errors, --proxy,
     /// --user-agent.
     #[command(flatten)]
     pub options: RenderOptions,
@@ -330,10 +330,6 @@ pub struct RenderArgs {
     /// Time budget of the scroll phase in ms (infinite scroll never ends).
     #[arg(long, default_value_t = 2500, value_name = "MS")]
     pub max_scroll_ms: u64,
-    /// Tabs rendering at once (one browser, a pool of reused tabs; default: the number of
-    /// cores, at most 8).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub concurrency: Option<usize>,
     /// Charset of file and stdin inputs when the page does not declare one (served with it
     /// in Content-Type).
     #[arg(long, value_name = "LABEL")]
@@ -697,17 +693,10 @@ pub struct EvalArgs {
 }
 
 /// Render options from the shared flags: the library's settings as parsed, with the browser,
-/// the scroll phase, the tabs and the memory bound, which the command line writes its own way.
+/// the scroll phase and the memory bound, which the command line writes its own way.
 pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
     r.options.validate().map_err(flag_error)?;
-    let concurrency = r
-        .concurrency
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .min(8)
-        })
-        .max(1);
+    let concurrency = r.options.concurrency;
     Ok(r.options
         .clone()
         .browser(match browser_endpoints(r)?.first() {
@@ -721,7 +710,6 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             budget: Duration::from_millis(r.max_scroll_ms),
             always: r.always_scroll,
         })
-        .concurrency(concurrency)
         .max_browser_memory(match r.max_browser_memory {
             Some(0) => None,
             Some(mib) => Some(mib << 20),

@@ -89,9 +89,15 @@ pub struct RenderOptions {
         arg(long, default_value_t = RenderOptions::default().max_nodes, value_name = "N")
     )]
     pub max_nodes: usize,
-    /// Tabs used at once (default 1; the CLI's `-j`, whose default is the number of cores).
+    /// Tabs rendering at once (one browser, a pool of reused tabs; default: the number of
+    /// cores, at most 8).
+    // The library's default is 1 tab (Python: `Browser(tabs)`); the command line's, the
+    // machine's cores up to 8 ([`RenderOptions::default_tabs`]).
     #[serde(skip)]
-    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().concurrency))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, short = 'j', value_name = "N", default_value_t = RenderOptions::default_tabs(), hide_default_value = true, value_parser = tabs_arg)
+    )]
     pub concurrency: usize,
     /// Extra Chromium flag, without leading dashes (repeatable).
     // `js-flags=--max-old-space-size=128`
@@ -248,6 +254,13 @@ setters! {
 }
 
 impl RenderOptions {
+    /// The command line's default number of tabs: the machine's cores, at most 8.
+    pub fn default_tabs() -> usize {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8)
+    }
+
     /// The default bound on a launched browser's memory with `tabs` tabs: 1 GiB plus 512 MiB
     /// a tab (what [`RenderOptions::max_browser_memory`] is unless the user sets it; the one
     /// place this rule is written).
@@ -289,6 +302,15 @@ fn viewport_arg(arg: &str) -> Result<(u32, u32), String> {
     arg.split_once(['x', 'X'])
         .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
         .ok_or_else(|| format!("--viewport {arg}: expected WIDTHxHEIGHT such as 1366x900"))
+}
+
+/// `-j N`: at least one tab.
+#[cfg(feature = "clap")]
+fn tabs_arg(arg: &str) -> Result<usize, String> {
+    arg.trim()
+        .parse::<usize>()
+        .map(|n| n.max(1))
+        .map_err(|_| format!("{arg}: expected a number of tabs"))
 }
 
 /// `--timeout SECONDS`: more than 0.
