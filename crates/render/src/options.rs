@@ -301,7 +301,7 @@ impl RenderOptions {
 fn viewport_arg(arg: &str) -> Result<(u32, u32), String> {
     arg.split_once(['x', 'X'])
         .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
-        .ok_or_else(|| format!("--viewport {arg}: expected WIDTHxHEIGHT such as 1366x900"))
+        .ok_or_else(|| "expected WIDTHxHEIGHT such as 1366x900".to_string())
 }
 
 /// `-j N`: at least one tab.
@@ -310,7 +310,7 @@ fn tabs_arg(arg: &str) -> Result<usize, String> {
     arg.trim()
         .parse::<usize>()
         .map(|n| n.max(1))
-        .map_err(|_| format!("{arg}: expected a number of tabs"))
+        .map_err(|_| "expected a number of tabs".to_string())
 }
 
 /// `--timeout SECONDS`: more than 0.
@@ -318,7 +318,7 @@ fn tabs_arg(arg: &str) -> Result<usize, String> {
 fn positive_seconds(arg: &str) -> Result<Duration, String> {
     match crate::settings::seconds(arg) {
         Ok(d) if !d.is_zero() => Ok(d),
-        _ => Err(format!("{arg}: must be a positive number of seconds")),
+        _ => Err("must be a positive number of seconds".to_string()),
     }
 }
 

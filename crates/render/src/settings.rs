@@ -74,7 +74,7 @@ pub fn seconds(arg: &str) -> Result<Duration, String> {
         .parse::<f64>()
         .ok()
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| format!("{arg}: must be a number of seconds, 0 or more"))
+        .ok_or_else(|| "must be a number of seconds, 0 or more".to_string())
 }
 
 /// Whole milliseconds as the command line writes them (`--quiet-ms 100`).
@@ -82,5 +82,5 @@ pub fn millis_arg(arg: &str) -> Result<Duration, String> {
     arg.trim()
         .parse::<u64>()
         .map(Duration::from_millis)
-        .map_err(|_| format!("{arg}: must be a whole number of milliseconds"))
+        .map_err(|_| "must be a whole number of milliseconds".to_string())
 }

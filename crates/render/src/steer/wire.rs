@@ -181,7 +181,7 @@ pub(super) fn blocked_arg(arg: &str) -> Result<super::Blocked, String> {
         "media" => Ok(Blocked::Media),
         "fonts" | "font" => Ok(Blocked::Fonts),
         other => Err(format!(
-            "--block {other}: expected images, media or fonts (comma-separated)"
+            "expected images, media or fonts (comma-separated), not `{other}`"
         )),
     }
 }
