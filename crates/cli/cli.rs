@@ -8,8 +8,9 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use sightline::batch::inputs;
+use sightline::render::settings::SettingsError;
 use sightline::NetPolicy;
-use sightline::{BrowserSource, RenderOptions};
+use sightline::{BrowserSource, RenderOptions, Steer};
 
 pub use crate::scope_args::ScopeArgs;
 pub use crate::scoring_args::ScoringArgs;
@@ -253,7 +254,7 @@ impl ServiceArgs {
             bail!("--save-storage-state is for `extract` and `snapshot`: a service renders many callers' pages");
         }
         let page = self.page(charset)?;
-        Ok(match render.steer.plan()? {
+        Ok(match render.plan()? {
             Some(plan) => page.steer(plan),
             None => page,
         })
@@ -285,24 +286,11 @@ pub struct RenderArgs {
     /// Read more --browser-ws endpoints from FILE, one per line (# comments skipped).
     #[arg(long, value_name = "FILE")]
     pub browser_ws_file: Option<PathBuf>,
-    /// Abort every request except the page's own document and same-origin loopback
-    /// resources: nothing leaves the machine (tests and benchmarks use this).
-    #[arg(long)]
-    pub offline: bool,
-    /// Deadline for one page in seconds (navigation, settling, snapshot).
-    #[arg(long, default_value_t = 15.0, value_name = "SECONDS")]
-    pub timeout: f64,
-    /// DOM quiet window of the settle after load, in ms. The page is settled once, after
-    /// `load`: the document is complete; no request is in flight; no fetch/XHR made by a
-    /// script (nor the reading of a fetched body) is pending or settled in the last 50 ms;
-    /// no one-shot setTimeout is due within
-    /// 1.5 s after load (timers set by timers count too); no animation frame requested
-    /// outside a frame callback is pending (waited for at most 200 ms after load); and the
-    /// DOM has not changed for this long (changes by the parser do not count). A page
-    /// without scripts settles right after load. Bounds: at most 5 s after load, and the
-    /// page deadline (--timeout); the page is then captured as it is.
-    #[arg(long, default_value_t = 100, value_name = "MS")]
-    pub quiet_ms: u64,
+    /// The render settings declared once in the library: --viewport, --timeout, --quiet-ms,
+    /// --offline, --max-nodes, -j, --chrome-arg, --recycle-*, --accept-http-errors, --proxy,
+    /// --user-agent.
+    #[command(flatten)]
+    pub options: RenderOptions,
     /// Do not scroll before the snapshot. By default, a page taller than the viewport that
     /// registered an IntersectionObserver is scrolled down one viewport at a time, each step
     /// settling briefly (at most 600 ms), until the bottom or a bound, then back to the top;
@@ -324,42 +312,37 @@ pub struct RenderArgs {
     /// Time budget of the scroll phase in ms (infinite scroll never ends).
     #[arg(long, default_value_t = 2500, value_name = "MS")]
     pub max_scroll_ms: u64,
-    /// Viewport size in CSS px.
-    #[arg(long, default_value = "1366x900", value_name = "WxH")]
-    pub viewport: String,
-    /// Tabs rendering at once (one browser, a pool of reused tabs; default: the number of
-    /// cores, at most 8).
-    #[arg(long, short = 'j', value_name = "N")]
-    pub concurrency: Option<usize>,
-    /// Extra Chromium flag, without leading dashes (repeatable).
-    #[arg(long = "chrome-arg", value_name = "FLAG")]
-    pub chrome_args: Vec<String>,
     /// Charset of file and stdin inputs when the page does not declare one (served with it
     /// in Content-Type).
     #[arg(long, value_name = "LABEL")]
     pub charset: Option<String>,
-    /// Fail pages whose snapshot has more nodes than this.
-    #[arg(long, default_value_t = 200_000, value_name = "N")]
-    pub max_nodes: usize,
-    /// Close a tab and open a fresh one after it rendered N pages (0: never), so long runs
-    /// do not grow one renderer's memory. Between pages a tab goes to about:blank with its
-    /// scripts off; a tab that cannot, or whose page failed to load, is replaced at once.
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    pub recycle_tab_after: usize,
-    /// Relaunch the launched browser after it rendered N pages (0: never). Pages in flight
-    /// finish first and new pages wait for the fresh browser: none is lost.
-    #[arg(long, default_value_t = 2_000, value_name = "N")]
-    pub recycle_browser_after: usize,
     /// Relaunch the launched browser the same way when its processes' summed resident memory
     /// passes MIB (checked every 10 pages, Linux; 0: no bound). Default: 1024 + 512 per tab.
     #[arg(long, value_name = "MIB")]
     pub max_browser_memory: Option<u64>,
-    /// Extract pages whose main document has an HTTP error status (>= 400) instead of
-    /// failing them with an `http` error.
-    #[arg(long)]
-    pub accept_http_errors: bool,
+    /// The steering plan, declared once in the library (`sightline::Steer`); read it with
+    /// [`RenderArgs::plan`].
     #[command(flatten)]
-    pub steer: crate::steer_args::SteerArgs,
+    pub steer: Steer,
+}
+
+impl RenderArgs {
+    /// The steering plan these flags ask for; None when they ask for nothing beyond the
+    /// defaults. The command line's one rule over the library's: `--user-agent` is the
+    /// browser's ([`RenderOptions::user_agent`]), copied into the plan only with `--mobile`,
+    /// so the phone's User-Agent is the one given.
+    pub fn plan(&self) -> Result<Option<Steer>> {
+        let mut s = self.steer.clone().from_flags().map_err(flag_error)?;
+        if s.mobile {
+            s.user_agent = self.options.user_agent.clone();
+        }
+        Ok((s != Steer::default()).then_some(s))
+    }
+}
+
+/// A settings error as the command line says it: the flag, then what is wrong.
+pub fn flag_error(e: SettingsError) -> anyhow::Error {
+    anyhow::anyhow!("{} {}", e.flag(), e.message)
 }
 
 /// Web archives: capture into WARC or WACZ, replay from one (`extract`, `crawl`).
@@ -675,40 +658,17 @@ pub struct EvalArgs {
     pub render: RenderArgs,
 }
 
-/// Render options from the shared flags.
+/// Render options from the shared flags: the library's settings as parsed, with the browser,
+/// the scroll phase and the memory bound, which the command line writes its own way.
 pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
-    let (w, h) = r
-        .viewport
-        .split_once(['x', 'X'])
-        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
-        .with_context(|| {
-            format!(
-                "--viewport {}: expected WIDTHxHEIGHT such as 1366x900",
-                r.viewport
-            )
-        })?;
-    if r.timeout.is_nan() || r.timeout <= 0.0 {
-        bail!(
-            "--timeout {}: must be a positive number of seconds",
-            r.timeout
-        );
-    }
-    let concurrency = r
-        .concurrency
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .min(8)
-        })
-        .max(1);
-    Ok(RenderOptions::default()
+    r.options.validate().map_err(flag_error)?;
+    let concurrency = r.options.concurrency;
+    Ok(r.options
+        .clone()
         .browser(match browser_endpoints(r)?.first() {
             Some(ws) => BrowserSource::Connect(ws.clone()),
             None => BrowserSource::Launch(r.chrome.clone()),
         })
-        .viewport((w, h))
-        .timeout(Duration::from_secs_f64(r.timeout))
-        .quiet(Duration::from_millis(r.quiet_ms))
         .scroll(sightline::ScrollOptions {
             enabled: !r.no_scroll,
             max_px: r.max_scroll_px,
@@ -716,21 +676,11 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
             budget: Duration::from_millis(r.max_scroll_ms),
             always: r.always_scroll,
         })
-        .offline(r.offline)
-        .max_nodes(r.max_nodes)
-        .concurrency(concurrency)
-        .chrome_args(r.chrome_args.clone())
-        .recycle_tab_after(r.recycle_tab_after)
-        .recycle_browser_after(r.recycle_browser_after)
         .max_browser_memory(match r.max_browser_memory {
             Some(0) => None,
             Some(mib) => Some(mib << 20),
             None => Some(RenderOptions::default_memory_bound(concurrency)),
-        })
-        .accept_http_errors(r.accept_http_errors)
-        .proxy(r.steer.proxy.clone())
-        // A run-wide --user-agent is the browser's (no page gets a context of its own for it).
-        .user_agent(r.steer.user_agent.clone()))
+        }))
 }
 
 /// Every `--browser-ws` endpoint, from the flags and `--browser-ws-file`.

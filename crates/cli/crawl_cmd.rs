@@ -70,7 +70,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     if a.body.is_some() && format != Format::Json {
         anyhow::bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
-    if let Some(plan) = a.render.steer.plan()? {
+    if let Some(plan) = a.render.plan()? {
         page = page.steer(plan);
     }
     let dest = match &a.output {
@@ -93,7 +93,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     }
     let cfg = a
         .scope
-        .config(&seeds, a.max_depth, a.render.steer.user_agent.as_deref())
+        .config(&seeds, a.max_depth, a.render.options.user_agent.as_deref())
         .max_pages(a.max_pages)
         .shard(a.shard)
         .frontier(frontier, a.resume);
@@ -150,11 +150,13 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
         "json" | "jsonl" => true,
         f => bail!("--format {f}: map writes text or json"),
     };
-    let cfg = a
-        .scope
-        .config(&a.seeds, a.max_depth, a.render.steer.user_agent.as_deref());
+    let cfg = a.scope.config(
+        &a.seeds,
+        a.max_depth,
+        a.render.options.user_agent.as_deref(),
+    );
     let mut page = PageConfig::default().hint(Some(cli::hint));
-    if let Some(plan) = a.render.steer.plan()? {
+    if let Some(plan) = a.render.plan()? {
         page = page.steer(plan);
     }
     let cancel = signal_cancel();

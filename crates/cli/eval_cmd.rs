@@ -64,7 +64,7 @@ pub async fn run(a: EvalArgs, quiet: bool) -> Result<i32> {
                     .collect()
             }),
             // The steering flags (`--block images` measures what skipping images changes).
-            steer: a.render.steer.plan()?.unwrap_or_default(),
+            steer: a.render.plan()?.unwrap_or_default(),
         };
         // One bar per dataset on a terminal; a line every 50 pages in logs.
         let tty = std::io::stderr().is_terminal();

@@ -10,7 +10,6 @@
 //! - `scoring_args`: the flags that choose how each page is scored, shared by `extract`,
 //!   `serve` and `mcp`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
-//! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
 //! - `train_args`: the flags of `sightline train`, read into one training run.
 //! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
 //! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
@@ -25,7 +24,6 @@ mod scope_args;
 mod scoring_args;
 mod serve_cmd;
 mod shared;
-mod steer_args;
 mod train_args;
 mod ui;
 
@@ -161,7 +159,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
     if a.body.is_some() && format != Format::Json {
         bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
-    let cfg = match a.render.steer.plan()? {
+    let cfg = match a.render.plan()? {
         Some(plan) => cfg.steer(plan),
         None => cfg,
     };
@@ -400,7 +398,7 @@ async fn run_snapshot(a: SnapshotArgs) -> Result<i32> {
     if let Some(c) = &a.render.charset {
         opts = opts.charset(c);
     }
-    if let Some(plan) = a.render.steer.plan()? {
+    if let Some(plan) = a.render.plan()? {
         opts = opts.steer(plan);
     }
     let extractor = Extractor::new(opts).await?;

@@ -3,7 +3,9 @@
 //! `sightline.extract(...)` and, the rendering ones, `sightline.snapshot(...)`) and [`Call`]
 //! (the keywords of one call: `extract`, `extract_many`, `snapshot`, each shared with its
 //! async twin). A table parses a `**kwargs` dict (an unknown keyword is a `TypeError`, as in a
-//! Python signature) and maps onto the library's [`Options`] and [`PageConfig`]; the package
+//! Python signature) and maps onto the library's [`Options`] and [`PageConfig`] (the keywords
+//! that are render or steering settings through the JSON forms of [`RenderOptions`] and
+//! `sightline::Steer`, the one declaration of each, with its units and checks); the package
 //! reads the tables (`_keywords()`) for its signatures and docs, and its tests hold the `.pyi`
 //! stub to them. Sources (a URL or path, an `os.PathLike`, `html=`/`url=`, a batch item) become
 //! [`Source`]s here too.
@@ -18,7 +20,7 @@ use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
 use sightline::PageConfig;
-use sightline::{Options, Source};
+use sightline::{Options, RenderOptions, Source};
 
 use crate::convert;
 
@@ -371,23 +373,17 @@ fn crawl_table(
 impl BrowserOptions {
     /// The library's options for a browser of `tabs` tabs.
     pub(crate) fn options(&self, py: Python<'_>, tabs: usize) -> PyResult<Options> {
-        let timeout = self.timeout;
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err(convert::input_err(format!(
-                "timeout must be a positive number of seconds, not {timeout}"
-            )));
-        }
         let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
         params.learned.comments |= self.comments;
+        let tabs = tabs.max(1);
         let mut o = Options::default()
+            .render_options(self.render()?)
             .tabs(tabs)
-            .offline(self.offline)
-            .timeout(Duration::from_secs_f64(timeout))
+            .max_browser_memory(Some(RenderOptions::default_memory_bound(tabs)))
             .screenshot(self.screenshot)
             .annotate(self.annotate)
             .algorithm(convert::algorithm(self.algorithm.as_deref())?)
             .params(params)
-            .accept_http_errors(self.accept_http_errors)
             .deny_private(self.deny_private)
             .units(self.units);
         if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
@@ -395,9 +391,6 @@ impl BrowserOptions {
         }
         if let Some(c) = &self.chrome {
             o = o.chrome(c);
-        }
-        if let Some((w, h)) = self.viewport {
-            o = o.viewport(w, h);
         }
         if let Some(c) = &self.charset {
             o = o.charset(c.clone());
@@ -409,9 +402,6 @@ impl BrowserOptions {
                 s.bind(py),
             )?);
         }
-        if let Some(p) = &self.proxy {
-            o = o.proxy(p.clone());
-        }
         if let Some(w) = &self.warc {
             o = o.warc(w);
         }
@@ -421,10 +411,38 @@ impl BrowserOptions {
         if let Some(r) = &self.replay {
             o = o.replay(r);
         }
-        if let Some(ua) = &self.user_agent {
-            o = o.user_agent(ua.clone());
-        }
         Ok(o)
+    }
+
+    /// The keywords that are render settings, as the library's one type of them: a JSON
+    /// object deserialized into [`RenderOptions`] (its names, its units: seconds for
+    /// `timeout`) and checked by [`RenderOptions::validate`]. An error names the keyword.
+    fn render(&self) -> PyResult<RenderOptions> {
+        let mut fields = serde_json::json!({
+            "offline": self.offline,
+            "timeout": self.timeout,
+            "accept_http_errors": self.accept_http_errors,
+            "proxy": self.proxy,
+            "user_agent": self.user_agent,
+        });
+        if let Some(v) = self.viewport {
+            fields["viewport"] = serde_json::json!(v);
+        }
+        let bad = |name: &str, why: String| convert::input_err(format!("{name}: {why}"));
+        let opts: RenderOptions = serde_json::from_value(fields.clone()).map_err(|e| {
+            // The keyword whose value alone does not deserialize.
+            let map = fields.as_object().cloned().unwrap_or_default();
+            let name = map
+                .iter()
+                .find(|(k, v)| {
+                    let one = serde_json::json!({ k.as_str(): v });
+                    serde_json::from_value::<RenderOptions>(one).is_err()
+                })
+                .map_or("render options".to_string(), |(k, _)| k.clone());
+            bad(&name, e.to_string())
+        })?;
+        opts.validate().map_err(|e| bad(&e.setting, e.message))?;
+        Ok(opts)
     }
 }
 

@@ -25,13 +25,17 @@
 //! - `dialogs`: JavaScript dialogs answered so no page hangs.
 //! - `launch`: the browser's lifetime: launch, relaunch, recycling, the egress proxy it keeps.
 //! - [`loopback`]: the local server of pages given as HTML bytes.
-//! - `options`: [`RenderOptions`] and [`Input`].
+//! - `options`: [`RenderOptions`] (the render settings, with their JSON form and, with the
+//!   `clap` feature, their flags) and [`Input`].
 //! - `pool`: [`BrowserPool`], several browsers behind one renderer.
 //! - [`reap`]: every process of a launched browser killed and reaped at exit.
 //! - `retry`: the attempts at a page: retries and the renders that follow one.
 //! - `scroll`: the scroll phase before the snapshot.
+//! - [`settings`]: what the settings types ([`RenderOptions`], [`Steer`]) share: the typed
+//!   error of their `validate()` ([`SettingsError`]), durations in the front ends' units.
 //! - `settle`: the settle rule after `load` and the script installed before the page's.
-//! - [`steer`]: waits, actions, cookies, headers, blocking, consent: a page's [`Steer`] plan.
+//! - [`steer`]: waits, actions, cookies, headers, blocking, consent: a page's [`Steer`] plan
+//!   (every steering option declared once: JSON, schema and flag).
 //! - `tab`: one page in one tab: navigation, the phases, events, capture, PDF, screenshot.
 //! - `tab_pool`: the slots, the reused tabs and the sweeps.
 //! - `timings`: per-phase timings ([`Timings`]).
@@ -55,6 +59,7 @@ pub(crate) mod pool;
 pub mod reap;
 mod retry;
 pub(crate) mod scroll;
+pub mod settings;
 pub(crate) mod settle;
 pub mod steer;
 pub(crate) mod tab;
@@ -69,6 +74,7 @@ pub use egress::EgressPolicy;
 pub use options::{Input, PageRender, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
+pub use settings::SettingsError;
 pub use steer::Steer;
 pub use tab::{ConsentReport, Document, Rendered, Tab};
 pub use timings::Timings;

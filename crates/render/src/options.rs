@@ -6,54 +6,129 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Deserialize;
+
 use super::{checks, egress, guard, BrowserSource, ScrollOptions, Steer};
+use crate::settings::{millis, secs, SettingsError};
 use crate::Error;
 
 /// How pages are rendered. Build it from [`RenderOptions::default`] with the setters, one
 /// a field, each named as its field (`RenderOptions::default().offline(true).concurrency(4)`):
 /// the struct is `#[non_exhaustive]`, so a new knob never breaks a caller; the fields stay
 /// readable and assignable.
-#[derive(Debug, Clone)]
+///
+/// The one declaration of the user-facing render settings: their JSON form (seconds for
+/// `timeout`, milliseconds for `quiet_ms`; what Python's keywords map onto) and, with the
+/// `clap` feature, their flags (the CLI flattens this type; a field's doc is its flag's help,
+/// its default the field's default). The fields the renderer sets itself (the browser, the
+/// target policy, the page's plan, capture and replay) have neither. [`RenderOptions::validate`]
+/// checks the values.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct RenderOptions {
     /// Where the browser comes from.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().browser))]
     pub browser: BrowserSource,
-    /// Viewport in CSS px (default 1366x900).
+    /// Viewport size in CSS px.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "1366x900", value_name = "WxH", value_parser = viewport_arg)
+    )]
     pub viewport: (u32, u32),
-    /// Deadline for one page: navigation, settling and snapshot (default 15 s).
+    /// Deadline for one page in seconds (navigation, settling, snapshot).
+    #[serde(with = "secs")]
+    #[schemars(with = "f64")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "15", value_name = "SECONDS", value_parser = positive_seconds)
+    )]
     pub timeout: Duration,
-    /// DOM quiet window of the settle rule (`settle.rs`): after `load`, a DOM change made by a
-    /// script must be followed by this long without one (default 100 ms).
+    /// DOM quiet window of the settle after load, in ms. The page is settled once, after
+    /// `load`: the document is complete; no request is in flight; no fetch/XHR made by a
+    /// script (nor the reading of a fetched body) is pending or settled in the last 50 ms;
+    /// no one-shot setTimeout is due within
+    /// 1.5 s after load (timers set by timers count too); no animation frame requested
+    /// outside a frame callback is pending (waited for at most 200 ms after load); and the
+    /// DOM has not changed for this long (changes by the parser do not count). A page
+    /// without scripts settles right after load. Bounds: at most 5 s after load, and the
+    /// page deadline (--timeout); the page is then captured as it is.
+    // `settle.rs` holds the rule. In JSON `quiet_ms`, as the flag.
+    #[serde(rename = "quiet_ms", with = "millis")]
+    #[schemars(rename = "quiet_ms", with = "u64")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(id = "quiet_ms", long = "quiet-ms", default_value = "100", value_name = "MS", value_parser = crate::settings::millis_arg)
+    )]
     pub quiet: Duration,
     /// The scroll phase before the snapshot (`scroll.rs`).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub scroll: ScrollOptions,
     /// Limit for one small browser command (default 10 s).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().command_timeout))]
     pub command_timeout: Duration,
-    /// Abort every request but the page's own document and same-origin loopback resources.
+    /// Abort every request except the page's own document and same-origin loopback
+    /// resources: nothing leaves the machine (tests and benchmarks use this).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub offline: bool,
     /// Take a full-page PNG after the snapshot.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub screenshot: bool,
     /// Screenshots are cut at this height in CSS px (default 16,384).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().max_screenshot_height))]
     pub max_screenshot_height: u32,
-    /// Pages with more snapshot nodes fail with a too-large error (default 200,000).
+    /// Fail pages whose snapshot has more nodes than this.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value_t = RenderOptions::default().max_nodes, value_name = "N")
+    )]
     pub max_nodes: usize,
-    /// Tabs used at once (default 1).
+    /// Tabs rendering at once (one browser, a pool of reused tabs; default: the number of
+    /// cores, at most 8).
+    // The library's default is 1 tab (Python: `Browser(tabs)`); the command line's, the
+    // machine's cores up to 8 ([`RenderOptions::default_tabs`]).
+    #[serde(skip)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, short = 'j', value_name = "N", default_value_t = RenderOptions::default_tabs(), hide_default_value = true, value_parser = tabs_arg)
+    )]
     pub concurrency: usize,
-    /// Extra Chromium flags, without leading dashes (`js-flags=--max-old-space-size=128`).
+    /// Extra Chromium flag, without leading dashes (repeatable).
+    // `js-flags=--max-old-space-size=128`
+    #[cfg_attr(feature = "clap", arg(long = "chrome-arg", value_name = "FLAG"))]
     pub chrome_args: Vec<String>,
-    /// Close a tab and open a fresh one after it rendered this many pages (0: never), so a
-    /// long run does not keep growing one renderer's memory (default 100).
+    /// Close a tab and open a fresh one after it rendered N pages (0: never), so long runs
+    /// do not grow one renderer's memory. Between pages a tab goes to about:blank with its
+    /// scripts off; a tab that cannot, or whose page failed to load, is replaced at once.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value_t = RenderOptions::default().recycle_tab_after, value_name = "N")
+    )]
     pub recycle_tab_after: usize,
-    /// Relaunch a launched browser after it rendered this many pages (0: never). In-flight
-    /// pages finish first and new ones wait for the fresh browser, so no page is lost
-    /// (default 2,000).
+    /// Relaunch the launched browser after it rendered N pages (0: never). Pages in flight
+    /// finish first and new pages wait for the fresh browser: none is lost.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value_t = RenderOptions::default().recycle_browser_after, value_name = "N")
+    )]
     pub recycle_browser_after: usize,
     /// Relaunch a launched browser the same way when the summed resident memory of its
     /// processes passes this many bytes (checked every few pages; None: no bound). The CLI and
     /// `sightline::Extractor` set [`RenderOptions::default_memory_bound`] unless told otherwise.
+    // The CLI's `--max-browser-memory MIB` (0: none) sets it.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub max_browser_memory: Option<u64>,
     /// Targets the page may reach, checked by the browser for every request (redirects and
     /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub policy: Option<guard::NetPolicy>,
     /// Send every connection of a launched browser through an egress proxy inside sightline
     /// ([`egress`]) that resolves each host itself, refuses forbidden addresses and connects
@@ -61,32 +136,64 @@ pub struct RenderOptions {
     /// cannot steer a page to this machine or its network; WebSockets, WebRTC and prefetches
     /// included. `None`: Chromium connects by itself. `sightline serve` and `mcp` set it unless
     /// `--allow-private`, `extract --deny-private` sets it ([`guard::NetPolicy::egress`]).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub egress: Option<egress::EgressPolicy>,
     /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
     /// HTML a caller sent (set per page by the renderer).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub exempt_origin: Option<String>,
-    /// Extract main documents answered with an HTTP error status (>= 400) instead of
+    /// Extract pages whose main document has an HTTP error status (>= 400) instead of
     /// failing them with an `http` error.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub accept_http_errors: bool,
     /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
     /// off for one page.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().javascript))]
     pub javascript: bool,
     /// How each page is steered before its snapshot (waits, actions, headers, cookies,
     /// blocking, consent); a page's own plan ([`PageRender::steer`]) replaces it.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub steer: Arc<Steer>,
-    /// The proxy a launched browser connects through (`http://user:pass@host:port`,
-    /// `socks5://host:port`); with the egress proxy on, the egress proxy connects through it.
+    /// Connect through this proxy: http://, https:// or socks5:// with user:password@ if
+    /// needed. With a target policy (serve, --deny-private), sightline's egress proxy still
+    /// checks every connection and connects through this one.
+    // A launched browser connects through it; with the egress proxy on, the egress proxy does.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "URL",
+            help_heading = "Steering the page (docs/steering.md)"
+        )
+    )]
     pub proxy: Option<String>,
     /// Keep every HTTP exchange of each page, bodies included (`Rendered::exchanges`), for a
     /// WARC (`--warc`, `--wacz`). Off by default: no extra CDP command.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub capture: bool,
     /// Answer every request of each page from this archive (`--replay`), nothing from the
     /// network; a request it lacks fails as offline.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub replay: Option<Arc<crate::archive::Archive>>,
-    /// The User-Agent of every page, browser-wide: a launched browser starts with it
-    /// (`--user-agent`), each tab of a connected one gets it (`Emulation.setUserAgentOverride`).
-    /// Unlike a plan's [`Steer::user_agent`], it gives no page a browser context of its own
-    /// (a plan's still wins for its page). None: the browser's own.
+    /// The User-Agent string (sent, and seen by the page's scripts).
+    // Browser-wide: a launched browser starts with it, each tab of a connected one gets it
+    // (`Emulation.setUserAgentOverride`). Unlike a plan's [`Steer::user_agent`], it gives no
+    // page a browser context of its own (a plan's still wins for its page). None: the
+    // browser's own.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_name = "UA",
+            help_heading = "Steering the page (docs/steering.md)"
+        )
+    )]
     pub user_agent: Option<String>,
 }
 
@@ -147,6 +254,13 @@ setters! {
 }
 
 impl RenderOptions {
+    /// The command line's default number of tabs: the machine's cores, at most 8.
+    pub fn default_tabs() -> usize {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8)
+    }
+
     /// The default bound on a launched browser's memory with `tabs` tabs: 1 GiB plus 512 MiB
     /// a tab (what [`RenderOptions::max_browser_memory`] is unless the user sets it; the one
     /// place this rule is written).
@@ -160,6 +274,51 @@ impl RenderOptions {
     pub fn set_target_policy(&mut self, policy: Option<guard::NetPolicy>) {
         self.egress = policy.as_ref().and_then(|p| p.egress());
         self.policy = policy;
+    }
+}
+
+impl RenderOptions {
+    /// The checks the values' types do not make (JSON can say `"timeout": 0`).
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        if self.timeout.is_zero() {
+            return Err(SettingsError::new(
+                "timeout",
+                "must be a positive number of seconds",
+            ));
+        }
+        if self.viewport.0 == 0 || self.viewport.1 == 0 {
+            return Err(SettingsError::new(
+                "viewport",
+                "expected a width and a height above 0, such as 1366x900",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `--viewport WxH`.
+#[cfg(feature = "clap")]
+fn viewport_arg(arg: &str) -> Result<(u32, u32), String> {
+    arg.split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+        .ok_or_else(|| "expected WIDTHxHEIGHT such as 1366x900".to_string())
+}
+
+/// `-j N`: at least one tab.
+#[cfg(feature = "clap")]
+fn tabs_arg(arg: &str) -> Result<usize, String> {
+    arg.trim()
+        .parse::<usize>()
+        .map(|n| n.max(1))
+        .map_err(|_| "expected a number of tabs".to_string())
+}
+
+/// `--timeout SECONDS`: more than 0.
+#[cfg(feature = "clap")]
+fn positive_seconds(arg: &str) -> Result<Duration, String> {
+    match crate::settings::seconds(arg) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err("must be a positive number of seconds".to_string()),
     }
 }
 
@@ -320,6 +479,24 @@ pub(super) fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Op
 mod tests {
     use super::*;
     use crate::snapshot::SnapshotBuilder;
+
+    #[test]
+    fn json_sets_the_user_facing_fields_in_the_flags_units() {
+        let o: RenderOptions = serde_json::from_str(
+            r#"{"timeout": 2.5, "quiet_ms": 50, "viewport": [800, 600], "user_agent": "bot/1"}"#,
+        )
+        .unwrap();
+        assert_eq!(o.timeout, Duration::from_millis(2500));
+        assert_eq!(o.quiet, Duration::from_millis(50));
+        assert_eq!(o.viewport, (800, 600));
+        // The fields JSON does not set keep their defaults.
+        let d = RenderOptions::default();
+        assert_eq!((o.command_timeout, o.javascript), (d.command_timeout, true));
+        assert_eq!(o.max_nodes, d.max_nodes);
+        assert!(serde_json::from_str::<RenderOptions>(r#"{"steer": {}}"#).is_err());
+        let zero: RenderOptions = serde_json::from_str(r#"{"timeout": 0}"#).unwrap();
+        assert_eq!(zero.validate().unwrap_err().setting, "timeout");
+    }
 
     #[test]
     fn an_unclosed_title_is_closed_before_the_next_tag() {

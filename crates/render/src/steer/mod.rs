@@ -28,6 +28,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::settings::secs;
+
 mod wire;
 
 pub use cookies::{load_cookies, parse_cookie};
@@ -43,59 +45,146 @@ pub use crate::scroll::ContainerReport;
 pub use block::{load_block_list, AdblockList, SkippedRequests};
 
 /// One page's steering plan. `Steer::default()` does nothing.
+///
+/// The one declaration of every steering option: its JSON form (what `serve`, MCP and Python
+/// deserialize), its schema, and, with the `clap` feature, its command-line flag (the CLI
+/// flattens this type; each field's doc is the flag's help). Files the flags name
+/// (`--actions FILE`, `--storage-state`, `--block-list`, `--cookies`) are read while the flags
+/// are parsed ([`wire`]'s parsers). [`Steer::validate`] checks what one field cannot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[cfg_attr(
+    feature = "clap",
+    command(next_help_heading = "Steering the page (docs/steering.md)")
+)]
 #[serde(default, deny_unknown_fields, rename_all = "snake_case")]
 #[non_exhaustive]
 pub struct Steer {
-    /// Wait until an element matching this CSS selector exists and is visible.
+    /// After the page settles, wait (within --timeout) until an element matching SELECTOR is
+    /// visible; if it never is, the page is a `timeout` naming the selector.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SELECTOR"))]
     pub wait_for: Option<String>,
-    /// Wait until the page's visible text holds this text.
+    /// Wait the same way until the page's visible text holds TEXT.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TEXT"))]
     pub wait_for_text: Option<String>,
-    /// Wait until this JavaScript expression is truthy.
+    /// Wait the same way until the JavaScript expression EXPR is truthy.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "EXPR"))]
     pub wait_for_js: Option<String>,
-    /// Actions run after the page settles and before the snapshot, in order.
-    pub actions: Vec<Action>,
-    /// The scrolling box whose rows to gather (a virtual list); without it, the box that holds
-    /// most of the page's text is found by itself when the scroll phase runs.
+    /// Actions run after the page settles and before the snapshot: a JSON list in Firecrawl's
+    /// shape, inline or in FILE: wait {milliseconds|selector}, click {selector, repeat},
+    /// write {text, selector}, press {key}, scroll {direction, selector},
+    /// executeJavascript {script}; each may say "optional": true. A failing action fails
+    /// the page with kind `action`; the JSON record lists each action's outcome.
+    // `std::vec::Vec`: clap reads the whole list as one value (`wire::actions_arg`), where a
+    // bare `Vec` would be one action a flag.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FILE|JSON", value_parser = wire::actions_arg, default_value = "[]", hide_default_value = true)
+    )]
+    pub actions: std::vec::Vec<Action>,
+    /// The scrolling box whose rows to gather (a virtual list that keeps only the visible
+    /// rows in the page); without it, the box holding most of the text is found by itself.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SELECTOR"))]
     pub scroll_container: Option<String>,
-    /// Extra request headers sent to the target's own site only. In JSON: a list of
-    /// `{"name", "value"}`, of `"Name: value"` strings, or an object `{"Name": "value"}`.
+    /// Send this request header to the target's own site (never to third parties); repeatable.
+    // In JSON: a list of `{"name", "value"}`, of `"Name: value"` strings, or an object
+    // `{"Name": "value"}`.
     #[serde(deserialize_with = "wire::headers")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "header", short = 'H', value_name = "'Name: value'", value_parser = parse_header)
+    )]
     pub headers: Vec<Header>,
-    /// Cookies set for the target's own site before it loads.
-    /// In JSON: cookie objects (Playwright's shape) or `"name=value"` strings.
+    /// Set this cookie for the target's own site before it loads; repeatable.
+    // In JSON: cookie objects (Playwright's shape) or `"name=value"` strings. The CLI adds the
+    // cookies of `--cookies FILE` (`cookies_file`) after these.
     #[serde(deserialize_with = "wire::cookies")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "cookie", value_name = "name=value", value_parser = parse_cookie)
+    )]
     pub cookies: Vec<Cookie>,
-    /// The User-Agent string (and `navigator.userAgent`).
-    pub user_agent: Option<String>,
-    /// The locale (`Accept-Language`, `navigator.language`, `Intl`): `de-DE`.
-    pub locale: Option<String>,
-    /// The time zone (an IANA name: `Europe/Berlin`).
-    pub timezone: Option<String>,
-    /// Emulate a phone: a 390x844 viewport at 3x, touch, a mobile user agent.
-    pub mobile: bool,
-    /// Cookies and localStorage to load before the page, in Playwright's `storageState` shape.
-    pub storage_state: Option<StorageState>,
-    /// Write the page's cookies and localStorage here after the page and its actions, in
-    /// Playwright's `storageState` shape.
-    pub save_storage_state: Option<PathBuf>,
-    /// Resource types not fetched (`images`, `media`, `fonts`).
-    pub block: Vec<Blocked>,
-    /// Requests refused by an Adblock Plus / uBlock filter list (loaded once, shared).
+    /// Load cookies from FILE: Netscape cookies.txt (curl, yt-dlp, browser extensions) or
+    /// JSON (a list of cookies, or a Playwright storageState).
+    // The command line's only field: the file's cookies, read while the flags are parsed;
+    // [`Steer::validate`] refuses a plan that still holds them, and [`Steer::from_flags`] moves
+    // them into `cookies` (the one list every other front end fills). No JSON form: JSON gives
+    // the cookies themselves.
+    #[cfg(feature = "clap")]
     #[serde(skip)]
     #[schemars(skip)]
+    #[arg(long = "cookies", value_name = "FILE", value_parser = wire::cookies_file_arg)]
+    pub cookies_file: Option<std::vec::Vec<Cookie>>,
+    /// The User-Agent string and `navigator.userAgent` of this page, which then renders in a
+    /// browser context of its own (a phone's, with `mobile`, is this one). The command line's
+    /// `--user-agent` is the browser's ([`crate::RenderOptions::user_agent`]), copied here only
+    /// with `--mobile`.
+    #[cfg_attr(feature = "clap", arg(skip))]
+    pub user_agent: Option<String>,
+    /// The locale: Accept-Language, navigator.language and Intl (e.g. de-DE).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "LOCALE"))]
+    pub locale: Option<String>,
+    /// The time zone, an IANA name (e.g. Europe/Berlin).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "ZONE"))]
+    pub timezone: Option<String>,
+    /// Emulate a phone: a 390x844 viewport at 3x, touch, a mobile user agent.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub mobile: bool,
+    /// Load cookies and localStorage from FILE, a Playwright storageState JSON (a login
+    /// saved with Playwright, or with --save-storage-state).
+    // In JSON: the storageState itself.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FILE", value_parser = wire::storage_state_arg)
+    )]
+    pub storage_state: Option<StorageState>,
+    /// After the page and its actions, write its cookies and localStorage to FILE in
+    /// Playwright's storageState shape (keep a login for later runs).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
+    pub save_storage_state: Option<PathBuf>,
+    /// Do not fetch these resource types: images (their boxes keep their size), media,
+    /// fonts; comma-separated.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_delimiter = ',', value_name = "images,media,fonts", value_parser = wire::blocked_arg)
+    )]
+    pub block: Vec<Blocked>,
+    /// Refuse requests matched by this filter list (Adblock Plus / uBlock syntax, e.g.
+    /// EasyList).
+    // Loaded once and shared; no JSON form (Python takes its path).
+    #[serde(skip)]
+    #[schemars(skip)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FILE", value_parser = wire::block_list_arg)
+    )]
     pub block_list: Option<Arc<dyn BlockList>>,
-    /// What to do with a consent dialog before the snapshot.
+    /// Consent dialogs (OneTrust, Didomi, Sourcepoint, Quantcast, Google's, ...), answered
+    /// before the snapshot and the screenshot: reject (decline what is optional), accept,
+    /// or keep (leave the page as it is).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "reject", value_name = "reject|accept|keep", value_parser = wire::consent_arg())
+    )]
     pub consent: Consent,
-    /// Drop overlays that are not consent (newsletter modals, "ad blocker detected") before
-    /// the screenshot.
+    /// Drop overlays that are not consent dialogs (newsletter modals, "ad blocker detected")
+    /// before the screenshot.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub hide_overlays: bool,
-    /// Extract whatever is there when a wall stands in front of the content, instead of a
-    /// `blocked` record.
+    /// Extract whatever is there when a wall (challenge, captcha, block, rate limit, login,
+    /// paywall, consent) stands in front of the content, instead of a `blocked` record; the
+    /// record still names the wall.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub accept_walls: bool,
-    /// The longest `Retry-After` honoured before a retry (past it: `blocked`, rate-limited).
+    /// Retry a 429 or 503 after its Retry-After when that is at most this many seconds (and
+    /// within --timeout); past it the page is `blocked` (rate-limited).
+    // Seconds (a number) in JSON too.
     #[serde(with = "secs")]
     #[schemars(with = "f64")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "30", value_name = "SECONDS", value_parser = crate::settings::seconds)
+    )]
     pub max_retry_after: Duration,
 }
 
@@ -121,6 +210,8 @@ impl Default for Steer {
             hide_overlays: false,
             accept_walls: false,
             max_retry_after: Steer::MAX_RETRY_AFTER,
+            #[cfg(feature = "clap")]
+            cookies_file: None,
         }
     }
 }
@@ -168,20 +259,6 @@ impl PartialEq for dyn BlockList {
             self as *const dyn BlockList as *const u8,
             other as *const dyn BlockList as *const u8,
         )
-    }
-}
-
-/// `Duration` as seconds (a float) in JSON.
-mod secs {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use std::time::Duration;
-
-    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(d.as_secs_f64())
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-        let v = f64::deserialize(d)?;
-        Duration::try_from_secs_f64(v).map_err(serde::de::Error::custom)
     }
 }
 

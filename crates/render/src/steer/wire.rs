@@ -1,10 +1,14 @@
 //! A plan as the front ends receive it: the JSON forms users bring for headers and cookies
 //! (Firecrawl's header object, `"Name: value"` and `"name=value"` strings as on a command
-//! line), and what of a plan a service's operator must allow ([`Grant`]).
+//! line), the command line's forms (the `clap` feature: `--actions FILE|JSON`, the files of
+//! `--cookies`, `--storage-state` and `--block-list`, `--block images,fonts`), the checks no
+//! one field can make ([`Steer::validate`]), and what of a plan a service's operator must
+//! allow ([`Grant`]).
 
 use serde::{Deserialize, Deserializer};
 
 use super::{parse_cookie, parse_header, Action, Cookie, Header, Steer};
+use crate::settings::SettingsError;
 
 /// What of a plan a shared service runs only when its operator allows it: the user's own
 /// scripts, headers and cookies reach the pages (and the sites) the service fetches.
@@ -52,7 +56,41 @@ impl Steer {
                 )
             })?;
         plan.block_list = self.block_list.clone();
+        plan.validate()
+            .map_err(|e| format!("steering: {e} (see docs/steering.md)"))?;
         Ok(plan)
+    }
+
+    /// The checks no one field makes by itself, run by every front end (`with_fields` runs
+    /// them for `serve`, MCP and Python; the CLI after its flags): an action list whose
+    /// actions can run, waits on something.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        for (field, v) in [
+            ("wait_for", &self.wait_for),
+            ("wait_for_js", &self.wait_for_js),
+            ("scroll_container", &self.scroll_container),
+        ] {
+            if v.as_deref().is_some_and(|v| v.trim().is_empty()) {
+                return Err(SettingsError::new(
+                    field,
+                    "is empty: give a selector or expression, or leave it out",
+                ));
+            }
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            if let Action::Wait {
+                milliseconds: None,
+                selector: None,
+                ..
+            } = a
+            {
+                return Err(SettingsError::new(
+                    "actions",
+                    format!("action {i} (wait) needs `milliseconds` or a `selector`"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The names of a plan's fields, as JSON spells them.
@@ -79,6 +117,81 @@ impl Steer {
         }
         g
     }
+}
+
+/// The command line's plan: the cookies of `--cookies FILE` after those of `--cookie`, then
+/// [`Steer::validate`]. `--cookies` is the one flag without a field of its own in JSON (JSON
+/// gives the cookies themselves), so clap reads its file into `cookies_file` and this moves
+/// them into `cookies`, the one list the renderer reads.
+#[cfg(feature = "clap")]
+impl Steer {
+    pub fn from_flags(mut self) -> Result<Steer, SettingsError> {
+        if let Some(file) = self.cookies_file.take() {
+            self.cookies.extend(file);
+        }
+        self.validate()?;
+        Ok(self)
+    }
+}
+
+/// `--actions`: inline JSON (it starts with `[`) or a file holding it, the whole list one
+/// value.
+#[cfg(feature = "clap")]
+pub(super) fn actions_arg(arg: &str) -> Result<Vec<Action>, String> {
+    let text = if arg.trim_start().starts_with('[') {
+        arg.to_string()
+    } else {
+        std::fs::read_to_string(arg).map_err(|e| {
+            format!(
+                "cannot read --actions {arg} ({e}): a JSON file, or inline JSON starting with `[`"
+            )
+        })?
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        format!("not a JSON list of actions such as [{{\"type\":\"click\",\"selector\":\"#more\",\"repeat\":5}}] (types: wait, click, write, press, scroll, executeJavascript): {e}")
+    })
+}
+
+/// `--cookies FILE`: the file's cookies.
+#[cfg(feature = "clap")]
+pub(super) fn cookies_file_arg(arg: &str) -> Result<Vec<Cookie>, crate::Error> {
+    super::load_cookies(std::path::Path::new(arg))
+}
+
+/// `--storage-state FILE`: the file's `storageState`.
+#[cfg(feature = "clap")]
+pub(super) fn storage_state_arg(arg: &str) -> Result<super::StorageState, crate::Error> {
+    super::load_storage_state(std::path::Path::new(arg))
+}
+
+/// `--block-list FILE`: the filter list, loaded once.
+#[cfg(feature = "clap")]
+pub(super) fn block_list_arg(
+    arg: &str,
+) -> Result<std::sync::Arc<dyn super::BlockList>, crate::Error> {
+    super::load_block_list(std::path::Path::new(arg))
+}
+
+/// One resource type of `--block images,media,fonts` (singulars too).
+#[cfg(feature = "clap")]
+pub(super) fn blocked_arg(arg: &str) -> Result<super::Blocked, String> {
+    use super::Blocked;
+    match arg.trim() {
+        "images" | "image" => Ok(Blocked::Images),
+        "media" => Ok(Blocked::Media),
+        "fonts" | "font" => Ok(Blocked::Fonts),
+        other => Err(format!(
+            "expected images, media or fonts (comma-separated), not `{other}`"
+        )),
+    }
+}
+
+/// `--consent reject|accept|keep`, the names as JSON spells them.
+#[cfg(feature = "clap")]
+pub(super) fn consent_arg() -> impl clap::builder::TypedValueParser<Value = super::Consent> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["reject", "accept", "keep"])
+        .map(|s| serde_json::from_value(serde_json::Value::String(s)).unwrap_or_default())
 }
 
 #[derive(Deserialize)]
@@ -154,6 +267,73 @@ mod tests {
         assert_eq!(s.cookies[0].domain, "");
         assert_eq!(s.cookies[1].domain, "example.com");
         assert!(parse_cookie("novalue").is_err());
+    }
+
+    #[test]
+    fn validate_refuses_what_no_field_can_check_alone() {
+        let base = Steer::default();
+        let e = base
+            .with_fields(&serde_json::from_str(r#"{"actions":[{"type":"wait"}]}"#).unwrap())
+            .unwrap_err();
+        assert!(e.contains("actions") && e.contains("milliseconds"), "{e}");
+        let e = base
+            .with_fields(&serde_json::from_str(r#"{"wait_for":" "}"#).unwrap())
+            .unwrap_err();
+        assert!(e.contains("wait_for"), "{e}");
+        let e = base
+            .with_fields(&serde_json::from_str(r#"{"max_retry_after":-1}"#).unwrap())
+            .unwrap_err();
+        assert!(
+            e.contains("max_retry_after") || e.contains("negative"),
+            "{e}"
+        );
+    }
+
+    #[cfg(feature = "clap")]
+    #[test]
+    fn the_flags_read_into_the_same_plan_as_json() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            steer: Steer,
+        }
+        let plan = |args: &[&str]| -> Result<Steer, String> {
+            let c = Cli::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+                .map_err(|e| e.to_string())?;
+            c.steer.from_flags().map_err(|e| e.to_string())
+        };
+        assert_eq!(plan(&[]).unwrap(), Steer::default());
+        let p = plan(&[
+            "--actions",
+            r##"[{"type":"click","selector":"#more"}]"##,
+            "-H",
+            "X-A: 1",
+            "--cookie",
+            "a=b",
+            "--block",
+            "images,font",
+            "--consent",
+            "keep",
+            "--max-retry-after",
+            "2.5",
+        ])
+        .unwrap();
+        let json: Steer = serde_json::from_str(
+            r##"{"actions":[{"type":"click","selector":"#more"}],"headers":["X-A: 1"],
+                "cookies":["a=b"],"block":["images","fonts"],"consent":"keep","max_retry_after":2.5}"##,
+        )
+        .unwrap();
+        assert_eq!(p, json);
+        for (args, words) in [
+            (&["--block", "videos"][..], "images, media or fonts"),
+            (&["--max-retry-after=-1"], "0 or more"),
+            (&["--consent", "maybe"], "reject"),
+            (&["--actions", r#"[{"type":"wait"}]"#], "milliseconds"),
+        ] {
+            let e = plan(args).unwrap_err();
+            assert!(e.contains(words), "{args:?}: {e}");
+        }
     }
 
     #[test]
