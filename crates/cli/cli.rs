@@ -11,7 +11,6 @@ use sightline::batch::inputs;
 use sightline::NetPolicy;
 use sightline::{BrowserSource, RenderOptions};
 
-pub use crate::scope_args::ScopeArgs;
 pub use crate::shared::{
     body_format, exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
 };
@@ -556,14 +555,10 @@ pub struct CrawlArgs {
     /// same seeds split them by site, each keeping its own hosts' politeness.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<sightline::batch::Shard>,
-    /// Links to follow from a seed at most (pages a sitemap lists are at depth 1).
-    #[arg(long, default_value_t = 25, value_name = "N")]
-    pub max_depth: u32,
-    /// Record at most this many pages.
-    #[arg(long, value_name = "N")]
-    pub max_pages: Option<usize>,
+    /// Scope, depth, pages and politeness (each flag is a field of the library's
+    /// `CrawlSettings`, as `serve`'s and MCP's JSON and Python's keywords are).
     #[command(flatten)]
-    pub scope: ScopeArgs,
+    pub settings: sightline::CrawlSettings,
     /// The scoring algorithm (as for `extract`).
     #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
     pub algorithm: String,
@@ -585,19 +580,20 @@ pub struct CrawlArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("max_depth", |a| a.help(
+    "Render pages to this many links from a seed and list what they link to (default 1; \
+     0: robots.txt and sitemaps only, the seed listed)"
+)))]
 pub struct MapArgs {
     /// Where to start: URLs (a bare host gets https://).
     #[arg(value_name = "SEED", required = true)]
     pub seeds: Vec<String>,
-    /// Render pages to this many links from a seed and list what they link to (0: robots.txt
-    /// and sitemaps only, the seed listed).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub max_depth: u32,
     /// text (one URL a line) or json (one object a line: url, depth, found_in, parent).
     #[arg(long, short, default_value = "text", value_name = "FORMAT")]
     pub format: String,
+    /// Scope, depth, pages and politeness (the library's `CrawlSettings`).
     #[command(flatten)]
-    pub scope: ScopeArgs,
+    pub settings: sightline::CrawlSettings,
     /// Refuse targets on this machine and its networks.
     #[arg(long)]
     pub deny_private: bool,

@@ -1,12 +1,12 @@
 //! `sightline crawl` and `sightline map`: their arguments and glue over the library's
 //! [`sightline::Extractor::crawl`] and [`sightline::Extractor::map`].
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
 use sightline::batch::{self, Cancel, Dest, SinkOptions};
 use sightline::output::Format;
-use sightline::{Extractor, Options, PageConfig};
+use sightline::{CrawlConfig, CrawlSettings, Extractor, Options, PageConfig};
 
 fn signal_cancel() -> Cancel {
     let cancel = Cancel::new();
@@ -52,6 +52,21 @@ async fn extractor(
     .await?)
 }
 
+/// The crawl from `seeds` with the flags' settings, checked; `--user-agent` (a rendering
+/// flag) is robots.txt's and the sitemaps' too.
+fn crawl_config(
+    seeds: Vec<String>,
+    settings: &CrawlSettings,
+    render: &RenderArgs,
+) -> Result<CrawlConfig> {
+    settings.validate().context("the crawl's flags")?;
+    let mut c = CrawlConfig::new(seeds).settings(settings.clone());
+    if let Some(ua) = &render.steer.user_agent {
+        c = c.user_agent(ua.clone());
+    }
+    Ok(c)
+}
+
 /// `sightline crawl`.
 pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
@@ -91,10 +106,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
             .map_err(|e| anyhow::anyhow!("cannot read --input {}: {e}", f.display()))?;
         seeds.extend(batch::inputs::parse_list(&text));
     }
-    let cfg = a
-        .scope
-        .config(&seeds, a.max_depth, a.render.steer.user_agent.as_deref())
-        .max_pages(a.max_pages)
+    let cfg = crawl_config(seeds, &a.settings, &a.render)?
         .shard(a.shard)
         .frontier(frontier, a.resume);
     let sink_opts = SinkOptions {
@@ -150,9 +162,7 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
         "json" | "jsonl" => true,
         f => bail!("--format {f}: map writes text or json"),
     };
-    let cfg = a
-        .scope
-        .config(&a.seeds, a.max_depth, a.render.steer.user_agent.as_deref());
+    let cfg = crawl_config(a.seeds.clone(), &a.settings, &a.render)?;
     let mut page = PageConfig::default().hint(Some(cli::hint));
     if let Some(plan) = a.render.steer.plan()? {
         page = page.steer(plan);

@@ -6,7 +6,6 @@
 //! # Layout
 //! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
-//! - `scope_args`: the flags that bound and pace a crawl, shared by `crawl` and `map`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
 //! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
 //! - `train_args`: the flags of `sightline train`, read into one training run.
@@ -19,7 +18,6 @@ mod cli;
 mod crawl_cmd;
 mod eval_cmd;
 mod mcp_cmd;
-mod scope_args;
 mod serve_cmd;
 mod shared;
 mod steer_args;

@@ -46,7 +46,7 @@ pub async fn crawl<P: Pages + ?Sized>(
     Ok(looped.e.summary)
 }
 
-/// The URLs a crawl from `cfg` would find to `cfg.max_depth` (robots.txt, sitemaps, the
+/// The URLs a crawl from `cfg` would find to its depth ([`crate::CrawlSettings::depth`]) (robots.txt, sitemaps, the
 /// rendered pages' links), without scoring or recording: `map`. Pages at the last depth
 /// are listed, not rendered.
 pub async fn map<P: Pages + ?Sized>(pages: &P, cfg: &CrawlConfig) -> Result<Vec<Mapped>, Error> {
@@ -140,7 +140,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
         }
         let queued = !self.e.frontier.next(1, &[])?.is_empty();
         self.e.summary.interrupted =
-            queued && (self.pages.cancelled() || self.cfg.max_pages.is_some());
+            queued && (self.pages.cancelled() || self.cfg.settings.max_pages.is_some());
         Ok(())
     }
 
@@ -154,6 +154,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
         while in_flight.len() < conc && !self.pages.cancelled() {
             if self
                 .cfg
+                .settings
                 .max_pages
                 .is_some_and(|m| self.done + in_flight.len() >= m)
             {
@@ -203,7 +204,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             self.e.summary.disallowed += 1;
             return Ok(false);
         }
-        if self.mode == Mode::Map && entry.depth >= self.cfg.max_depth {
+        if self.mode == Mode::Map && entry.depth >= self.e.depth_limit {
             self.e.frontier.list_only(entry.id)?;
             return Ok(false);
         }
@@ -267,7 +268,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             .and_then(urls::normalize)
             .filter(|c| *c != entry.url && self.e.scope.contains(c));
         if let Some(c) = &canonical {
-            if !self.e.frontier.known(c)? && entry.depth <= self.cfg.max_depth {
+            if !self.e.frontier.known(c)? && entry.depth <= self.e.depth_limit {
                 let parent = Some(entry.url.clone());
                 found.push(
                     self.e
