@@ -186,6 +186,29 @@ impl CrawlSettings {
         })
     }
 
+    /// Each field as a keyword table reads it: its JSON name, its default and its doc (from
+    /// the JSON schema), in name order. Python's keywords are made from it.
+    pub fn described() -> Vec<(String, serde_json::Value, String)> {
+        let defaults = match serde_json::to_value(CrawlSettings::default()) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        let schema = schemars::schema_for!(CrawlSettings);
+        let props = schema.get("properties").and_then(|p| p.as_object());
+        defaults
+            .into_iter()
+            .map(|(name, default)| {
+                let doc = props
+                    .and_then(|p| p.get(&name))
+                    .and_then(|f| f.get("description"))
+                    .and_then(|d| d.as_str())
+                    .unwrap_or_default()
+                    .replace('\n', " ");
+                (name, default, doc)
+            })
+            .collect()
+    }
+
     /// `delay_ms` as a duration.
     pub fn delay(&self) -> Duration {
         Duration::from_millis(self.delay_ms)
@@ -329,6 +352,15 @@ mod tests {
         s.exclude.clear();
         s.per_host = 0;
         assert!(matches!(s.validate(), Err(SettingsError::PerHost)));
+    }
+
+    #[test]
+    fn every_field_is_described_with_its_default() {
+        let d = CrawlSettings::described();
+        let per_host = d.iter().find(|(n, ..)| n == "per_host").unwrap();
+        assert_eq!(per_host.1, serde_json::json!(DEFAULT_PER_HOST));
+        assert!(per_host.2.starts_with("Requests in flight"), "{}", per_host.2);
+        assert_eq!(d.len(), 10);
     }
 
     /// The services flatten the settings into a body that refuses unknown fields.
