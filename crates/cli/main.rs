@@ -4,7 +4,8 @@
 //! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
 //!
 //! # Layout
-//! - `crawl_cmd`: `sightline crawl` and `sightline map`.
+//! - `crawl_cmd`: `sightline crawl` and `sightline map`: their arguments (the library's
+//!   `CrawlSettings` flattened) and glue.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
 //! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
