@@ -11,7 +11,7 @@ use sightline::batch::inputs;
 use sightline::NetPolicy;
 use sightline::{BrowserSource, RenderOptions};
 
-pub use crate::crawl_cmd::{CrawlArgs, MapArgs};
+pub use crate::crawl_args::{CrawlFlags, MapFlags};
 pub use crate::shared::{
     body_format, exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
 };
@@ -528,6 +528,26 @@ pub struct ExtractArgs {
     pub deny_private: bool,
     #[command(flatten)]
     pub archive: ArchiveArgs,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+/// `sightline crawl`: its own flags, then the archive and rendering ones.
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    #[command(flatten)]
+    pub crawl: CrawlFlags,
+    #[command(flatten)]
+    pub archive: ArchiveArgs,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+/// `sightline map`: its own flags, then the rendering ones.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    #[command(flatten)]
+    pub map: MapFlags,
     #[command(flatten)]
     pub render: RenderArgs,
 }

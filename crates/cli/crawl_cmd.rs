@@ -1,86 +1,12 @@
-//! `sightline crawl` and `sightline map`: their arguments (the crawl's settings are the
-//! library's [`CrawlSettings`], flattened) and glue over the library's
+//! `sightline crawl` and `sightline map`: glue over the library's
 //! [`sightline::Extractor::crawl`] and [`sightline::Extractor::map`].
 
-use std::path::PathBuf;
-
 use anyhow::{bail, Context, Result};
-use clap::Args;
 
-use crate::cli::{self, body_format, exit, ArchiveArgs, RenderArgs};
+use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
 use sightline::batch::{self, Cancel, Dest, SinkOptions};
 use sightline::output::Format;
 use sightline::{CrawlConfig, CrawlSettings, Extractor, Options, PageConfig};
-
-#[derive(Debug, Args)]
-pub struct CrawlArgs {
-    /// Where to start: URLs (a bare host gets https://).
-    #[arg(value_name = "SEED", required_unless_present = "seed_list")]
-    pub seeds: Vec<String>,
-    /// Read more seeds from FILE, one URL a line (# comments and blank lines skipped).
-    #[arg(long = "input", short = 'i', value_name = "FILE")]
-    pub seed_list: Option<PathBuf>,
-    /// text, html, markdown, or json / jsonl (one record per page, with depth, parent,
-    /// found_in and links).
-    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Into DIR as <slug>.<ext> per page plus DIR/index.jsonl and DIR/frontier.sqlite; with
-    /// -f json, FILE.jsonl (and FILE.jsonl.frontier.sqlite).
-    #[arg(long, short, value_name = "DIR|FILE.jsonl")]
-    pub output: Option<PathBuf>,
-    /// Continue the crawl kept beside the output (after a stop, a crash or kill -9): no page
-    /// recorded twice, none with a record fetched again.
-    #[arg(long, requires = "output")]
-    pub resume: bool,
-    /// Crawl only the seeds whose registrable domain shard K of N owns: N machines given the
-    /// same seeds split them by site, each keeping its own hosts' politeness.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<sightline::batch::Shard>,
-    /// Scope, depth, pages and politeness (each flag is a field of the library's
-    /// `CrawlSettings`, as `serve`'s and MCP's JSON and Python's keywords are).
-    #[command(flatten)]
-    pub settings: sightline::CrawlSettings,
-    /// The scoring algorithm (as for `extract`).
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
-    /// Start markdown output with the page's metadata as YAML front matter.
-    #[arg(long)]
-    pub front_matter: bool,
-    /// Also put each page's body in FORMAT (markdown, text or html) in its JSON record as
-    /// `body` (as `extract --body`). -f json only.
-    #[arg(long, value_name = "FORMAT", value_parser = body_format)]
-    pub body: Option<sightline::Format>,
-    /// Refuse targets on this machine and its networks (as `extract --deny-private`), for
-    /// the pages and for robots.txt and sitemaps.
-    #[arg(long)]
-    pub deny_private: bool,
-    #[command(flatten)]
-    pub archive: ArchiveArgs,
-    #[command(flatten)]
-    pub render: RenderArgs,
-}
-
-#[derive(Debug, Args)]
-#[command(mut_arg("max_depth", |a| a.help(
-    "Render pages to this many links from a seed and list what they link to (default 1; \
-     0: robots.txt and sitemaps only, the seed listed)"
-)))]
-pub struct MapArgs {
-    /// Where to start: URLs (a bare host gets https://).
-    #[arg(value_name = "SEED", required = true)]
-    pub seeds: Vec<String>,
-    /// text (one URL a line) or json (one object a line: url, depth, found_in, parent).
-    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Scope, depth, pages and politeness (the library's `CrawlSettings`).
-    #[command(flatten)]
-    pub settings: sightline::CrawlSettings,
-    /// Refuse targets on this machine and its networks.
-    #[arg(long)]
-    pub deny_private: bool,
-    #[command(flatten)]
-    pub render: RenderArgs,
-}
 
 fn signal_cancel() -> Cancel {
     let cancel = Cancel::new();
@@ -143,26 +69,26 @@ fn crawl_config(
 
 /// `sightline crawl`.
 pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
-    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let format: Format = a.crawl.format.parse().map_err(anyhow::Error::msg)?;
     let mut params = cli::load_params(&None)?;
     if format != Format::Json {
         params = params.text_only();
     }
     let mut page = PageConfig::default()
-        .algorithms(cli::parse_algorithms(&a.algorithm)?)
+        .algorithms(cli::parse_algorithms(&a.crawl.algorithm)?)
         .params(params)
         .format(format)
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
-        .front_matter(a.front_matter)
-        .json_body(a.body);
-    if a.body.is_some() && format != Format::Json {
+        .front_matter(a.crawl.front_matter)
+        .json_body(a.crawl.body);
+    if a.crawl.body.is_some() && format != Format::Json {
         anyhow::bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
     if let Some(plan) = a.render.steer.plan()? {
         page = page.steer(plan);
     }
-    let dest = match &a.output {
+    let dest = match &a.crawl.output {
         None => Dest::Stdout,
         Some(o)
             if format == Format::Json
@@ -174,29 +100,29 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         Some(o) => Dest::Dir(o.clone()),
     };
     let frontier = dest.frontier_file();
-    let mut seeds = a.seeds.clone();
-    if let Some(f) = &a.seed_list {
+    let mut seeds = a.crawl.seeds.clone();
+    if let Some(f) = &a.crawl.seed_list {
         let text = std::fs::read_to_string(f)
             .map_err(|e| anyhow::anyhow!("cannot read --input {}: {e}", f.display()))?;
         seeds.extend(batch::inputs::parse_list(&text));
     }
-    let cfg = crawl_config(seeds, &a.settings, &a.render)?
-        .shard(a.shard)
-        .frontier(frontier, a.resume);
+    let cfg = crawl_config(seeds, &a.crawl.settings, &a.render)?
+        .shard(a.crawl.shard)
+        .frontier(frontier, a.crawl.resume);
     let sink_opts = SinkOptions {
         dest,
         format,
         many: true,
         screenshot: None,
         annotate: None,
-        resume: a.resume,
+        resume: a.crawl.resume,
     };
     let (mut sink, recorded) = batch::Sink::open(sink_opts, Box::new(std::io::stdout()))?;
     if !quiet && !recorded.is_empty() {
         eprintln!("resume: {} pages already have a record", recorded.len());
     }
     let cancel = signal_cancel();
-    let extractor = extractor(&a.render, a.deny_private, page, &a.archive).await?;
+    let extractor = extractor(&a.render, a.crawl.deny_private, page, &a.archive).await?;
     let bar = crate::ui::crawl_spinner(quiet);
     let summary = extractor
         .crawl(&cfg, &cancel, &mut sink, &recorded, |out, s| {
@@ -231,12 +157,12 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
 
 /// `sightline map`.
 pub async fn run_map(a: MapArgs) -> Result<i32> {
-    let json = match a.format.as_str() {
+    let json = match a.map.format.as_str() {
         "text" => false,
         "json" | "jsonl" => true,
         f => bail!("--format {f}: map writes text or json"),
     };
-    let cfg = crawl_config(a.seeds.clone(), &a.settings, &a.render)?;
+    let cfg = crawl_config(a.map.seeds.clone(), &a.map.settings, &a.render)?;
     let mut page = PageConfig::default().hint(Some(cli::hint));
     if let Some(plan) = a.render.steer.plan()? {
         page = page.steer(plan);
@@ -244,7 +170,7 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
     let cancel = signal_cancel();
     let extractor = extractor(
         &a.render,
-        a.deny_private,
+        a.map.deny_private,
         page,
         &cli::ArchiveArgs::default(),
     )

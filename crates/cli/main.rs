@@ -4,8 +4,9 @@
 //! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
 //!
 //! # Layout
-//! - `crawl_cmd`: `sightline crawl` and `sightline map`: their arguments (the library's
-//!   `CrawlSettings` flattened) and glue.
+//! - `crawl_args`: the flags of `crawl` and `map` beside the rendering ones (the library's
+//!   `CrawlSettings` flattened).
+//! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
 //! - `steer_args`: the steering flags of every rendering subcommand, read into one plan.
@@ -16,6 +17,7 @@
 //! - `ui`: progress on stderr.
 
 mod cli;
+mod crawl_args;
 mod crawl_cmd;
 mod eval_cmd;
 mod mcp_cmd;

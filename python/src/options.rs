@@ -230,8 +230,14 @@ pub(crate) fn crawl_keywords(
     let settings = PyDict::new(py);
     let mine = PyDict::new(py);
     let rest = PyDict::new(py);
-    let fields: Vec<String> = CrawlSettings::described().into_iter().map(|d| d.0).collect();
-    let run_names: Vec<String> = CrawlRun::describe(py, run)?.into_iter().map(|d| d.0).collect();
+    let fields: Vec<String> = CrawlSettings::described()
+        .into_iter()
+        .map(|d| d.0)
+        .collect();
+    let run_names: Vec<String> = CrawlRun::describe(py, run)?
+        .into_iter()
+        .map(|d| d.0)
+        .collect();
     for (k, v) in kw.into_iter().flatten() {
         let name: String = k.extract()?;
         let to = if fields.contains(&name) {

@@ -93,7 +93,12 @@ pub struct CrawlSettings {
     /// Crawl-delay when larger).
     #[cfg_attr(
         feature = "clap",
-        arg(long = "delay", alias = "delay-ms", default_value_t = 0, value_name = "MS")
+        arg(
+            long = "delay",
+            alias = "delay-ms",
+            default_value_t = 0,
+            value_name = "MS"
+        )
     )]
     pub delay_ms: u64,
 }
@@ -348,7 +353,16 @@ mod tests {
             ..Default::default()
         };
         let e = s.validate().unwrap_err();
-        assert!(matches!(e, SettingsError::Pattern { field: "exclude", .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                SettingsError::Pattern {
+                    field: "exclude",
+                    ..
+                }
+            ),
+            "{e}"
+        );
         s.exclude.clear();
         s.per_host = 0;
         assert!(matches!(s.validate(), Err(SettingsError::PerHost)));
@@ -359,7 +373,11 @@ mod tests {
         let d = CrawlSettings::described();
         let per_host = d.iter().find(|(n, ..)| n == "per_host").unwrap();
         assert_eq!(per_host.1, serde_json::json!(DEFAULT_PER_HOST));
-        assert!(per_host.2.starts_with("Requests in flight"), "{}", per_host.2);
+        assert!(
+            per_host.2.starts_with("Requests in flight"),
+            "{}",
+            per_host.2
+        );
         assert_eq!(d.len(), 10);
     }
 

@@ -169,7 +169,10 @@ impl<'a> Engine<'a> {
         for seed in seeds {
             let host = urls::host_key(seed);
             let mut queue: Vec<String> = self.robots_for(seed).await.sitemaps.clone();
-            if !done_hosts.insert(host.clone()) || !self.cfg.settings.sitemaps || self.depth_limit == 0 {
+            if !done_hosts.insert(host.clone())
+                || !self.cfg.settings.sitemaps
+                || self.depth_limit == 0
+            {
                 continue;
             }
             let flag = format!("sitemaps:{host}");

@@ -138,7 +138,9 @@ pub async fn admit(
 ) -> Result<CrawlConfig, Refusal> {
     let seeds: Vec<String> = seeds.iter().map(|s| seed_url(s)).collect();
     if seeds.is_empty() {
-        return Err(Refusal::Seeds("seeds is empty: give one URL or a list".into()));
+        return Err(Refusal::Seeds(
+            "seeds is empty: give one URL or a list".into(),
+        ));
     }
     settings.validate()?;
     if !settings.robots {
@@ -150,7 +152,10 @@ pub async fn admit(
             settings.max_depth.unwrap_or(DEFAULT_CRAWL_DEPTH),
         ),
         Job::Map => (
-            settings.max_pages.unwrap_or(MAP_RENDERS).clamp(1, MAP_RENDERS),
+            settings
+                .max_pages
+                .unwrap_or(MAP_RENDERS)
+                .clamp(1, MAP_RENDERS),
             settings.depth(true).clamp(1, MAX_MAP_DEPTH),
         ),
     };
@@ -276,9 +281,15 @@ mod tests {
         let bad = refuse(serde_json::json!({"include": ["("]}));
         assert_eq!(kind(admit(Job::Crawl, seed(), bad, &b).await), "input");
         let robots = refuse(serde_json::json!({"robots": false}));
-        assert_eq!(kind(admit(Job::Crawl, seed(), robots, &b).await), "forbidden");
+        assert_eq!(
+            kind(admit(Job::Crawl, seed(), robots, &b).await),
+            "forbidden"
+        );
         let none = CrawlSettings::default();
-        assert_eq!(kind(admit(Job::Crawl, vec![], none.clone(), &b).await), "input");
+        assert_eq!(
+            kind(admit(Job::Crawl, vec![], none.clone(), &b).await),
+            "input"
+        );
         let local = vec!["http://127.0.0.1:9/".to_string()];
         assert_eq!(kind(admit(Job::Map, local, none, &b).await), "forbidden");
     }

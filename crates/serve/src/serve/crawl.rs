@@ -169,7 +169,10 @@ pub(super) async fn crawl_post(
         Ok(c) => c,
         Err(r) => return r,
     };
-    let max_pages = cfg.settings.max_pages.unwrap_or(crawling::DEFAULT_CRAWL_PAGES);
+    let max_pages = cfg
+        .settings
+        .max_pages
+        .unwrap_or(crawling::DEFAULT_CRAWL_PAGES);
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };

@@ -19,10 +19,10 @@ use serde::{Deserialize, Serialize};
 
 use super::crawl::*;
 use super::{McpServer, TextFormat};
+use crate::crawling::{Bounds, Job};
 use sightline::extract::metadata::Metadata;
 use sightline::extract::Algorithm;
 use sightline::snapshot::{NodeId, Tree};
-use crate::crawling::{Bounds, Job};
 use sightline::{CrawlConfig, CrawlSettings, PageConfig};
 use sightline::{Error, Page, Source};
 
@@ -524,7 +524,12 @@ impl McpServer {
 
     /// A crawl or map from `url` through the services' one door ([`crate::crawling::admit`]),
     /// its refusal as the library's error.
-    async fn admit(&self, job: Job, url: &str, settings: CrawlSettings) -> Result<CrawlConfig, Error> {
+    async fn admit(
+        &self,
+        job: Job,
+        url: &str,
+        settings: CrawlSettings,
+    ) -> Result<CrawlConfig, Error> {
         let shared = self.shared();
         let bounds = Bounds {
             policy: &shared.policy,
