@@ -169,10 +169,6 @@ pub(super) async fn crawl_post(
         Ok(c) => c,
         Err(r) => return r,
     };
-    let max_pages = cfg
-        .settings
-        .max_pages
-        .unwrap_or(crawling::DEFAULT_CRAWL_PAGES);
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };
@@ -184,55 +180,7 @@ pub(super) async fn crawl_post(
     }
     let crawler = state.extractor.with_config(page);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let deadline = state.cfg.crawl_timeout;
-    // After the deadline, the pages in flight end within their own deadline; a crawl still
-    // running a request timeout later (a host that never answers robots.txt or a sitemap in
-    // time) is dropped.
-    let grace = state.cfg.request_timeout;
-    let counted = state.clone();
-    let task = tokio::spawn(async move {
-        let cancel = Cancel::new();
-        let mut last = CrawlSummary::default();
-        let ended = {
-            let lines = tx.clone();
-            let last = &mut last;
-            let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
-                *last = s.clone();
-                counted
-                    .metrics
-                    .crawled(out.record.error.as_ref().map(|e| e.kind.as_str()));
-                lines.send(page_line(out)).map_err(|_| Error::Output {
-                    path: "the crawl's response".into(),
-                    message: "the client went away".into(),
-                    source: None,
-                })
-            };
-            let recorded = HashSet::new();
-            let work = crawler.crawl_with(&cfg, &cancel, &recorded, &mut write);
-            let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
-            tokio::time::timeout(deadline + grace, bounded).await
-        };
-        let mut end = match ended {
-            Ok(Ok(s)) => json!({"summary": s}),
-            Ok(Err(e)) => json!({
-                "summary": last,
-                "error": {"kind": e.kind(), "message": e.to_string()},
-            }),
-            Err(_) => {
-                last.interrupted = true;
-                json!({
-                    "summary": last,
-                    "error": {"kind": "timeout", "message": format!(
-                        "the crawl was still running {:.0} s after its deadline of {:.0} s (--crawl-timeout) and was stopped",
-                        grace.as_secs_f64(), deadline.as_secs_f64()
-                    )},
-                })
-            }
-        };
-        end["summary"]["max_pages"] = json!(max_pages);
-        end["summary"]["deadline_reached"] = json!(cancel.is_cancelled());
-        let _ = tx.send(format!("{end}\n"));
-    });
+    let task = tokio::spawn(stream_crawl(state.clone(), crawler, cfg, tx));
     let body = futures::stream::unfold(
         (rx, AbortOnDrop(task), admission),
         |(mut rx, task, admission)| async move {
@@ -246,6 +194,61 @@ pub(super) async fn crawl_post(
         axum::body::Body::from_stream(body),
     )
         .into_response()
+}
+
+/// The crawl behind a `/crawl` answer: each record sent to `tx` as a line as it is written,
+/// then the summary line (with `max_pages` and `deadline_reached`, or the `error` that ended
+/// it). At `--crawl-timeout` it takes no new page; after the deadline the pages in flight end
+/// within their own deadline, and a crawl still running a request timeout later (a host that
+/// never answers robots.txt or a sitemap in time) is dropped.
+async fn stream_crawl(
+    state: Arc<AppState>,
+    crawler: sightline::Extractor,
+    cfg: CrawlConfig,
+    tx: tokio::sync::mpsc::UnboundedSender<String>,
+) {
+    let (deadline, grace) = (state.cfg.crawl_timeout, state.cfg.request_timeout);
+    let cancel = Cancel::new();
+    let mut last = CrawlSummary::default();
+    let ended = {
+        let lines = tx.clone();
+        let last = &mut last;
+        let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
+            *last = s.clone();
+            state
+                .metrics
+                .crawled(out.record.error.as_ref().map(|e| e.kind.as_str()));
+            lines.send(page_line(out)).map_err(|_| Error::Output {
+                path: "the crawl's response".into(),
+                message: "the client went away".into(),
+                source: None,
+            })
+        };
+        let recorded = HashSet::new();
+        let work = crawler.crawl_with(&cfg, &cancel, &recorded, &mut write);
+        let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
+        tokio::time::timeout(deadline + grace, bounded).await
+    };
+    let mut end = match ended {
+        Ok(Ok(s)) => json!({"summary": s}),
+        Ok(Err(e)) => json!({
+            "summary": last,
+            "error": {"kind": e.kind(), "message": e.to_string()},
+        }),
+        Err(_) => {
+            last.interrupted = true;
+            json!({
+                "summary": last,
+                "error": {"kind": "timeout", "message": format!(
+                    "the crawl was still running {:.0} s after its deadline of {:.0} s (--crawl-timeout) and was stopped",
+                    grace.as_secs_f64(), deadline.as_secs_f64()
+                )},
+            })
+        }
+    };
+    end["summary"]["max_pages"] = json!(cfg.settings.max_pages);
+    end["summary"]["deadline_reached"] = json!(cancel.is_cancelled());
+    let _ = tx.send(format!("{end}\n"));
 }
 
 /// A crawl's task, aborted when the response body that owns it is dropped (the client went
