@@ -12,7 +12,7 @@ use sightline::render::settings::SettingsError;
 use sightline::NetPolicy;
 use sightline::{BrowserSource, RenderOptions, Steer};
 
-pub use crate::scope_args::ScopeArgs;
+pub use crate::crawl_args::{CrawlFlags, MapFlags};
 pub use crate::scoring_args::ScoringArgs;
 pub use crate::shared::{
     body_format, exit, hint, load_model, load_params, parse_algorithms, service_hint, AFTER_HELP,
@@ -481,75 +481,22 @@ pub struct ExtractArgs {
     pub render: RenderArgs,
 }
 
+/// `sightline crawl`: its own flags, then the archive and rendering ones.
 #[derive(Debug, Args)]
 pub struct CrawlArgs {
-    /// Where to start: URLs (a bare host gets https://).
-    #[arg(value_name = "SEED", required_unless_present = "seed_list")]
-    pub seeds: Vec<String>,
-    /// Read more seeds from FILE, one URL a line (# comments and blank lines skipped).
-    #[arg(long = "input", short = 'i', value_name = "FILE")]
-    pub seed_list: Option<PathBuf>,
-    /// text, html, markdown, or json / jsonl (one record per page, with depth, parent,
-    /// found_in and links).
-    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Into DIR as <slug>.<ext> per page plus DIR/index.jsonl and DIR/frontier.sqlite; with
-    /// -f json, FILE.jsonl (and FILE.jsonl.frontier.sqlite).
-    #[arg(long, short, value_name = "DIR|FILE.jsonl")]
-    pub output: Option<PathBuf>,
-    /// Continue the crawl kept beside the output (after a stop, a crash or kill -9): no page
-    /// recorded twice, none with a record fetched again.
-    #[arg(long, requires = "output")]
-    pub resume: bool,
-    /// Crawl only the seeds whose registrable domain shard K of N owns: N machines given the
-    /// same seeds split them by site, each keeping its own hosts' politeness.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<sightline::batch::Shard>,
-    /// Links to follow from a seed at most (pages a sitemap lists are at depth 1).
-    #[arg(long, default_value_t = 25, value_name = "N")]
-    pub max_depth: u32,
-    /// Record at most this many pages.
-    #[arg(long, value_name = "N")]
-    pub max_pages: Option<usize>,
     #[command(flatten)]
-    pub scope: ScopeArgs,
-    /// The scoring algorithm (as for `extract`).
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
-    /// Start markdown output with the page's metadata as YAML front matter.
-    #[arg(long)]
-    pub front_matter: bool,
-    /// Also put each page's body in FORMAT (markdown, text or html) in its JSON record as
-    /// `body` (as `extract --body`). -f json only.
-    #[arg(long, value_name = "FORMAT", value_parser = body_format)]
-    pub body: Option<sightline::Format>,
-    /// Refuse targets on this machine and its networks (as `extract --deny-private`), for
-    /// the pages and for robots.txt and sitemaps.
-    #[arg(long)]
-    pub deny_private: bool,
+    pub crawl: CrawlFlags,
     #[command(flatten)]
     pub archive: ArchiveArgs,
     #[command(flatten)]
     pub render: RenderArgs,
 }
 
+/// `sightline map`: its own flags, then the rendering ones.
 #[derive(Debug, Args)]
 pub struct MapArgs {
-    /// Where to start: URLs (a bare host gets https://).
-    #[arg(value_name = "SEED", required = true)]
-    pub seeds: Vec<String>,
-    /// Render pages to this many links from a seed and list what they link to (0: robots.txt
-    /// and sitemaps only, the seed listed).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub max_depth: u32,
-    /// text (one URL a line) or json (one object a line: url, depth, found_in, parent).
-    #[arg(long, short, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
     #[command(flatten)]
-    pub scope: ScopeArgs,
-    /// Refuse targets on this machine and its networks.
-    #[arg(long)]
-    pub deny_private: bool,
+    pub map: MapFlags,
     #[command(flatten)]
     pub render: RenderArgs,
 }

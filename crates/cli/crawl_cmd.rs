@@ -1,12 +1,12 @@
-//! `sightline crawl` and `sightline map`: their arguments and glue over the library's
+//! `sightline crawl` and `sightline map`: glue over the library's
 //! [`sightline::Extractor::crawl`] and [`sightline::Extractor::map`].
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
 use sightline::batch::{self, Cancel, Dest, SinkOptions};
 use sightline::output::Format;
-use sightline::{Extractor, Options, PageConfig};
+use sightline::{CrawlConfig, CrawlSettings, Extractor, Options, PageConfig};
 
 fn signal_cancel() -> Cancel {
     let cancel = Cancel::new();
@@ -52,28 +52,43 @@ async fn extractor(
     .await?)
 }
 
+/// The crawl from `seeds` with the flags' settings, checked; `--user-agent` (a rendering
+/// flag) is robots.txt's and the sitemaps' too.
+fn crawl_config(
+    seeds: Vec<String>,
+    settings: &CrawlSettings,
+    render: &RenderArgs,
+) -> Result<CrawlConfig> {
+    settings.validate().context("the crawl's flags")?;
+    let mut c = CrawlConfig::new(seeds).settings(settings.clone());
+    if let Some(ua) = &render.options.user_agent {
+        c = c.user_agent(ua.clone());
+    }
+    Ok(c)
+}
+
 /// `sightline crawl`.
 pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
-    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let format: Format = a.crawl.format.parse().map_err(anyhow::Error::msg)?;
     let mut params = cli::load_params(&None)?;
     if format != Format::Json {
         params = params.text_only();
     }
     let mut page = PageConfig::default()
-        .algorithms(cli::parse_algorithms(&a.algorithm)?)
+        .algorithms(cli::parse_algorithms(&a.crawl.algorithm)?)
         .params(params)
         .format(format)
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
-        .front_matter(a.front_matter)
-        .json_body(a.body);
-    if a.body.is_some() && format != Format::Json {
+        .front_matter(a.crawl.front_matter)
+        .json_body(a.crawl.body);
+    if a.crawl.body.is_some() && format != Format::Json {
         anyhow::bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
     if let Some(plan) = a.render.plan()? {
         page = page.steer(plan);
     }
-    let dest = match &a.output {
+    let dest = match &a.crawl.output {
         None => Dest::Stdout,
         Some(o)
             if format == Format::Json
@@ -85,32 +100,29 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         Some(o) => Dest::Dir(o.clone()),
     };
     let frontier = dest.frontier_file();
-    let mut seeds = a.seeds.clone();
-    if let Some(f) = &a.seed_list {
+    let mut seeds = a.crawl.seeds.clone();
+    if let Some(f) = &a.crawl.seed_list {
         let text = std::fs::read_to_string(f)
             .map_err(|e| anyhow::anyhow!("cannot read --input {}: {e}", f.display()))?;
         seeds.extend(batch::inputs::parse_list(&text));
     }
-    let cfg = a
-        .scope
-        .config(&seeds, a.max_depth, a.render.options.user_agent.as_deref())
-        .max_pages(a.max_pages)
-        .shard(a.shard)
-        .frontier(frontier, a.resume);
+    let cfg = crawl_config(seeds, &a.crawl.settings, &a.render)?
+        .shard(a.crawl.shard)
+        .frontier(frontier, a.crawl.resume);
     let sink_opts = SinkOptions {
         dest,
         format,
         many: true,
         screenshot: None,
         annotate: None,
-        resume: a.resume,
+        resume: a.crawl.resume,
     };
     let (mut sink, recorded) = batch::Sink::open(sink_opts, Box::new(std::io::stdout()))?;
     if !quiet && !recorded.is_empty() {
         eprintln!("resume: {} pages already have a record", recorded.len());
     }
     let cancel = signal_cancel();
-    let extractor = extractor(&a.render, a.deny_private, page, &a.archive).await?;
+    let extractor = extractor(&a.render, a.crawl.deny_private, page, &a.archive).await?;
     let bar = crate::ui::crawl_spinner(quiet);
     let summary = extractor
         .crawl(&cfg, &cancel, &mut sink, &recorded, |out, s| {
@@ -145,16 +157,12 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
 
 /// `sightline map`.
 pub async fn run_map(a: MapArgs) -> Result<i32> {
-    let json = match a.format.as_str() {
+    let json = match a.map.format.as_str() {
         "text" => false,
         "json" | "jsonl" => true,
         f => bail!("--format {f}: map writes text or json"),
     };
-    let cfg = a.scope.config(
-        &a.seeds,
-        a.max_depth,
-        a.render.options.user_agent.as_deref(),
-    );
+    let cfg = crawl_config(a.map.seeds.clone(), &a.map.settings, &a.render)?;
     let mut page = PageConfig::default().hint(Some(cli::hint));
     if let Some(plan) = a.render.plan()? {
         page = page.steer(plan);
@@ -162,7 +170,7 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
     let cancel = signal_cancel();
     let extractor = extractor(
         &a.render,
-        a.deny_private,
+        a.map.deny_private,
         page,
         &cli::ArchiveArgs::default(),
     )

@@ -4,9 +4,10 @@
 //! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
 //!
 //! # Layout
+//! - `crawl_args`: the flags of `crawl` and `map` beside the rendering ones (the library's
+//!   `CrawlSettings` flattened).
 //! - `crawl_cmd`: `sightline crawl` and `sightline map`.
 //! - `cli`: the arguments (clap), their conversion to library options, exit codes, hints.
-//! - `scope_args`: the flags that bound and pace a crawl, shared by `crawl` and `map`.
 //! - `scoring_args`: the flags that choose how each page is scored, shared by `extract`,
 //!   `serve` and `mcp`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
@@ -17,10 +18,10 @@
 //! - `ui`: progress on stderr.
 
 mod cli;
+mod crawl_args;
 mod crawl_cmd;
 mod eval_cmd;
 mod mcp_cmd;
-mod scope_args;
 mod scoring_args;
 mod serve_cmd;
 mod shared;

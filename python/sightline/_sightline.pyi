@@ -73,36 +73,41 @@ class ExtractManyKeywords(TypedDict, total=False):
 
 class MapKeywords(TypedDict, total=False):
     """The keywords of ``Browser.map`` and ``amap``: how far the crawl may go and how it is
-    paced (the flags of ``sightline map``), and ``steer`` for the rendered pages."""
+    paced (the library's ``CrawlSettings``: the flags of ``sightline map`` and the JSON fields
+    of ``serve``'s ``/map``, in the same units: ``delay_ms`` in milliseconds), and ``steer``
+    for the rendered pages."""
 
-    scope: str  # default: 'host'
-    include: Sequence[str]  # default: []
+    delay_ms: int  # default: 0
     exclude: Sequence[str]  # default: []
+    include: Sequence[str]  # default: []
     max_depth: Optional[int]  # default: None
+    max_pages: Optional[int]  # default: None
     max_per_pattern: int  # default: 1000
-    robots: bool  # default: True
-    sitemaps: bool  # default: True
     per_host: int  # default: 2
-    delay: float  # default: 0.0
+    robots: bool  # default: True
+    scope: str  # default: 'host'
+    sitemaps: bool  # default: True
     user_agent: Optional[str]  # default: None
     shard: Optional[str]  # default: None
     steer: Union[Dict[str, Any], str, None]  # default: None
 
 class CrawlKeywords(TypedDict, total=False):
     """The keywords of ``Browser.crawl`` and ``acrawl``: the crawl's bounds and pace (the
-    flags of ``sightline crawl``), its frontier file and ``resume``, and ``steer``,
+    library's ``CrawlSettings``: the flags of ``sightline crawl`` and the JSON fields of
+    ``serve``'s ``/crawl``, in the same units: ``delay_ms`` in milliseconds), its frontier
+    file and ``resume``, and ``steer``,
     ``algorithm`` and ``params`` for its pages."""
 
-    scope: str  # default: 'host'
-    include: Sequence[str]  # default: []
+    delay_ms: int  # default: 0
     exclude: Sequence[str]  # default: []
+    include: Sequence[str]  # default: []
     max_depth: Optional[int]  # default: None
     max_pages: Optional[int]  # default: None
     max_per_pattern: int  # default: 1000
-    robots: bool  # default: True
-    sitemaps: bool  # default: True
     per_host: int  # default: 2
-    delay: float  # default: 0.0
+    robots: bool  # default: True
+    scope: str  # default: 'host'
+    sitemaps: bool  # default: True
     user_agent: Optional[str]  # default: None
     shard: Optional[str]  # default: None
     frontier: Optional[Union[str, "os.PathLike[str]"]]  # default: None

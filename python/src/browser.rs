@@ -19,7 +19,7 @@ use crate::batch::{AsyncPageIter, Batch, PageIter};
 use crate::bridge;
 use crate::convert;
 use crate::crawl::{AsyncCrawlIter, Crawl, CrawlIter};
-use crate::options::{self, BrowserOptions, Call, CrawlOptions};
+use crate::options::{self, BrowserOptions, Call};
 use crate::page::{Page, Snapshot};
 
 /// One Chromium (or several with `browser_ws`) with a pool of `tabs` tabs, and the scoring
@@ -114,8 +114,8 @@ impl Browser {
         seeds: &Bound<'_, PyAny>,
         kw: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Crawl> {
-        let (opts, call) = CrawlOptions::split(py, func, None, options::CRAWL, kw)?;
-        let cfg = opts.config(seeds, 25)?;
+        let (settings, run, call) = options::crawl_keywords(py, func, None, options::CRAWL, kw)?;
+        let cfg = run.config(seeds, settings)?;
         let page = (*call.page_config(py, &self.cfg)?)
             .clone()
             .format(sightline::output::Format::Markdown);
@@ -130,9 +130,9 @@ impl Browser {
         seeds: &Bound<'_, PyAny>,
         kw: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<impl Future<Output = PyResult<Py<PyAny>>> + Send + 'static> {
-        let (opts, call) =
-            CrawlOptions::split(py, func, Some(options::MAP_OPTIONS), options::MAP, kw)?;
-        let cfg = opts.config(seeds, 1)?;
+        let (settings, run, call) =
+            options::crawl_keywords(py, func, Some(options::MAP_RUN), options::MAP, kw)?;
+        let cfg = run.config(seeds, settings)?;
         let mut ex = self.extractor()?;
         if call.steer.is_some() {
             let page = call.page_config(py, &self.cfg)?;

@@ -12,21 +12,20 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use sightline::PageConfig;
+use sightline::{CrawlSettings, PageConfig};
 use sightline::{Options, RenderOptions, Source};
 
 use crate::convert;
 
 /// One keyword as the package sees it: name, default, meaning, and whether
 /// `sightline.snapshot()` takes it (the options of rendering; the others score).
-pub(crate) type Described = (&'static str, Py<PyAny>, String, bool);
+pub(crate) type Described = (String, Py<PyAny>, String, bool);
 
 /// Declares a table of keyword arguments: the struct (one field a keyword, with its type,
 /// default and doc comment), its `Default`, `parse` (a `**kwargs` dict into the struct, for a
@@ -87,7 +86,7 @@ macro_rules! keywords {
                 $(
                     if names.is_none_or(|n| n.contains(&stringify!($field))) {
                         out.push((
-                            stringify!($field),
+                            stringify!($field).to_string(),
                             d.$field.into_py_any(py)?,
                             doc(&[$($doc),*]),
                             keywords!(@render $($flag)?),
@@ -193,34 +192,10 @@ keywords! {
 }
 
 keywords! {
-    /// The keywords of `crawl` and `map` (and their async twins) that bound and pace the
-    /// crawl: the flags of `sightline crawl` ([`CrawlOptions::config`] maps them onto the
-    /// library's [`CrawlConfig`]).
-    pub(crate) struct CrawlOptions {
-        /// How far from the seeds: `host` (the seed's host), `domain` (its registrable
-        /// domain and subdomains) or `prefix` (URLs under the seed's path).
-        scope: String = "host".to_string();
-        /// Regular expressions; when any is given, a URL must match one.
-        include: Vec<String> = Vec::new();
-        /// Regular expressions a URL must match none of.
-        exclude: Vec<String> = Vec::new();
-        /// Links followed from a seed at most (None: 25 for `crawl`, 1 for `map`; sitemap
-        /// pages are at depth 1).
-        max_depth: Option<u32> = None;
-        /// Pages recorded at most (None: no bound).
-        max_pages: Option<usize> = None;
-        /// Pages one path pattern (digits and ids folded, query values dropped) may admit
-        /// (0: no cap): the bound on calendars and filters.
-        max_per_pattern: usize = 1000;
-        /// Obey robots.txt (its rules and `Crawl-delay`).
-        robots: bool = true;
-        /// Read the sitemaps and feeds robots.txt names and `/sitemap.xml`.
-        sitemaps: bool = true;
-        /// Requests in flight to one host.
-        per_host: usize = 2;
-        /// Seconds between the starts of two requests to one host (robots.txt's
-        /// `Crawl-delay` when larger).
-        delay: f64 = 0.0;
+    /// The keywords of `crawl` and `map` (and their async twins) beside the crawl's settings
+    /// (the library's [`CrawlSettings`], read as JSON: [`crawl_keywords`]): what only a
+    /// program gives.
+    pub(crate) struct CrawlRun {
         /// The User-Agent of robots.txt and sitemap requests, and the robots.txt token (None:
         /// one naming sightline and its URL).
         user_agent: Option<String> = None;
@@ -234,61 +209,84 @@ keywords! {
     }
 }
 
-/// The keywords of `crawl` and `acrawl` beside [`CrawlOptions`]'.
+/// The keywords of `crawl` and `acrawl` beside the settings and [`CrawlRun`]'s.
 pub(crate) const CRAWL: &[&str] = &["algorithm", "params", "steer"];
-/// The keywords of `map` and `amap` beside [`CrawlOptions`]'.
+/// The keywords of `map` and `amap` beside the settings and [`MAP_RUN`].
 pub(crate) const MAP: &[&str] = &["steer"];
-/// The [`CrawlOptions`] `map` takes (it records nothing, so has no frontier to resume).
-pub(crate) const MAP_OPTIONS: &[&str] = &[
-    "scope",
-    "include",
-    "exclude",
-    "max_depth",
-    "robots",
-    "sitemaps",
-    "per_host",
-    "delay",
-    "user_agent",
-    "max_per_pattern",
-    "shard",
-];
+/// The [`CrawlRun`] keywords `map` takes (it records nothing, so has no frontier to resume).
+pub(crate) const MAP_RUN: &[&str] = &["user_agent", "shard"];
 
-impl CrawlOptions {
-    /// The keywords of `func` split into its crawl options (those named in `allowed`) and
-    /// the rest (a [`Call`]'s, named in `call`): an unknown keyword is a `TypeError`.
-    pub(crate) fn split(
-        py: Python<'_>,
-        func: &str,
-        allowed: Option<&[&str]>,
-        call: &[&str],
-        kw: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<(CrawlOptions, Call)> {
-        let mine = PyDict::new(py);
-        let rest = PyDict::new(py);
-        let names: Vec<&str> = CrawlOptions::describe(py, allowed)?
-            .into_iter()
-            .map(|d| d.0)
-            .collect();
-        for (k, v) in kw.into_iter().flatten() {
-            let name: String = k.extract()?;
-            if names.contains(&name.as_str()) {
-                mine.set_item(k, v)?;
-            } else {
-                rest.set_item(k, v)?;
-            }
-        }
-        Ok((
-            CrawlOptions::parse(func, allowed, Some(&mine))?,
-            Call::parse(func, Some(call), Some(&rest))?,
-        ))
+/// The keywords of `func` split into the crawl's settings (every field of [`CrawlSettings`],
+/// one conversion: the keywords as a JSON object, read by the library), its [`CrawlRun`]
+/// keywords (those named in `run`) and its [`Call`] keywords (named in `call`). An unknown
+/// keyword or a value of the wrong type is a `TypeError`; a value the settings refuse
+/// ([`CrawlSettings::validate`], an unknown `scope`) an `InputError`.
+pub(crate) fn crawl_keywords(
+    py: Python<'_>,
+    func: &str,
+    run: Option<&[&str]>,
+    call: &[&str],
+    kw: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(CrawlSettings, CrawlRun, Call)> {
+    let settings = PyDict::new(py);
+    let mine = PyDict::new(py);
+    let rest = PyDict::new(py);
+    let fields: Vec<String> = CrawlSettings::described()
+        .into_iter()
+        .map(|d| d.0)
+        .collect();
+    let run_names: Vec<String> = CrawlRun::describe(py, run)?
+        .into_iter()
+        .map(|d| d.0)
+        .collect();
+    for (k, v) in kw.into_iter().flatten() {
+        let name: String = k.extract()?;
+        let to = if fields.contains(&name) {
+            &settings
+        } else if run_names.contains(&name) {
+            &mine
+        } else {
+            &rest
+        };
+        to.set_item(k, v)?;
     }
+    Ok((
+        crawl_settings(py, func, &settings)?,
+        CrawlRun::parse(func, run, Some(&mine))?,
+        Call::parse(func, Some(call), Some(&rest))?,
+    ))
+}
 
-    /// The library's crawl settings from `seeds` (a URL or a list of URLs); `max_depth`
-    /// when the call gives none.
+/// The settings keywords as the library's [`CrawlSettings`], checked; an error names the
+/// keyword at fault.
+fn crawl_settings(py: Python<'_>, func: &str, kw: &Bound<'_, PyDict>) -> PyResult<CrawlSettings> {
+    let json = convert::py_to_json(py, kw)?;
+    let settings: CrawlSettings = serde_json::from_value(json.clone()).map_err(|e| {
+        // The keyword at fault: the first that is refused alone (every field has a default).
+        let culprit = json.as_object().into_iter().flatten().find(|(k, v)| {
+            let alone = serde_json::json!({ k.as_str(): v });
+            serde_json::from_value::<CrawlSettings>(alone).is_err()
+        });
+        let name = culprit.map_or("?", |(k, _)| k.as_str());
+        let message = format!("{func}() argument '{name}': {e}");
+        if e.to_string().starts_with("invalid type") {
+            PyTypeError::new_err(message)
+        } else {
+            convert::input_err(message)
+        }
+    })?;
+    settings
+        .validate()
+        .map_err(|e| convert::input_err(format!("{func}(): {e}")))?;
+    Ok(settings)
+}
+
+impl CrawlRun {
+    /// The library's crawl from `seeds` (a URL or a list of URLs) with `settings`.
     pub(crate) fn config(
         &self,
         seeds: &Bound<'_, PyAny>,
-        max_depth: u32,
+        settings: CrawlSettings,
     ) -> PyResult<sightline::CrawlConfig> {
         let seeds: Vec<String> = match seeds.cast::<PyString>() {
             Ok(s) => vec![s.extract()?],
@@ -302,16 +300,6 @@ impl CrawlOptions {
                 "crawl from at least one seed URL".into(),
             ));
         }
-        let scope: sightline::ScopeKind = self
-            .scope
-            .parse()
-            .map_err(|m: String| convert::input_err(m.replace("--scope", "scope=")))?;
-        if !(self.delay.is_finite() && self.delay >= 0.0) {
-            return Err(convert::input_err(format!(
-                "delay must be a number of seconds >= 0, not {}",
-                self.delay
-            )));
-        }
         let shard = self
             .shard
             .as_deref()
@@ -319,16 +307,7 @@ impl CrawlOptions {
             .transpose()
             .map_err(|m| convert::input_err(format!("shard={m}")))?;
         let mut c = sightline::CrawlConfig::new(seeds)
-            .scope(scope)
-            .include(self.include.clone())
-            .exclude(self.exclude.clone())
-            .max_depth(self.max_depth.unwrap_or(max_depth))
-            .max_pages(self.max_pages)
-            .max_per_pattern(self.max_per_pattern)
-            .robots(self.robots)
-            .sitemaps(self.sitemaps)
-            .per_host(self.per_host)
-            .delay(Duration::from_secs_f64(self.delay))
+            .settings(settings)
             .shard(shard)
             .frontier(self.frontier.clone(), self.resume);
         if let Some(ua) = &self.user_agent {
@@ -346,7 +325,7 @@ pub(crate) const EXTRACT_MANY: &[&str] = &["progress", "algorithm", "params", "s
 pub(crate) const SNAPSHOT: &[&str] = &["html", "url", "steer"];
 
 /// Every keyword table, for the package (`_keywords()`): `Browser`'s options, and the
-/// keywords of each call (`crawl` and `map`: their [`CrawlOptions`], then their [`Call`]
+/// keywords of each call (`crawl` and `map`: their settings and [`CrawlRun`], then their [`Call`]
 /// keywords).
 pub(crate) fn tables(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<Described>)>> {
     Ok(vec![
@@ -355,17 +334,18 @@ pub(crate) fn tables(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<Describe
         ("extract_many", Call::describe(py, Some(EXTRACT_MANY))?),
         ("snapshot", Call::describe(py, Some(SNAPSHOT))?),
         ("crawl", crawl_table(py, None, CRAWL)?),
-        ("map", crawl_table(py, Some(MAP_OPTIONS), MAP)?),
+        ("map", crawl_table(py, Some(MAP_RUN), MAP)?),
     ])
 }
 
-/// The keywords of `crawl` or `map`: the crawl options, then the call's.
-fn crawl_table(
-    py: Python<'_>,
-    options: Option<&[&str]>,
-    call: &[&str],
-) -> PyResult<Vec<Described>> {
-    let mut t = CrawlOptions::describe(py, options)?;
+/// The keywords of `crawl` or `map`: the crawl's settings (each field of [`CrawlSettings`]
+/// with its default and doc), its [`CrawlRun`] keywords, then the call's.
+fn crawl_table(py: Python<'_>, run: Option<&[&str]>, call: &[&str]) -> PyResult<Vec<Described>> {
+    let mut t = Vec::new();
+    for (name, default, doc) in CrawlSettings::described() {
+        t.push((name, convert::json_to_py(py, &default)?, doc, false));
+    }
+    t.extend(CrawlRun::describe(py, run)?);
     t.extend(Call::describe(py, Some(call))?);
     Ok(t)
 }

@@ -44,6 +44,8 @@ pub(crate) struct Engine<'a> {
     pub(crate) scope: urls::Scope,
     pub(crate) frontier: Frontier,
     pub(crate) hosts: polite::Hosts,
+    /// Links followed from a seed at most ([`crate::CrawlSettings::depth`] for the mode).
+    pub(crate) depth_limit: u32,
     robots: HashMap<String, robots::Robots>,
     /// The User-Agent of robots.txt and sitemap requests (see [`CrawlConfig::user_agent`]).
     user_agent: String,
@@ -88,12 +90,13 @@ impl<'a> Engine<'a> {
                 seeds.push(u);
             }
         }
-        let scope = urls::Scope::new(cfg.scope, &seeds, &cfg.include, &cfg.exclude)
-            .map_err(|m| input_error("--include/--exclude", m))?;
+        let set = &cfg.settings;
+        set.validate()?;
+        let scope = urls::Scope::new(set.scope, &seeds, &set.include, &set.exclude)?;
         let frontier = Frontier::open(
             cfg.frontier.as_deref().filter(|_| mode == Mode::Crawl),
             cfg.resume,
-            cfg.max_per_pattern,
+            set.max_per_pattern,
         )?;
         let user_agent = match pages.user_agent() {
             Some(ua) if cfg.user_agent == USER_AGENT => ua.to_string(),
@@ -109,7 +112,8 @@ impl<'a> Engine<'a> {
                 cfg,
                 scope,
                 frontier,
-                hosts: polite::Hosts::new(cfg.per_host, cfg.delay),
+                hosts: polite::Hosts::new(set.per_host, set.delay()),
+                depth_limit: set.depth(mode == Mode::Map),
                 robots: HashMap::new(),
                 user_agent,
                 fetcher,
@@ -143,7 +147,7 @@ impl<'a> Engine<'a> {
     pub(crate) async fn robots_for(&mut self, url: &str) -> &robots::Robots {
         let host = urls::host_key(url);
         if !self.robots.contains_key(&host) {
-            let r = if self.cfg.robots {
+            let r = if self.cfg.settings.robots {
                 let robots_url = url::Url::parse(url)
                     .and_then(|u| u.join("/robots.txt"))
                     .map(|u| u.to_string())
@@ -167,7 +171,10 @@ impl<'a> Engine<'a> {
         for seed in seeds {
             let host = urls::host_key(seed);
             let mut queue: Vec<String> = self.robots_for(seed).await.sitemaps.clone();
-            if !done_hosts.insert(host.clone()) || !self.cfg.sitemaps || self.cfg.max_depth == 0 {
+            if !done_hosts.insert(host.clone())
+                || !self.cfg.settings.sitemaps
+                || self.depth_limit == 0
+            {
                 continue;
             }
             let flag = format!("sitemaps:{host}");
@@ -215,7 +222,7 @@ impl<'a> Engine<'a> {
     /// The links of a page that join the frontier.
     pub(crate) fn follow(&self, links: &[PageLink], from: &Entry, base: &str) -> Vec<NewUrl> {
         let depth = from.depth + 1;
-        if depth > self.cfg.max_depth {
+        if depth > self.depth_limit {
             return Vec::new();
         }
         let Ok(base) = url::Url::parse(base) else {

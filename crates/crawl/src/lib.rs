@@ -24,7 +24,9 @@
 //! scoring, no records) and lists the URLs found.
 //!
 //! # Layout
-//! - `config`: [`CrawlConfig`], what bounds and paces a crawl, with its defaults.
+//! - `config`: [`CrawlSettings`], what bounds and paces a crawl, declared once for every
+//!   front end with its defaults, units and checks; [`CrawlConfig`], a crawl's settings with
+//!   its seeds.
 //! - `seam`: what the crawl needs of the pipeline ([`Pages`], [`CrawlRecord`]).
 //! - `engine`: the crawl's state: scope, frontier, hosts, robots.txt, duplicates.
 //! - `run`: [`crawl`] and [`map`], the loop.
@@ -51,7 +53,10 @@ pub mod sitemaps;
 mod tests;
 pub mod urls;
 
-pub use config::CrawlConfig;
+pub use config::{
+    CrawlConfig, CrawlSettings, SettingsError, DEFAULT_MAP_DEPTH, DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_PER_PATTERN, DEFAULT_PER_HOST,
+};
 pub use run::{crawl, map};
 pub use seam::{CrawlRecord, Pages, Scored};
 pub use urls::ScopeKind;

@@ -47,7 +47,7 @@ pub async fn crawl<P: Pages + ?Sized>(
     Ok(looped.e.summary)
 }
 
-/// The URLs a crawl from `cfg` would find to `cfg.max_depth` (robots.txt, sitemaps, the
+/// The URLs a crawl from `cfg` would find to its depth ([`crate::CrawlSettings::depth`]) (robots.txt, sitemaps, the
 /// rendered pages' links), without scoring or recording: `map`. Pages at the last depth
 /// are listed, not rendered.
 pub async fn map<P: Pages + ?Sized>(pages: &P, cfg: &CrawlConfig) -> Result<Vec<Mapped>, Error> {
@@ -141,7 +141,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
         }
         let queued = !self.e.frontier.next(1, &[])?.is_empty();
         self.e.summary.interrupted =
-            queued && (self.pages.cancelled() || self.cfg.max_pages.is_some());
+            queued && (self.pages.cancelled() || self.cfg.settings.max_pages.is_some());
         Ok(())
     }
 
@@ -155,6 +155,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
         while in_flight.len() < conc && !self.pages.cancelled() {
             if self
                 .cfg
+                .settings
                 .max_pages
                 .is_some_and(|m| self.done + in_flight.len() >= m)
             {
@@ -204,7 +205,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             self.e.summary.disallowed += 1;
             return Ok(false);
         }
-        if self.mode == Mode::Map && entry.depth >= self.cfg.max_depth {
+        if self.mode == Mode::Map && entry.depth >= self.e.depth_limit {
             self.e.frontier.list_only(entry.id)?;
             return Ok(false);
         }
@@ -268,7 +269,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             .and_then(urls::normalize)
             .filter(|c| *c != entry.url && self.e.scope.contains(c));
         if let Some(c) = &canonical {
-            if !self.e.frontier.known(c)? && entry.depth <= self.cfg.max_depth {
+            if !self.e.frontier.known(c)? && entry.depth <= self.e.depth_limit {
                 let parent = Some(entry.url.clone());
                 found.push(
                     self.e

@@ -193,7 +193,7 @@ fn config(delay: Duration) -> CrawlConfig {
         .robots(false)
         .sitemaps(false)
         .per_host(1)
-        .delay(delay)
+        .delay_ms(delay.as_millis() as u64)
 }
 
 /// Run the crawl and return its records in the order written.

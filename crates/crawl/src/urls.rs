@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use url::Url;
 
+use crate::config::{compile, SettingsError};
+
 /// Query parameters dropped by [`normalize`]: click trackers and session ids, which make
 /// one page look like many (`utm_*` and `_hs*` by prefix, the rest by name).
 const TRACKING_PREFIXES: &[&str] = &["utm_", "_hs", "pk_", "mtm_"];
@@ -106,8 +108,20 @@ pub fn registrable_domain(host: &str) -> String {
     }
 }
 
-/// How far from its seed a crawl may go (`--scope`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How far from its seed a crawl may go (`scope`; the CLI's `--scope`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
 pub enum ScopeKind {
     /// The seed's host (`www.` aside: `example.com` and `www.example.com` are one host).
     #[default]
@@ -157,18 +171,13 @@ pub struct Scope {
 
 impl Scope {
     /// The scope of these (normalised) seeds; `Err` names a pattern that is not a regular
-    /// expression.
+    /// expression (as [`crate::CrawlSettings::validate`] does).
     pub fn new(
         kind: ScopeKind,
         seeds: &[String],
         include: &[String],
         exclude: &[String],
-    ) -> Result<Scope, String> {
-        let compile = |flag: &str, v: &[String]| -> Result<Vec<regex::Regex>, String> {
-            v.iter()
-                .map(|p| regex::Regex::new(p).map_err(|e| format!("--{flag} {p}: {e}")))
-                .collect()
-        };
+    ) -> Result<Scope, SettingsError> {
         let seeds = seeds
             .iter()
             .filter_map(|s| {

@@ -60,7 +60,7 @@ pub mod eval;
 mod extractor;
 
 pub use batch::{Cancel, Job, PageConfig, PageOut, Record, Summary};
-pub use crawl::{CrawlConfig, CrawlSummary, Mapped, ScopeKind};
+pub use crawl::{CrawlConfig, CrawlSettings, CrawlSummary, Mapped, ScopeKind, SettingsError};
 pub use extractor::{BrowserStats, Extractor, Options, Page, Source};
 pub use render::guard::NetPolicy;
 pub use render::reap::end_all_now;

@@ -1,19 +1,17 @@
 //! The bounded crawl and map the services share: the HTTP service's `POST /crawl` and
-//! `POST /map` and the MCP `crawl` and `map` tools. One definition of what a caller may ask
-//! (scope, patterns, depth, pages) and of the bounds the operator keeps: the pages capped
-//! (`--max-crawl-pages` for `serve`, [`MAX_CRAWL_PAGES`] otherwise), every seed checked by the
-//! target policy before anything is fetched ([`check_seeds`]) and every URL the crawl finds
+//! `POST /map` and the MCP `crawl` and `map` tools. A caller gives the library's
+//! [`CrawlSettings`] (the same JSON fields on both transports); [`admit`] is the one door a
+//! request goes through, holding it to the bounds the operator keeps: the pages capped
+//! (`--max-crawl-pages` for `serve`, [`MAX_CRAWL_PAGES`] otherwise), robots.txt obeyed, the
+//! requests to a host held to the service's tabs and their delay to [`MAX_DELAY`], every seed
+//! checked by the target policy before anything is fetched and every URL the crawl finds
 //! checked by it again before it is taken ([`sightline::CrawlConfig::policy`]: a link to
-//! 127.0.0.1 is skipped, never fetched), the frontier in memory, and a deadline at which the
+//! 127.0.0.1 is skipped, never fetched), the frontier in memory; and a deadline at which the
 //! crawl takes no new page ([`within_deadline`]).
 
 use std::time::Duration;
 
-use rmcp::schemars;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use sightline::{Cancel, CrawlConfig, Error, Mapped, NetPolicy};
+use sightline::{Cancel, CrawlConfig, CrawlSettings, Error, Mapped, NetPolicy, SettingsError};
 
 /// Pages a crawl records when `max_pages` is not given.
 pub const DEFAULT_CRAWL_PAGES: usize = 10;
@@ -32,25 +30,65 @@ pub const MAP_RENDERS: usize = 20;
 /// The longest wait between two requests to one host a caller may ask for (`delay_ms`).
 pub const MAX_DELAY: Duration = Duration::from_secs(10);
 
-/// How far from the seed a crawl or map may go.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CrawlScope {
-    /// The seed's host (default; `www.` aside).
-    #[default]
-    Host,
-    /// The seed's registrable domain and its subdomains.
-    Domain,
-    /// URLs under the seed's path (up to its last `/`).
-    Prefix,
+/// What a request asks for: a crawl (pages recorded) or a map (URLs listed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    Crawl,
+    Map,
 }
 
-impl From<CrawlScope> for sightline::ScopeKind {
-    fn from(s: CrawlScope) -> Self {
-        match s {
-            CrawlScope::Host => sightline::ScopeKind::Host,
-            CrawlScope::Domain => sightline::ScopeKind::Domain,
-            CrawlScope::Prefix => sightline::ScopeKind::Prefix,
+/// The operator's bounds a request is held to.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds<'a> {
+    /// Every seed and every URL found is checked by it.
+    pub policy: &'a NetPolicy,
+    /// The most pages one crawl records.
+    pub max_crawl_pages: usize,
+    /// The service's tabs: the most requests in flight to one host.
+    pub tabs: usize,
+}
+
+/// Why a crawl or map request was refused before anything was fetched. Each transport maps
+/// [`Refusal::kind`] to its status (`input`: 400, `forbidden`: 403).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The settings do not hold (a pattern that is not a regular expression, ...).
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// No seed, or more seeds than pages.
+    #[error("{0}")]
+    Seeds(String),
+    /// `robots: false`: the service always obeys robots.txt.
+    #[error("robots is false: this service always obeys robots.txt")]
+    Robots,
+    /// A seed the target policy refuses.
+    #[error(transparent)]
+    Forbidden(Error),
+}
+
+impl Refusal {
+    /// `input` or `forbidden`, as the library's errors name their kinds.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Refusal::Settings(_) | Refusal::Seeds(_) => "input",
+            Refusal::Robots | Refusal::Forbidden(_) => "forbidden",
+        }
+    }
+
+    /// The refusal as the library's error (a `forbidden` seed keeps its own).
+    pub fn into_error(self, input: &str) -> Error {
+        match self {
+            Refusal::Forbidden(e) => e,
+            Refusal::Robots => Error::Forbidden {
+                input: input.to_string(),
+                message: Refusal::Robots.to_string(),
+            },
+            other => Error::Input {
+                input: input.to_string(),
+                message: other.to_string(),
+                source: Some(Box::new(other)),
+            },
         }
     }
 }
@@ -82,54 +120,61 @@ pub async fn check_seeds(policy: &NetPolicy, seeds: &[String]) -> Result<(), Err
 
 /// Pages one crawl records: the caller's `max_pages` (default [`DEFAULT_CRAWL_PAGES`]) held
 /// to `1..=cap`.
-pub fn page_bound(asked: Option<u32>, cap: usize) -> usize {
-    let cap = cap.max(1);
-    asked
-        .map_or(DEFAULT_CRAWL_PAGES, |n| n as usize)
-        .clamp(1, cap)
+pub fn page_bound(asked: Option<usize>, cap: usize) -> usize {
+    asked.unwrap_or(DEFAULT_CRAWL_PAGES).clamp(1, cap.max(1))
 }
 
-/// A crawl from `seeds` within `scope` and the patterns, every URL checked by `policy`
-/// before it is taken, the frontier in memory; recording at most `max_pages`, to
-/// `max_depth` (default [`DEFAULT_CRAWL_DEPTH`]).
-pub fn crawl_config(
+/// The one door of a crawl or map request: `settings` checked
+/// ([`CrawlSettings::validate`]), robots.txt obeyed, the seeds (some, at most as many as
+/// pages, each allowed by the policy) and the settings held to the operator's `bounds`. A
+/// crawl records at most [`page_bound`] pages to `max_depth` (default
+/// [`DEFAULT_CRAWL_DEPTH`]); a map renders at most [`MAP_RENDERS`] pages to `max_depth`
+/// (default 1, at most [`MAX_MAP_DEPTH`]). The frontier is in memory.
+pub async fn admit(
+    job: Job,
     seeds: Vec<String>,
-    scope: CrawlScope,
-    include: Vec<String>,
-    exclude: Vec<String>,
-    max_depth: Option<u32>,
-    max_pages: usize,
-    policy: &NetPolicy,
-) -> CrawlConfig {
-    CrawlConfig::new(seeds)
-        .scope(scope.into())
-        .include(include)
-        .exclude(exclude)
-        .max_depth(max_depth.unwrap_or(DEFAULT_CRAWL_DEPTH))
-        .max_pages(Some(max_pages))
-        .policy(Some(policy.clone()))
-}
-
-/// A map from `seeds`: [`crawl_config`] to `max_depth` (default 1, at most
-/// [`MAX_MAP_DEPTH`]), rendering at most [`MAP_RENDERS`] pages.
-pub fn map_config(
-    seeds: Vec<String>,
-    scope: CrawlScope,
-    include: Vec<String>,
-    exclude: Vec<String>,
-    max_depth: Option<u32>,
-    policy: &NetPolicy,
-) -> CrawlConfig {
-    let depth = max_depth.unwrap_or(1).clamp(1, MAX_MAP_DEPTH);
-    crawl_config(
-        seeds,
-        scope,
-        include,
-        exclude,
-        Some(depth),
-        MAP_RENDERS,
-        policy,
-    )
+    mut settings: CrawlSettings,
+    bounds: &Bounds<'_>,
+) -> Result<CrawlConfig, Refusal> {
+    let seeds: Vec<String> = seeds.iter().map(|s| seed_url(s)).collect();
+    if seeds.is_empty() {
+        return Err(Refusal::Seeds(
+            "seeds is empty: give one URL or a list".into(),
+        ));
+    }
+    settings.validate()?;
+    if !settings.robots {
+        return Err(Refusal::Robots);
+    }
+    let (pages, depth) = match job {
+        Job::Crawl => (
+            page_bound(settings.max_pages, bounds.max_crawl_pages),
+            settings.max_depth.unwrap_or(DEFAULT_CRAWL_DEPTH),
+        ),
+        Job::Map => (
+            settings
+                .max_pages
+                .unwrap_or(MAP_RENDERS)
+                .clamp(1, MAP_RENDERS),
+            settings.depth(true).clamp(1, MAX_MAP_DEPTH),
+        ),
+    };
+    if seeds.len() > pages {
+        return Err(Refusal::Seeds(format!(
+            "{} seeds: at most {pages} in one request",
+            seeds.len()
+        )));
+    }
+    check_seeds(bounds.policy, &seeds)
+        .await
+        .map_err(Refusal::Forbidden)?;
+    settings.max_pages = Some(pages);
+    settings.max_depth = Some(depth);
+    settings.per_host = settings.per_host.clamp(1, bounds.tabs.max(1));
+    settings.delay_ms = settings.delay_ms.min(MAX_DELAY.as_millis() as u64);
+    Ok(CrawlConfig::new(seeds)
+        .settings(settings)
+        .policy(Some(bounds.policy.clone())))
 }
 
 /// The URLs a map lists: at most `limit` (default and most [`MAX_MAP_URLS`]), and whether it
@@ -200,20 +245,52 @@ mod tests {
         assert!(check_seeds(&allow, &seeds).await.is_ok());
     }
 
-    #[test]
-    fn the_config_carries_the_policy_and_the_bounds() {
+    fn bounds(p: &NetPolicy) -> Bounds<'_> {
+        Bounds {
+            policy: p,
+            max_crawl_pages: 100,
+            tabs: 2,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_config_carries_the_policy_and_the_bounds() {
         let p = NetPolicy::default();
-        let c = map_config(
-            vec!["https://a.test/".into()],
-            CrawlScope::Domain,
-            vec![],
-            vec![],
-            Some(9),
-            &p,
-        );
-        assert_eq!(c.max_depth, MAX_MAP_DEPTH);
-        assert_eq!(c.max_pages, Some(MAP_RENDERS));
+        let s: CrawlSettings = serde_json::from_value(serde_json::json!({
+            "scope": "domain", "max_depth": 9, "per_host": 8, "delay_ms": 60_000
+        }))
+        .unwrap();
+        let c = admit(Job::Map, vec!["93.184.215.14".into()], s, &bounds(&p))
+            .await
+            .unwrap();
+        assert_eq!(c.seeds, ["https://93.184.215.14"]);
+        assert_eq!(c.settings.max_depth, Some(MAX_MAP_DEPTH));
+        assert_eq!(c.settings.max_pages, Some(MAP_RENDERS));
+        assert_eq!((c.settings.per_host, c.settings.delay()), (2, MAX_DELAY));
         assert_eq!(c.policy, Some(p));
         assert!(c.frontier.is_none());
+    }
+
+    #[tokio::test]
+    async fn refusals_have_their_kinds() {
+        let p = NetPolicy::default();
+        let b = bounds(&p);
+        let seed = || vec!["https://93.184.215.14/".to_string()];
+        let refuse = |v: serde_json::Value| serde_json::from_value::<CrawlSettings>(v).unwrap();
+        let kind = |r: Result<CrawlConfig, Refusal>| r.unwrap_err().kind();
+        let bad = refuse(serde_json::json!({"include": ["("]}));
+        assert_eq!(kind(admit(Job::Crawl, seed(), bad, &b).await), "input");
+        let robots = refuse(serde_json::json!({"robots": false}));
+        assert_eq!(
+            kind(admit(Job::Crawl, seed(), robots, &b).await),
+            "forbidden"
+        );
+        let none = CrawlSettings::default();
+        assert_eq!(
+            kind(admit(Job::Crawl, vec![], none.clone(), &b).await),
+            "input"
+        );
+        let local = vec!["http://127.0.0.1:9/".to_string()];
+        assert_eq!(kind(admit(Job::Map, local, none, &b).await), "forbidden");
     }
 }

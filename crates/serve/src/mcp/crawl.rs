@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use super::TextFormat;
 
 pub use crate::crawling::{
-    CrawlScope, DEFAULT_CRAWL_DEPTH, DEFAULT_CRAWL_PAGES, MAP_RENDERS, MAX_CRAWL_PAGES,
-    MAX_MAP_DEPTH, MAX_MAP_URLS,
+    DEFAULT_CRAWL_DEPTH, DEFAULT_CRAWL_PAGES, MAP_RENDERS, MAX_CRAWL_PAGES, MAX_MAP_DEPTH,
+    MAX_MAP_URLS,
 };
+use sightline::CrawlSettings;
 
 /// Characters of each page's content a `crawl` returns when `max_chars` is not given.
 pub const DEFAULT_CRAWL_CHARS: usize = 4000;
@@ -26,21 +27,11 @@ pub const MAX_CRAWL_CHARS: usize = 100_000;
 pub struct CrawlParams {
     /// Where to start: an http(s) URL (the same policy as `extract`).
     pub url: String,
-    /// Pages to record (default 10, at most 100).
-    #[serde(default)]
-    pub max_pages: Option<u32>,
-    /// Links to follow from the seed (default 2; sitemap pages are at depth 1).
-    #[serde(default)]
-    pub max_depth: Option<u32>,
-    /// `host` (default), `domain` or `prefix`.
-    #[serde(default)]
-    pub scope: CrawlScope,
-    /// Regular expressions; when any is given, a URL must match one.
-    #[serde(default)]
-    pub include: Vec<String>,
-    /// Regular expressions a URL must match none of.
-    #[serde(default)]
-    pub exclude: Vec<String>,
+    /// The crawl's settings, as `serve`'s `/crawl` takes them: `max_pages` (default 10, at
+    /// most 100), `max_depth` (default 2; sitemap pages are at depth 1), `scope`, `include`,
+    /// `exclude`, `sitemaps`, `per_host`, `delay_ms` (milliseconds).
+    #[serde(flatten)]
+    pub settings: CrawlSettings,
     /// `markdown` (default) or `text`.
     #[serde(default)]
     pub format: TextFormat,
@@ -60,19 +51,11 @@ pub struct CrawlParams {
 pub struct MapParams {
     /// The site: an http(s) URL (the same policy as `extract`).
     pub url: String,
-    /// 1 (default): the seed's links and the URLs of robots.txt's sitemaps and
-    /// `/sitemap.xml`; 2: the links of those pages too (at most 20 pages rendered).
-    #[serde(default)]
-    pub max_depth: Option<u32>,
-    /// `host` (default), `domain` or `prefix`.
-    #[serde(default)]
-    pub scope: CrawlScope,
-    /// Regular expressions; when any is given, a URL must match one.
-    #[serde(default)]
-    pub include: Vec<String>,
-    /// Regular expressions a URL must match none of.
-    #[serde(default)]
-    pub exclude: Vec<String>,
+    /// The crawl's settings, as `serve`'s `/map` takes them: `max_depth` 1 (default): the
+    /// seed's links and the URLs of robots.txt's sitemaps and `/sitemap.xml`; 2: the links of
+    /// those pages too (at most 20 pages rendered).
+    #[serde(flatten)]
+    pub settings: CrawlSettings,
     /// URLs to list at most (default and most: 5,000).
     #[serde(default)]
     pub limit: Option<u32>,

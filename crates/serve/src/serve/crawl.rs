@@ -19,13 +19,13 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use sightline::output::Format;
-use sightline::{Cancel, CrawlSummary, Error, PageOut};
+use sightline::{Cancel, CrawlConfig, CrawlSettings, CrawlSummary, Error, PageOut};
 
 use super::{
     authorized, choices, clip, edges, error_response, queue_full, status_of, unauthorized,
     Admission, AppState,
 };
-use crate::crawling::{self, CrawlScope};
+use crate::crawling::{self, Bounds, Job};
 
 /// One seed or a list of them.
 #[derive(Debug, Deserialize)]
@@ -37,39 +37,25 @@ pub enum Seeds {
 
 impl Seeds {
     fn urls(self) -> Vec<String> {
-        let v = match self {
+        match self {
             Seeds::One(s) => vec![s],
             Seeds::Many(v) => v,
-        };
-        v.iter().map(|s| crawling::seed_url(s)).collect()
+        }
     }
 }
 
-/// The body of `POST /crawl`. Any other field is a steering field, as on `POST /extract`.
+/// The body of `POST /crawl`: the seeds, the crawl's settings (the library's
+/// [`CrawlSettings`], as MCP's `crawl` and the CLI's flags take them), how each page is
+/// written, and any other field is a steering field, as on `POST /extract`.
 #[derive(Debug, Deserialize)]
 pub struct CrawlRequest {
     /// Where to start: one http(s) URL or a list (at most as many as pages).
     pub seeds: Seeds,
-    /// Pages to record (default 10, at most the service's `--max-crawl-pages`).
-    pub max_pages: Option<u32>,
-    /// Links to follow from a seed (default 2; sitemap pages are at depth 1).
-    pub max_depth: Option<u32>,
-    /// `host` (default), `domain` or `prefix`.
-    #[serde(default)]
-    pub scope: CrawlScope,
-    /// Regular expressions; when any is given, a URL must match one.
-    #[serde(default)]
-    pub include: Vec<String>,
-    /// Regular expressions a URL must match none of.
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Read robots.txt's sitemaps and `/sitemap.xml` (default true).
-    pub sitemaps: Option<bool>,
-    /// Pages in flight to one host (default 2, at most the service's tabs).
-    pub per_host: Option<u32>,
-    /// Milliseconds between the starts of two requests to one host (at most 10,000;
-    /// robots.txt's Crawl-delay when larger).
-    pub delay_ms: Option<u64>,
+    /// Scope, patterns, depth (default 2), pages (default 10, at most the service's
+    /// `--max-crawl-pages`), `per_host` (at most the service's tabs), `delay_ms` (at most
+    /// 10,000), sitemaps.
+    #[serde(flatten)]
+    pub settings: CrawlSettings,
     /// `text` (default), `markdown`, `html` or `json`.
     pub format: Option<String>,
     pub algorithm: Option<String>,
@@ -85,17 +71,10 @@ pub struct CrawlRequest {
 pub struct MapRequest {
     /// The site: one http(s) URL or a list.
     pub seeds: Seeds,
-    /// 1 (default): the seeds' links and their sitemaps' URLs; 2: the links of those pages
-    /// too (at most 20 pages rendered).
-    pub max_depth: Option<u32>,
-    #[serde(default)]
-    pub scope: CrawlScope,
-    #[serde(default)]
-    pub include: Vec<String>,
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Read robots.txt's sitemaps and `/sitemap.xml` (default true).
-    pub sitemaps: Option<bool>,
+    /// The crawl's settings; `max_depth` 1 (default): the seeds' links and their sitemaps'
+    /// URLs; 2: the links of those pages too (at most 20 pages rendered).
+    #[serde(flatten)]
+    pub settings: CrawlSettings,
     /// URLs to list at most (default and most 5,000).
     pub limit: Option<u32>,
 }
@@ -112,37 +91,33 @@ fn not_a_request(what: &str, e: serde_json::Error, example: &str) -> Response {
     )
 }
 
-/// The seeds checked: some, at most `most`, each allowed by the service's policy.
-async fn checked_seeds(
+/// The request through the services' one door ([`crawling::admit`]): its configuration, or
+/// the refusal as a response (400 or 403).
+async fn admitted(
     state: &AppState,
+    job: Job,
     seeds: Seeds,
-    most: usize,
+    settings: CrawlSettings,
     page: &sightline::PageConfig,
-) -> Result<Vec<String>, Response> {
-    let seeds = seeds.urls();
-    if seeds.is_empty() {
-        return Err(error_response(
-            StatusCode::BAD_REQUEST,
-            "input",
-            "seeds is empty: give one URL or a list",
-        ));
-    }
-    if seeds.len() > most {
-        return Err(error_response(
-            StatusCode::BAD_REQUEST,
-            "input",
-            &format!("{} seeds: at most {most} in one request", seeds.len()),
-        ));
-    }
-    if let Err(e) = crawling::check_seeds(&state.cfg.policy, &seeds).await {
-        state.metrics.refused("forbidden");
-        return Err(error_response(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            &page.message(&e),
-        ));
-    }
-    Ok(seeds)
+) -> Result<CrawlConfig, Response> {
+    let bounds = Bounds {
+        policy: &state.cfg.policy,
+        max_crawl_pages: state.cfg.max_crawl_pages,
+        tabs: state.extractor.tabs(),
+    };
+    crawling::admit(job, seeds.urls(), settings, &bounds)
+        .await
+        .map_err(|r| {
+            let kind = r.kind();
+            if kind == "forbidden" {
+                state.metrics.refused("forbidden");
+            }
+            let message = match r {
+                crawling::Refusal::Forbidden(e) => page.message(&e),
+                r => clip(&r.to_string()),
+            };
+            error_response(status_of(kind), kind, &message)
+        })
 }
 
 /// `POST /crawl`.
@@ -190,30 +165,10 @@ pub(super) async fn crawl_post(
             return error_response(status, r.kind, &clip(&r.message));
         }
     }
-    let max_pages = crawling::page_bound(req.max_pages, state.cfg.max_crawl_pages);
-    let seeds = match checked_seeds(&state, req.seeds, max_pages, &page).await {
-        Ok(s) => s,
+    let cfg = match admitted(&state, Job::Crawl, req.seeds, req.settings, &page).await {
+        Ok(c) => c,
         Err(r) => return r,
     };
-    let tabs = state.extractor.tabs();
-    let cfg = crawling::crawl_config(
-        seeds,
-        req.scope,
-        req.include,
-        req.exclude,
-        req.max_depth,
-        max_pages,
-        &state.cfg.policy,
-    )
-    .sitemaps(req.sitemaps.unwrap_or(true))
-    .per_host(req.per_host.map_or(2, |n| n as usize).clamp(1, tabs.max(1)))
-    .delay(std::time::Duration::from_millis(req.delay_ms.unwrap_or(0)).min(crawling::MAX_DELAY));
-    // The patterns are compiled when the crawl opens: a bad one is a 400 here, not a line.
-    if let Err(m) =
-        sightline::crawl::urls::Scope::new(cfg.scope, &cfg.seeds, &cfg.include, &cfg.exclude)
-    {
-        return bad(m.trim_start_matches("--").to_string());
-    }
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };
@@ -225,55 +180,7 @@ pub(super) async fn crawl_post(
     }
     let crawler = state.extractor.with_config(page);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let deadline = state.cfg.crawl_timeout;
-    // After the deadline, the pages in flight end within their own deadline; a crawl still
-    // running a request timeout later (a host that never answers robots.txt or a sitemap in
-    // time) is dropped.
-    let grace = state.cfg.request_timeout;
-    let counted = state.clone();
-    let task = tokio::spawn(async move {
-        let cancel = Cancel::new();
-        let mut last = CrawlSummary::default();
-        let ended = {
-            let lines = tx.clone();
-            let last = &mut last;
-            let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
-                *last = s.clone();
-                counted
-                    .metrics
-                    .crawled(out.record.error.as_ref().map(|e| e.kind.as_str()));
-                lines.send(page_line(out)).map_err(|_| Error::Output {
-                    path: "the crawl's response".into(),
-                    message: "the client went away".into(),
-                    source: None,
-                })
-            };
-            let recorded = HashSet::new();
-            let work = crawler.crawl_with(&cfg, &cancel, &recorded, &mut write);
-            let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
-            tokio::time::timeout(deadline + grace, bounded).await
-        };
-        let mut end = match ended {
-            Ok(Ok(s)) => json!({"summary": s}),
-            Ok(Err(e)) => json!({
-                "summary": last,
-                "error": {"kind": e.kind(), "message": e.to_string()},
-            }),
-            Err(_) => {
-                last.interrupted = true;
-                json!({
-                    "summary": last,
-                    "error": {"kind": "timeout", "message": format!(
-                        "the crawl was still running {:.0} s after its deadline of {:.0} s (--crawl-timeout) and was stopped",
-                        grace.as_secs_f64(), deadline.as_secs_f64()
-                    )},
-                })
-            }
-        };
-        end["summary"]["max_pages"] = json!(max_pages);
-        end["summary"]["deadline_reached"] = json!(cancel.is_cancelled());
-        let _ = tx.send(format!("{end}\n"));
-    });
+    let task = tokio::spawn(stream_crawl(state.clone(), crawler, cfg, tx));
     let body = futures::stream::unfold(
         (rx, AbortOnDrop(task), admission),
         |(mut rx, task, admission)| async move {
@@ -287,6 +194,61 @@ pub(super) async fn crawl_post(
         axum::body::Body::from_stream(body),
     )
         .into_response()
+}
+
+/// The crawl behind a `/crawl` answer: each record sent to `tx` as a line as it is written,
+/// then the summary line (with `max_pages` and `deadline_reached`, or the `error` that ended
+/// it). At `--crawl-timeout` it takes no new page; after the deadline the pages in flight end
+/// within their own deadline, and a crawl still running a request timeout later (a host that
+/// never answers robots.txt or a sitemap in time) is dropped.
+async fn stream_crawl(
+    state: Arc<AppState>,
+    crawler: sightline::Extractor,
+    cfg: CrawlConfig,
+    tx: tokio::sync::mpsc::UnboundedSender<String>,
+) {
+    let (deadline, grace) = (state.cfg.crawl_timeout, state.cfg.request_timeout);
+    let cancel = Cancel::new();
+    let mut last = CrawlSummary::default();
+    let ended = {
+        let lines = tx.clone();
+        let last = &mut last;
+        let mut write = |out: &mut PageOut, s: &CrawlSummary| -> Result<(), Error> {
+            *last = s.clone();
+            state
+                .metrics
+                .crawled(out.record.error.as_ref().map(|e| e.kind.as_str()));
+            lines.send(page_line(out)).map_err(|_| Error::Output {
+                path: "the crawl's response".into(),
+                message: "the client went away".into(),
+                source: None,
+            })
+        };
+        let recorded = HashSet::new();
+        let work = crawler.crawl_with(&cfg, &cancel, &recorded, &mut write);
+        let bounded = crawling::within_deadline(work, &cancel, Some(deadline));
+        tokio::time::timeout(deadline + grace, bounded).await
+    };
+    let mut end = match ended {
+        Ok(Ok(s)) => json!({"summary": s}),
+        Ok(Err(e)) => json!({
+            "summary": last,
+            "error": {"kind": e.kind(), "message": e.to_string()},
+        }),
+        Err(_) => {
+            last.interrupted = true;
+            json!({
+                "summary": last,
+                "error": {"kind": "timeout", "message": format!(
+                    "the crawl was still running {:.0} s after its deadline of {:.0} s (--crawl-timeout) and was stopped",
+                    grace.as_secs_f64(), deadline.as_secs_f64()
+                )},
+            })
+        }
+    };
+    end["summary"]["max_pages"] = json!(cfg.settings.max_pages);
+    end["summary"]["deadline_reached"] = json!(cancel.is_cancelled());
+    let _ = tx.send(format!("{end}\n"));
 }
 
 /// A crawl's task, aborted when the response body that owns it is dropped (the client went
@@ -330,19 +292,10 @@ pub(super) async fn map_post(
         }
     };
     let page = state.extractor.page_config().clone();
-    let seeds = match checked_seeds(&state, req.seeds, crawling::MAP_RENDERS, &page).await {
-        Ok(s) => s,
+    let cfg = match admitted(&state, Job::Map, req.seeds, req.settings, &page).await {
+        Ok(c) => c,
         Err(r) => return r,
     };
-    let cfg = crawling::map_config(
-        seeds,
-        req.scope,
-        req.include,
-        req.exclude,
-        req.max_depth,
-        &state.cfg.policy,
-    )
-    .sitemaps(req.sitemaps.unwrap_or(true));
     let Some(admission) = Admission::take(&state) else {
         return queue_full();
     };

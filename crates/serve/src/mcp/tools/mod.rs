@@ -20,9 +20,10 @@ use serde::{Deserialize, Serialize};
 use super::crawl::*;
 use super::{McpServer, TextFormat};
 use crate::admission::{self, Admitted, Operator, PageRequest, Refusal, SteerFields};
+use crate::crawling::{Bounds, Job};
 use sightline::extract::metadata::Metadata;
 use sightline::snapshot::{NodeId, Tree};
-use sightline::PageConfig;
+use sightline::{CrawlConfig, CrawlSettings, PageConfig};
 use sightline::{Error, Page, Source};
 
 /// Text blocks a `snapshot` lists when `max_nodes` is not given.
@@ -380,20 +381,14 @@ impl McpServer {
             .shared()
             .extractor
             .with_config(cfg.clone().format(format));
-        let max_pages = crate::crawling::page_bound(p.max_pages, self.shared().max_crawl_pages);
+        let crawl = match self.admit(Job::Crawl, &p.url, p.settings).await {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(&e, &cfg)),
+        };
         let max_chars = p
             .max_chars
             .map_or(DEFAULT_CRAWL_CHARS, |n| n as usize)
             .clamp(1, MAX_CRAWL_CHARS);
-        let crawl = crate::crawling::crawl_config(
-            vec![p.url.clone()],
-            p.scope,
-            p.include,
-            p.exclude,
-            p.max_depth,
-            max_pages,
-            &self.shared().policy,
-        );
         let mut pages = Vec::new();
         let mut write =
             |out: &mut sightline::PageOut, _: &sightline::CrawlSummary| -> Result<(), Error> {
@@ -429,17 +424,10 @@ impl McpServer {
     )]
     async fn map(&self, Parameters(p): Parameters<MapParams>) -> Result<CallToolResult, ErrorData> {
         let base = self.shared().extractor.page_config().clone();
-        if let Err(r) = admission::target(&self.operator(), &p.url, &base).await {
-            return Ok(refusal_result(&r));
-        }
-        let crawl = crate::crawling::map_config(
-            vec![p.url.clone()],
-            p.scope,
-            p.include,
-            p.exclude,
-            p.max_depth,
-            &self.shared().policy,
-        );
+        let crawl = match self.admit(Job::Map, &p.url, p.settings).await {
+            Ok(c) => c,
+            Err(e) => return Ok(error_result(&e, &base)),
+        };
         let cancel = sightline::Cancel::new();
         let work = self.shared().extractor.map(&crawl, &cancel);
         match self.within_deadline(work, &cancel).await {
@@ -500,6 +488,25 @@ impl McpServer {
             Ok(page) => Ok((page, cfg)),
             Err(e) => Err(error_result(&e, &cfg)),
         }
+    }
+
+    /// A crawl or map from `url` through the services' one door ([`crate::crawling::admit`]),
+    /// its refusal as the library's error.
+    async fn admit(
+        &self,
+        job: Job,
+        url: &str,
+        settings: CrawlSettings,
+    ) -> Result<CrawlConfig, Error> {
+        let shared = self.shared();
+        let bounds = Bounds {
+            policy: &shared.policy,
+            max_crawl_pages: shared.max_crawl_pages,
+            tabs: shared.extractor.tabs(),
+        };
+        crate::crawling::admit(job, vec![url.to_string()], settings, &bounds)
+            .await
+            .map_err(|r| r.into_error(url))
     }
 
     /// A crawl or map within the call's deadline: at three quarters of it, `cancel` stops
