@@ -22,11 +22,15 @@ pub mod exit {
 /// The CLI's hint for a library error: the flag that changes the outcome. The library's
 /// messages speak of the library; records and stderr of the CLI name its flags.
 pub fn hint(e: &sightline::Error) -> Option<String> {
+    use sightline::render::BrowserError as B;
     use sightline::Error as E;
     Some(
         match e {
-            E::ChromeNotFound { .. } => "pass --chrome PATH or set $CHROME",
-            E::Connect { .. } => "check the --browser-ws endpoint",
+            E::Browser { .. } => match e.browser::<B>() {
+                Some(B::ChromeNotFound { .. }) => "pass --chrome PATH or set $CHROME",
+                Some(B::Connect { .. }) => "check the --browser-ws endpoint",
+                _ => return None,
+            },
             E::Timeout { .. } => "raise --timeout",
             E::Http { .. } => "pass --accept-http-errors to extract such pages anyway",
             E::TooLarge { .. } => "raise --max-nodes or --max-text-bytes",

@@ -4,8 +4,6 @@
 //! error, a browser-protocol error) is kept as the [`std::error::Error::source`], and
 //! [`Error::detail`] gives the message with its sources, as records carry it.
 
-use std::path::PathBuf;
-
 /// The underlying failure kept by an [`Error`].
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
@@ -13,26 +11,16 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// No Chromium executable was found.
-    #[error("Chromium not found (looked at {looked}): install Debian's `chromium` (apt-get install -y chromium), or name the executable (the browser option, or $CHROME)")]
-    ChromeNotFound { looked: String },
-    /// Chromium could not be started or connected to.
-    #[error("could not start Chromium at {path}: {message}")]
-    Launch {
-        path: PathBuf,
-        message: String,
-        source: Option<BoxError>,
+    /// A failure of the browser itself, below the page: not found, not started, not
+    /// reached, gone, a crashed renderer, a DevTools command that failed. The renderer's own
+    /// error (`sightline_render::BrowserError`, which knows Chromium) is kept whole as the
+    /// source and gives the message; `kind` is `browser` or `crashed`. The pure layer knows
+    /// only that the layer below failed: [`Error::browser`] reads the renderer's error back.
+    #[error("{source}")]
+    Browser {
+        kind: &'static str,
+        source: BoxError,
     },
-    /// Connecting to an already running browser failed.
-    #[error("could not connect to the browser at {url}: {message} (is Chromium running with a DevTools endpoint, --remote-debugging-port?)")]
-    Connect {
-        url: String,
-        message: String,
-        source: Option<BoxError>,
-    },
-    /// The browser connection is gone (the browser was killed or crashed).
-    #[error("the browser connection is closed ({message}); the browser was killed or crashed")]
-    BrowserGone { message: String },
     /// An input could not be read.
     #[error("cannot read {input}: {message}")]
     Input {
@@ -67,9 +55,6 @@ pub enum Error {
         phase: String,
         seconds: f64,
     },
-    /// The renderer of the page's tab crashed.
-    #[error("{input}: the page's renderer crashed")]
-    Crashed { input: String },
     /// The snapshot script failed inside the page.
     #[error("{input}: the snapshot script failed: {message}")]
     Script { input: String, message: String },
@@ -85,13 +70,6 @@ pub enum Error {
         source_name: String,
         message: String,
         source: Option<BoxError>,
-    },
-    /// Another browser-protocol failure.
-    #[error("{input}: browser error while {phase}: {message}")]
-    Cdp {
-        input: String,
-        phase: String,
-        message: String,
     },
     /// An I/O failure writing output.
     #[error("cannot write {path}: {message}")]
@@ -128,10 +106,7 @@ impl Error {
     /// output, internal.
     pub fn kind(&self) -> &'static str {
         match self {
-            Error::ChromeNotFound { .. }
-            | Error::Launch { .. }
-            | Error::Connect { .. }
-            | Error::BrowserGone { .. } => "browser",
+            Error::Browser { kind, .. } => kind,
             Error::Input { .. } => "input",
             Error::Navigation { .. } => "navigation",
             Error::Forbidden { .. } => "forbidden",
@@ -139,12 +114,10 @@ impl Error {
             Error::ContentType { .. } => "content-type",
             Error::Document { .. } => "document",
             Error::Timeout { .. } => "timeout",
-            Error::Crashed { .. } => "crashed",
             Error::Script { .. } => "script",
             Error::TooLarge { .. } => "too-large",
             Error::Charset { .. } => "charset",
             Error::Snapshot { .. } => "snapshot",
-            Error::Cdp { .. } => "browser",
             Error::Output { .. } => "output",
             Error::Internal { .. } => "internal",
             Error::Action { .. } => "action",
@@ -166,6 +139,15 @@ impl Error {
             cur = e.source();
         }
         s
+    }
+
+    /// The renderer's own error behind an [`Error::Browser`], as its type `T`
+    /// (`sightline_render::BrowserError`); None for any other error.
+    pub fn browser<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        match self {
+            Error::Browser { source, .. } => source.downcast_ref::<T>(),
+            _ => None,
+        }
     }
 
     /// An I/O failure reading `input`, kept as the source.

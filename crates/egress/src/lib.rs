@@ -43,8 +43,6 @@ mod policy;
 mod resolve;
 pub mod upstream;
 
-use sightline_core::Error;
-
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -238,85 +236,6 @@ impl EgressProxy {
     /// Its refusals, failures and counts.
     pub fn log(&self) -> Arc<Log> {
         self.log.clone()
-    }
-
-    /// The proxy of a renderer's launched browser, started before its first launch and kept
-    /// for the renderer's life (its relaunches use the same one), and the Chromium flags of
-    /// every launch: `chrome_args` (the caller's), then the proxy's. The renderer's own page
-    /// server on 127.0.0.1:`page_server_port` is allowed by address and port (and reached
-    /// directly, never through the user's proxy).
-    ///
-    /// - With a `policy` (`RenderOptions::egress` of sightline-render): the egress proxy decides every
-    ///   connection, and connects through the user's `proxy` when there is one.
-    /// - Without one, a `proxy` with credentials is reached through the egress proxy acting
-    ///   as a relay that decides nothing (Chromium's `--proxy-server` takes no credentials);
-    ///   one without is given to Chromium itself, with `--proxy-bypass-list=<-loopback>` so
-    ///   loopback targets take it too (but the page server).
-    /// - A browser sightline connects to (`connected`, its URL) keeps its own proxy settings:
-    ///   the policy is then checked by the tab only, and a `proxy` is an error.
-    pub async fn for_launch(
-        policy: Option<&EgressPolicy>,
-        connected: Option<&str>,
-        page_server_port: u16,
-        chrome_args: Vec<String>,
-        proxy: Option<&str>,
-    ) -> Result<(Option<EgressProxy>, Vec<String>), Error> {
-        let mut args = chrome_args;
-        let proxy_error = |message: String| Error::Input {
-            input: "the proxy".into(),
-            message,
-            source: None,
-        };
-        let proxy = proxy
-            .map(ProxyUrl::parse)
-            .transpose()
-            .map_err(proxy_error)?;
-        if let (Some(url), Some(p)) = (connected, &proxy) {
-            return Err(proxy_error(format!(
-                "{}: a browser sightline connects to ({url}) keeps its own proxy settings; start it with --proxy-server, or let sightline launch the browser",
-                p.redacted()
-            )));
-        }
-        let page_server = format!("127.0.0.1:{page_server_port}");
-        let policy = match (policy, connected) {
-            (Some(_), Some(url)) => {
-                tracing::warn!(
-                    "{url}: a browser sightline connects to keeps its own proxy settings; the egress proxy covers launched browsers only (requests are still checked by the target policy)"
-                );
-                return Ok((None, args));
-            }
-            (p, _) => p.cloned(),
-        };
-        if let Some(p) = &proxy {
-            if p.scheme == ProxyScheme::Https && (policy.is_some() || p.credentials.is_some()) {
-                return Err(proxy_error(format!(
-                    "{}: an https:// proxy works without credentials and without the target policy only (sightline's egress proxy reaches its upstream over plain HTTP or SOCKS5); use an http:// or socks5:// proxy",
-                    p.redacted()
-                )));
-            }
-        }
-        let relay = proxy.as_ref().is_some_and(|p| p.credentials.is_some());
-        if policy.is_none() && !relay {
-            if let Some(p) = &proxy {
-                args.push(format!("proxy-server={}", p.chromium_server()));
-                args.push(format!("proxy-bypass-list=<-loopback>;{page_server}"));
-            }
-            return Ok((None, args));
-        }
-        let policy = policy.map(|mut policy| {
-            policy.allow_hosts.push(page_server.clone());
-            policy
-        });
-        let proxy = EgressProxy::start_with(policy, proxy, vec![page_server])
-            .await
-            .map_err(|e| Error::Launch {
-                path: "127.0.0.1".into(),
-                message: format!("cannot start the egress proxy: {e}"),
-                source: Some(Box::new(e)),
-            })?;
-        tracing::debug!("egress proxy on {}", proxy.addr());
-        args.extend(proxy.chrome_args());
-        Ok((Some(proxy), args))
     }
 
     /// The Chromium flags (without leading dashes) that send every connection through this

@@ -17,6 +17,7 @@ use chromiumoxide::handler::viewport::Viewport;
 use futures::StreamExt;
 
 use super::reap;
+use crate::error::BrowserError;
 use crate::Error;
 
 /// After `Browser.close`, Chromium gets this long to exit by itself before its process tree
@@ -112,9 +113,9 @@ pub fn find_chrome(explicit: Option<&Path>) -> Result<PathBuf, Error> {
         return if p.is_file() {
             Ok(p.to_path_buf())
         } else {
-            Err(Error::ChromeNotFound {
+            Err(Error::from(BrowserError::ChromeNotFound {
                 looked: format!("--chrome {}", p.display()),
-            })
+            }))
         };
     }
     if let Some(p) = std::env::var_os("CHROME").filter(|p| !p.is_empty()) {
@@ -122,9 +123,9 @@ pub fn find_chrome(explicit: Option<&Path>) -> Result<PathBuf, Error> {
         return if p.is_file() {
             Ok(p)
         } else {
-            Err(Error::ChromeNotFound {
+            Err(Error::from(BrowserError::ChromeNotFound {
                 looked: format!("$CHROME={}", p.display()),
-            })
+            }))
         };
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -136,9 +137,9 @@ pub fn find_chrome(explicit: Option<&Path>) -> Result<PathBuf, Error> {
             }
         }
     }
-    Err(Error::ChromeNotFound {
+    Err(Error::from(BrowserError::ChromeNotFound {
         looked: format!("$CHROME and {} on PATH", CHROME_NAMES.join(", ")),
-    })
+    }))
 }
 
 /// How to get a browser.
@@ -184,19 +185,23 @@ impl BrowserHandle {
                 // Which binary: the headless shell and the full browser differ in speed and in
                 // a few behaviours (see `CHROME_NAMES`).
                 tracing::info!("launching {}", exe.display());
-                let profile = temp_profile().map_err(|e| Error::Launch {
-                    path: exe.clone(),
-                    message: format!("cannot create a temporary profile directory: {e}"),
-                    source: Some(Box::new(e)),
+                let profile = temp_profile().map_err(|e| {
+                    Error::from(BrowserError::Launch {
+                        path: exe.clone(),
+                        message: format!("cannot create a temporary profile directory: {e}"),
+                        source: Some(Box::new(e)),
+                    })
                 })?;
                 // Chromium's own temporary files (the `org.chromium.Chromium.*` directory of
                 // its singleton socket, one a launch, removed only by a clean exit) go inside
                 // the profile too, so they go with it.
                 let tmp = profile.path().join("tmp");
-                std::fs::create_dir_all(&tmp).map_err(|e| Error::Launch {
-                    path: exe.clone(),
-                    message: format!("cannot create {}: {e}", tmp.display()),
-                    source: None,
+                std::fs::create_dir_all(&tmp).map_err(|e| {
+                    Error::from(BrowserError::Launch {
+                        path: exe.clone(),
+                        message: format!("cannot create {}: {e}", tmp.display()),
+                        source: None,
+                    })
                 })?;
                 let config = BrowserConfig::builder()
                     .chrome_executable(&exe)
@@ -220,38 +225,48 @@ impl BrowserHandle {
                     .args(base_flags(extra_args))
                     .args(chrome_args(extra_args))
                     .build()
-                    .map_err(|m| Error::Launch {
-                        path: exe.clone(),
-                        message: m,
-                        source: None,
+                    .map_err(|m| {
+                        Error::from(BrowserError::Launch {
+                            path: exe.clone(),
+                            message: m,
+                            source: None,
+                        })
                     })?;
                 let (b, h) =
                     tokio::time::timeout(timeout + Duration::from_secs(1), Browser::launch(config))
                         .await
-                        .map_err(|_| Error::Launch {
-                            path: exe.clone(),
-                            message: format!("no DevTools endpoint within {timeout:?}"),
-                            source: None,
+                        .map_err(|_| {
+                            Error::from(BrowserError::Launch {
+                                path: exe.clone(),
+                                message: format!("no DevTools endpoint within {timeout:?}"),
+                                source: None,
+                            })
                         })?
-                        .map_err(|e| Error::Launch {
-                            path: exe.clone(),
-                            message: e.to_string(),
-                            source: Some(Box::new(e)),
+                        .map_err(|e| {
+                            Error::from(BrowserError::Launch {
+                                path: exe.clone(),
+                                message: e.to_string(),
+                                source: Some(Box::new(e)),
+                            })
                         })?;
                 (b, h, Some(profile), true)
             }
             BrowserSource::Connect(url) => {
                 let (b, h) = tokio::time::timeout(timeout, Browser::connect(url.clone()))
                     .await
-                    .map_err(|_| Error::Connect {
-                        url: url.clone(),
-                        message: "timed out".into(),
-                        source: None,
+                    .map_err(|_| {
+                        Error::from(BrowserError::Connect {
+                            url: url.clone(),
+                            message: "timed out".into(),
+                            source: None,
+                        })
                     })?
-                    .map_err(|e| Error::Connect {
-                        url: url.clone(),
-                        message: e.to_string(),
-                        source: Some(Box::new(e)),
+                    .map_err(|e| {
+                        Error::from(BrowserError::Connect {
+                            url: url.clone(),
+                            message: e.to_string(),
+                            source: Some(Box::new(e)),
+                        })
                     })?;
                 (b, h, None, false)
             }

@@ -1,7 +1,7 @@
 //! One CDP command with a named timeout, and one `Runtime.evaluate`.
 //!
 //! Every await on the browser is bounded (STYLE.md habit 10). A command sent through
-//! [`execute`] (or any CDP future through [`timed`]) that fails is [`Error::Cdp`], and one
+//! [`execute`] (or any CDP future through [`timed`]) that fails is [`BrowserError::Cdp`] (keeping the protocol's error as its source), and one
 //! that does not answer within its limit is [`Error::Timeout`], both naming the input and the
 //! phase (what the page was doing: "emulating focus", "scrolling the page"). [`within`] is the
 //! same bound for callers that keep the failure to themselves (a command whose failure is
@@ -18,6 +18,7 @@ use chromiumoxide::error::CdpError;
 use chromiumoxide::types::{Command, CommandResponse};
 use chromiumoxide::Page;
 
+use crate::error::BrowserError;
 use crate::Error;
 
 /// Why a bounded CDP command gave no answer.
@@ -38,11 +39,12 @@ impl Failure {
                 phase: phase.into(),
                 seconds: limit.as_secs_f64(),
             },
-            Failure::Cdp(e) => Error::Cdp {
+            Failure::Cdp(e) => Error::from(BrowserError::Cdp {
                 input: input.into(),
                 phase: phase.into(),
                 message: e.to_string(),
-            },
+                source: Some(Box::new(e)),
+            }),
         }
     }
 }

@@ -23,6 +23,8 @@
 //! - `cdp`: one CDP command with a named timeout, and one `Runtime.evaluate`.
 //! - `checks`: which URLs and schemes a page may be.
 //! - `dialogs`: JavaScript dialogs answered so no page hangs.
+//! - `error`: [`BrowserError`], the failures of the browser itself (the library's
+//!   `Error::Browser` keeps it whole as its source).
 //! - `launch`: the browser's lifetime: launch, relaunch, recycling, the egress proxy it keeps.
 //! - [`loopback`]: the local server of pages given as HTML bytes.
 //! - `options`: [`RenderOptions`] (the render settings, with their JSON form and, with the
@@ -46,6 +48,7 @@ pub(crate) mod browser;
 pub(crate) mod cdp;
 pub(crate) mod checks;
 pub(crate) mod dialogs;
+mod error;
 // `options.rs` names the archive (and its tests the snapshot) through the crate root.
 pub(crate) use sightline_core::archive;
 #[cfg(test)]
@@ -71,6 +74,7 @@ use std::time::Duration;
 
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use egress::EgressPolicy;
+pub use error::BrowserError;
 pub use options::{Input, PageRender, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
@@ -107,13 +111,13 @@ pub struct Renderer {
 impl Renderer {
     /// Start the browser.
     pub async fn new(opts: RenderOptions) -> Result<Renderer, Error> {
-        let server = loopback::Server::start(None)
-            .await
-            .map_err(|e| Error::Launch {
+        let server = loopback::Server::start(None).await.map_err(|e| {
+            Error::from(BrowserError::Launch {
                 path: "127.0.0.1".into(),
                 message: format!("cannot start the loopback server: {e}"),
                 source: Some(Box::new(e)),
-            })?;
+            })
+        })?;
         let (browser, launch_ms) = Launcher::start(&opts, server.port()).await?;
         Ok(Renderer {
             tabs: TabPool::new(opts.concurrency),
@@ -305,9 +309,9 @@ impl Renderer {
             return Ok(());
         }
         let Some(h) = self.browser.current().await else {
-            return Err(Error::BrowserGone {
+            return Err(Error::from(BrowserError::BrowserGone {
                 message: "the browser went away before the storage state was saved".into(),
-            });
+            }));
         };
         let state = steer::storage::capture(
             &h.browser,

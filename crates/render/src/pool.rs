@@ -11,6 +11,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::browser::BrowserSource;
+use crate::error::BrowserError;
 use crate::options::{Input, PageRender, RenderOptions};
 use crate::tab::Rendered;
 use crate::Error;
@@ -62,9 +63,9 @@ impl BrowserPool {
                 }
             }
             if members.is_empty() {
-                return Err(last.unwrap_or(Error::BrowserGone {
+                return Err(last.unwrap_or(Error::from(BrowserError::BrowserGone {
                     message: "no browser endpoint".into(),
-                }));
+                })));
             }
         }
         Ok(BrowserPool { members, opts })
@@ -145,7 +146,7 @@ impl BrowserPool {
                 .min_by_key(|(_, m)| m.renderer.busy());
             let Some((i, m)) = pick else {
                 return (
-                    Err(Error::BrowserGone {
+                    Err(Error::from(BrowserError::BrowserGone {
                         message: format!(
                             "every browser of the pool is gone ({})",
                             self.members
@@ -154,15 +155,15 @@ impl BrowserPool {
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
-                    }),
+                    })),
                     Default::default(),
                 );
             };
             tried[i] = true;
             match m.renderer.render_timed(input, page).await {
-                (Err(Error::BrowserGone { message }), _) if m.remote && self.members.len() > 1 => {
+                (Err(e), _) if BrowserError::is_gone(&e) && m.remote && self.members.len() > 1 => {
                     if !m.dead.swap(true, Ordering::SeqCst) {
-                        tracing::warn!("{}: taken out of the browser pool: {message}", m.name);
+                        tracing::warn!("{}: taken out of the browser pool: {e}", m.name);
                     }
                     continue;
                 }

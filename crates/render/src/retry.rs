@@ -21,6 +21,7 @@ use super::tab::Rendered;
 use super::tab_pool::OPENING_A_TAB;
 use super::timings::Timings;
 use super::Renderer;
+use crate::error::BrowserError;
 use crate::Error;
 use sightline_core::walls;
 
@@ -213,7 +214,8 @@ impl Renderer {
                 // A tab that could not be opened in time (a loaded machine) gets one more try
                 // too: nothing of the page ran yet. One that failed on a browser that died a
                 // moment ago is `gone` (its generation is the dead browser's).
-                let retryable = matches!(e, Error::Crashed { .. } | Error::BrowserGone { .. })
+                let retryable = BrowserError::is_crashed(&e)
+                    || BrowserError::is_gone(&e)
                     || matches!(&e, Error::Timeout { phase, .. } if phase == OPENING_A_TAB)
                     || gone;
                 if *retries == 0 && retryable {
@@ -221,10 +223,10 @@ impl Renderer {
                     *retries += 1;
                     return Attempt::Continue(());
                 }
-                Attempt::Break(Err(if gone && !matches!(e, Error::BrowserGone { .. }) {
-                    Error::BrowserGone {
+                Attempt::Break(Err(if gone && !BrowserError::is_gone(&e) {
+                    Error::from(BrowserError::BrowserGone {
                         message: e.to_string(),
-                    }
+                    })
                 } else {
                     e
                 }))

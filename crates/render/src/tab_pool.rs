@@ -17,6 +17,7 @@ use super::options::RenderOptions;
 use super::scroll;
 use super::steer;
 use super::tab::{Tab, TabConfig};
+use crate::error::BrowserError;
 use crate::Error;
 
 /// A new tab of a connected browser gets [`RenderOptions::user_agent`] (a launched browser
@@ -40,10 +41,13 @@ async fn connected_user_agent(
         phase: phase.into(),
         seconds: opts.command_timeout.as_secs_f64(),
     })?
-    .map_err(|e| Error::Cdp {
-        input: "new tab".into(),
-        phase: phase.into(),
-        message: e.to_string(),
+    .map_err(|e| {
+        Error::from(BrowserError::Cdp {
+            input: "new tab".into(),
+            phase: phase.into(),
+            message: e.to_string(),
+            source: None,
+        })
     })?;
     Ok(())
 }
@@ -161,11 +165,12 @@ impl TabPool {
             })
         })?
         .map_err(|e| {
-            at(Error::Cdp {
+            at(Error::from(BrowserError::Cdp {
                 input: "new tab".into(),
                 phase: OPENING_A_TAB.into(),
                 message: e.to_string(),
-            })
+                source: None,
+            }))
         })?;
         let id = page.target_id().inner().clone();
         self.owned.lock().insert(id.clone());

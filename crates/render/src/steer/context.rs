@@ -21,6 +21,7 @@ use chromiumoxide::{Browser, Page};
 
 use super::{cookies, request, storage, Steer};
 use crate::cdp;
+use crate::error::BrowserError;
 use crate::Error;
 
 /// The proxy settings of the browser's launch (`--proxy-server`, `--proxy-bypass-list`),
@@ -54,10 +55,13 @@ pub async fn open(
     proxy: &ContextProxy,
     t: Duration,
 ) -> Result<(BrowserContextId, Page), Error> {
-    let fail = |m: String| Error::Cdp {
-        input: "new tab".into(),
-        phase: "opening the page's own browser context".into(),
-        message: m,
+    let fail = |m: String| {
+        Error::from(BrowserError::Cdp {
+            input: "new tab".into(),
+            phase: "opening the page's own browser context".into(),
+            message: m,
+            source: None,
+        })
     };
     let p = CreateBrowserContextParams {
         proxy_server: proxy.server.clone(),

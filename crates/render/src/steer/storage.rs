@@ -25,6 +25,7 @@ use super::cookies::{file_error, from_cdp, read};
 use super::request::{on_site, site_of_url};
 use super::{NameValue, OriginStorage, StorageState};
 use crate::cdp;
+use crate::error::BrowserError;
 use crate::Error;
 
 /// Read `--storage-state FILE`: Playwright's `storageState` JSON (`{"cookies": [...],
@@ -108,10 +109,13 @@ pub async fn seed_local_storage(
     if origins.is_empty() {
         return Ok(());
     }
-    let fail = |m: cdp::Failure| Error::Cdp {
-        input: input.into(),
-        phase: "loading the storage state's localStorage".into(),
-        message: m.to_string(),
+    let fail = |m: cdp::Failure| {
+        Error::from(BrowserError::Cdp {
+            input: input.into(),
+            phase: "loading the storage state's localStorage".into(),
+            message: m.to_string(),
+            source: None,
+        })
     };
     let mut paused = page
         .event_listener::<EventRequestPaused>()
@@ -185,10 +189,13 @@ pub async fn capture(
     input: &str,
     t: Duration,
 ) -> Result<StorageState, Error> {
-    let fail = |m: cdp::Failure| Error::Cdp {
-        input: input.into(),
-        phase: "reading the page's cookies and localStorage".into(),
-        message: m.to_string(),
+    let fail = |m: cdp::Failure| {
+        Error::from(BrowserError::Cdp {
+            input: input.into(),
+            phase: "reading the page's cookies and localStorage".into(),
+            message: m.to_string(),
+            source: None,
+        })
     };
     let p = GetCookiesParams {
         browser_context_id: Some(context.clone()),

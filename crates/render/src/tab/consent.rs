@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::config::TabConfig;
 use super::{Bounded, Tab};
 use crate::cdp;
+use crate::error::BrowserError;
 use crate::steer::Consent;
 use crate::Error;
 use sightline_core::snapshot::Snapshot;
@@ -231,9 +232,9 @@ impl Tab {
         };
         if crashed {
             self.healthy = false;
-            return Err(Error::Crashed {
+            return Err(Error::from(BrowserError::Crashed {
                 input: input.into(),
-            });
+            }));
         }
         let raw = match main_raw {
             Some(m) if found(&m) => Some(m),

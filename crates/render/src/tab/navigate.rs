@@ -15,6 +15,7 @@ use super::config::TabConfig;
 use super::{same_document_url, spawn_body_read, Bounded, Fault, Tab};
 use crate::cdp;
 use crate::checks;
+use crate::error::BrowserError;
 use crate::Error;
 
 /// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
@@ -82,9 +83,9 @@ impl Tab {
             }
             Ok(Bounded::Crashed) => {
                 self.healthy = false;
-                Err(Error::Crashed {
+                Err(Error::from(BrowserError::Crashed {
                     input: input.into(),
-                })
+                }))
             }
             Ok(Bounded::Done(Ok(()))) => self.after_load(input, opts).await,
             Ok(Bounded::Done(Err(e))) => self.after_nav_error(input, opts, e).await,
@@ -215,9 +216,9 @@ impl Tab {
             return Err(f.error(input));
         }
         if self.lost(&msg).await {
-            return Err(Error::Crashed {
+            return Err(Error::from(BrowserError::Crashed {
                 input: input.into(),
-            });
+            }));
         }
         self.reset_after_error(opts).await;
         Err(Error::Navigation {
@@ -237,9 +238,9 @@ impl Tab {
     ) -> Result<bool, Error> {
         if self.crashed() {
             self.healthy = false;
-            return Err(Error::Crashed {
+            return Err(Error::from(BrowserError::Crashed {
                 input: input.into(),
-            });
+            }));
         }
         let timed_out = |phase: &str| Error::Timeout {
             input: input.into(),

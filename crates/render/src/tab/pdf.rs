@@ -29,6 +29,7 @@ use super::config::TabConfig;
 use super::{same_document_url, State, Tab};
 use crate::cdp;
 use crate::checks;
+use crate::error::BrowserError;
 use crate::Error;
 
 /// PDF.js's library (pdfjs-dist's legacy build, Apache-2.0; `scripts/update-pdfjs`).
@@ -259,9 +260,9 @@ impl Tab {
         loop {
             if self.crashed() {
                 self.healthy = false;
-                return Err(Waited::Error(Error::Crashed {
+                return Err(Waited::Error(Error::from(BrowserError::Crashed {
                     input: input.into(),
-                }));
+                })));
             }
             if let Some(why) = self.state.lock().seen.pdf_failed.clone() {
                 return Err(Waited::Failed(why));

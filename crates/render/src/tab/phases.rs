@@ -15,6 +15,7 @@ use super::{
 };
 use crate::cdp;
 use crate::checks;
+use crate::error::BrowserError;
 use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
@@ -438,9 +439,9 @@ impl Tab {
         loop {
             if self.crashed() {
                 self.healthy = false;
-                return Err(Error::Crashed {
+                return Err(Error::from(BrowserError::Crashed {
                     input: input.into(),
-                });
+                }));
             }
             let net = {
                 let s = self.state.lock();
@@ -559,9 +560,9 @@ impl Tab {
             Err(e) => {
                 if self.crashed() {
                     self.healthy = false;
-                    return Err(Error::Crashed {
+                    return Err(Error::from(BrowserError::Crashed {
                         input: input.into(),
-                    });
+                    }));
                 }
                 tracing::debug!("{input}: scrolling failed: {e}");
                 let r = ScrollReport {
@@ -573,7 +574,7 @@ impl Tab {
         };
         match self.gather_list(input, opts, start, deadline, found).await {
             Ok(c) => report.container = c,
-            Err(e @ Error::Crashed { .. }) => return Err(e),
+            Err(e) if BrowserError::is_crashed(&e) => return Err(e),
             Err(e) => tracing::debug!("{input}: scrolling the list box failed: {e}"),
         }
         Ok(report)
@@ -595,16 +596,16 @@ impl Tab {
         let res = match self.bounded(left, self.page.execute(eval)).await {
             Bounded::Crashed => {
                 self.healthy = false;
-                return Err(Error::Crashed {
+                return Err(Error::from(BrowserError::Crashed {
                     input: input.into(),
-                });
+                }));
             }
             Bounded::Done(Ok(r)) => r,
             Bounded::Done(Err(e)) => {
                 if self.lost(&e.to_string()).await {
-                    return Err(Error::Crashed {
+                    return Err(Error::from(BrowserError::Crashed {
                         input: input.into(),
-                    });
+                    }));
                 }
                 self.reset_after_error(opts).await;
                 return Err(Error::Script {

@@ -13,6 +13,7 @@ use chromiumoxide::Page;
 
 use super::config::TabConfig;
 use super::Tab;
+use crate::error::BrowserError;
 use crate::settle;
 use crate::steer::driver::Driver;
 use crate::steer::{actions, vlist, wait, ActionOutcome, ContainerReport};
@@ -140,9 +141,9 @@ impl TabDriver<'_> {
         loop {
             if self.tab.crashed() {
                 self.tab.healthy = false;
-                return Err(Error::Crashed {
+                return Err(Error::from(BrowserError::Crashed {
                     input: self.input.into(),
-                });
+                }));
             }
             let r = tokio::time::timeout(
                 self.opts.command_timeout.min(Duration::from_secs(1)),
@@ -235,9 +236,9 @@ impl Tab {
         .await;
         if r.is_err() && self.crashed() {
             self.healthy = false;
-            return Err(Error::Crashed {
+            return Err(Error::from(BrowserError::Crashed {
                 input: input.into(),
-            });
+            }));
         }
         r
     }
@@ -270,9 +271,9 @@ impl Tab {
         let r = vlist::gather(&mut d, named.as_deref(), budget, steps).await;
         if r.is_err() && self.crashed() {
             self.healthy = false;
-            return Err(Error::Crashed {
+            return Err(Error::from(BrowserError::Crashed {
                 input: input.into(),
-            });
+            }));
         }
         r
     }

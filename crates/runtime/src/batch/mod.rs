@@ -334,6 +334,7 @@ pub async fn run<R: PageRenderer + ?Sized>(
 mod tests {
     use super::*;
     use crate::output::Format;
+    use crate::render::BrowserError;
     use crate::snapshot::{rect, SnapshotBuilder};
     use parking_lot::Mutex;
     use std::io::Write;
@@ -373,7 +374,7 @@ mod tests {
                 }
                 let tail = name.rsplit('/').next().unwrap_or("").to_string();
                 if tail == "crash" {
-                    return Err(Error::Crashed { input: name });
+                    return Err(Error::from(BrowserError::Crashed { input: name }));
                 }
                 if tail == "panic" {
                     panic!("injected panic in the render of {name}");

@@ -3,6 +3,7 @@
 //! on that one snapshot; each output written to `OUT/<algorithm>/<dataset>/<id>.txt` and scored
 //! against the gold.
 
+use crate::render::BrowserError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -292,7 +293,7 @@ pub(crate) async fn run(
                         pages.push(page_result(a.name(), name, &id, Ok(&txt), &gold));
                     }
                 }
-                Err(e @ Error::BrowserGone { .. }) => return Err(e),
+                Err(e) if BrowserError::is_gone(&e) => return Err(e),
                 Err(e) => {
                     failures += 1;
                     tracing::warn!("{e}");
