@@ -19,6 +19,7 @@ use hickory_proto::op::{Message, MessageType, ResponseCode};
 use hickory_proto::rr::rdata::A;
 use hickory_proto::rr::{RData, Record, RecordType};
 use sightline::render::egress::{EgressProxy, Log, Outcome};
+use sightline::render::guard::TargetPolicy;
 use sightline::render::{EgressPolicy, Input, RenderOptions, Renderer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream, UdpSocket};
@@ -197,7 +198,7 @@ fn policy(dns: &Dns) -> EgressPolicy {
 async fn renderer(p: EgressPolicy) -> Renderer {
     Renderer::new(
         RenderOptions::default()
-            .egress(Some(p))
+            .targets(Some(TargetPolicy::proxy_only(p)))
             .timeout(Duration::from_secs(20)),
     )
     .await
@@ -454,13 +455,9 @@ async fn egress_html_given_as_bytes_still_renders() {
     let (_, b, port) = twin_listeners().await;
     let secret = Web::serve(b, vec![]);
     let policy = sightline::render::guard::NetPolicy::default();
-    let r = Renderer::new(
-        RenderOptions::default()
-            .egress(policy.egress())
-            .policy(Some(policy)),
-    )
-    .await
-    .expect("browser");
+    let r = Renderer::new(RenderOptions::default().targets(Some(TargetPolicy::new(policy))))
+        .await
+        .expect("browser");
     let page = r
         .render(&Input::Html {
             name: "posted".into(),

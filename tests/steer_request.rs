@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sightline::render::guard::TargetPolicy;
 use sightline::render::steer::{self, Steer};
 use sightline::render::{EgressPolicy, Input, PageRender, RenderOptions, Renderer};
 use std::sync::Mutex;
@@ -495,7 +496,7 @@ async fn with_the_target_policy_on_the_proxy_works_and_forbidden_targets_stay_re
     let r = renderer(
         RenderOptions::default()
             .proxy(Some(format!("http://127.0.0.1:{pport}")))
-            .egress(Some(EgressPolicy::default())),
+            .targets(Some(TargetPolicy::proxy_only(EgressPolicy::default()))),
     )
     .await;
     let with = {

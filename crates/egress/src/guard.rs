@@ -29,6 +29,47 @@ pub struct NetPolicy {
 
 pub use crate::{is_forbidden, Refusal};
 
+/// Which targets pages may reach, and how that is enforced, as one value: the browser checks
+/// the page and every request it makes against the target policy ([`TargetPolicy::policy`]),
+/// and a launched browser's every connection goes through the egress proxy with the policy
+/// that target policy implies ([`TargetPolicy::egress`], [`NetPolicy::egress`]). The two can
+/// only be set together, so a browser never runs with a check but without its proxy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetPolicy {
+    policy: Option<NetPolicy>,
+    egress: Option<crate::EgressPolicy>,
+}
+
+impl TargetPolicy {
+    /// `policy`, checked by the browser and enforced by the egress proxy it implies (none
+    /// when it allows private targets: nothing to refuse).
+    pub fn new(policy: NetPolicy) -> TargetPolicy {
+        TargetPolicy {
+            egress: policy.egress(),
+            policy: Some(policy),
+        }
+    }
+
+    /// The egress proxy alone, with a policy of its own (addresses allowed, its resolver):
+    /// no check in the browser, every connection decided by the proxy.
+    pub fn proxy_only(egress: crate::EgressPolicy) -> TargetPolicy {
+        TargetPolicy {
+            policy: None,
+            egress: Some(egress),
+        }
+    }
+
+    /// The target policy the browser checks requests against, if any.
+    pub fn policy(&self) -> Option<&NetPolicy> {
+        self.policy.as_ref()
+    }
+
+    /// The egress proxy's policy, if the browser's connections go through one.
+    pub fn egress(&self) -> Option<&crate::EgressPolicy> {
+        self.egress.as_ref()
+    }
+}
+
 impl NetPolicy {
     /// The egress proxy's policy for this target policy: the same addresses refused and the
     /// same `allow_hosts`; `None` when private targets are allowed (nothing to refuse).

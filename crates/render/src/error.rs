@@ -102,7 +102,9 @@ mod tests {
         );
         // The record's message says it once, though the protocol error is kept as the source.
         assert_eq!(e.detail(), e.to_string());
-        let inner = e.browser::<BrowserError>().expect("the renderer's error is kept");
+        let inner = e
+            .browser::<BrowserError>()
+            .expect("the renderer's error is kept");
         let source = std::error::Error::source(inner).expect("the protocol's error is kept");
         assert_eq!(source.to_string(), "connection reset by peer");
         let crashed = Error::from(BrowserError::Crashed {

@@ -81,7 +81,7 @@ impl Launcher {
             chrome_args.push(format!("user-agent={ua}"));
         }
         let (egress, launch_args) = egress_for_launch(
-            opts.egress.as_ref(),
+            opts.egress(),
             connected,
             page_server_port,
             chrome_args,

@@ -260,7 +260,7 @@ impl Renderer {
             guard.context = self.browser.current().await.map(|h| (h, ctx.clone()));
         }
         let mut page_opts;
-        let opts = if guard.served.is_some() && opts.policy.is_some() {
+        let opts = if guard.served.is_some() && opts.policy().is_some() {
             page_opts = opts.clone();
             page_opts.exempt_origin = Some(self.server.url(""));
             &page_opts

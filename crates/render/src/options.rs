@@ -125,20 +125,18 @@ pub struct RenderOptions {
     #[serde(skip)]
     #[cfg_attr(feature = "clap", arg(skip))]
     pub max_browser_memory: Option<u64>,
-    /// Targets the page may reach, checked by the browser for every request (redirects and
-    /// subresources included); `None` checks nothing (the CLI). `sightline serve` sets it.
+    /// Targets the page may reach, and their enforcement, one value
+    /// ([`guard::TargetPolicy`]): the browser checks every request (redirects and
+    /// subresources included) against its target policy, and a launched browser's every
+    /// connection goes through an egress proxy inside sightline ([`egress`]) that resolves
+    /// each host itself, refuses forbidden addresses and connects to the address it checked,
+    /// so a DNS answer that changes after a check (DNS rebinding) cannot steer a page to this
+    /// machine or its network; WebSockets, WebRTC and prefetches included. `None`: nothing is
+    /// checked and Chromium connects by itself (the CLI). `sightline serve` and `mcp` set it,
+    /// `extract --deny-private` too ([`RenderOptions::set_target_policy`]).
     #[serde(skip)]
     #[cfg_attr(feature = "clap", arg(skip))]
-    pub policy: Option<guard::NetPolicy>,
-    /// Send every connection of a launched browser through an egress proxy inside sightline
-    /// ([`egress`]) that resolves each host itself, refuses forbidden addresses and connects
-    /// to the address it checked, so a DNS answer that changes after a check (DNS rebinding)
-    /// cannot steer a page to this machine or its network; WebSockets, WebRTC and prefetches
-    /// included. `None`: Chromium connects by itself. `sightline serve` and `mcp` set it unless
-    /// `--allow-private`, `extract --deny-private` sets it ([`guard::NetPolicy::egress`]).
-    #[serde(skip)]
-    #[cfg_attr(feature = "clap", arg(skip))]
-    pub egress: Option<egress::EgressPolicy>,
+    pub targets: Option<guard::TargetPolicy>,
     /// An origin exempt from `policy`: the renderer's own loopback server, which serves the
     /// HTML a caller sent (set per page by the renderer).
     #[serde(skip)]
@@ -241,8 +239,7 @@ setters! {
     recycle_tab_after: usize,
     recycle_browser_after: usize,
     max_browser_memory: Option<u64>,
-    policy: Option<guard::NetPolicy>,
-    egress: Option<egress::EgressPolicy>,
+    targets: Option<guard::TargetPolicy>,
     exempt_origin: Option<String>,
     accept_http_errors: bool,
     javascript: bool,
@@ -269,11 +266,20 @@ impl RenderOptions {
     }
 
     /// Refuse targets on this machine and its networks with `policy`: checked for the page
-    /// and every request it makes ([`RenderOptions::policy`]), and enforced by the egress
-    /// proxy ([`RenderOptions::egress`]); `None` turns both off.
+    /// and every request it makes, and enforced by the egress proxy it implies
+    /// ([`RenderOptions::targets`]); `None` turns both off.
     pub fn set_target_policy(&mut self, policy: Option<guard::NetPolicy>) {
-        self.egress = policy.as_ref().and_then(|p| p.egress());
-        self.policy = policy;
+        self.targets = policy.map(guard::TargetPolicy::new);
+    }
+
+    /// The target policy the browser checks requests against, if any.
+    pub fn policy(&self) -> Option<&guard::NetPolicy> {
+        self.targets.as_ref().and_then(|t| t.policy())
+    }
+
+    /// The egress proxy's policy, if a launched browser's connections go through one.
+    pub fn egress(&self) -> Option<&egress::EgressPolicy> {
+        self.targets.as_ref().and_then(|t| t.egress())
     }
 }
 
@@ -340,8 +346,7 @@ impl Default for RenderOptions {
             recycle_tab_after: 100,
             recycle_browser_after: 2_000,
             max_browser_memory: None,
-            policy: None,
-            egress: None,
+            targets: None,
             exempt_origin: None,
             accept_http_errors: false,
             javascript: true,

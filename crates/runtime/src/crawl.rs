@@ -45,7 +45,7 @@ impl<R: PageRenderer + ?Sized> Pages for Pipeline<'_, R> {
     }
 
     fn policy(&self) -> Option<&NetPolicy> {
-        self.render.policy.as_ref()
+        self.render.policy()
     }
 
     fn timeout(&self) -> std::time::Duration {

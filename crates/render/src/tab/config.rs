@@ -63,7 +63,7 @@ impl TabConfig {
             screenshot: opts.screenshot,
             max_screenshot_height: opts.max_screenshot_height,
             max_nodes: opts.max_nodes,
-            policy: opts.policy.clone(),
+            policy: opts.policy().cloned(),
             exempt_origin: opts.exempt_origin.clone(),
             accept_http_errors: opts.accept_http_errors,
             javascript: opts.javascript,
