@@ -245,7 +245,6 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
 
     let mut opts = render_options(&a.render)?;
     opts.screenshot = screenshots;
-    opts.max_screenshot_height = a.max_screenshot_height;
     if a.deny_private {
         // serve's target policy, and the egress proxy that enforces it.
         opts.set_target_policy(Some(sightline::NetPolicy::default()));
