@@ -3,7 +3,6 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -287,31 +286,11 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub browser_ws_file: Option<PathBuf>,
     /// The render settings declared once in the library: --viewport, --timeout, --quiet-ms,
-    /// --offline, --max-nodes, -j, --chrome-arg, --recycle-*, --accept-http-errors, --proxy,
-    /// --user-agent.
+    /// the scroll phase's (--no-scroll, --always-scroll, --max-scroll-*), --offline,
+    /// --max-nodes, -j, --chrome-arg, --recycle-*, --accept-http-errors, --proxy,
+    /// --user-agent, --max-screenshot-height (shown by `extract`).
     #[command(flatten)]
     pub options: RenderOptions,
-    /// Do not scroll before the snapshot. By default, a page taller than the viewport that
-    /// registered an IntersectionObserver is scrolled down one viewport at a time, each step
-    /// settling briefly (at most 600 ms), until the bottom or a bound, then back to the top;
-    /// after two steps in a row that add no text, it jumps to the bottom once and stops there
-    /// if that adds none either (`no-new-content`). The JSON record's `scroll` says how far
-    /// and why it stopped.
-    #[arg(long)]
-    pub no_scroll: bool,
-    /// Scroll every page taller than the viewport, also those without an IntersectionObserver
-    /// (lazy loaders driven by scroll listeners).
-    #[arg(long, conflicts_with = "no_scroll")]
-    pub always_scroll: bool,
-    /// Scroll no further down than this many CSS px.
-    #[arg(long, default_value_t = 15_000, value_name = "PX")]
-    pub max_scroll_px: u32,
-    /// Scroll at most this many viewport steps.
-    #[arg(long, default_value_t = 16, value_name = "N")]
-    pub max_scroll_steps: u32,
-    /// Time budget of the scroll phase in ms (infinite scroll never ends).
-    #[arg(long, default_value_t = 2500, value_name = "MS")]
-    pub max_scroll_ms: u64,
     /// Charset of file and stdin inputs when the page does not declare one (served with it
     /// in Content-Type).
     #[arg(long, value_name = "LABEL")]
@@ -396,7 +375,10 @@ pub fn is_warc(p: &Path) -> bool {
     s.ends_with(".warc.gz") || s.ends_with(".warc")
 }
 
+/// `sightline extract`. `--max-screenshot-height` is declared on [`RenderOptions`], hidden
+/// there (the other commands take no screenshot) and shown here.
 #[derive(Debug, Args)]
+#[command(mut_arg("max_screenshot_height", |a| a.hide(false)))]
 pub struct ExtractArgs {
     /// URLs, HTML files, or - for HTML on stdin.
     #[arg(value_name = "INPUT", required_unless_present_any = ["snapshot", "input_list"])]
@@ -447,9 +429,6 @@ pub struct ExtractArgs {
     /// density heat map or block tree): to FILE, into DIR, or with no value into -o DIR.
     #[arg(long, value_name = "FILE|DIR", num_args = 0..=1, default_missing_value = "")]
     pub annotate: Option<PathBuf>,
-    /// Cut screenshots at this height in CSS px (the record says `screenshot_truncated`).
-    #[arg(long, default_value_t = 16_384, value_name = "PX")]
-    pub max_screenshot_height: u32,
     /// Start markdown output with the page's metadata (title, authors, dates, site name,
     /// language, description, canonical URL, image, tags, categories) as YAML front matter.
     /// The JSON record always carries it as `metadata`, each field with its source.
@@ -605,8 +584,8 @@ pub struct EvalArgs {
     pub render: RenderArgs,
 }
 
-/// Render options from the shared flags: the library's settings as parsed, with the browser,
-/// the scroll phase and the memory bound, which the command line writes its own way.
+/// Render options from the shared flags: the library's settings as parsed, with the browser
+/// and the memory bound, which the command line writes its own way.
 pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
     r.options.validate().map_err(flag_error)?;
     let concurrency = r.options.concurrency;
@@ -615,13 +594,6 @@ pub fn render_options(r: &RenderArgs) -> Result<RenderOptions> {
         .browser(match browser_endpoints(r)?.first() {
             Some(ws) => BrowserSource::Connect(ws.clone()),
             None => BrowserSource::Launch(r.chrome.clone()),
-        })
-        .scroll(sightline::ScrollOptions {
-            enabled: !r.no_scroll,
-            max_px: r.max_scroll_px,
-            max_steps: r.max_scroll_steps,
-            budget: Duration::from_millis(r.max_scroll_ms),
-            always: r.always_scroll,
         })
         .max_browser_memory(match r.max_browser_memory {
             Some(0) => None,

@@ -4,25 +4,9 @@
 use anyhow::{bail, Context, Result};
 
 use crate::cli::{self, exit, CrawlArgs, MapArgs, RenderArgs};
-use sightline::batch::{self, Cancel, Dest, SinkOptions};
+use sightline::batch::{self, Dest, SinkOptions};
 use sightline::output::Format;
 use sightline::{CrawlConfig, CrawlSettings, Extractor, Options, PageConfig};
-
-fn signal_cancel() -> Cancel {
-    let cancel = Cancel::new();
-    let c2 = cancel.clone();
-    tokio::spawn(async move {
-        let mut term = crate::term_signal();
-        if crate::stop_signal(&mut term).await {
-            c2.cancel();
-            eprintln!("\ninterrupted: finishing the pages in flight (Ctrl-C again to quit now)");
-            if crate::stop_signal(&mut term).await {
-                crate::exit_interrupted();
-            }
-        }
-    });
-    cancel
-}
 
 async fn extractor(
     render: &RenderArgs,
@@ -121,7 +105,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     if !quiet && !recorded.is_empty() {
         eprintln!("resume: {} pages already have a record", recorded.len());
     }
-    let cancel = signal_cancel();
+    let cancel = crate::signal_cancel();
     let extractor = extractor(&a.render, a.crawl.deny_private, page, &a.archive).await?;
     let bar = crate::ui::crawl_spinner(quiet);
     let summary = extractor
@@ -167,7 +151,7 @@ pub async fn run_map(a: MapArgs) -> Result<i32> {
     if let Some(plan) = a.render.plan()? {
         page = page.steer(plan);
     }
-    let cancel = signal_cancel();
+    let cancel = crate::signal_cancel();
     let extractor = extractor(
         &a.render,
         a.map.deny_private,

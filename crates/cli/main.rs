@@ -1,7 +1,7 @@
 //! The `sightline` binary: parse arguments, call the library's front door
 //! ([`sightline::Extractor`]), map outcomes to exit codes. The batch runner, the page
 //! pipeline and the output layout live in the library ([`sightline::batch`]); the services
-//! in `sightline-serve`. This file is glue: `extract`, `snapshot` and `scores`.
+//! in `sightline-serve`. This file is glue: `snapshot` and `scores`, the signals.
 //!
 //! # Layout
 //! - `crawl_args`: the flags of `crawl` and `map` beside the rendering ones (the library's
@@ -12,6 +12,7 @@
 //!   `serve` and `mcp`.
 //! - `shared`: the exit codes, the hints on library errors, the loaders of `--params` and `--model`.
 //! - `train_args`: the flags of `sightline train`, read into one training run.
+//! - `extract_cmd`: `sightline extract`: inputs, options, extractor, run, report.
 //! - `eval_cmd`: `sightline eval` (the benchmark, the gate, the quality table).
 //! - `serve_cmd`: `sightline serve`: start, bind, serve, drain.
 //! - `mcp_cmd`: `sightline mcp` over stdio.
@@ -21,6 +22,7 @@ mod cli;
 mod crawl_args;
 mod crawl_cmd;
 mod eval_cmd;
+mod extract_cmd;
 mod mcp_cmd;
 mod scoring_args;
 mod serve_cmd;
@@ -29,16 +31,15 @@ mod train_args;
 mod ui;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 
-use cli::{browser_endpoints, collect_inputs, exit, load_model, load_params, render_options};
-use cli::{Cli, Command, ExtractArgs, ScoresArgs, SnapshotArgs};
-use sightline::batch::{self, Cancel, Dest, Job, PngTarget, SinkOptions};
-use sightline::output::Format;
+use cli::{exit, load_model, load_params, render_options};
+use cli::{Cli, Command, ScoresArgs, SnapshotArgs};
+use sightline::batch::Cancel;
 use sightline::{Extractor, Options, Snapshot, Tree};
 
 fn main() {
@@ -73,7 +74,7 @@ fn main() {
     };
     let code = rt.block_on(async {
         let r = match cli.command {
-            Command::Extract(a) => run_extract(a, cli.quiet).await,
+            Command::Extract(a) => extract_cmd::run(a, cli.quiet).await,
             Command::Crawl(a) => crawl_cmd::run_crawl(a, cli.quiet).await,
             Command::Map(a) => crawl_cmd::run_map(a).await,
             Command::Snapshot(a) => {
@@ -132,130 +133,11 @@ fn report(e: &anyhow::Error) -> String {
     }
 }
 
-async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
-    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let scoring = a.scoring.page()?;
-    let mut params = scoring.params.clone();
-    // Only the JSON record shows `learned`'s feature contributions.
-    if format != Format::Json {
-        params = params.text_only();
-    }
-    if let Some(f) = &a.ad_hosts {
-        let list = std::fs::read_to_string(f)
-            .with_context(|| format!("cannot read --ad-hosts {}", f.display()))?;
-        params.crunch.load_ad_hosts(&list);
-    }
-    let cfg = scoring
-        .params(params)
-        .format(format)
-        .annotate(a.annotate.is_some())
-        .charset(a.render.charset.clone())
-        .hint(Some(cli::hint))
-        .front_matter(a.front_matter)
-        .units(a.units)
-        .json_body(a.body);
-    if a.units && format != Format::Json {
-        bail!("--units needs -f json (the units are a field of the JSON record)");
-    }
-    if a.body.is_some() && format != Format::Json {
-        bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
-    }
-    let cfg = match a.render.plan()? {
-        Some(plan) => cfg.steer(plan),
-        None => cfg,
-    };
-
-    // Saved snapshot: no browser.
-    if let Some(path) = &a.snapshot {
-        let json = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read snapshot {}", path.display()))?;
-        let name = path.display().to_string();
-        let snap = Snapshot::from_json(&json, &name)?;
-        let cfg = cfg.annotate(false);
-        let out = cfg.score(&name, &snap);
-        let body = if format == Format::Json {
-            serde_json::to_string(&out.record)? + "\n"
-        } else {
-            out.body
-        };
-        write_to(a.output.as_deref(), &body)?;
-        return Ok(if out.empty { exit::NOTHING } else { exit::OK });
-    }
-
-    let all = collect_inputs(&a)?;
-    if all.is_empty() {
-        bail!("no inputs: give URLs or files, or --input FILE");
-    }
-    let many = all.len() > 1 || a.input_list.is_some();
-    let dest = match &a.output {
-        None => Dest::Stdout,
-        Some(o) if o.is_dir() || (many && format != Format::Json) => Dest::Dir(o.clone()),
-        Some(o) => Dest::File(o.clone()),
-    };
-    let png_target = |opt: &Option<PathBuf>, what: &str| -> Result<Option<PngTarget>> {
-        match (opt, &dest) {
-            (None, _) => Ok(None),
-            (Some(p), Dest::Dir(d)) if p.as_os_str().is_empty() => Ok(Some(PngTarget {
-                path: d.clone(),
-                is_dir: true,
-            })),
-            (Some(p), _) if p.as_os_str().is_empty() => {
-                bail!("--{what} without a value needs -o DIR")
-            }
-            (Some(p), _) => Ok(Some(PngTarget {
-                path: p.clone(),
-                is_dir: many || p.is_dir(),
-            })),
-        }
-    };
-    let screenshot = png_target(&a.screenshot, "screenshot")?;
-    let annotate = png_target(&a.annotate, "annotate")?;
-    let sink_opts = SinkOptions {
-        dest,
-        format,
-        many,
-        screenshot,
-        annotate,
-        resume: a.resume,
-    };
-    let screenshots = sink_opts.screenshot.is_some() || cfg.annotate;
-    let (mut sink, skip) = batch::Sink::open(sink_opts, Box::new(std::io::stdout()))?;
-    let jobs: Vec<Job> = all
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| a.shard.is_none_or(|s| s.owns(i)))
-        .filter(|(_, i)| !skip.contains(*i))
-        .map(|(index, input)| Job {
-            index,
-            input: input.clone(),
-        })
-        .collect();
-    if !quiet {
-        if let Some(s) = a.shard {
-            eprintln!(
-                "shard {s}: {} of {} inputs",
-                all.iter().filter(|i| s.owns(i)).count(),
-                all.len()
-            );
-        }
-        if !skip.is_empty() {
-            eprintln!("resume: {} inputs already have a record", skip.len());
-        }
-    }
-
-    let mut opts = render_options(&a.render)?;
-    opts.screenshot = screenshots;
-    opts.max_screenshot_height = a.max_screenshot_height;
-    if a.deny_private {
-        // serve's target policy, and the egress proxy that enforces it.
-        opts.set_target_policy(Some(sightline::NetPolicy::default()));
-    }
-    let endpoints = browser_endpoints(&a.render)?;
-
-    // Ctrl-C or SIGTERM (a batch scheduler stopping the job): stop taking new pages, finish
-    // the ones in flight, shut the browser down; a second signal exits at once. Listened
-    // for before the browser starts, so a signal during the launch does not kill sightline
-    // and leave Chromium running.
+/// Ctrl-C or SIGTERM (a batch scheduler stopping the job) for `extract` and `crawl`: stop
+/// taking new pages, finish the ones in flight, shut the browser down; a second signal exits
+/// at once. Call it before the browser starts, so a signal during the launch does not kill
+/// sightline and leave Chromium running.
+fn signal_cancel() -> Cancel {
     let cancel = Cancel::new();
     let c2 = cancel.clone();
     tokio::spawn(async move {
@@ -268,65 +150,7 @@ async fn run_extract(a: ExtractArgs, quiet: bool) -> Result<i32> {
             }
         }
     });
-
-    let warc_input = a.input_list.as_deref().filter(|l| cli::is_warc(l));
-    let extractor = Extractor::new(
-        a.archive.apply(
-            Options::default()
-                .render_options(opts)
-                .browser_ws(endpoints)
-                .page(cfg),
-            warc_input,
-        ),
-    )
-    .await?;
-
-    let total = jobs.len();
-    let bar = ui::progress_bar(total as u64, quiet);
-    let summary = extractor
-        .run(jobs, &cancel, &mut sink, |out, s| {
-            if let Some(err) = &out.record.error {
-                bar.suspend(|| eprintln!("error: {}", err.message));
-            } else if out.empty && !quiet {
-                bar.suspend(|| eprintln!("warning: {}: nothing extracted", out.record.input));
-            }
-            bar.set_message(format!("{} failed", s.failed));
-            bar.inc(1);
-        })
-        .await;
-    bar.finish_and_clear();
-    let stats = extractor.stats();
-    let (relaunches, recycles) = (stats.relaunches, stats.recycles);
-    let archived = extractor.finish_archive();
-    extractor.shutdown().await;
-    archived?;
-    let s = summary?;
-    if !quiet && (many || s.interrupted) {
-        eprintln!(
-            "{} of {} inputs recorded: {} failed, {} empty{}",
-            s.recorded,
-            total,
-            s.failed,
-            s.empty,
-            match (relaunches, recycles) {
-                (0, 0) => String::new(),
-                (d, 0) => format!(", browser relaunched {d} time(s) after dying"),
-                (0, r) => format!(", browser relaunched {r} time(s) at its page or memory bound"),
-                (d, r) => format!(
-                    ", browser relaunched {d} time(s) after dying and {r} at its page or memory bound"
-                ),
-            }
-        );
-    }
-    Ok(if s.interrupted {
-        exit::INTERRUPTED
-    } else if s.failed > 0 {
-        exit::ERROR
-    } else if s.empty > 0 {
-        exit::NOTHING
-    } else {
-        exit::OK
-    })
+    cancel
 }
 
 /// For commands without an orderly stop (`eval`, `snapshot`): on Ctrl-C or SIGTERM, end every

@@ -63,9 +63,9 @@ pub struct RenderOptions {
         arg(id = "quiet_ms", long = "quiet-ms", default_value = "100", value_name = "MS", value_parser = crate::settings::millis_arg)
     )]
     pub quiet: Duration,
-    /// The scroll phase before the snapshot (`scroll.rs`).
-    #[serde(skip)]
-    #[cfg_attr(feature = "clap", arg(skip))]
+    /// The scroll phase before the snapshot (`scroll.rs`): its flags, and in JSON the
+    /// `scroll` object.
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub scroll: ScrollOptions,
     /// Limit for one small browser command (default 10 s).
     #[serde(skip)]
@@ -79,9 +79,14 @@ pub struct RenderOptions {
     #[serde(skip)]
     #[cfg_attr(feature = "clap", arg(skip))]
     pub screenshot: bool,
-    /// Screenshots are cut at this height in CSS px (default 16,384).
+    /// Cut screenshots at this height in CSS px (the record says `screenshot_truncated`).
+    // The flag is hidden here and shown by the commands that take screenshots (`extract`
+    // un-hides it with `mut_arg`).
     #[serde(skip)]
-    #[cfg_attr(feature = "clap", arg(skip = RenderOptions::default().max_screenshot_height))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value_t = RenderOptions::default().max_screenshot_height, value_name = "PX", hide = true)
+    )]
     pub max_screenshot_height: u32,
     /// Fail pages whose snapshot has more nodes than this.
     #[cfg_attr(
@@ -501,6 +506,46 @@ mod tests {
         assert!(serde_json::from_str::<RenderOptions>(r#"{"steer": {}}"#).is_err());
         let zero: RenderOptions = serde_json::from_str(r#"{"timeout": 0}"#).unwrap();
         assert_eq!(zero.validate().unwrap_err().setting, "timeout");
+    }
+
+    #[test]
+    fn json_sets_the_scroll_phase_in_milliseconds() {
+        let o: RenderOptions =
+            serde_json::from_str(r#"{"scroll": {"enabled": false, "budget_ms": 500}}"#).unwrap();
+        assert!(!o.scroll.enabled);
+        assert_eq!(o.scroll.budget, Duration::from_millis(500));
+        assert_eq!(o.scroll.max_px, ScrollOptions::default().max_px);
+        assert!(serde_json::from_str::<RenderOptions>(r#"{"scroll": {"budget": 1}}"#).is_err());
+        let back = serde_json::to_value(&o.scroll).unwrap();
+        assert_eq!(back["budget_ms"], 500);
+    }
+
+    #[cfg(feature = "clap")]
+    #[test]
+    fn the_scroll_flags_parse_into_the_options() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            render: RenderOptions,
+        }
+        let d = Cli::try_parse_from(["x"]).unwrap().render;
+        assert_eq!(d.scroll, ScrollOptions::default());
+        assert_eq!(d.max_screenshot_height, 16_384);
+        let o = Cli::try_parse_from([
+            "x",
+            "--no-scroll",
+            "--max-scroll-ms",
+            "700",
+            "--max-screenshot-height",
+            "99",
+        ])
+        .unwrap()
+        .render;
+        assert!(!o.scroll.enabled);
+        assert_eq!(o.scroll.budget, Duration::from_millis(700));
+        assert_eq!(o.max_screenshot_height, 99);
+        assert!(Cli::try_parse_from(["x", "--no-scroll", "--always-scroll"]).is_err());
     }
 
     #[test]

@@ -43,18 +43,75 @@ use crate::Error;
 /// wait for it.
 pub type Front = std::sync::Arc<tokio::sync::Mutex<()>>;
 
-/// Bounds of the scroll phase.
-#[derive(Debug, Clone)]
+/// Bounds of the scroll phase: the one declaration of the scroll settings. Their JSON form is
+/// RenderOptions' `scroll` object (`{"enabled": false}`, `budget_ms` in milliseconds) and, with
+/// the `clap` feature, their flags (`--no-scroll`, `--always-scroll`, `--max-scroll-px`,
+/// `--max-scroll-steps`, `--max-scroll-ms`; the CLI flattens them through
+/// [`RenderOptions`](crate::RenderOptions)).
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(default, deny_unknown_fields)]
 pub struct ScrollOptions {
     /// Scroll at all (`--no-scroll` turns it off).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            id = "no_scroll",
+            long = "no-scroll",
+            action = clap::ArgAction::SetFalse,
+            help = "Do not scroll before the snapshot. By default, a page taller than the viewport that registered an IntersectionObserver is scrolled down one viewport at a time, each step settling briefly (at most 600 ms), until the bottom or a bound, then back to the top; after two steps in a row that add no text, it jumps to the bottom once and stops there if that adds none either (`no-new-content`). The JSON record's `scroll` says how far and why it stopped"
+        )
+    )]
     pub enabled: bool,
     /// Never scroll further down than this, in CSS px (default 15,000).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            id = "max_scroll_px",
+            long = "max-scroll-px",
+            default_value_t = 15_000,
+            value_name = "PX",
+            help = "Scroll no further down than this many CSS px"
+        )
+    )]
     pub max_px: u32,
     /// At most this many viewport steps (default 16).
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            id = "max_scroll_steps",
+            long = "max-scroll-steps",
+            default_value_t = 16,
+            value_name = "N",
+            help = "Scroll at most this many viewport steps"
+        )
+    )]
     pub max_steps: u32,
-    /// Time budget for the whole phase (default 2.5 s).
+    /// Time budget for the whole phase (default 2.5 s; in JSON `budget_ms`, milliseconds).
+    #[serde(rename = "budget_ms", with = "crate::settings::millis")]
+    #[schemars(rename = "budget_ms", with = "u64")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            id = "max_scroll_ms",
+            long = "max-scroll-ms",
+            default_value = "2500",
+            value_name = "MS",
+            value_parser = crate::settings::millis_arg,
+            help = "Time budget of the scroll phase in ms (infinite scroll never ends)"
+        )
+    )]
     pub budget: Duration,
     /// Scroll even when the page shows no sign of loading on scroll.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            id = "always_scroll",
+            long = "always-scroll",
+            conflicts_with = "no_scroll",
+            help = "Scroll every page taller than the viewport, also those without an IntersectionObserver (lazy loaders driven by scroll listeners)"
+        )
+    )]
     pub always: bool,
 }
 

@@ -90,7 +90,8 @@ pub(crate) async fn run<D: Driver>(
     Ok(out)
 }
 
-/// One action; `Some(clicks)` for a click.
+/// One action; `Some(clicks)` for a click. Each kind is its own function: [`wait`],
+/// [`click_on`], [`write`], [`press_key`], [`scroll`], [`execute`].
 async fn one<D: Driver>(d: &mut D, a: &Action) -> Result<Option<u32>, Failed> {
     let deadline = d.deadline();
     match a {
@@ -98,126 +99,169 @@ async fn one<D: Driver>(d: &mut D, a: &Action) -> Result<Option<u32>, Failed> {
             milliseconds,
             selector,
             ..
-        } => {
-            if milliseconds.is_none() && selector.is_none() {
-                return Err(Failed::Action(
-                    "a wait needs `milliseconds` or a `selector`".into(),
-                ));
-            }
-            if let Some(ms) = milliseconds {
-                if !sleep_until_deadline(Duration::from_millis(*ms), deadline).await {
-                    return Err(Failed::Action(format!(
-                        "the page's deadline passed before {ms} ms did"
-                    )));
-                }
-            }
-            if let Some(s) = selector {
-                find(d, "visible", s, deadline).await?;
-            }
-            Ok(None)
-        }
+        } => wait(d, *milliseconds, selector.as_deref(), deadline).await,
         Action::Click {
             selector, repeat, ..
-        } => {
-            let times = repeat.unwrap_or(1).max(1);
-            let mut clicks = 0;
-            while clicks < times {
-                // The first click waits for its element; a repeated one stops when it is gone.
-                let until = if clicks == 0 {
-                    Instant::now() + FIND_WAIT
-                } else {
-                    Instant::now()
-                };
-                let at = match find(d, "clickPoint", selector, until.min(deadline)).await {
-                    Ok(at) => at,
-                    Err(Failed::Action(_)) if clicks > 0 => break,
-                    Err(e) => return Err(e),
-                };
-                let before = d.navigations();
-                click(d, at.x, at.y).await?;
-                clicks += 1;
-                if d.after_action(true, before).await? && clicks < times {
-                    // The click led to another page: the element it repeated is gone.
-                    break;
-                }
-                if Instant::now() >= deadline {
-                    break;
-                }
-            }
-            Ok(repeat.map(|_| clicks))
-        }
-        Action::Write { text, selector, .. } => {
-            match selector {
-                Some(s) => {
-                    find(d, "focus", s, (Instant::now() + FIND_WAIT).min(deadline)).await?;
-                }
-                None => {
-                    let v = eval(d, &call("focused", &[])).await?;
-                    if let Some(why) = Answer::of(v).why {
-                        return Err(Failed::Action(why));
-                    }
-                }
-            }
-            let before = d.navigations();
-            send(d, "writing text", InsertTextParams::new(text.clone())).await?;
-            d.after_action(false, before).await?;
-            Ok(None)
-        }
-        Action::Press { key, .. } => {
-            let k = Key::named(key).ok_or_else(|| {
-                Failed::Action(format!(
-                    "unknown key `{key}` (a single character, or one of {})",
-                    Key::NAMES.join(", ")
-                ))
-            })?;
-            let before = d.navigations();
-            press(d, &k).await?;
-            d.after_action(true, before).await?;
-            Ok(None)
-        }
+        } => click_on(d, selector, *repeat, deadline).await,
+        Action::Write { text, selector, .. } => write(d, text, selector.as_deref(), deadline).await,
+        Action::Press { key, .. } => press_key(d, key).await,
         Action::Scroll {
             direction,
             selector,
             ..
-        } => {
-            let dir = match direction {
-                ScrollDirection::Down => "down",
-                ScrollDirection::Up => "up",
-            };
-            let sel = selector.as_deref().map(Value::from).unwrap_or(Value::Null);
-            let _front = d.front().await;
-            let v = eval(d, &call("scroll", &[sel, Value::from(dir)])).await?;
+        } => scroll(d, direction, selector.as_deref()).await,
+        Action::ExecuteJavascript { script, .. } => execute(d, script, deadline).await,
+    }
+}
+
+/// `wait`: `milliseconds`, then the `selector` visible.
+async fn wait<D: Driver>(
+    d: &mut D,
+    milliseconds: Option<u64>,
+    selector: Option<&str>,
+    deadline: Instant,
+) -> Result<Option<u32>, Failed> {
+    if milliseconds.is_none() && selector.is_none() {
+        return Err(Failed::Action(
+            "a wait needs `milliseconds` or a `selector`".into(),
+        ));
+    }
+    if let Some(ms) = milliseconds {
+        if !sleep_until_deadline(Duration::from_millis(ms), deadline).await {
+            return Err(Failed::Action(format!(
+                "the page's deadline passed before {ms} ms did"
+            )));
+        }
+    }
+    if let Some(s) = selector {
+        find(d, "visible", s, deadline).await?;
+    }
+    Ok(None)
+}
+
+/// `click`, `repeat` times (until the element is gone or the page changes); `Some(clicks)`
+/// when it repeats.
+async fn click_on<D: Driver>(
+    d: &mut D,
+    selector: &str,
+    repeat: Option<u32>,
+    deadline: Instant,
+) -> Result<Option<u32>, Failed> {
+    let times = repeat.unwrap_or(1).max(1);
+    let mut clicks = 0;
+    while clicks < times {
+        // The first click waits for its element; a repeated one stops when it is gone.
+        let until = if clicks == 0 {
+            Instant::now() + FIND_WAIT
+        } else {
+            Instant::now()
+        };
+        let at = match find(d, "clickPoint", selector, until.min(deadline)).await {
+            Ok(at) => at,
+            Err(Failed::Action(_)) if clicks > 0 => break,
+            Err(e) => return Err(e),
+        };
+        let before = d.navigations();
+        click(d, at.x, at.y).await?;
+        clicks += 1;
+        if d.after_action(true, before).await? && clicks < times {
+            // The click led to another page: the element it repeated is gone.
+            break;
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+    }
+    Ok(repeat.map(|_| clicks))
+}
+
+/// `write`: `text` typed into the `selector` (or the focused element).
+async fn write<D: Driver>(
+    d: &mut D,
+    text: &str,
+    selector: Option<&str>,
+    deadline: Instant,
+) -> Result<Option<u32>, Failed> {
+    match selector {
+        Some(s) => {
+            find(d, "focus", s, (Instant::now() + FIND_WAIT).min(deadline)).await?;
+        }
+        None => {
+            let v = eval(d, &call("focused", &[])).await?;
             if let Some(why) = Answer::of(v).why {
                 return Err(Failed::Action(why));
             }
-            let before = d.navigations();
-            d.after_action(false, before).await?;
-            Ok(None)
-        }
-        Action::ExecuteJavascript { script, .. } => {
-            let before = d.navigations();
-            let params = EvaluateParams {
-                await_promise: Some(true),
-                user_gesture: Some(true),
-                ..EvaluateParams::new(script.clone())
-            };
-            let left = deadline
-                .saturating_duration_since(Instant::now())
-                .max(d.command_timeout());
-            match cdp::evaluate(d.page(), d.input(), "running the script", left, params).await {
-                Ok(Ok(_)) => {}
-                Ok(Err(msg)) => return Err(Failed::Action(format!("the script threw {msg}"))),
-                Err(Error::Timeout { .. }) => {
-                    return Err(Failed::Action(
-                        "the script did not end before the page's deadline".into(),
-                    ))
-                }
-                Err(e) => return Err(Failed::Action(format!("the script could not run: {e}"))),
-            }
-            d.after_action(true, before).await?;
-            Ok(None)
         }
     }
+    let before = d.navigations();
+    send(d, "writing text", InsertTextParams::new(text.to_string())).await?;
+    d.after_action(false, before).await?;
+    Ok(None)
+}
+
+/// `press`: one named key or character.
+async fn press_key<D: Driver>(d: &mut D, key: &str) -> Result<Option<u32>, Failed> {
+    let k = Key::named(key).ok_or_else(|| {
+        Failed::Action(format!(
+            "unknown key `{key}` (a single character, or one of {})",
+            Key::NAMES.join(", ")
+        ))
+    })?;
+    let before = d.navigations();
+    press(d, &k).await?;
+    d.after_action(true, before).await?;
+    Ok(None)
+}
+
+/// `scroll`: the page (or the `selector`'s box) one screen up or down, in front.
+async fn scroll<D: Driver>(
+    d: &mut D,
+    direction: &ScrollDirection,
+    selector: Option<&str>,
+) -> Result<Option<u32>, Failed> {
+    let dir = match direction {
+        ScrollDirection::Down => "down",
+        ScrollDirection::Up => "up",
+    };
+    let sel = selector.map(Value::from).unwrap_or(Value::Null);
+    let _front = d.front().await;
+    let v = eval(d, &call("scroll", &[sel, Value::from(dir)])).await?;
+    if let Some(why) = Answer::of(v).why {
+        return Err(Failed::Action(why));
+    }
+    let before = d.navigations();
+    d.after_action(false, before).await?;
+    Ok(None)
+}
+
+/// `executeJavascript`: the script run to its end (its promise awaited), within the page's
+/// deadline.
+async fn execute<D: Driver>(
+    d: &mut D,
+    script: &str,
+    deadline: Instant,
+) -> Result<Option<u32>, Failed> {
+    let before = d.navigations();
+    let params = EvaluateParams {
+        await_promise: Some(true),
+        user_gesture: Some(true),
+        ..EvaluateParams::new(script.to_string())
+    };
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .max(d.command_timeout());
+    match cdp::evaluate(d.page(), d.input(), "running the script", left, params).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(msg)) => return Err(Failed::Action(format!("the script threw {msg}"))),
+        Err(Error::Timeout { .. }) => {
+            return Err(Failed::Action(
+                "the script did not end before the page's deadline".into(),
+            ))
+        }
+        Err(e) => return Err(Failed::Action(format!("the script could not run: {e}"))),
+    }
+    d.after_action(true, before).await?;
+    Ok(None)
 }
 
 /// Call helper `f` (`visible`, `clickPoint`, `focus`) on `selector` until it answers `ok`, or

@@ -94,6 +94,9 @@ pub(crate) fn detect_js() -> String {
 /// Scroll and gather the box named `selector`, or (None) the box the scroll phase's measure
 /// found and kept; `budget` bounds the time, `max_steps` the steps. None when no box was
 /// found by itself.
+///
+/// Phases: find the box (or take the one found) → name it → unless it does not scroll, scroll
+/// it in front ([`scroll_box`]) → put every row seen back ([`finish`]).
 pub(crate) async fn gather<D: Driver>(
     d: &mut D,
     selector: Option<&str>,
@@ -128,7 +131,7 @@ pub(crate) async fn gather<D: Driver>(
         input: input.clone(),
         message: format!("list box: {e}"),
     })?;
-    let Some(mut m) = found.m.filter(|_| found.ok) else {
+    let Some(m) = found.m.filter(|_| found.ok) else {
         if selector.is_none() {
             return Ok(None);
         }
@@ -151,6 +154,25 @@ pub(crate) async fn gather<D: Driver>(
         return Ok(Some(rep));
     }
     let _front = d.front().await;
+    rep.stopped = scroll_box(d, &input, limit, m, &mut rep.steps, budget, max_steps)
+        .await?
+        .into();
+    finish(d, &input, limit, &mut rep).await?;
+    Ok(Some(rep))
+}
+
+/// Scroll the box from measure `m` one step at a time, each step settling (as the scroll
+/// phase's do), counting the steps in `steps`, until its bottom, a bound, or steps that bring
+/// nothing (then one jump to the bottom); why it stopped.
+async fn scroll_box<D: Driver>(
+    d: &mut D,
+    input: &str,
+    limit: Duration,
+    mut m: Measure,
+    steps: &mut u32,
+    budget: Duration,
+    max_steps: u32,
+) -> Result<&'static str, Error> {
     let end = d.deadline().min(Instant::now() + budget);
     let probe = settle::probe_js_from_now(STEP_TIMER_HORIZON);
     let step_js = |y: f64| {
@@ -167,14 +189,14 @@ pub(crate) async fn gather<D: Driver>(
         call("listCollect", &[])
     );
     let (mut idle, mut jumped) = (0, false);
-    rep.stopped = loop {
+    let stopped = loop {
         if idle >= IDLE_STEPS && jumped {
             break "no-new-content";
         }
         if m.top + m.client >= m.height - 1.0 {
             break "bottom";
         }
-        if rep.steps >= max_steps {
+        if *steps >= max_steps {
             break "max-steps";
         }
         if Instant::now() >= end {
@@ -186,19 +208,19 @@ pub(crate) async fn gather<D: Driver>(
         } else {
             m.top + (m.client * STEP_SHARE).max(1.0)
         };
-        let Some(mut st) = step(d, &input, &step_js(target), limit).await? else {
+        let Some(mut st) = step(d, input, &step_js(target), limit).await? else {
             break "gone";
         };
-        rep.steps += 1;
+        *steps += 1;
         let step_end = end.min(Instant::now() + STEP_MAX);
         let mut net_now = d.net();
         while let settle::Verdict::Wait(wait, why) = settle::decide(&st.p, net_now, STEP_QUIET) {
-            tracing::trace!("{input}: list step {}: {why}", rep.steps);
+            tracing::trace!("{input}: list step {}: {why}", *steps);
             if Instant::now() + wait >= step_end {
                 break;
             }
             tokio::time::sleep(wait).await;
-            match step(d, &input, &recheck_js, limit).await? {
+            match step(d, input, &recheck_js, limit).await? {
                 Some(s) => st = s,
                 None => break,
             }
@@ -215,10 +237,8 @@ pub(crate) async fn gather<D: Driver>(
         if !moved {
             break "bottom";
         }
-    }
-    .into();
-    finish(d, &input, limit, &mut rep).await?;
-    Ok(Some(rep))
+    };
+    Ok(stopped)
 }
 
 #[derive(Debug, Deserialize)]

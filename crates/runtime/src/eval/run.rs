@@ -188,55 +188,9 @@ pub(crate) async fn run(
         let ds_ref = &ds;
         let bench_page = &bench_page;
         let never = crate::batch::Cancel::new();
-        let stream = crate::batch::pipeline(
-            ids.iter().collect(),
-            conc,
-            never,
-            |id: &String| async move {
-                if let Some(dir) = &cfg.from_snapshots {
-                    let path = dir.join(&ds_ref.name).join(format!("{id}.json"));
-                    let t = Instant::now();
-                    let r = std::fs::read_to_string(&path)
-                        .map_err(|e| Error::Input {
-                            input: path.display().to_string(),
-                            message: e.to_string(),
-                            source: Some(Box::new(e)),
-                        })
-                        .and_then(|json| {
-                            let snapshot =
-                                crate::Snapshot::from_json(&json, &path.display().to_string())?;
-                            Ok(Rendered::from_snapshot(snapshot, json))
-                        });
-                    return (id.clone(), (r, t.elapsed().as_secs_f64()));
-                }
-                let Some(renderer) = renderer else {
-                    let e = Error::Input {
-                        input: id.clone(),
-                        message: "no renderer and no saved snapshot".into(),
-                        source: None,
-                    };
-                    return (id.clone(), (Err(e), 0.0));
-                };
-                let r = match ds_ref.served(id) {
-                    Ok((bytes, charset)) => {
-                        let t = Instant::now();
-                        let r = renderer
-                            .render_with(
-                                &Input::Html {
-                                    name: format!("{}/{id}", ds_ref.name),
-                                    bytes,
-                                    charset,
-                                },
-                                bench_page,
-                            )
-                            .await;
-                        (r, t.elapsed().as_secs_f64())
-                    }
-                    Err(e) => (Err(e), 0.0),
-                };
-                (id.clone(), r)
-            },
-        );
+        let stream = crate::batch::pipeline(ids.iter().collect(), conc, never, |id: &String| {
+            load_page(renderer, cfg, ds_ref, bench_page, id)
+        });
         futures::pin_mut!(stream);
         let mut done = 0;
         let mut failures = 0;
@@ -247,51 +201,17 @@ pub(crate) async fn run(
             let gold = ds.gold(&id)?;
             match r {
                 Ok(rendered) => {
-                    if rendered.blocked_navigations > 0 {
-                        stats.pages_with_blocked_navigation += 1;
-                    }
-                    if rendered.load_timed_out {
-                        stats.pages_load_timed_out += 1;
-                    }
-                    if rendered.snapshot.document_writes_blocked > 0 {
-                        stats.pages_with_blocked_document_writes += 1;
-                    }
-                    if rendered.repaired.is_some() {
-                        stats.pages_repaired += 1;
-                    }
-                    if rendered.javascript.is_some() {
-                        stats.pages_js_fallback += 1;
-                    }
-                    stats.requests_skipped.add(&rendered.skipped_requests);
+                    stats.count(&rendered);
                     if let Some(dir) = &cfg.save_snapshots {
-                        let d = dir.join(name);
-                        std::fs::create_dir_all(&d).map_err(|e| Error::Output {
-                            path: d.display().to_string(),
-                            message: e.to_string(),
-                            source: Some(Box::new(e)),
-                        })?;
-                        let p = d.join(format!("{id}.json"));
-                        std::fs::write(&p, &rendered.snapshot_json).map_err(|e| Error::Output {
-                            path: p.display().to_string(),
-                            message: e.to_string(),
-                            source: Some(Box::new(e)),
-                        })?;
+                        save_snapshot(dir, name, &id, &rendered)?;
                     }
-                    let tree = Tree::new(&rendered.snapshot);
-                    for &a in &cfg.algorithms {
-                        let t = Instant::now();
-                        let ex = extract_tree_with(&tree, a, params, cfg.model.as_deref());
-                        let txt = text::render(&tree, &ex);
-                        *stats.score_s.entry(a.name().to_string()).or_default() +=
-                            t.elapsed().as_secs_f64();
-                        let path = cfg.out.join(a.name()).join(name).join(format!("{id}.txt"));
-                        std::fs::write(&path, &txt).map_err(|e| Error::Output {
-                            path: path.display().to_string(),
-                            message: e.to_string(),
-                            source: Some(Box::new(e)),
-                        })?;
-                        pages.push(page_result(a.name(), name, &id, Ok(&txt), &gold));
-                    }
+                    let page = BenchPage {
+                        dataset: name,
+                        id: &id,
+                        gold: &gold,
+                    };
+                    let scored = score_page(cfg, params, &page, &rendered, &mut stats.score_s)?;
+                    pages.extend(scored);
                 }
                 Err(e) if BrowserError::is_gone(&e) => return Err(e),
                 Err(e) => {
@@ -316,4 +236,145 @@ pub(crate) async fn run(
         }
     }
     Ok((Results::from_pages(pages, &seconds), stats))
+}
+
+/// One page of the dataset: its saved snapshot (`from_snapshots`), or its bytes rendered
+/// (`bench_page`); with the seconds it took.
+async fn load_page(
+    renderer: Option<&dyn PageRenderer>,
+    cfg: &EvalConfig,
+    ds_ref: &Dataset,
+    bench_page: &crate::render::PageRender,
+    id: &String,
+) -> (String, (Result<Rendered, Error>, f64)) {
+    if let Some(dir) = &cfg.from_snapshots {
+        let path = dir.join(&ds_ref.name).join(format!("{id}.json"));
+        let t = Instant::now();
+        let r = std::fs::read_to_string(&path)
+            .map_err(|e| Error::Input {
+                input: path.display().to_string(),
+                message: e.to_string(),
+                source: Some(Box::new(e)),
+            })
+            .and_then(|json| {
+                let snapshot = crate::Snapshot::from_json(&json, &path.display().to_string())?;
+                Ok(Rendered::from_snapshot(snapshot, json))
+            });
+        return (id.clone(), (r, t.elapsed().as_secs_f64()));
+    }
+    let Some(renderer) = renderer else {
+        let e = Error::Input {
+            input: id.clone(),
+            message: "no renderer and no saved snapshot".into(),
+            source: None,
+        };
+        return (id.clone(), (Err(e), 0.0));
+    };
+    let r = match ds_ref.served(id) {
+        Ok((bytes, charset)) => {
+            let t = Instant::now();
+            let r = renderer
+                .render_with(
+                    &Input::Html {
+                        name: format!("{}/{id}", ds_ref.name),
+                        bytes,
+                        charset,
+                    },
+                    bench_page,
+                )
+                .await;
+            (r, t.elapsed().as_secs_f64())
+        }
+        Err(e) => (Err(e), 0.0),
+    };
+    (id.clone(), r)
+}
+
+impl RunStats {
+    /// Count what happened to one rendered page.
+    fn count(&mut self, rendered: &Rendered) {
+        if rendered.blocked_navigations > 0 {
+            self.pages_with_blocked_navigation += 1;
+        }
+        if rendered.load_timed_out {
+            self.pages_load_timed_out += 1;
+        }
+        if rendered.snapshot.document_writes_blocked > 0 {
+            self.pages_with_blocked_document_writes += 1;
+        }
+        if rendered.repaired.is_some() {
+            self.pages_repaired += 1;
+        }
+        if rendered.javascript.is_some() {
+            self.pages_js_fallback += 1;
+        }
+        self.requests_skipped.add(&rendered.skipped_requests);
+    }
+}
+
+/// Keep the page's snapshot as `DIR/<dataset>/<id>.json` (`--save-snapshots`).
+fn save_snapshot(
+    dir: &std::path::Path,
+    name: &str,
+    id: &str,
+    rendered: &Rendered,
+) -> Result<(), Error> {
+    let d = dir.join(name);
+    std::fs::create_dir_all(&d).map_err(|e| Error::Output {
+        path: d.display().to_string(),
+        message: e.to_string(),
+        source: Some(Box::new(e)),
+    })?;
+    let p = d.join(format!("{id}.json"));
+    std::fs::write(&p, &rendered.snapshot_json).map_err(|e| Error::Output {
+        path: p.display().to_string(),
+        message: e.to_string(),
+        source: Some(Box::new(e)),
+    })?;
+    Ok(())
+}
+
+/// A benchmark page: its dataset, its id and its gold text.
+struct BenchPage<'a> {
+    dataset: &'a str,
+    id: &'a str,
+    gold: &'a str,
+}
+
+/// Every algorithm run on the rendered page, its text written to
+/// `OUT/<algorithm>/<dataset>/<id>.txt` and scored against the gold; the scoring time added
+/// to `score_s`.
+fn score_page(
+    cfg: &EvalConfig,
+    params: &Params,
+    page: &BenchPage<'_>,
+    rendered: &Rendered,
+    score_s: &mut BTreeMap<String, f64>,
+) -> Result<Vec<PageResult>, Error> {
+    let mut out = Vec::new();
+    let tree = Tree::new(&rendered.snapshot);
+    for &a in &cfg.algorithms {
+        let t = Instant::now();
+        let ex = extract_tree_with(&tree, a, params, cfg.model.as_deref());
+        let txt = text::render(&tree, &ex);
+        *score_s.entry(a.name().to_string()).or_default() += t.elapsed().as_secs_f64();
+        let path = cfg
+            .out
+            .join(a.name())
+            .join(page.dataset)
+            .join(format!("{}.txt", page.id));
+        std::fs::write(&path, &txt).map_err(|e| Error::Output {
+            path: path.display().to_string(),
+            message: e.to_string(),
+            source: Some(Box::new(e)),
+        })?;
+        out.push(page_result(
+            a.name(),
+            page.dataset,
+            page.id,
+            Ok(&txt),
+            page.gold,
+        ));
+    }
+    Ok(out)
 }

@@ -141,8 +141,10 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
     let fold_of = &fold_of;
     let oof = out_of_fold(
         pages,
-        nfolds,
-        fold_of,
+        Folds {
+            n: nfolds,
+            of: fold_of,
+        },
         |k| &pages[k].features.rows,
         nf,
         l,
@@ -165,8 +167,10 @@ pub fn fit(pages: &[&Page], l: &Learner, description: &str) -> Result<Model, Err
             // maximises the training pages' mean F1.
             let oof2 = out_of_fold(
                 pages,
-                nfolds,
-                fold_of,
+                Folds {
+                    n: nfolds,
+                    of: fold_of,
+                },
                 |k| &page_rows2[k],
                 n2,
                 l,
@@ -221,14 +225,22 @@ fn fit_comments(pages: &[&Page], l: &Learner) -> Result<Option<GradientBooster>,
     fit_booster(l, l.trees2, 300, &rows, nf, &y, &w).map(Some)
 }
 
+/// How pages are split into folds: `n` folds, page `k` in fold `of(k, page)`.
+#[derive(Clone, Copy)]
+struct Folds<'a> {
+    n: usize,
+    of: &'a dyn Fn(usize, &Page) -> usize,
+}
+
 /// Probabilities of each page's units from a model that never saw the page: for each fold,
 /// a booster of `trees` trees (seed offset `seed + fold`) fit on the pages of the other folds.
 /// `rows_of(k)`: page `k`'s feature rows, `n` values each.
-#[allow(clippy::too_many_arguments)]
 fn out_of_fold<'r>(
     pages: &[&Page],
-    nfolds: usize,
-    fold_of: &dyn Fn(usize, &Page) -> usize,
+    Folds {
+        n: nfolds,
+        of: fold_of,
+    }: Folds<'_>,
     rows_of: impl Fn(usize) -> &'r [f64],
     n: usize,
     l: &Learner,

@@ -270,25 +270,23 @@ pub(super) fn attempt_article(
             // 4. Siblings.
             let sib_threshold = (ts * 0.2).max(10.0);
             let parent = tree.parent(top).unwrap_or(0);
-            let top_class = tree.node(top).class.as_deref().unwrap_or("");
+            let top_candidate = TopCandidate {
+                class: tree.node(top).class.as_deref().unwrap_or(""),
+                score: ts,
+                threshold: sib_threshold,
+            };
+            let nodes = NodeFacts {
+                score: &score,
+                collapsed: &collapsed,
+                as_p: &as_p,
+                chars: &chars,
+                removed: &removed,
+            };
             for &s in &tree.children[parent] {
                 if removed[s]
                     || tree.node(s).is_element()
                         && s != top
-                        && !joins(
-                            tree,
-                            s,
-                            top,
-                            top_class,
-                            ts,
-                            sib_threshold,
-                            &score,
-                            &collapsed,
-                            &as_p,
-                            &chars,
-                            density(s),
-                            &removed,
-                        )
+                        && !joins(tree, s, &top_candidate, &nodes, density(s))
                 {
                     continue;
                 }
@@ -337,22 +335,41 @@ pub(super) fn attempt_article(
     }
 }
 
+/// The top candidate, as its siblings are measured against it.
+struct TopCandidate<'a> {
+    /// Its class (`""` without one): a sibling of the same class gets a bonus.
+    class: &'a str,
+    /// Its score.
+    score: f64,
+    /// The score a sibling needs: a fifth of the top's, at least 10.
+    threshold: f64,
+}
+
+/// What the attempt knows of each node, indexed by node id.
+struct NodeFacts<'a> {
+    score: &'a [f64],
+    collapsed: &'a [bool],
+    as_p: &'a [bool],
+    chars: &'a [usize],
+    removed: &'a [bool],
+}
+
 /// Does sibling `s` join the top candidate's article?
-#[allow(clippy::too_many_arguments)]
 fn joins(
     tree: &Tree,
     s: NodeId,
-    _top: NodeId,
-    top_class: &str,
-    top_score: f64,
-    threshold: f64,
-    score: &[f64],
-    collapsed: &[bool],
-    as_p: &[bool],
-    chars: &[usize],
+    top: &TopCandidate<'_>,
+    nodes: &NodeFacts<'_>,
     link_density: f64,
-    removed: &[bool],
 ) -> bool {
+    let NodeFacts {
+        score,
+        collapsed,
+        as_p,
+        chars,
+        removed,
+    } = *nodes;
+    let (top_class, top_score, threshold) = (top.class, top.score, top.threshold);
     let nd = tree.node(s);
     // A collapsed div stands for its paragraph.
     let sc = if collapsed[s] {

@@ -5,7 +5,6 @@ use super::*;
 /// What `prepArticle` removes from the article: `aside`, `footer` and form controls,
 /// "share" boxes under 500 characters, `h1`/`h2` with a negative class weight, and the
 /// `_cleanConditionally` tests on `form, fieldset, table, ul, ol, div`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn clean(
     tree: &Tree,
     removed: &[bool],
