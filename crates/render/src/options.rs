@@ -278,6 +278,30 @@ impl RenderOptions {
 }
 
 impl RenderOptions {
+    /// Each field of the JSON form as a keyword table reads it: its JSON name, its default
+    /// and its doc (from the JSON schema), in name order. Python's render keywords are made
+    /// from it.
+    pub fn described() -> Vec<(String, serde_json::Value, String)> {
+        let schema = schemars::schema_for!(RenderOptions);
+        let props = schema.get("properties").and_then(|p| p.as_object());
+        props
+            .into_iter()
+            .flatten()
+            .map(|(name, field)| {
+                let default = field
+                    .get("default")
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null);
+                let doc = field
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .unwrap_or_default()
+                    .replace('\n', " ");
+                (name.clone(), default, doc)
+            })
+            .collect()
+    }
+
     /// The checks the values' types do not make (JSON can say `"timeout": 0`).
     pub fn validate(&self) -> Result<(), SettingsError> {
         if self.timeout.is_zero() {
