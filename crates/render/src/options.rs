@@ -505,6 +505,19 @@ mod tests {
     use crate::snapshot::SnapshotBuilder;
 
     #[test]
+    fn every_json_field_is_described_with_its_default() {
+        let d = RenderOptions::described();
+        let field = |name: &str| d.iter().find(|(n, ..)| n == name).unwrap().clone();
+        assert_eq!(field("timeout").1, serde_json::json!(15.0), "seconds");
+        assert_eq!(field("viewport").1, serde_json::json!([1366, 900]));
+        assert_eq!(field("quiet_ms").1, serde_json::json!(100));
+        assert_eq!(field("offline").1, serde_json::json!(false));
+        assert_eq!(field("proxy").1, serde_json::Value::Null);
+        assert!(field("timeout").2.starts_with("Deadline"), "{d:?}");
+        assert!(d.iter().all(|(n, ..)| n != "steer" && n != "browser"));
+    }
+
+    #[test]
     fn json_sets_the_user_facing_fields_in_the_flags_units() {
         let o: RenderOptions = serde_json::from_str(
             r#"{"timeout": 2.5, "quiet_ms": 50, "viewport": [800, 600], "user_agent": "bot/1"}"#,

@@ -316,3 +316,22 @@ pub(super) async fn map_post(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crawl_request_splits_into_settings_page_choices_and_steering() {
+        let r: CrawlRequest = serde_json::from_value(json!({
+            "seeds": "https://a.test/", "max_pages": 3, "per_host": 1,
+            "format": "markdown", "comments": true, "wait_for": "#a"
+        }))
+        .unwrap();
+        assert_eq!((r.settings.max_pages, r.settings.per_host), (Some(3), 1));
+        assert_eq!(r.page.format.as_deref(), Some("markdown"));
+        assert_eq!(r.page.comments, Some(true));
+        let steer = r.page.steer.merged();
+        assert_eq!(steer.keys().collect::<Vec<_>>(), ["wait_for"]);
+    }
+}
