@@ -365,37 +365,37 @@ struct RenderKeyword {
 /// The keywords of `Browser(...)` that are render settings: the one place Python maps onto
 /// [`RenderOptions`] (units as its JSON form has them: `timeout` in seconds).
 const RENDER: &[RenderKeyword] = &[
-    RenderKeyword {
-        name: "offline",
-        snapshot: true,
-        none: false,
-    },
-    RenderKeyword {
-        name: "proxy",
-        snapshot: true,
-        none: false,
-    },
-    RenderKeyword {
-        name: "timeout",
-        snapshot: true,
-        none: false,
-    },
-    RenderKeyword {
-        name: "user_agent",
-        snapshot: true,
-        none: false,
-    },
-    RenderKeyword {
-        name: "viewport",
-        snapshot: true,
-        none: true,
-    },
-    RenderKeyword {
-        name: "accept_http_errors",
-        snapshot: false,
-        none: false,
-    },
+    RenderKeyword::snapshot("offline"),
+    RenderKeyword::snapshot("proxy"),
+    RenderKeyword::snapshot("timeout"),
+    RenderKeyword::snapshot("user_agent"),
+    RenderKeyword::snapshot("viewport").none_default(),
+    RenderKeyword::browser("accept_http_errors"),
 ];
+
+impl RenderKeyword {
+    /// A keyword of `Browser(...)` and `sightline.snapshot()`.
+    const fn snapshot(name: &'static str) -> RenderKeyword {
+        RenderKeyword {
+            name,
+            snapshot: true,
+            none: false,
+        }
+    }
+
+    /// A keyword of `Browser(...)` only.
+    const fn browser(name: &'static str) -> RenderKeyword {
+        RenderKeyword {
+            snapshot: false,
+            ..RenderKeyword::snapshot(name)
+        }
+    }
+
+    /// Python's default is `None`, the field's default.
+    const fn none_default(self) -> RenderKeyword {
+        RenderKeyword { none: true, ..self }
+    }
+}
 
 /// The keywords of `Browser(...)`: first those `sightline.snapshot()` takes (the render
 /// settings of [`RENDER`], then [`BrowserOptions`]' marked `render`), then the others.
