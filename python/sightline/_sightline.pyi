@@ -13,28 +13,30 @@ Params = Union[Dict[str, Any], str, None]
 class RenderOptions(TypedDict, total=False):
     """The keyword options of ``Browser(...)`` that load and render pages: also those of
     ``sightline.snapshot(...)``. Each one's default is on its line; ``help(sightline.Browser)``
-    says what each does. Declared once in Rust (``python/src/options.rs``); a test holds these
-    lines to it."""
+    says what each does. Declared once in Rust: the render settings (``offline``, ``proxy``,
+    ``timeout`` in seconds, ``user_agent``, ``viewport``) are fields of the library's
+    ``RenderOptions`` (its JSON schema gives their names, defaults and docs), the others are
+    in ``python/src/options.rs``; a test holds these lines to them."""
 
-    browser_ws: Optional[Sequence[str]]  # default: None
     offline: bool  # default: False
+    proxy: Optional[str]  # default: None
     timeout: float  # default: 15.0
-    chrome: Optional[Union[str, "os.PathLike[str]"]]  # default: None
+    user_agent: Optional[str]  # default: None
     viewport: Optional[Tuple[int, int]]  # default: None
+    browser_ws: Optional[Sequence[str]]  # default: None
+    chrome: Optional[Union[str, "os.PathLike[str]"]]  # default: None
     charset: Optional[str]  # default: None
     steer: Union[Dict[str, Any], str, None]  # default: None
-    proxy: Optional[str]  # default: None
-    user_agent: Optional[str]  # default: None
 
 class BrowserOptions(RenderOptions, total=False):
     """Every keyword option of ``Browser(...)`` and ``sightline.extract(...)``: the rendering
     ones, and those that score, capture and police pages."""
 
+    accept_http_errors: bool  # default: False
     algorithm: Optional[str]  # default: None
     params: Params  # default: None
     screenshot: bool  # default: False
     annotate: bool  # default: False
-    accept_http_errors: bool  # default: False
     comments: bool  # default: False
     units: bool  # default: False
     deny_private: bool  # default: False

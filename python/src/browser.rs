@@ -19,7 +19,7 @@ use crate::batch::{AsyncPageIter, Batch, PageIter};
 use crate::bridge;
 use crate::convert;
 use crate::crawl::{AsyncCrawlIter, Crawl, CrawlIter};
-use crate::options::{self, BrowserOptions, Call};
+use crate::options::{self, Call};
 use crate::page::{Page, Snapshot};
 
 /// One Chromium (or several with `browser_ws`) with a pool of `tabs` tabs, and the scoring
@@ -178,11 +178,12 @@ async fn shutdown(ex: Option<Arc<Extractor>>) -> PyResult<()> {
 impl Browser {
     /// Launch Chromium (found as the CLI finds it: `chrome`, then `$CHROME`, then
     /// chromium-headless-shell or chromium on PATH), or connect to running browsers. The
-    /// keyword options are those of `BrowserOptions` (`options.rs`).
+    /// keyword options are the render settings and `BrowserOptions`' own (`options.rs`).
     #[new]
     #[pyo3(signature = (tabs=4, **options))]
     fn new(py: Python<'_>, tabs: usize, options: Option<&Bound<'_, PyDict>>) -> PyResult<Browser> {
-        let o = BrowserOptions::parse("Browser", None, options)?.options(py, tabs)?;
+        let (own, render) = options::browser_keywords(py, "Browser", options)?;
+        let o = own.options(py, tabs, render)?;
         let ex = bridge::wait(
             py,
             async move { Extractor::new(o).await.map_err(convert::err) },

@@ -1,14 +1,17 @@
-//! The keyword arguments of the binding, each declared once, in a table that gives its type,
-//! default and meaning ([`keywords!`]): [`BrowserOptions`] (`Browser(...)`, and through it
-//! `sightline.extract(...)` and, the rendering ones, `sightline.snapshot(...)`) and [`Call`]
-//! (the keywords of one call: `extract`, `extract_many`, `snapshot`, each shared with its
-//! async twin). A table parses a `**kwargs` dict (an unknown keyword is a `TypeError`, as in a
-//! Python signature) and maps onto the library's [`Options`] and [`PageConfig`] (the keywords
-//! that are render or steering settings through the JSON forms of [`RenderOptions`] and
-//! `sightline::Steer`, the one declaration of each, with its units and checks); the package
-//! reads the tables (`_keywords()`) for its signatures and docs, and its tests hold the `.pyi`
-//! stub to them. Sources (a URL or path, an `os.PathLike`, `html=`/`url=`, a batch item) become
-//! [`Source`]s here too.
+//! The keyword arguments of the binding, each declared once. The keywords that are settings of
+//! the library are its settings types' fields, read from their JSON schema for the tables and
+//! from their JSON form for the values (one conversion, with the type's names, units and
+//! checks): the render settings of `Browser(...)` ([`RENDER`], fields of [`RenderOptions`]),
+//! the crawl's ([`crawl_keywords`], every field of [`CrawlSettings`]) and `steer` (a dict of
+//! `sightline::Steer`'s fields). The keywords only Python has are declared in tables that
+//! give their type, default and meaning ([`keywords!`]): [`BrowserOptions`] (`Browser(...)`,
+//! and through it `sightline.extract(...)` and, the rendering ones, `sightline.snapshot(...)`),
+//! [`Call`] (the keywords of one call: `extract`, `extract_many`, `snapshot`, each shared with
+//! its async twin) and [`CrawlRun`]. A table parses a `**kwargs` dict (an unknown keyword is a
+//! `TypeError`, as in a Python signature) and maps onto the library's [`Options`] and
+//! [`PageConfig`]; the package reads the tables (`_keywords()`) for its signatures and docs,
+//! and its tests hold the `.pyi` stub to them. Sources (a URL or path, an `os.PathLike`,
+//! `html=`/`url=`, a batch item) become [`Source`]s here too.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -108,16 +111,9 @@ keywords! {
         /// DevTools WebSocket URLs of running browsers to use instead of launching one (tabs
         /// are spread over them; a lost browser's pages are retried on the others).
         browser_ws: Option<Vec<String>> = None, render;
-        /// Abort every request but the page's own document and same-origin loopback resources
-        /// (nothing leaves the machine).
-        offline: bool = false, render;
-        /// Deadline of one page in seconds (navigation, settling, snapshot).
-        timeout: f64 = 15.0, render;
         /// The Chromium executable (None: `$CHROME`, then chromium-headless-shell or chromium
         /// on PATH, as the `sightline` command finds it).
         chrome: Option<PathBuf> = None, render;
-        /// `(width, height)` in CSS px (None: 1366x900).
-        viewport: Option<(u32, u32)> = None, render;
         /// Charset of HTML given as bytes or files that do not declare one.
         charset: Option<String> = None, render;
         /// Steer every page before it is read: a dict (or JSON text) with the fields of
@@ -126,12 +122,6 @@ keywords! {
         /// `mobile`, `storage_state` (a dict, or the path of a Playwright storageState file),
         /// `save_storage_state`, `block`, `consent`, `accept_walls`, ...
         steer: Option<Py<PyAny>> = None, render;
-        /// Connect through this proxy (`http://user:pass@host:port`, `socks5://host:port`).
-        proxy: Option<String> = None, render;
-        /// The User-Agent of every page, browser-wide (None: the browser's own;
-        /// `sightline.crawl` gives one naming sightline). Unlike `steer`'s `user_agent`, it
-        /// gives no page a browser context of its own.
-        user_agent: Option<String> = None, render;
         /// The algorithm: `learned` (None: the default), `td`, `ctd`, `htd`, `ctd-smooth`,
         /// `wang`, `vsse`, `vsse-records`, `crunch`, `blocks` or `ensemble` (see
         /// `algorithms()`).
@@ -142,8 +132,6 @@ keywords! {
         screenshot: bool = false;
         /// Also draw the extraction on it (`Page.annotated`).
         annotate: bool = false;
-        /// Extract pages answered with HTTP >= 400 instead of raising `HttpError`.
-        accept_http_errors: bool = false;
         /// Keep reader comments after the article (`learned`; their blocks have
         /// `comment: True`); by default they are dropped.
         comments: bool = false;
@@ -260,25 +248,37 @@ pub(crate) fn crawl_keywords(
 /// The settings keywords as the library's [`CrawlSettings`], checked; an error names the
 /// keyword at fault.
 fn crawl_settings(py: Python<'_>, func: &str, kw: &Bound<'_, PyDict>) -> PyResult<CrawlSettings> {
-    let json = convert::py_to_json(py, kw)?;
-    let settings: CrawlSettings = serde_json::from_value(json.clone()).map_err(|e| {
-        // The keyword at fault: the first that is refused alone (every field has a default).
-        let culprit = json.as_object().into_iter().flatten().find(|(k, v)| {
-            let alone = serde_json::json!({ k.as_str(): v });
-            serde_json::from_value::<CrawlSettings>(alone).is_err()
-        });
-        let name = culprit.map_or("?", |(k, _)| k.as_str());
-        let message = format!("{func}() argument '{name}': {e}");
-        if e.to_string().starts_with("invalid type") {
-            PyTypeError::new_err(message)
-        } else {
-            convert::input_err(message)
-        }
-    })?;
+    let settings: CrawlSettings = from_keywords(py, func, kw)?;
     settings
         .validate()
         .map_err(|e| convert::input_err(format!("{func}(): {e}")))?;
     Ok(settings)
+}
+
+/// Keywords as a settings type, read as its JSON form (the one conversion: its names, its
+/// units): a value of the wrong type is a `TypeError`, another refusal (an unknown `scope`)
+/// an `InputError`, each naming the keyword at fault.
+fn from_keywords<T: serde::de::DeserializeOwned>(
+    py: Python<'_>,
+    func: &str,
+    kw: &Bound<'_, PyDict>,
+) -> PyResult<T> {
+    let json = convert::py_to_json(py, kw)?;
+    serde_json::from_value(json.clone()).map_err(|e| {
+        // The keyword at fault: the first that is refused alone (every field has a default).
+        let culprit = json.as_object().into_iter().flatten().find(|(k, v)| {
+            let alone = serde_json::json!({ k.as_str(): v });
+            serde_json::from_value::<T>(alone).is_err()
+        });
+        let name = culprit.map_or("?", |(k, _)| k.as_str());
+        let message = format!("{func}() argument '{name}': {e}");
+        let text = e.to_string();
+        if text.starts_with("invalid type") || text.starts_with("invalid length") {
+            PyTypeError::new_err(message)
+        } else {
+            convert::input_err(message)
+        }
+    })
 }
 
 impl CrawlRun {
@@ -329,7 +329,7 @@ pub(crate) const SNAPSHOT: &[&str] = &["html", "url", "steer"];
 /// keywords).
 pub(crate) fn tables(py: Python<'_>) -> PyResult<Vec<(&'static str, Vec<Described>)>> {
     Ok(vec![
-        ("Browser", BrowserOptions::describe(py, None)?),
+        ("Browser", browser_table(py)?),
         ("extract", Call::describe(py, Some(EXTRACT))?),
         ("extract_many", Call::describe(py, Some(EXTRACT_MANY))?),
         ("snapshot", Call::describe(py, Some(SNAPSHOT))?),
@@ -350,14 +350,126 @@ fn crawl_table(py: Python<'_>, run: Option<&[&str]>, call: &[&str]) -> PyResult<
     Ok(t)
 }
 
+/// A keyword of `Browser(...)` that is a field of [`RenderOptions`]' JSON form: its name,
+/// type, default, units and doc are the field's ([`RenderOptions::described`]); the fields
+/// not listed in [`RENDER`] are the command line's only.
+struct RenderKeyword {
+    /// The field's JSON name, the keyword's.
+    name: &'static str,
+    /// `sightline.snapshot()` takes it too.
+    snapshot: bool,
+    /// Python's default is `None`, which means the field's default.
+    none: bool,
+}
+
+/// The keywords of `Browser(...)` that are render settings: the one place Python maps onto
+/// [`RenderOptions`] (units as its JSON form has them: `timeout` in seconds).
+const RENDER: &[RenderKeyword] = &[
+    RenderKeyword::snapshot("offline"),
+    RenderKeyword::snapshot("proxy"),
+    RenderKeyword::snapshot("timeout"),
+    RenderKeyword::snapshot("user_agent"),
+    RenderKeyword::snapshot("viewport").none_default(),
+    RenderKeyword::browser("accept_http_errors"),
+];
+
+impl RenderKeyword {
+    /// A keyword of `Browser(...)` and `sightline.snapshot()`.
+    const fn snapshot(name: &'static str) -> RenderKeyword {
+        RenderKeyword {
+            name,
+            snapshot: true,
+            none: false,
+        }
+    }
+
+    /// A keyword of `Browser(...)` only.
+    const fn browser(name: &'static str) -> RenderKeyword {
+        RenderKeyword {
+            snapshot: false,
+            ..RenderKeyword::snapshot(name)
+        }
+    }
+
+    /// Python's default is `None`, the field's default.
+    const fn none_default(self) -> RenderKeyword {
+        RenderKeyword { none: true, ..self }
+    }
+}
+
+/// The keywords of `Browser(...)`: first those `sightline.snapshot()` takes (the render
+/// settings of [`RENDER`], then [`BrowserOptions`]' marked `render`), then the others.
+fn browser_table(py: Python<'_>) -> PyResult<Vec<Described>> {
+    let fields = RenderOptions::described();
+    let own = BrowserOptions::describe(py, None)?;
+    let mut t = Vec::new();
+    for snapshot in [true, false] {
+        for k in RENDER.iter().filter(|k| k.snapshot == snapshot) {
+            let Some((_, default, doc)) = fields.iter().find(|f| f.0 == k.name) else {
+                return Err(PyTypeError::new_err(format!(
+                    "{} is not a field of RenderOptions",
+                    k.name
+                )));
+            };
+            let (default, doc) = if k.none {
+                (serde_json::Value::Null, format!("{doc} (None: {default})"))
+            } else {
+                (default.clone(), doc.clone())
+            };
+            t.push((
+                k.name.to_string(),
+                convert::json_to_py(py, &default)?,
+                doc,
+                snapshot,
+            ));
+        }
+        for d in &own {
+            if d.3 == snapshot {
+                t.push((d.0.clone(), d.1.clone_ref(py), d.2.clone(), d.3));
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// The keywords of `Browser(...)`: the render settings ([`RENDER`], one conversion: a JSON
+/// object read as [`RenderOptions`] and checked by [`RenderOptions::validate`]) and
+/// [`BrowserOptions`]' own. A keyword whose Python default is `None` given as `None` keeps
+/// the field's default.
+pub(crate) fn browser_keywords(
+    py: Python<'_>,
+    func: &str,
+    kw: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(BrowserOptions, RenderOptions)> {
+    let render = PyDict::new(py);
+    let own = PyDict::new(py);
+    for (k, v) in kw.into_iter().flatten() {
+        let name: String = k.extract()?;
+        match RENDER.iter().find(|r| r.name == name) {
+            Some(r) if r.none && v.is_none() => {}
+            Some(_) => render.set_item(k, v)?,
+            None => own.set_item(k, v)?,
+        }
+    }
+    let opts: RenderOptions = from_keywords(py, func, &render)?;
+    opts.validate()
+        .map_err(|e| convert::input_err(format!("{}: {}", e.setting, e.message)))?;
+    Ok((BrowserOptions::parse(func, None, Some(&own))?, opts))
+}
+
 impl BrowserOptions {
-    /// The library's options for a browser of `tabs` tabs.
-    pub(crate) fn options(&self, py: Python<'_>, tabs: usize) -> PyResult<Options> {
+    /// The library's options for a browser of `tabs` tabs rendering with `render`.
+    pub(crate) fn options(
+        &self,
+        py: Python<'_>,
+        tabs: usize,
+        render: RenderOptions,
+    ) -> PyResult<Options> {
         let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
         params.learned.comments |= self.comments;
         let tabs = tabs.max(1);
         let mut o = Options::default()
-            .render_options(self.render()?)
+            .render_options(render)
             .tabs(tabs)
             .max_browser_memory(Some(RenderOptions::default_memory_bound(tabs)))
             .screenshot(self.screenshot)
@@ -392,37 +504,6 @@ impl BrowserOptions {
             o = o.replay(r);
         }
         Ok(o)
-    }
-
-    /// The keywords that are render settings, as the library's one type of them: a JSON
-    /// object deserialized into [`RenderOptions`] (its names, its units: seconds for
-    /// `timeout`) and checked by [`RenderOptions::validate`]. An error names the keyword.
-    fn render(&self) -> PyResult<RenderOptions> {
-        let mut fields = serde_json::json!({
-            "offline": self.offline,
-            "timeout": self.timeout,
-            "accept_http_errors": self.accept_http_errors,
-            "proxy": self.proxy,
-            "user_agent": self.user_agent,
-        });
-        if let Some(v) = self.viewport {
-            fields["viewport"] = serde_json::json!(v);
-        }
-        let bad = |name: &str, why: String| convert::input_err(format!("{name}: {why}"));
-        let opts: RenderOptions = serde_json::from_value(fields.clone()).map_err(|e| {
-            // The keyword whose value alone does not deserialize.
-            let map = fields.as_object().cloned().unwrap_or_default();
-            let name = map
-                .iter()
-                .find(|(k, v)| {
-                    let one = serde_json::json!({ k.as_str(): v });
-                    serde_json::from_value::<RenderOptions>(one).is_err()
-                })
-                .map_or("render options".to_string(), |(k, _)| k.clone());
-            bad(&name, e.to_string())
-        })?;
-        opts.validate().map_err(|e| bad(&e.setting, e.message))?;
-        Ok(opts)
     }
 }
 

@@ -1,5 +1,6 @@
-"""The binding's keywords: each is declared once (in Rust, python/src/options.rs), and the typed
-stub, the signatures, the docs and the errors follow that one table."""
+"""The binding's keywords: each is declared once (in Rust: a settings type's field, read from its
+JSON schema, or a Python-only keyword of python/src/options.rs), and the typed stub, the
+signatures, the docs and the errors follow the tables made from them."""
 
 import ast
 import inspect

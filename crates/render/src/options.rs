@@ -289,6 +289,30 @@ impl RenderOptions {
 }
 
 impl RenderOptions {
+    /// Each field of the JSON form as a keyword table reads it: its JSON name, its default
+    /// and its doc (from the JSON schema), in name order. Python's render keywords are made
+    /// from it.
+    pub fn described() -> Vec<(String, serde_json::Value, String)> {
+        let schema = schemars::schema_for!(RenderOptions);
+        let props = schema.get("properties").and_then(|p| p.as_object());
+        props
+            .into_iter()
+            .flatten()
+            .map(|(name, field)| {
+                let default = field
+                    .get("default")
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null);
+                let doc = field
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .unwrap_or_default()
+                    .replace('\n', " ");
+                (name.clone(), default, doc)
+            })
+            .collect()
+    }
+
     /// The checks the values' types do not make (JSON can say `"timeout": 0`).
     pub fn validate(&self) -> Result<(), SettingsError> {
         if self.timeout.is_zero() {
@@ -489,6 +513,19 @@ pub(super) fn repair_unclosed_title(input: &Input, snap: &crate::Snapshot) -> Op
 mod tests {
     use super::*;
     use crate::snapshot::SnapshotBuilder;
+
+    #[test]
+    fn every_json_field_is_described_with_its_default() {
+        let d = RenderOptions::described();
+        let field = |name: &str| d.iter().find(|(n, ..)| n == name).unwrap().clone();
+        assert_eq!(field("timeout").1, serde_json::json!(15.0), "seconds");
+        assert_eq!(field("viewport").1, serde_json::json!([1366, 900]));
+        assert_eq!(field("quiet_ms").1, serde_json::json!(100));
+        assert_eq!(field("offline").1, serde_json::json!(false));
+        assert_eq!(field("proxy").1, serde_json::Value::Null);
+        assert!(field("timeout").2.starts_with("Deadline"), "{d:?}");
+        assert!(d.iter().all(|(n, ..)| n != "steer" && n != "browser"));
+    }
 
     #[test]
     fn json_sets_the_user_facing_fields_in_the_flags_units() {

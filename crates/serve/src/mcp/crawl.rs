@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TextFormat;
 
+use crate::admission::SteerFields;
 pub use crate::crawling::{
     DEFAULT_CRAWL_DEPTH, DEFAULT_CRAWL_PAGES, MAP_RENDERS, MAX_CRAWL_PAGES, MAX_MAP_DEPTH,
     MAX_MAP_URLS,
@@ -21,9 +22,8 @@ pub const DEFAULT_CRAWL_CHARS: usize = 4000;
 /// The most characters of each page's content a `crawl` returns.
 pub const MAX_CRAWL_CHARS: usize = 100_000;
 
-/// The input of `crawl`.
+/// The input of `crawl` (any field not named here is a steering field, as on `extract`).
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct CrawlParams {
     /// Where to start: an http(s) URL (the same policy as `extract`).
     pub url: String,
@@ -39,10 +39,9 @@ pub struct CrawlParams {
     /// content is cut and marked `truncated`.
     #[serde(default)]
     pub max_chars: Option<u32>,
-    /// Steer every page before it is read (as `extract`'s `steer`).
-    #[serde(default)]
-    #[schemars(with = "Option<sightline::Steer>")]
-    pub steer: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Steer every page before it is read: the steering fields, as `extract` takes them.
+    #[serde(flatten)]
+    pub steer: SteerFields,
 }
 
 /// The input of `map`.

@@ -22,9 +22,10 @@ use sightline::output::Format;
 use sightline::{Cancel, CrawlConfig, CrawlSettings, CrawlSummary, Error, PageOut};
 
 use super::{
-    authorized, choices, clip, edges, error_response, queue_full, status_of, unauthorized,
-    Admission, AppState,
+    authorized, clip, edges, error_response, operator, queue_full, refused, status_of,
+    unauthorized, Admission, AppState,
 };
+use crate::admission::{self, PageRequest, Refusal};
 use crate::crawling::{self, Bounds, Job};
 
 /// One seed or a list of them.
@@ -45,8 +46,10 @@ impl Seeds {
 }
 
 /// The body of `POST /crawl`: the seeds, the crawl's settings (the library's
-/// [`CrawlSettings`], as MCP's `crawl` and the CLI's flags take them), how each page is
-/// written, and any other field is a steering field, as on `POST /extract`.
+/// [`CrawlSettings`], as MCP's `crawl` and the CLI's flags take them), and each page's
+/// choices and steering fields in the one request shape of a page ([`PageRequest`], admitted
+/// by [`admission::admit`] as on `POST /extract`; `units`, `body`, `screenshot` and `warc`
+/// are refused: every line is a record, with the body in `format`).
 #[derive(Debug, Deserialize)]
 pub struct CrawlRequest {
     /// Where to start: one http(s) URL or a list (at most as many as pages).
@@ -56,13 +59,10 @@ pub struct CrawlRequest {
     /// 10,000), sitemaps.
     #[serde(flatten)]
     pub settings: CrawlSettings,
-    /// `text` (default), `markdown`, `html` or `json`.
-    pub format: Option<String>,
-    pub algorithm: Option<String>,
-    pub comments: Option<bool>,
-    /// The steering fields.
+    /// `format` (`text`, the default, `markdown`, `html` or `json`), `algorithm`, `comments`
+    /// and the steering fields.
     #[serde(flatten)]
-    pub steer: serde_json::Map<String, Value>,
+    pub page: PageRequest,
 }
 
 /// The body of `POST /map`.
@@ -120,6 +120,24 @@ async fn admitted(
         })
 }
 
+/// The pages' configuration of a crawl: the request's choices and steering fields admitted as
+/// `/extract`'s ([`admission::admit`], no target: the seeds are the crawl's); the choices a
+/// crawl's line has no place for are refused.
+async fn crawl_page(state: &AppState, req: &PageRequest) -> Result<sightline::PageConfig, Refusal> {
+    let unused = [
+        ("units", req.units),
+        ("body", req.body.is_some()),
+        ("screenshot", req.screenshot),
+        ("warc", req.warc),
+    ];
+    if let Some((k, _)) = unused.into_iter().find(|(_, given)| *given) {
+        return Err(Refusal::input(format!(
+            "`{k}`: POST /crawl takes seeds, the crawl's settings, format, algorithm, comments and the steering fields (every line is the page's record, with its body in `format`)"
+        )));
+    }
+    Ok(admission::admit(&operator(state), req, None).await?.page)
+}
+
 /// `POST /crawl`.
 pub(super) async fn crawl_post(
     State(state): State<Arc<AppState>>,
@@ -141,30 +159,10 @@ pub(super) async fn crawl_post(
             "{\"seeds\": \"https://example.com/\", \"max_pages\": 10, \"format\": \"markdown\"}",
         ),
     };
-    let bad = |m: String| error_response(StatusCode::BAD_REQUEST, "input", &clip(&m));
-    let mut page = match choices(
-        &state.cfg.page,
-        req.algorithm.as_deref(),
-        req.comments,
-        req.format.as_deref(),
-        false,
-        None,
-    ) {
+    let mut page = match crawl_page(&state, &req.page).await {
         Ok(p) => p,
-        Err(m) => return bad(m),
+        Err(r) => return refused(&state, r),
     };
-    match crate::steering::call_plan(page.steer.as_ref(), &req.steer, &state.cfg.grants) {
-        Ok(Some(plan)) => page.steer = Some(plan),
-        Ok(None) => {}
-        Err(r) => {
-            let status = if r.kind == "forbidden" {
-                StatusCode::FORBIDDEN
-            } else {
-                StatusCode::BAD_REQUEST
-            };
-            return error_response(status, r.kind, &clip(&r.message));
-        }
-    }
     let cfg = match admitted(&state, Job::Crawl, req.seeds, req.settings, &page).await {
         Ok(c) => c,
         Err(r) => return r,
@@ -316,5 +314,24 @@ pub(super) async fn map_post(
             "timeout",
             "the map was still running after --crawl-timeout and --request-timeout",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crawl_request_splits_into_settings_page_choices_and_steering() {
+        let r: CrawlRequest = serde_json::from_value(json!({
+            "seeds": "https://a.test/", "max_pages": 3, "per_host": 1,
+            "format": "markdown", "comments": true, "wait_for": "#a"
+        }))
+        .unwrap();
+        assert_eq!((r.settings.max_pages, r.settings.per_host), (Some(3), 1));
+        assert_eq!(r.page.format.as_deref(), Some("markdown"));
+        assert_eq!(r.page.comments, Some(true));
+        let steer = r.page.steer.merged();
+        assert_eq!(steer.keys().collect::<Vec<_>>(), ["wait_for"]);
     }
 }

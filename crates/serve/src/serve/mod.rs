@@ -447,28 +447,6 @@ async fn request_to_page(
     Ok((input, admitted))
 }
 
-/// The service's page configuration with one request's choices over it; `Err` says what is
-/// wrong with them. `POST /crawl`'s (its request could flatten [`PageRequest`] and be
-/// admitted by [`admission::admit`] as `/extract` is).
-fn choices(
-    base: &PageConfig,
-    algorithm: Option<&str>,
-    comments: Option<bool>,
-    format: Option<&str>,
-    units: bool,
-    body: Option<&str>,
-) -> Result<PageConfig, String> {
-    let req = PageRequest {
-        algorithm: algorithm.map(str::to_string),
-        comments,
-        format: format.map(str::to_string),
-        units,
-        body: body.map(str::to_string),
-        ..PageRequest::default()
-    };
-    admission::choose(base, &req).map_err(|r| r.message)
-}
-
 /// What `POST /score` takes: a snapshot (the JSON of `sightline snapshot`, or of the MCP
 /// `snapshot` tool) and the choices of the one request shape ([`PageRequest`]) that need no
 /// browser: `format`, `algorithm`, `comments`, `units`, `body`.

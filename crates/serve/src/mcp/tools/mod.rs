@@ -360,13 +360,9 @@ impl McpServer {
         &self,
         Parameters(p): Parameters<CrawlParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        // The crawl's steering fields, admitted as `extract`'s (its parameters could flatten
-        // `SteerFields` as `extract`'s do).
+        // The crawl's steering fields, admitted as `extract`'s.
         let req = PageRequest {
-            steer: SteerFields {
-                steer: p.steer.clone(),
-                ..SteerFields::default()
-            },
+            steer: p.steer,
             ..PageRequest::default()
         };
         let cfg = match self.admitted_page(&p.url, &req).await {

@@ -179,3 +179,32 @@ fn the_steer_object_is_an_alias_of_the_top_level_fields() {
         (Some("#a"), Some("accept"))
     );
 }
+
+#[test]
+fn crawl_takes_the_steering_fields_as_extract_does() {
+    use rmcp::handler::server::common::schema_for_type;
+    let s = serde_json::Value::Object((*schema_for_type::<CrawlParams>()).clone());
+    for k in [
+        "url",
+        "max_pages",
+        "max_chars",
+        "wait_for",
+        "consent",
+        "steer",
+    ] {
+        assert!(s["properties"][k].is_object(), "crawl: no {k}: {s}");
+    }
+    let p: CrawlParams = serde_json::from_value(serde_json::json!({
+        "url": "https://example.com/",
+        "max_pages": 2,
+        "wait_for": "#a",
+        "steer": {"consent": "accept"}
+    }))
+    .unwrap();
+    assert_eq!(p.settings.max_pages, Some(2));
+    let all = p.steer.merged();
+    assert_eq!(
+        (all["wait_for"].as_str(), all["consent"].as_str()),
+        (Some("#a"), Some("accept"))
+    );
+}
