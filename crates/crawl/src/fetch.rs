@@ -7,18 +7,17 @@ use std::time::Duration;
 
 use sightline_egress::guard::NetPolicy;
 
-/// One answer: its status, its body (cut at `limit` bytes) and its `Retry-After`.
+/// One answer: its status and its body (cut at `limit` bytes).
 #[derive(Debug, Default)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// None: no answer (refused, unreachable, timed out).
     pub status: Option<u16>,
     pub body: Vec<u8>,
-    pub retry_after: Option<Duration>,
 }
 
 /// A client for robots.txt and sitemaps.
 #[derive(Clone)]
-pub struct Fetcher {
+pub(crate) struct Fetcher {
     client: reqwest::Client,
     policy: Option<NetPolicy>,
 }
@@ -28,7 +27,7 @@ const MAX_REDIRECTS: usize = 5;
 
 impl Fetcher {
     /// A client sending `user_agent`, through `proxy` when given, checking `policy`.
-    pub fn new(
+    pub(crate) fn new(
         user_agent: &str,
         proxy: Option<&str>,
         policy: Option<NetPolicy>,
@@ -48,7 +47,7 @@ impl Fetcher {
     }
 
     /// GET `url`, following redirects (each checked by the policy), the body cut at `limit`.
-    pub async fn get(&self, url: &str, limit: u64) -> Answer {
+    pub(crate) async fn get(&self, url: &str, limit: u64) -> Answer {
         let mut url = url.to_string();
         for _ in 0..=MAX_REDIRECTS {
             if let Some(p) = &self.policy {
@@ -84,12 +83,6 @@ impl Fetcher {
                     }
                 }
             }
-            let retry_after = resp
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs);
             let mut body = Vec::new();
             let mut resp = resp;
             while let Ok(Some(chunk)) = resp.chunk().await {
@@ -102,7 +95,6 @@ impl Fetcher {
             return Answer {
                 status: Some(status),
                 body,
-                retry_after,
             };
         }
         Answer::default()

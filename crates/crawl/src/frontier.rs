@@ -14,7 +14,7 @@ use crate::Error;
 
 /// How a URL was found (the record's `found_in`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FoundIn {
+pub(crate) enum FoundIn {
     Seed,
     Sitemap,
     Link,
@@ -22,7 +22,7 @@ pub enum FoundIn {
 }
 
 impl FoundIn {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             FoundIn::Seed => "seed",
             FoundIn::Sitemap => "sitemap",
@@ -42,7 +42,7 @@ impl FoundIn {
 
 /// A URL to add.
 #[derive(Debug, Clone)]
-pub struct NewUrl {
+pub(crate) struct NewUrl {
     /// Normalised.
     pub url: String,
     pub host: String,
@@ -55,7 +55,7 @@ pub struct NewUrl {
 
 /// A URL taken from the frontier.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub id: i64,
     pub url: String,
     pub host: String,
@@ -71,7 +71,7 @@ const DONE: i64 = 2;
 const SKIPPED: i64 = 3;
 
 /// The frontier.
-pub struct Frontier {
+pub(crate) struct Frontier {
     db: Connection,
     /// Pages a path pattern may admit (0: no cap).
     cap: usize,
@@ -88,7 +88,7 @@ fn db_err(path: &str, e: rusqlite::Error) -> Error {
 impl Frontier {
     /// Open the frontier at `path` (None: in memory). Without `resume` an existing file is
     /// started afresh; with it, URLs taken but never recorded are queued again.
-    pub fn open(path: Option<&Path>, resume: bool, cap: usize) -> Result<Frontier, Error> {
+    pub(crate) fn open(path: Option<&Path>, resume: bool, cap: usize) -> Result<Frontier, Error> {
         let name = path.map_or(":memory:".to_string(), |p| p.display().to_string());
         let e = |err| db_err(&name, err);
         if let (Some(p), false) = (path, resume) {
@@ -128,7 +128,7 @@ impl Frontier {
     }
 
     /// Add URLs not known yet, within the per-pattern cap; returns how many were added.
-    pub fn add(&mut self, urls: &[NewUrl]) -> Result<usize, Error> {
+    pub(crate) fn add(&mut self, urls: &[NewUrl]) -> Result<usize, Error> {
         let cap = self.cap;
         let tx = self.db.transaction().map_err(|e| db_err("frontier", e))?;
         let mut added = 0;
@@ -184,7 +184,7 @@ impl Frontier {
 
     /// Up to `limit` queued URLs, shallowest first then in the order found, skipping the
     /// hosts in `busy`.
-    pub fn next(&self, limit: usize, busy: &[String]) -> Result<Vec<Entry>, Error> {
+    pub(crate) fn next(&self, limit: usize, busy: &[String]) -> Result<Vec<Entry>, Error> {
         let marks = vec!["?"; busy.len()].join(",");
         self.entries(
             &format!("WHERE state = 0 AND host NOT IN ({marks}) ORDER BY depth, id LIMIT {limit}"),
@@ -223,19 +223,19 @@ impl Frontier {
     }
 
     /// The URL was dispatched to the browser.
-    pub fn take(&self, id: i64) -> Result<(), Error> {
+    pub(crate) fn take(&self, id: i64) -> Result<(), Error> {
         self.set_state(id, TAKEN)
     }
     /// The URL's record was written.
-    pub fn done(&self, id: i64) -> Result<(), Error> {
+    pub(crate) fn done(&self, id: i64) -> Result<(), Error> {
         self.set_state(id, DONE)
     }
     /// The URL will not be fetched (robots.txt).
-    pub fn skip(&self, id: i64) -> Result<(), Error> {
+    pub(crate) fn skip(&self, id: i64) -> Result<(), Error> {
         self.set_state(id, SKIPPED)
     }
     /// Queue the URL again after a 429 or 503, one attempt more.
-    pub fn retry(&self, id: i64) -> Result<(), Error> {
+    pub(crate) fn retry(&self, id: i64) -> Result<(), Error> {
         self.db
             .prepare_cached("UPDATE urls SET state = ?2, attempts = attempts + 1 WHERE id = ?1")
             .and_then(|mut s| s.execute([id, QUEUED]))
@@ -245,7 +245,7 @@ impl Frontier {
 
     /// Mark done every URL that already has a record (a crawl killed after writing a record
     /// and before marking it: the record is what counts).
-    pub fn mark_recorded<'a>(
+    pub(crate) fn mark_recorded<'a>(
         &mut self,
         urls: impl Iterator<Item = &'a String>,
     ) -> Result<(), Error> {
@@ -262,7 +262,7 @@ impl Frontier {
     }
 
     /// Is this URL known (in any state)?
-    pub fn known(&self, url: &str) -> Result<bool, Error> {
+    pub(crate) fn known(&self, url: &str) -> Result<bool, Error> {
         self.db
             .prepare_cached("SELECT 1 FROM urls WHERE url = ?1")
             .and_then(|mut s| s.exists([url]))
@@ -270,7 +270,7 @@ impl Frontier {
     }
 
     /// URLs recorded (done).
-    pub fn done_count(&self) -> Result<usize, Error> {
+    pub(crate) fn done_count(&self) -> Result<usize, Error> {
         self.db
             .query_row("SELECT COUNT(*) FROM urls WHERE state = 2", [], |r| {
                 r.get::<_, i64>(0)
@@ -280,12 +280,12 @@ impl Frontier {
     }
 
     /// Every URL known but those skipped by robots.txt, in the order found (`map`).
-    pub fn listed(&self) -> Result<Vec<Entry>, Error> {
+    pub(crate) fn listed(&self) -> Result<Vec<Entry>, Error> {
         self.entries("WHERE state != 3 OR attempts = -1 ORDER BY depth, id", [])
     }
 
     /// Mark a URL listed only (`map`: known, not to be rendered).
-    pub fn list_only(&self, id: i64) -> Result<(), Error> {
+    pub(crate) fn list_only(&self, id: i64) -> Result<(), Error> {
         self.db
             .prepare_cached("UPDATE urls SET state = 3, attempts = -1 WHERE id = ?1")
             .and_then(|mut s| s.execute([id]))
@@ -294,7 +294,7 @@ impl Frontier {
     }
 
     /// A page's text fingerprint, for near-duplicates.
-    pub fn add_print(&self, url: &str, print: u64) -> Result<(), Error> {
+    pub(crate) fn add_print(&self, url: &str, print: u64) -> Result<(), Error> {
         self.db
             .prepare_cached("INSERT INTO prints(url, print) VALUES (?1, ?2)")
             .and_then(|mut s| s.execute(params![url, print as i64]))
@@ -303,7 +303,7 @@ impl Frontier {
     }
 
     /// Every fingerprint kept, with its page.
-    pub fn prints(&self) -> Result<Vec<(String, u64)>, Error> {
+    pub(crate) fn prints(&self) -> Result<Vec<(String, u64)>, Error> {
         let mut stmt = self
             .db
             .prepare("SELECT url, print FROM prints ORDER BY id")
@@ -317,14 +317,14 @@ impl Frontier {
     }
 
     /// A flag kept with the frontier (sitemaps read for a host).
-    pub fn flag(&self, key: &str) -> Result<bool, Error> {
+    pub(crate) fn flag(&self, key: &str) -> Result<bool, Error> {
         self.db
             .prepare_cached("SELECT 1 FROM meta WHERE key = ?1")
             .and_then(|mut s| s.exists([key]))
             .map_err(|e| self.e(e))
     }
     /// Set a flag.
-    pub fn set_flag(&self, key: &str) -> Result<(), Error> {
+    pub(crate) fn set_flag(&self, key: &str) -> Result<(), Error> {
         self.db
             .execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, '1')",

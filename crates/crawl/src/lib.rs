@@ -39,19 +39,20 @@
 //! - `tests`: the loop over a scripted pipeline on tokio's paused clock (delay, backoff,
 //!   Retry-After, bounds).
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 mod config;
 mod engine;
-pub mod fetch;
-pub mod frontier;
-pub mod polite;
-pub mod robots;
+pub(crate) mod fetch;
+pub(crate) mod frontier;
+pub(crate) mod polite;
+pub(crate) mod robots;
 mod run;
 mod seam;
-pub mod sitemaps;
+pub(crate) mod sitemaps;
 #[cfg(test)]
 mod tests;
-pub mod urls;
+pub(crate) mod urls;
 
 pub use config::{
     CrawlConfig, CrawlSettings, SettingsError, DEFAULT_MAP_DEPTH, DEFAULT_MAX_DEPTH,

@@ -10,9 +10,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// The first wait after a 429 or 503 without `Retry-After`; each further one doubles it.
-pub const BACKOFF_BASE: Duration = Duration::from_secs(1);
+pub(crate) const BACKOFF_BASE: Duration = Duration::from_secs(1);
 /// The longest wait a 429 or 503 imposes on a host (a longer `Retry-After` is cut to it).
-pub const BACKOFF_MAX: Duration = Duration::from_secs(120);
+pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(120);
 
 #[derive(Debug)]
 struct Host {
@@ -24,7 +24,7 @@ struct Host {
 
 /// Every host's state.
 #[derive(Debug)]
-pub struct Hosts {
+pub(crate) struct Hosts {
     per_host: usize,
     delay: Duration,
     hosts: HashMap<String, Host>,
@@ -32,7 +32,7 @@ pub struct Hosts {
 
 impl Hosts {
     /// `per_host` requests in flight a host (at least 1), starts `delay` apart.
-    pub fn new(per_host: usize, delay: Duration) -> Hosts {
+    pub(crate) fn new(per_host: usize, delay: Duration) -> Hosts {
         Hosts {
             per_host: per_host.max(1),
             delay,
@@ -51,20 +51,20 @@ impl Hosts {
     }
 
     /// The host's robots.txt `Crawl-delay` (the larger of it and `--delay` applies).
-    pub fn set_crawl_delay(&mut self, host: &str, d: Duration, now: Instant) {
+    pub(crate) fn set_crawl_delay(&mut self, host: &str, d: Duration, now: Instant) {
         let base = self.delay;
         self.host(host, now).delay = base.max(d);
     }
 
     /// May a request to `host` start now?
-    pub fn ready(&self, host: &str, now: Instant) -> bool {
+    pub(crate) fn ready(&self, host: &str, now: Instant) -> bool {
         self.hosts
             .get(host)
             .is_none_or(|h| h.in_flight < self.per_host && h.next_start <= now)
     }
 
     /// Hosts that may not start a request now.
-    pub fn busy(&self, now: Instant) -> Vec<String> {
+    pub(crate) fn busy(&self, now: Instant) -> Vec<String> {
         self.hosts
             .iter()
             .filter(|(_, h)| h.in_flight >= self.per_host || h.next_start > now)
@@ -73,14 +73,14 @@ impl Hosts {
     }
 
     /// A request to `host` starts.
-    pub fn start(&mut self, host: &str, now: Instant) {
+    pub(crate) fn start(&mut self, host: &str, now: Instant) {
         let h = self.host(host, now);
         h.in_flight += 1;
         h.next_start = h.next_start.max(now) + h.delay;
     }
 
     /// A request to `host` ended; `ok` (not rate-limited) resets its backoff.
-    pub fn finish(&mut self, host: &str, ok: bool, now: Instant) {
+    pub(crate) fn finish(&mut self, host: &str, ok: bool, now: Instant) {
         let h = self.host(host, now);
         h.in_flight = h.in_flight.saturating_sub(1);
         if ok {
@@ -90,7 +90,7 @@ impl Hosts {
 
     /// `host` answered 429 or 503: no request starts before `retry_after` (when known) or
     /// the doubling backoff; returns the wait.
-    pub fn back_off(
+    pub(crate) fn back_off(
         &mut self,
         host: &str,
         retry_after: Option<Duration>,
@@ -106,7 +106,7 @@ impl Hosts {
 
     /// When the next host that waits on its clock (not on its requests in flight) becomes
     /// ready, if any does.
-    pub fn next_wake(&self, now: Instant) -> Option<Instant> {
+    pub(crate) fn next_wake(&self, now: Instant) -> Option<Instant> {
         self.hosts
             .values()
             .filter(|h| h.in_flight < self.per_host && h.next_start > now)

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// One host's robots.txt, as it applies to sightline.
 #[derive(Debug)]
-pub struct Robots {
+pub(crate) struct Robots {
     rules: Rules,
     /// The sitemaps it names (`Sitemap:` lines), absolute URLs.
     pub sitemaps: Vec<String>,
@@ -24,7 +24,7 @@ enum Rules {
 
 impl Robots {
     /// Everything allowed (a 4xx answer, or `--ignore-robots`).
-    pub fn allow_all() -> Robots {
+    pub(crate) fn allow_all() -> Robots {
         Robots {
             rules: Rules::All,
             sitemaps: Vec::new(),
@@ -33,7 +33,7 @@ impl Robots {
     }
 
     /// Nothing allowed (a 5xx answer or an unreachable server).
-    pub fn disallow_all() -> Robots {
+    pub(crate) fn disallow_all() -> Robots {
         Robots {
             rules: Rules::None,
             sitemaps: Vec::new(),
@@ -43,7 +43,7 @@ impl Robots {
 
     /// The rules of a robots.txt body for the user-agent token `agent` (`sightline`); a body
     /// that does not parse allows everything (as an empty file does).
-    pub fn parse(agent: &str, body: &[u8]) -> Robots {
+    pub(crate) fn parse(agent: &str, body: &[u8]) -> Robots {
         match texting_robots::Robot::new(agent, body) {
             Ok(r) => Robots {
                 sitemaps: r.sitemaps.clone(),
@@ -58,7 +58,7 @@ impl Robots {
     }
 
     /// The rules for an answer: its status and body ([`Robots::parse`] for 2xx).
-    pub fn from_answer(agent: &str, status: Option<u16>, body: &[u8]) -> Robots {
+    pub(crate) fn from_answer(agent: &str, status: Option<u16>, body: &[u8]) -> Robots {
         match status {
             Some(s) if (200..300).contains(&s) => Robots::parse(agent, body),
             Some(s) if (400..500).contains(&s) => Robots::allow_all(),
@@ -67,7 +67,7 @@ impl Robots {
     }
 
     /// May the crawl fetch this URL?
-    pub fn allowed(&self, url: &str) -> bool {
+    pub(crate) fn allowed(&self, url: &str) -> bool {
         match &self.rules {
             Rules::All => true,
             Rules::None => false,

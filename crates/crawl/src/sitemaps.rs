@@ -7,11 +7,11 @@ use std::io::Read;
 use quick_xml::events::Event;
 
 /// Bytes of one document at most after gunzip (sitemaps.org caps a sitemap at 50 MB).
-pub const MAX_SITEMAP_BYTES: u64 = 50 << 20;
+pub(crate) const MAX_SITEMAP_BYTES: u64 = 50 << 20;
 
 /// What a sitemap or feed lists.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Listing {
+pub(crate) struct Listing {
     /// Page URLs (`<urlset><url><loc>`, feed items' links, lines of a text sitemap).
     pub pages: Vec<String>,
     /// Further sitemaps (`<sitemapindex><sitemap><loc>`).
@@ -22,7 +22,7 @@ pub struct Listing {
 
 /// Gunzip `bytes` when they start with gzip's magic number (a `.xml.gz` sitemap, or a
 /// server that sent one without `Content-Encoding`), up to [`MAX_SITEMAP_BYTES`].
-pub fn gunzip_if_needed(bytes: Vec<u8>) -> Vec<u8> {
+pub(crate) fn gunzip_if_needed(bytes: Vec<u8>) -> Vec<u8> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         let d = flate2::read::MultiGzDecoder::new(&bytes[..]);
@@ -35,7 +35,7 @@ pub fn gunzip_if_needed(bytes: Vec<u8>) -> Vec<u8> {
 
 /// The URLs a sitemap, sitemap index or feed lists (gzip or not). A document that is not
 /// XML is read as a text sitemap: one absolute URL a line.
-pub fn parse(bytes: Vec<u8>) -> Listing {
+pub(crate) fn parse(bytes: Vec<u8>) -> Listing {
     let bytes = gunzip_if_needed(bytes);
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]).to_string();
     if !head.trim_start().starts_with('<') {

@@ -48,12 +48,12 @@ fn is_tracking(name: &str) -> bool {
 /// parameters ([`TRACKING_NAMES`], `utm_*`) dropped; the remaining query parameters sorted
 /// (stable for equal names) and an empty query removed. `None` for other schemes
 /// (`mailto:`, `javascript:`) and for what does not parse.
-pub fn normalize(raw: &str) -> Option<String> {
+pub(crate) fn normalize(raw: &str) -> Option<String> {
     normalize_url(Url::parse(raw.trim()).ok()?)
 }
 
 /// [`normalize`] of `raw` resolved against `base`.
-pub fn normalize_in(base: &Url, raw: &str) -> Option<String> {
+pub(crate) fn normalize_in(base: &Url, raw: &str) -> Option<String> {
     normalize_url(base.join(raw.trim()).ok()?)
 }
 
@@ -84,7 +84,7 @@ fn normalize_url(mut u: Url) -> Option<String> {
 
 /// The host a URL's politeness is kept per: its host name (with `:port` when it is not the
 /// scheme's default, so two loopback servers are two hosts).
-pub fn host_key(url: &str) -> String {
+pub(crate) fn host_key(url: &str) -> String {
     match Url::parse(url) {
         Ok(u) => match (u.host_str(), u.port()) {
             (Some(h), Some(p)) => format!("{h}:{p}"),
@@ -97,7 +97,7 @@ pub fn host_key(url: &str) -> String {
 
 /// The registrable domain of a host (`news.example.co.uk` → `example.co.uk`, by the Public
 /// Suffix List); an IP address or a name the list does not know is its own domain.
-pub fn registrable_domain(host: &str) -> String {
+pub(crate) fn registrable_domain(host: &str) -> String {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
         return host;
@@ -161,7 +161,7 @@ fn bare_host(h: &str) -> &str {
 /// The scope of a crawl: what its seeds allow, narrowed by the include and exclude
 /// patterns (regular expressions matched anywhere in the normalised URL).
 #[derive(Debug, Clone)]
-pub struct Scope {
+pub(crate) struct Scope {
     kind: ScopeKind,
     /// (host with port, registrable domain, prefix) of each seed.
     seeds: Vec<(String, String, String)>,
@@ -172,7 +172,7 @@ pub struct Scope {
 impl Scope {
     /// The scope of these (normalised) seeds; `Err` names a pattern that is not a regular
     /// expression (as [`crate::CrawlSettings::validate`] does).
-    pub fn new(
+    pub(crate) fn new(
         kind: ScopeKind,
         seeds: &[String],
         include: &[String],
@@ -202,18 +202,18 @@ impl Scope {
     }
 
     /// Is this normalised URL inside the seeds' scope (and the patterns)?
-    pub fn contains(&self, url: &str) -> bool {
+    pub(crate) fn contains(&self, url: &str) -> bool {
         self.in_seed_scope(url) && self.patterns_allow(url)
     }
 
     /// Do `--include` (any, when given) and `--exclude` (none) allow this URL?
-    pub fn patterns_allow(&self, url: &str) -> bool {
+    pub(crate) fn patterns_allow(&self, url: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(url)))
             && !self.exclude.iter().any(|r| r.is_match(url))
     }
 
     /// Is this URL inside the seeds' host, domain or prefix (patterns aside)?
-    pub fn in_seed_scope(&self, url: &str) -> bool {
+    pub(crate) fn in_seed_scope(&self, url: &str) -> bool {
         let Ok(u) = Url::parse(url) else {
             return false;
         };
@@ -233,7 +233,7 @@ impl Scope {
 /// run of digits as `N` and every segment that looks like an identifier (long hex, UUID) as
 /// `X`, and its query's sorted parameter names (values dropped). An endless calendar
 /// (`/calendar/2024/05`, `?month=2024-06`) or a faceted filter is one family.
-pub fn path_pattern(url: &str) -> String {
+pub(crate) fn path_pattern(url: &str) -> String {
     let Ok(u) = Url::parse(url) else {
         return url.to_string();
     };

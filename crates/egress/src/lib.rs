@@ -37,6 +37,7 @@
 //! - `resolve`: the proxy's own DNS lookups.
 //! - [`upstream`]: the user's proxy (`--proxy`) the egress proxy connects through.
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 pub mod guard;
 mod policy;

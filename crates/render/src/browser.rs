@@ -23,7 +23,7 @@ use crate::Error;
 /// After `Browser.close`, Chromium gets this long to exit by itself before its process tree
 /// is killed. A clean exit writes the profile (a temporary one, removed right after) and
 /// took about 540 ms; nothing of it is kept.
-pub const CLOSE_GRACE: Duration = Duration::from_millis(50);
+pub(crate) const CLOSE_GRACE: Duration = Duration::from_millis(50);
 
 /// Killed processes must be gone within this long (they normally are within milliseconds).
 const REAP_LIMIT: Duration = Duration::from_secs(2);
@@ -34,7 +34,7 @@ const REAP_LIMIT: Duration = Duration::from_secs(2);
 /// own renderer that stays open for the rest of the run. With Chromium's popup blocker on,
 /// such calls return `null`, as in a user's browser. Without the background-networking flags
 /// a closed network makes Chromium retry connections constantly.
-pub const CHROME_FLAGS: [&str; 30] = [
+pub(crate) const CHROME_FLAGS: [&str; 30] = [
     // chromiumoxide 0.9.1's defaults, but for disable-popup-blocking
     "disable-background-networking",
     "enable-features=NetworkService,NetworkServiceInProcess",
@@ -88,7 +88,7 @@ pub const CHROME_FLAGS: [&str; 30] = [
 
 /// Features turned off (one `disable-features` flag: Chromium reads only the last one given,
 /// so flags from `--chrome-arg disable-features=...` are merged into it).
-pub const DISABLED_FEATURES: &str =
+pub(crate) const DISABLED_FEATURES: &str =
     "Translate,TranslateUI,MediaRouter,OptimizationHints,AutofillServerCommunication";
 
 /// Names tried on `PATH` when neither `--chrome` nor `$CHROME` is given. The headless shells
@@ -96,7 +96,7 @@ pub const DISABLED_FEATURES: &str =
 /// renderer, no storage service), which Playwright also launches for headless pages; on 40
 /// benchmark pages at 4 tabs Debian's `chromium-headless-shell` took 0.34 CPU s a page
 /// against 0.43 for `chromium`, with the same 40 texts.
-pub const CHROME_NAMES: [&str; 7] = [
+pub(crate) const CHROME_NAMES: [&str; 7] = [
     "chromium-headless-shell",
     "chrome-headless-shell",
     "chromium",

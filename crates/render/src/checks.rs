@@ -9,11 +9,11 @@
 use sightline_core::snapshot::Snapshot;
 
 /// The URL schemes sightline renders.
-pub const SUPPORTED_SCHEMES: [&str; 5] = ["http", "https", "file", "data", "about"];
+pub(crate) const SUPPORTED_SCHEMES: [&str; 5] = ["http", "https", "file", "data", "about"];
 
 /// Check a URL given as input: it must parse and use a supported scheme. The error message
 /// names the supported schemes.
-pub fn check_url(url: &str) -> Result<(), String> {
+pub(crate) fn check_url(url: &str) -> Result<(), String> {
     let parsed = url::Url::parse(url).map_err(|e| format!("not a valid URL: {e}"))?;
     let scheme = parsed.scheme();
     if SUPPORTED_SCHEMES.contains(&scheme) {
@@ -28,7 +28,9 @@ pub fn check_url(url: &str) -> Result<(), String> {
 
 /// Why a main document with these response headers is not a page to extract, or `None` when
 /// it may be one (HTML, XHTML, XML or other text, or no Content-Type: then the body decides).
-pub fn header_problem<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<String> {
+pub(crate) fn header_problem<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
     let mut content_type = None;
     for (name, value) in headers {
         if name.eq_ignore_ascii_case("content-disposition")
@@ -63,7 +65,7 @@ pub fn header_problem<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>)
 /// How a main document's headers name a PDF: `Some(true)` when its Content-Type is a PDF's,
 /// `Some(false)` when it is a generic binary type (or a download) that may hold one (its first
 /// bytes decide, [`is_pdf`]), `None` otherwise.
-pub fn pdf_hint<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<bool> {
+pub(crate) fn pdf_hint<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<bool> {
     let mut attachment = false;
     let mut essence = String::new();
     for (name, value) in headers {
@@ -100,14 +102,16 @@ pub fn pdf_hint<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Op
 const PDF_SIGNATURE_WITHIN: usize = 1024;
 
 /// Whether `body` is a PDF: `%PDF-` within its first bytes.
-pub fn is_pdf(body: &[u8]) -> bool {
+pub(crate) fn is_pdf(body: &[u8]) -> bool {
     body[..body.len().min(PDF_SIGNATURE_WITHIN)]
         .windows(5)
         .any(|w| w == b"%PDF-")
 }
 
 /// The `charset` parameter of the Content-Type among `headers`.
-pub fn header_charset<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<String> {
+pub(crate) fn header_charset<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
     headers
         .into_iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case("content-type"))
@@ -136,7 +140,7 @@ const MAX_REPLACEMENT_SHARE: f64 = 0.25;
 /// Why a body is not HTML, from its first bytes: a known binary signature (PDF, images,
 /// archives, executables), or many control bytes. UTF-16 text (with a byte-order mark) is
 /// text.
-pub fn sniff_binary(body: &[u8]) -> Option<String> {
+pub(crate) fn sniff_binary(body: &[u8]) -> Option<String> {
     let start = body
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -186,7 +190,7 @@ pub fn sniff_binary(body: &[u8]) -> Option<String> {
 }
 
 /// Decode HTML bytes with `charset` (a WHATWG label; UTF-8 when absent or unknown).
-pub fn decode(bytes: &[u8], charset: Option<&str>) -> String {
+pub(crate) fn decode(bytes: &[u8], charset: Option<&str>) -> String {
     let enc = charset
         .and_then(|c| encoding_rs::Encoding::for_label(c.as_bytes()))
         .unwrap_or(encoding_rs::UTF_8);
@@ -196,7 +200,7 @@ pub fn decode(bytes: &[u8], charset: Option<&str>) -> String {
 /// Non-whitespace characters of text in an HTML document, counted by stripping tags: the
 /// contents of `script`, `style`, `template` and comments are skipped; `noscript` and hidden
 /// elements count (this is what the HTML holds, not what a browser shows).
-pub fn html_text_chars(html: &str) -> usize {
+pub(crate) fn html_text_chars(html: &str) -> usize {
     let lower = html.to_ascii_lowercase();
     let b = lower.as_bytes();
     let mut i = 0;
@@ -231,7 +235,7 @@ pub fn html_text_chars(html: &str) -> usize {
 }
 
 /// Non-whitespace characters of the snapshot's text nodes (what the render shows).
-pub fn snapshot_text_chars(snap: &Snapshot) -> usize {
+pub(crate) fn snapshot_text_chars(snap: &Snapshot) -> usize {
     snap.nodes
         .iter()
         .filter_map(|n| n.text.as_deref())
@@ -242,25 +246,25 @@ pub fn snapshot_text_chars(snap: &Snapshot) -> usize {
 /// HTTP error statuses walls answer with (a login's 401, a block's 403, ModSecurity's 406,
 /// a rate limit's 429, a challenge's 503): a main document with one is rendered, so that the
 /// wall can be named, and is an `http` error only when none is recognised.
-pub const WALL_STATUSES: &[i64] = &[401, 403, 406, 429, 503];
+pub(crate) const WALL_STATUSES: &[i64] = &[401, 403, 406, 429, 503];
 
 /// The HTML must hold at least this many characters of text for a render to count as lossy.
-pub const FALLBACK_MIN_HTML_CHARS: usize = 500;
+pub(crate) const FALLBACK_MIN_HTML_CHARS: usize = 500;
 
 /// A render is lossy when it shows less than this share of the HTML's text.
-pub const FALLBACK_MAX_SHARE: f64 = 0.2;
+pub(crate) const FALLBACK_MAX_SHARE: f64 = 0.2;
 
 /// Should a page whose render shows `rendered` characters of text, from HTML holding `html`,
 /// be rendered again with JavaScript disabled? (A script-built wall replaced the article, or
 /// the script that inserts the article never ran and only `<noscript>` holds it.)
-pub fn needs_js_fallback(rendered: usize, html: usize) -> bool {
+pub(crate) fn needs_js_fallback(rendered: usize, html: usize) -> bool {
     html >= FALLBACK_MIN_HTML_CHARS && (rendered as f64) < html as f64 * FALLBACK_MAX_SHARE
 }
 
 /// Is the render without JavaScript (`nojs` characters of text) better than the one with it
 /// (`js`)? It must show at least twice as much text, so that a page whose scripts merely hide
 /// menus keeps its JavaScript render.
-pub fn fallback_is_better(js: usize, nojs: usize) -> bool {
+pub(crate) fn fallback_is_better(js: usize, nojs: usize) -> bool {
     nojs > js.saturating_mul(2) && nojs > 0
 }
 

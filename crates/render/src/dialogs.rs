@@ -9,12 +9,12 @@
 use chromiumoxide::cdp::browser_protocol::page::{DialogType, HandleJavaScriptDialogParams};
 
 /// Whether a dialog of this kind is accepted (`true`) or dismissed (`false`).
-pub fn accepts(kind: &DialogType) -> bool {
+pub(crate) fn accepts(kind: &DialogType) -> bool {
     matches!(kind, DialogType::Alert | DialogType::Beforeunload)
 }
 
 /// The command answering a dialog of this kind.
-pub fn answer(kind: &DialogType) -> HandleJavaScriptDialogParams {
+pub(crate) fn answer(kind: &DialogType) -> HandleJavaScriptDialogParams {
     HandleJavaScriptDialogParams {
         accept: accepts(kind),
         prompt_text: None,

@@ -43,6 +43,7 @@
 //! - `timings`: per-phase timings ([`Timings`]).
 //! - [`wrapper`]: Debian's `chromium` launcher script, seen through (the binary it execs).
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 pub(crate) mod browser;
 pub(crate) mod cdp;

@@ -41,7 +41,7 @@ use crate::Error;
 /// `visible`), so IntersectionObserver callbacks never run in the others: a tab holds this
 /// while it scrolls, in front. Scrolling is rare (pages with observers only), so tabs seldom
 /// wait for it.
-pub type Front = std::sync::Arc<tokio::sync::Mutex<()>>;
+pub(crate) type Front = std::sync::Arc<tokio::sync::Mutex<()>>;
 
 /// Bounds of the scroll phase: the one declaration of the scroll settings. Their JSON form is
 /// RenderOptions' `scroll` object (`{"enabled": false}`, `budget_ms` in milliseconds) and, with
@@ -222,10 +222,10 @@ const RECHECK_JS: &str = r#"({ m: __MEASURE__, p: __PROBE__, framed: true })"#;
 
 /// A step waits this long at most for the page to render two frames at its new position
 /// (a page renders no frame while a long task runs; a frame usually comes within 16-50 ms).
-pub const FRAME_WAIT: Duration = Duration::from_millis(1000);
+pub(crate) const FRAME_WAIT: Duration = Duration::from_millis(1000);
 /// Steps in a row that bring no text (and do not make the page taller) before the phase
 /// jumps to the bottom and, if that brings nothing either, stops.
-pub const IDLE_STEPS: u32 = 2;
+pub(crate) const IDLE_STEPS: u32 = 2;
 /// A step waits at most this long for what it started.
 const STEP_MAX: Duration = Duration::from_millis(600);
 /// After a step, timers due this soon are waited for.
@@ -313,7 +313,7 @@ impl StepScripts {
 /// tab brought to it; the steps ([`steps`]) until one stop; back to the top. `net` reads the
 /// tab's network state. Errors are those of a page that stopped answering; the caller treats
 /// them like a failed settle probe.
-pub async fn scroll(
+pub(crate) async fn scroll(
     t: Target<'_>,
     front: &Front,
     opts: &ScrollOptions,

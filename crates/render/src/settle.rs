@@ -32,31 +32,31 @@ use sightline_core::walls::markers::{CONSENT_GLOBALS, CONSENT_ROOTS};
 
 /// The before-page script (DOM changes, timers, frames, script requests, scroll hints,
 /// closed shadow roots), compiled into the binary.
-pub const INSTRUMENT_JS: &str = include_str!("../../../js/instrument.js");
+pub(crate) const INSTRUMENT_JS: &str = include_str!("../../../js/instrument.js");
 
 /// Short timers due up to this long after `load` are waited for. 1.5 s: the issue's target is
 /// a fetch issued up to 1 s after `load`, plus slack for a slow machine firing it late.
-pub const TIMER_HORIZON: Duration = Duration::from_millis(1500);
+pub(crate) const TIMER_HORIZON: Duration = Duration::from_millis(1500);
 
 /// After a script's fetch/XHR settles, the page gets this long to read the body and insert it.
-pub const REQUEST_QUIET: Duration = Duration::from_millis(50);
+pub(crate) const REQUEST_QUIET: Duration = Duration::from_millis(50);
 
 /// Requests in flight with no network event for this long are not waited for.
-pub const NET_IDLE: Duration = Duration::from_millis(300);
+pub(crate) const NET_IDLE: Duration = Duration::from_millis(300);
 
 /// One-shot animation frames are waited for at most this long after `load`.
-pub const RAF_WAIT: Duration = Duration::from_millis(200);
+pub(crate) const RAF_WAIT: Duration = Duration::from_millis(200);
 
 /// The settle never lasts longer than this after `load`.
-pub const SETTLE_MAX: Duration = Duration::from_secs(5);
+pub(crate) const SETTLE_MAX: Duration = Duration::from_secs(5);
 
 /// How often the page is probed while something is pending.
-pub const POLL: Duration = Duration::from_millis(40);
+pub(crate) const POLL: Duration = Duration::from_millis(40);
 
 /// Reads the state recorded by [`INSTRUMENT_JS`]. `readyState` comes from the document's real
 /// prototype chain (named elements and replaced globals cannot reach it). A page where the
 /// before-page script did not run (scripts disabled) reports no activity.
-pub const SETTLE_PROBE_JS: &str = r#"(() => {
+pub(crate) const SETTLE_PROBE_JS: &str = r#"(() => {
   let o = Object.getPrototypeOf(document);
   while (o && !Object.getOwnPropertyDescriptor(o, "readyState")) o = Object.getPrototypeOf(o);
   const state = o ? Object.getOwnPropertyDescriptor(o, "readyState").get.call(document) : "complete";
@@ -133,7 +133,7 @@ fn consent_probe_js() -> String {
 
 /// The probe script for the settle after `load`: timers due within [`TIMER_HORIZON`] after
 /// `load` are pending.
-pub fn probe_js() -> String {
+pub(crate) fn probe_js() -> String {
     SETTLE_PROBE_JS
         .replace("__BASE__", "loadAt")
         .replace("__HORIZON__", &TIMER_HORIZON.as_millis().to_string())
@@ -144,7 +144,7 @@ pub fn probe_js() -> String {
 /// [`probe_js`] that also reports the consent platform the page shows (the probe's
 /// `consent`), for the settle after `load` when the plan answers consent dialogs: the
 /// dialog is then answered before the page is steered and scrolled (`tab/consent.rs`).
-pub fn probe_js_with_consent() -> String {
+pub(crate) fn probe_js_with_consent() -> String {
     SETTLE_PROBE_JS
         .replace("__BASE__", "loadAt")
         .replace("__HORIZON__", &TIMER_HORIZON.as_millis().to_string())
@@ -156,7 +156,7 @@ pub fn probe_js_with_consent() -> String {
 /// now are pending, and only those the current step started (`window.__sl.epoch`, bumped by
 /// the step, and the chains they started): a page's own polling loop, running since before
 /// the step, is not waited for at every step.
-pub fn probe_js_from_now(horizon: Duration) -> String {
+pub(crate) fn probe_js_from_now(horizon: Duration) -> String {
     SETTLE_PROBE_JS
         .replace("__BASE__", "t")
         .replace("__HORIZON__", &horizon.as_millis().to_string())
@@ -166,7 +166,7 @@ pub fn probe_js_from_now(horizon: Duration) -> String {
 
 /// One reading of the page (milliseconds; -1 where nothing happened).
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-pub struct Probe {
+pub(crate) struct Probe {
     pub complete: bool,
     pub since_load: f64,
     pub dom_quiet: f64,
@@ -186,7 +186,7 @@ pub struct Probe {
 
 /// What to do after a probe.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Settled: take the snapshot.
     Settled,
     /// Probe again after this long; the reason names the pending condition.
@@ -199,7 +199,7 @@ fn ms(v: f64) -> Duration {
 
 /// The tab's network state at a probe.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Net {
+pub(crate) struct Net {
     /// Requests in flight (every resource type).
     pub inflight: usize,
     /// Time since the last network event, when one happened after `load`.
@@ -209,7 +209,7 @@ pub struct Net {
 }
 
 /// Apply the rule to one probe; `quiet` is the DOM quiet window.
-pub fn decide(p: &Probe, net: Net, quiet: Duration) -> Verdict {
+pub(crate) fn decide(p: &Probe, net: Net, quiet: Duration) -> Verdict {
     let inflight = net.inflight;
     if !p.complete {
         return Verdict::Wait(POLL, "document loading");

@@ -50,6 +50,7 @@
 //! completion order; errors are values with a [`Error::kind`], and a page that fails never
 //! stops the others.
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 pub use sightline_core::{archive, extract, inputs, output, overlay, scores, snapshot, walls};
 pub use sightline_render as render;

@@ -358,11 +358,11 @@ mod flag {
     }
 
     /// A flag that may be left out or `null` (false).
-    pub fn plain<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    pub(super) fn plain<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
         optional(d).map(|b| b.unwrap_or(false))
     }
 
-    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    pub(super) fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         match Option::<Flag>::deserialize(d)? {
             None => Ok(None),
             Some(f) => read(f).map(Some),

@@ -19,6 +19,7 @@
 //!   every URL, the deadline.
 //! - [`archiving`]: the WARC a request or tool call asks for, in the operator's `--warc-dir`.
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 pub mod admission;
 pub mod archiving;

@@ -28,7 +28,7 @@ use crate::Error;
 
 /// How long a click, a write or a scroll waits for its element to show (a button the page
 /// draws a moment late); a `wait` action with a selector waits up to the deadline instead.
-pub const FIND_WAIT: Duration = Duration::from_millis(1500);
+pub(crate) const FIND_WAIT: Duration = Duration::from_millis(1500);
 
 /// How often an element that is not there yet is looked for again.
 const FIND_POLL: Duration = Duration::from_millis(50);

@@ -33,7 +33,7 @@ use crate::Error;
 /// one with neither is 300x150 CSS px, the default size of a replaced element, where an image
 /// of unknown size usually is much larger than the 16x16 broken-image icon or its alt text.
 /// Transparent: nothing is drawn.
-pub const PLACEHOLDER_SVG: &str = r#"<svg xmlns="http://www.w3.org/2000/svg"/>"#;
+pub(crate) const PLACEHOLDER_SVG: &str = r#"<svg xmlns="http://www.w3.org/2000/svg"/>"#;
 
 impl std::str::FromStr for Blocked {
     type Err = String;

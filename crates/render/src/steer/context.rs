@@ -27,14 +27,14 @@ use crate::Error;
 /// The proxy settings of the browser's launch (`--proxy-server`, `--proxy-bypass-list`),
 /// given to each context created for a page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ContextProxy {
+pub(crate) struct ContextProxy {
     pub server: Option<String>,
     pub bypass: Option<String>,
 }
 
 impl ContextProxy {
     /// The proxy flags among a launch's Chromium flags (without leading dashes).
-    pub fn from_args(args: &[String]) -> ContextProxy {
+    pub(crate) fn from_args(args: &[String]) -> ContextProxy {
         let get = |flag: &str| {
             args.iter().rev().find_map(|a| {
                 a.trim_start_matches('-')
@@ -50,7 +50,7 @@ impl ContextProxy {
 }
 
 /// Open a fresh browser context and a tab in it (on `about:blank`).
-pub async fn open(
+pub(crate) async fn open(
     browser: &Browser,
     proxy: &ContextProxy,
     t: Duration,
@@ -89,7 +89,7 @@ pub async fn open(
 /// Put the page's session in its fresh tab before it loads `target`: its cookies (and its
 /// storage state's) for the target's own site, the storage state's localStorage of that site,
 /// and the emulated identity (user agent, locale, time zone, phone).
-pub async fn prepare(
+pub(crate) async fn prepare(
     page: &Page,
     steer: &Steer,
     target: &str,
@@ -135,7 +135,7 @@ pub async fn prepare(
 }
 
 /// Close a page's browser context (and the tabs still in it).
-pub async fn dispose(browser: &Browser, id: &BrowserContextId, t: Duration) {
+pub(crate) async fn dispose(browser: &Browser, id: &BrowserContextId, t: Duration) {
     let r = tokio::time::timeout(
         t,
         browser.execute(DisposeBrowserContextParams::new(id.clone())),

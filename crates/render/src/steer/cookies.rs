@@ -185,7 +185,7 @@ fn netscape(text: &str) -> Result<Vec<Cookie>, String> {
 /// The cookies of a page at `target` (its plan's cookies and its storage state's) as CDP
 /// sets them: a cookie without a domain is the target's host's (host-only); a cookie of
 /// another site than the target's is left out (and counted in the second value).
-pub fn for_target<'a>(
+pub(crate) fn for_target<'a>(
     cookies: impl IntoIterator<Item = &'a Cookie>,
     target: &str,
 ) -> (Vec<CookieParam>, usize) {
@@ -233,7 +233,7 @@ pub fn for_target<'a>(
 }
 
 /// A CDP cookie in Playwright's `storageState` shape.
-pub fn from_cdp(c: &chromiumoxide::cdp::browser_protocol::network::Cookie) -> Cookie {
+pub(crate) fn from_cdp(c: &chromiumoxide::cdp::browser_protocol::network::Cookie) -> Cookie {
     Cookie {
         name: c.name.clone(),
         value: c.value.clone(),
@@ -256,7 +256,7 @@ pub fn from_cdp(c: &chromiumoxide::cdp::browser_protocol::network::Cookie) -> Co
 
 /// Every cookie of a storage state and of the plan, the plan's last (a `--cookie` of the same
 /// name wins).
-pub fn all<'a>(
+pub(crate) fn all<'a>(
     cookies: &'a [Cookie],
     state: Option<&'a StorageState>,
 ) -> impl Iterator<Item = &'a Cookie> {

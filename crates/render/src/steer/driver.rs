@@ -11,7 +11,7 @@ use crate::cdp;
 use crate::Error;
 
 /// The in-page helpers of the steering phase, compiled into the binary.
-pub const STEER_JS: &str = include_str!("../../../../js/steer.js");
+pub(crate) const STEER_JS: &str = include_str!("../../../../js/steer.js");
 
 /// What the steering needs of the tab it runs in (the tab implements it in
 /// `render/tab/steering.rs`).
@@ -84,7 +84,7 @@ pub(crate) struct Answer {
 
 impl Answer {
     /// Read a helper's value (anything else is no answer).
-    pub fn of(v: Value) -> Answer {
+    pub(crate) fn of(v: Value) -> Answer {
         serde_json::from_value(v).unwrap_or_default()
     }
 }

@@ -15,12 +15,12 @@
 //! - `actions`: the actions, with real input events.
 //! - `vlist`: scrolling boxes and virtual lists (`scroll_container`, or the box found).
 
-pub mod context;
-pub mod cookies;
-pub mod request;
-pub mod storage;
+pub(crate) mod context;
+pub(crate) mod cookies;
+pub(crate) mod request;
+pub(crate) mod storage;
 
-pub mod block;
+pub(crate) mod block;
 
 use std::path::PathBuf;
 use std::sync::Arc;

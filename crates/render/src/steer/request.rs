@@ -21,7 +21,7 @@ use crate::Error;
 
 /// The viewport of `--mobile`: a 390x844 phone screen at 3x (an iPhone 12-14 class screen,
 /// the size Playwright's and Chrome's device lists use most).
-pub const MOBILE_VIEWPORT: (i64, i64, f64) = (390, 844, 3.0);
+pub(crate) const MOBILE_VIEWPORT: (i64, i64, f64) = (390, 844, 3.0);
 
 /// Read `--header 'Name: value'`. The name must be a valid HTTP token, the value must not
 /// hold line breaks.
@@ -58,7 +58,7 @@ fn is_token_byte(b: u8) -> bool {
 /// The site of a host: its registrable domain (`news.example.co.uk` → `example.co.uk`), from
 /// the public suffix list; an IP address, `localhost`, a single label or a name that is a
 /// public suffix itself is its own site. Lowercase, without brackets or a trailing dot.
-pub fn site_of(host: &str) -> String {
+pub(crate) fn site_of(host: &str) -> String {
     let h = host
         .trim_start_matches('[')
         .trim_end_matches(']')
@@ -74,14 +74,14 @@ pub fn site_of(host: &str) -> String {
 }
 
 /// The site of a URL's host (None: no host, as `file:`, `data:` or `about:` URLs).
-pub fn site_of_url(url: &str) -> Option<String> {
+pub(crate) fn site_of_url(url: &str) -> Option<String> {
     let u = url::Url::parse(url).ok()?;
     u.host_str().map(site_of)
 }
 
 /// Is `url`'s host on `site` (the target's site, [`site_of`])? Schemes and ports do not
 /// matter; a host that is `site` or ends with `.site` is.
-pub fn on_site(url: &str, site: &str) -> bool {
+pub(crate) fn on_site(url: &str, site: &str) -> bool {
     let Ok(u) = url::Url::parse(url) else {
         return false;
     };
@@ -92,14 +92,14 @@ pub fn on_site(url: &str, site: &str) -> bool {
 }
 
 /// Is a cookie domain (`example.com`, `.example.com`, `www.example.com`) on `site`?
-pub fn domain_on_site(domain: &str, site: &str) -> bool {
+pub(crate) fn domain_on_site(domain: &str, site: &str) -> bool {
     let d = domain.trim_start_matches('.');
     !d.is_empty() && site_of(d) == site
 }
 
 /// The request's headers with the page's `extra` headers set (replacing any of the same
 /// name), for `Fetch.continueRequest`.
-pub fn with_headers(request: &Headers, extra: &[Header]) -> Vec<HeaderEntry> {
+pub(crate) fn with_headers(request: &Headers, extra: &[Header]) -> Vec<HeaderEntry> {
     let mut out: Vec<HeaderEntry> = request
         .inner()
         .as_object()
@@ -121,7 +121,7 @@ pub fn with_headers(request: &Headers, extra: &[Header]) -> Vec<HeaderEntry> {
 /// The user agent of `--mobile` for this browser's version (read from its own user agent,
 /// `... HeadlessChrome/131.0.6778.0 Safari/537.36`): Chrome on Android, as Chrome's own device
 /// emulation sends it (the reduced form, minor versions zero).
-pub fn mobile_user_agent(browser_ua: &str) -> String {
+pub(crate) fn mobile_user_agent(browser_ua: &str) -> String {
     let major = browser_ua
         .split_whitespace()
         .find_map(|t| {
@@ -139,7 +139,7 @@ pub fn mobile_user_agent(browser_ua: &str) -> String {
 /// Emulate the page's identity on its tab (before it loads): the user agent (with the
 /// locale as `Accept-Language`), the locale (`Intl`, `navigator.language`), the time zone,
 /// and a phone's screen and touch. Sends nothing when the plan asks for none of them.
-pub async fn emulate(
+pub(crate) async fn emulate(
     page: &Page,
     steer: &Steer,
     input: &str,

@@ -83,7 +83,7 @@ pub fn write_storage_state(path: &Path, state: &StorageState) -> Result<(), Erro
 
 /// The origins of a storage state whose localStorage the page at `target` gets: those of the
 /// target's own site, with items.
-pub fn origins_for<'a>(state: &'a StorageState, target: &str) -> Vec<&'a OriginStorage> {
+pub(crate) fn origins_for<'a>(state: &'a StorageState, target: &str) -> Vec<&'a OriginStorage> {
     let Some(site) = site_of_url(target) else {
         return Vec::new();
     };
@@ -100,7 +100,7 @@ const BLANK_DOCUMENT: &str = "<!doctype html><title></title>";
 /// Set each origin's localStorage in the context of `page` (a fresh tab of the page's own
 /// context, before its request policy is installed): visit the origin with a document the
 /// tab answers itself, set the items, and go back to `about:blank`.
-pub async fn seed_local_storage(
+pub(crate) async fn seed_local_storage(
     page: &Page,
     origins: &[&OriginStorage],
     input: &str,
@@ -181,7 +181,7 @@ const READ_LOCAL_STORAGE: &str = r#"(() => {
 /// The storage state of a page's own browser context after the page: every cookie of the
 /// context, the localStorage of the page's origin (read from the page), and the other origins
 /// of the state it was loaded with, as they were.
-pub async fn capture(
+pub(crate) async fn capture(
     browser: &Browser,
     context: &BrowserContextId,
     page: &Page,

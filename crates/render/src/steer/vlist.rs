@@ -35,15 +35,15 @@ use crate::Error;
 /// A box found by itself holds at least this share of the page's text (`textContent`,
 /// scripts and styles left out): a scrolling box that holds the page's main list or article,
 /// not a code listing or a sidebar.
-pub const AUTO_TEXT_SHARE: f64 = 0.4;
+pub(crate) const AUTO_TEXT_SHARE: f64 = 0.4;
 
 /// Each step scrolls the box down this share of its visible height (rows on the edge are
 /// seen twice, never skipped).
-pub const STEP_SHARE: f64 = 0.8;
+pub(crate) const STEP_SHARE: f64 = 0.8;
 
 /// A named box is scrolled at most this many steps (a box found by itself: the scroll
 /// phase's `--max-scroll-steps`).
-pub const NAMED_MAX_STEPS: u32 = 400;
+pub(crate) const NAMED_MAX_STEPS: u32 = 400;
 
 /// After a step, timers due this soon are waited for.
 const STEP_TIMER_HORIZON: Duration = Duration::from_millis(200);

@@ -15,7 +15,7 @@ use crate::cdp;
 use crate::Error;
 
 /// How often a wait condition is checked.
-pub const WAIT_POLL: Duration = Duration::from_millis(100);
+pub(crate) const WAIT_POLL: Duration = Duration::from_millis(100);
 
 /// One wait condition of a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub(crate) enum Condition<'a> {
 
 impl Condition<'_> {
     /// The plan's conditions, in the order they are waited for.
-    pub fn of(plan: &Steer) -> Vec<Condition<'_>> {
+    pub(crate) fn of(plan: &Steer) -> Vec<Condition<'_>> {
         let mut c = Vec::new();
         if let Some(s) = &plan.wait_for {
             c.push(Condition::Selector(s));
@@ -45,7 +45,7 @@ impl Condition<'_> {
     }
 
     /// What waiting for it is, for a timeout's message.
-    pub fn doing(&self) -> String {
+    pub(crate) fn doing(&self) -> String {
         match self {
             Condition::Selector(s) => format!("waiting for the selector `{s}`"),
             Condition::Text(t) => format!("waiting for the text `{t}`"),

@@ -62,7 +62,7 @@ use request_policy::same_document_url;
 use sightline_core::snapshot::Snapshot;
 
 /// The snapshot script, compiled into the binary.
-pub const SNAPSHOT_JS: &str = include_str!("../../../../js/snapshot.js");
+pub(crate) const SNAPSHOT_JS: &str = include_str!("../../../../js/snapshot.js");
 
 /// Installed before any page script in `--offline` mode: a saved page whose resources are
 /// blocked often calls `document.write` after parsing from a fallback path (ad scripts), which

@@ -21,7 +21,7 @@ use crate::Error;
 
 /// After a click, a key press or a script, how long the page is given to start a navigation
 /// (a form's submission is requested within a few milliseconds of the event).
-pub const NAV_GRACE: Duration = Duration::from_millis(150);
+pub(super) const NAV_GRACE: Duration = Duration::from_millis(150);
 
 /// A navigation an action started whose request ended without a new document (a 204, a
 /// download, one `--offline` refused) is given up this long after it began.

@@ -220,7 +220,7 @@ fn to_json(r: &Record, pretty: bool) -> Result<String, Error> {
 }
 
 /// Drop text, html and content from a record (the index of `-o DIR` keeps only metadata).
-pub fn strip_bodies(rec: &mut Record) {
+pub(crate) fn strip_bodies(rec: &mut Record) {
     let strip = |r: &mut AlgorithmResult| {
         r.text.clear();
         r.html.clear();

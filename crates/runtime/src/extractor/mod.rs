@@ -684,7 +684,7 @@ impl Extractor {
 }
 
 /// Index an archive for replay (`--replay`, [`Options::replay`]).
-pub fn open_replay(path: &std::path::Path) -> Result<crate::archive::Archive, Error> {
+pub(crate) fn open_replay(path: &std::path::Path) -> Result<crate::archive::Archive, Error> {
     crate::archive::Archive::open(path).map_err(|message| Error::Input {
         input: path.display().to_string(),
         message: format!("cannot read the archive to replay: {message}"),

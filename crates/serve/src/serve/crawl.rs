@@ -31,7 +31,7 @@ use crate::crawling::{self, Bounds, Job};
 /// One seed or a list of them.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
-pub enum Seeds {
+pub(super) enum Seeds {
     One(String),
     Many(Vec<String>),
 }
@@ -51,7 +51,7 @@ impl Seeds {
 /// by [`admission::admit`] as on `POST /extract`; `units`, `body`, `screenshot` and `warc`
 /// are refused: every line is a record, with the body in `format`).
 #[derive(Debug, Deserialize)]
-pub struct CrawlRequest {
+pub(super) struct CrawlRequest {
     /// Where to start: one http(s) URL or a list (at most as many as pages).
     pub seeds: Seeds,
     /// Scope, patterns, depth (default 2), pages (default 10, at most the service's
@@ -68,7 +68,7 @@ pub struct CrawlRequest {
 /// The body of `POST /map`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MapRequest {
+pub(super) struct MapRequest {
     /// The site: one http(s) URL or a list.
     pub seeds: Seeds,
     /// The crawl's settings; `max_depth` 1 (default): the seeds' links and their sitemaps'

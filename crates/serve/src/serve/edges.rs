@@ -36,7 +36,7 @@ use super::error_response;
 /// hyper's read buffer for one connection: the largest request head it parses (larger heads
 /// get its bare `431`). Above [`Limits::max_uri_bytes`] + [`Limits::max_header_bytes`], so
 /// that those limits answer in JSON.
-pub const HEAD_BUFFER: usize = 64 * 1024;
+pub(super) const HEAD_BUFFER: usize = 64 * 1024;
 
 /// The service's edge limits (see the module documentation).
 #[derive(Debug, Clone)]
