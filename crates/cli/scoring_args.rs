@@ -1,7 +1,7 @@
 //! The flags that choose how each page is scored (algorithm, reader comments, parameters,
 //! model, text limit), shared by `extract` and the services (`serve`, `mcp`), where they are
-//! the operator's defaults a request or tool call may change (its `algorithm` and
-//! `comments`: `sightline_serve::admission::PageRequest`).
+//! the operator's defaults a request or tool call may change. The algorithm and comments are
+//! the library's `sightline::Scoring`, flattened here as `serve` and MCP deserialize it.
 
 use std::path::PathBuf;
 
@@ -13,16 +13,9 @@ use crate::shared::{load_model, load_params, parse_algorithms};
 /// How each page is scored (shared by `extract`, `serve` and `mcp`).
 #[derive(Debug, Args, Clone)]
 pub struct ScoringArgs {
-    /// learned (sightline's classifier, the default), td, ctd, htd, ctd-smooth, wang, vsse,
-    /// vsse-records, crunch, blocks, ensemble, or all (one render, every algorithm). For
-    /// `serve` and `mcp`, the default a request or tool call may replace.
-    #[arg(long, short, default_value = sightline::extract::DEFAULT_ALGORITHM.name(), value_name = "A")]
-    pub algorithm: String,
-    /// Keep reader comments (`learned`): the comment section's posts follow the article and
-    /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped.
-    /// For `serve` and `mcp`, the default a request or tool call may replace (`comments`).
-    #[arg(long)]
-    pub comments: bool,
+    /// The algorithm (`-a`, default `learned`) and `--comments`.
+    #[command(flatten)]
+    pub scoring: sightline::Scoring,
     /// Fail pages whose visible text is larger than this many bytes.
     #[arg(long, default_value_t = 20_000_000, value_name = "BYTES")]
     pub max_text_bytes: usize,
@@ -40,9 +33,12 @@ impl ScoringArgs {
     /// model and text limit; the front end sets the rest.
     pub fn page(&self) -> Result<sightline::PageConfig> {
         let mut params = load_params(&self.params)?;
-        params.learned.comments |= self.comments;
+        params.learned.comments |= self.scoring.comments.unwrap_or(false);
+        let algorithm = self.scoring.algorithm.as_deref();
         Ok(sightline::PageConfig::default()
-            .algorithms(parse_algorithms(&self.algorithm)?)
+            .algorithms(parse_algorithms(
+                algorithm.unwrap_or(sightline::extract::DEFAULT_ALGORITHM.name()),
+            )?)
             .params(params)
             .model(load_model(&self.model)?)
             .max_text_bytes(self.max_text_bytes))

@@ -34,10 +34,10 @@ class BrowserOptions(RenderOptions, total=False):
 
     accept_http_errors: bool  # default: False
     algorithm: Optional[str]  # default: None
+    comments: bool  # default: False
     params: Params  # default: None
     screenshot: bool  # default: False
     annotate: bool  # default: False
-    comments: bool  # default: False
     units: bool  # default: False
     deny_private: bool  # default: False
     warc: Optional[Union[str, "os.PathLike[str]"]]  # default: None

@@ -2,7 +2,8 @@
 //! the library are its settings types' fields, read from their JSON schema for the tables and
 //! from their JSON form for the values (one conversion, with the type's names, units and
 //! checks): the render settings of `Browser(...)` ([`RENDER`], fields of [`RenderOptions`]),
-//! the crawl's ([`crawl_keywords`], every field of [`CrawlSettings`]) and `steer` (a dict of
+//! the crawl's ([`crawl_keywords`], every field of [`CrawlSettings`]), the scoring ones of
+//! `Browser(...)` (`algorithm`, `comments`: every field of [`Scoring`]) and `steer` (a dict of
 //! `sightline::Steer`'s fields). The keywords only Python has are declared in tables that
 //! give their type, default and meaning ([`keywords!`]): [`BrowserOptions`] (`Browser(...)`,
 //! and through it `sightline.extract(...)` and, the rendering ones, `sightline.snapshot(...)`),
@@ -18,10 +19,10 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use sightline::{CrawlSettings, PageConfig};
+use sightline::{CrawlSettings, PageConfig, Scoring};
 use sightline::{Options, RenderOptions, Source};
 
 use crate::convert;
@@ -122,19 +123,12 @@ keywords! {
         /// `mobile`, `storage_state` (a dict, or the path of a Playwright storageState file),
         /// `save_storage_state`, `block`, `consent`, `accept_walls`, ...
         steer: Option<Py<PyAny>> = None, render;
-        /// The algorithm: `learned` (None: the default), `td`, `ctd`, `htd`, `ctd-smooth`,
-        /// `wang`, `vsse`, `vsse-records`, `crunch`, `blocks` or `ensemble` (see
-        /// `algorithms()`).
-        algorithm: Option<String> = None;
         /// Algorithm parameters, a dict or JSON text (as `sightline extract --params`).
         params: Option<Py<PyAny>> = None;
         /// Take a full-page PNG of every page (`Page.screenshot`).
         screenshot: bool = false;
         /// Also draw the extraction on it (`Page.annotated`).
         annotate: bool = false;
-        /// Keep reader comments after the article (`learned`; their blocks have
-        /// `comment: True`); by default they are dropped.
-        comments: bool = false;
         /// Add each page's text units to its record (`Page.to_dict()["units"]`): every unit's
         /// box, text, `learned` probability, top feature contributions and the algorithms
         /// that keep it (what the playground of `serve` draws). Runs every main-content
@@ -423,6 +417,12 @@ fn browser_table(py: Python<'_>) -> PyResult<Vec<Described>> {
                 snapshot,
             ));
         }
+        if !snapshot {
+            // The scoring keywords: the fields of `sightline::Scoring` (one declaration).
+            for (name, default, doc) in Scoring::described() {
+                t.push((name, convert::json_to_py(py, &default)?, doc, false));
+            }
+        }
         for d in &own {
             if d.3 == snapshot {
                 t.push((d.0.clone(), d.1.clone_ref(py), d.2.clone(), d.3));
@@ -433,28 +433,43 @@ fn browser_table(py: Python<'_>) -> PyResult<Vec<Described>> {
 }
 
 /// The keywords of `Browser(...)`: the render settings ([`RENDER`], one conversion: a JSON
-/// object read as [`RenderOptions`] and checked by [`RenderOptions::validate`]) and
-/// [`BrowserOptions`]' own. A keyword whose Python default is `None` given as `None` keeps
+/// object read as [`RenderOptions`] and checked by [`RenderOptions::validate`]), the scoring
+/// settings (every field of [`Scoring`], read the same way) and [`BrowserOptions`]' own. A keyword whose Python default is `None` given as `None` keeps
 /// the field's default.
 pub(crate) fn browser_keywords(
     py: Python<'_>,
     func: &str,
     kw: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(BrowserOptions, RenderOptions)> {
+) -> PyResult<(BrowserOptions, RenderOptions, Scoring)> {
     let render = PyDict::new(py);
+    let scoring = PyDict::new(py);
     let own = PyDict::new(py);
+    let scoring_fields = Scoring::described();
     for (k, v) in kw.into_iter().flatten() {
         let name: String = k.extract()?;
+        let score = scoring_fields.iter().find(|f| f.0 == name);
         match RENDER.iter().find(|r| r.name == name) {
             Some(r) if r.none && v.is_none() => {}
             Some(_) => render.set_item(k, v)?,
+            // A flag is a Python bool (its JSON form also reads a query string's "true").
+            None if score.is_some_and(|f| f.1.is_boolean()) && !v.is_instance_of::<PyBool>() => {
+                return Err(PyTypeError::new_err(format!(
+                    "{func}() argument '{name}': expected a bool"
+                )));
+            }
+            None if score.is_some() => scoring.set_item(k, v)?,
             None => own.set_item(k, v)?,
         }
     }
     let opts: RenderOptions = from_keywords(py, func, &render)?;
     opts.validate()
         .map_err(|e| convert::input_err(format!("{}: {}", e.setting, e.message)))?;
-    Ok((BrowserOptions::parse(func, None, Some(&own))?, opts))
+    let scoring: Scoring = from_keywords(py, func, &scoring)?;
+    Ok((
+        BrowserOptions::parse(func, None, Some(&own))?,
+        opts,
+        scoring,
+    ))
 }
 
 impl BrowserOptions {
@@ -464,9 +479,10 @@ impl BrowserOptions {
         py: Python<'_>,
         tabs: usize,
         render: RenderOptions,
+        scoring: Scoring,
     ) -> PyResult<Options> {
         let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
-        params.learned.comments |= self.comments;
+        params.learned.comments |= scoring.comments.unwrap_or(false);
         let tabs = tabs.max(1);
         let mut o = Options::default()
             .render_options(render)
@@ -474,7 +490,7 @@ impl BrowserOptions {
             .max_browser_memory(Some(RenderOptions::default_memory_bound(tabs)))
             .screenshot(self.screenshot)
             .annotate(self.annotate)
-            .algorithm(convert::algorithm(self.algorithm.as_deref())?)
+            .algorithm(convert::algorithm(scoring.algorithm.as_deref())?)
             .params(params)
             .deny_private(self.deny_private)
             .units(self.units);

@@ -25,6 +25,8 @@
 //!   [`Source`]: the front door.
 //! - [`eval`]: the core's metrics and gate, plus [`eval::run`], the runner that renders each
 //!   benchmark page once, offline, runs every algorithm on its snapshot and scores the outputs.
+//! - [`scoring`]: [`Scoring`], the caller's scoring choices (algorithm, reader comments)
+//!   declared once for every front end, and [`scoring::flag`], booleans from a query string.
 //!
 //! # Extract a page
 //! [`Extractor`] is the front door: it holds a browser with a pool of tabs and turns each
@@ -59,6 +61,7 @@ pub mod batch;
 pub mod crawl;
 pub mod eval;
 mod extractor;
+pub mod scoring;
 
 pub use batch::{Cancel, Job, PageConfig, PageOut, Record, Summary};
 pub use crawl::{CrawlConfig, CrawlSettings, CrawlSummary, Mapped, ScopeKind, SettingsError};
@@ -67,6 +70,7 @@ pub use render::guard::NetPolicy;
 pub use render::reap::end_all_now;
 pub use render::steer::{Action, Steer};
 pub use render::{BrowserSource, RenderOptions, ScrollOptions, Timings};
+pub use scoring::Scoring;
 pub use sightline_core::{
     Algorithm, BoxError, Error, Extraction, Format, Metadata, Params, Snapshot, Tree,
 };

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use sightline::batch::ArchiveWriter;
@@ -24,23 +24,18 @@ use sightline::{Error, NetPolicy, PageConfig};
 /// MCP `extract` tool (beside `url`). Any field not named here is a steering field.
 #[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
 pub struct PageRequest {
-    /// The scoring algorithm; default: the server's (`learned`, sightline's classifier).
-    #[serde(default)]
-    #[schemars(schema_with = "algorithm_schema")]
-    pub algorithm: Option<String>,
+    /// The scoring choices: `algorithm` and `comments` (default: the server's, its
+    /// `--algorithm` and `--comments`).
+    #[serde(flatten)]
+    pub scoring: sightline::Scoring,
     /// `text` (one paragraph per line), `markdown`, `html` or `json` (the record); default:
     /// `text` on `serve`, `markdown` for the MCP tool (which writes markdown or text).
     #[serde(default)]
     #[schemars(schema_with = "format_schema")]
     pub format: Option<String>,
-    /// Keep the page's reader comments after the article (`learned` only); default: the
-    /// server's (`--comments`, off unless set).
-    #[serde(default, deserialize_with = "flag::optional")]
-    #[schemars(with = "Option<bool>")]
-    pub comments: Option<bool>,
     /// Add the record's `units` (each text unit's box, probability, contributions and the
     /// algorithms that keep it; `format=json` only).
-    #[serde(default, deserialize_with = "flag::plain")]
+    #[serde(default, deserialize_with = "sightline::scoring::flag::plain")]
     #[schemars(with = "bool")]
     pub units: bool,
     /// With `format=json`, also put the page's body in this format (`markdown`, `text` or
@@ -48,13 +43,13 @@ pub struct PageRequest {
     #[serde(default)]
     pub body: Option<String>,
     /// Add the page's PNG, base64, to the record's `screenshot` (`format=json` only).
-    #[serde(default, deserialize_with = "flag::plain")]
+    #[serde(default, deserialize_with = "sightline::scoring::flag::plain")]
     #[schemars(with = "bool")]
     pub screenshot: bool,
     /// Archive the page: every request and response the browser made for it, with bodies,
     /// then its text and record, go to a new WARC file in the server's `--warc-dir`; the
     /// answer's `warc` names the file. Refused when the server keeps no archives.
-    #[serde(default, deserialize_with = "flag::plain")]
+    #[serde(default, deserialize_with = "sightline::scoring::flag::plain")]
     #[schemars(with = "bool")]
     pub warc: bool,
     /// The steering fields.
@@ -226,10 +221,10 @@ pub async fn admit(
 /// comments, format, units, body), no browser involved: `Err` names the choice and the fix.
 pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusal> {
     let mut page = base.clone();
-    if let Some(a) = &req.algorithm {
+    if let Some(a) = &req.scoring.algorithm {
         page.algorithms = vec![a.parse::<sightline::Algorithm>().map_err(Refusal::input)?];
     }
-    if let Some(c) = req.comments {
+    if let Some(c) = req.scoring.comments {
         page.params.learned.comments = c;
     }
     if let Some(f) = &req.format {
@@ -303,15 +298,6 @@ fn warc_file(dir: Option<&Path>) -> Result<(String, Arc<ArchiveWriter>), Refusal
     }
 }
 
-fn algorithm_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let names: Vec<&str> = sightline::Algorithm::ALL.iter().map(|a| a.name()).collect();
-    schemars::json_schema!({
-        "type": ["string", "null"],
-        "enum": names.into_iter().map(Some).chain([None]).collect::<Vec<_>>(),
-        "description": "The scoring algorithm; default: the server's (`learned`, sightline's classifier)."
-    })
-}
-
 fn format_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": ["string", "null"],
@@ -330,44 +316,6 @@ fn steer_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
         o.remove("description");
     }
     s
-}
-
-/// Booleans as JSON gives them or as a query string does (`true`, `false`): a flattened
-/// request reads its values from a buffer that keeps a query's strings as strings.
-mod flag {
-    use super::*;
-
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Flag {
-        Bool(bool),
-        Text(String),
-    }
-
-    fn read<E: serde::de::Error>(f: Flag) -> Result<bool, E> {
-        match f {
-            Flag::Bool(b) => Ok(b),
-            Flag::Text(t) => match t.as_str() {
-                "true" | "1" => Ok(true),
-                "false" | "0" => Ok(false),
-                _ => Err(E::custom(format!(
-                    "invalid value `{t}`, expected true or false"
-                ))),
-            },
-        }
-    }
-
-    /// A flag that may be left out or `null` (false).
-    pub(super) fn plain<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-        optional(d).map(|b| b.unwrap_or(false))
-    }
-
-    pub(super) fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
-        match Option::<Flag>::deserialize(d)? {
-            None => Ok(None),
-            Some(f) => read(f).map(Some),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -402,6 +350,22 @@ mod tests {
         assert!(serde_json::from_value::<PageRequest>(json!({"units": "yes"})).is_err());
         assert!(request(json!({})).steer.is_empty());
         assert_eq!(request(json!({"colour": 1})).steer.first(), Some("colour"));
+    }
+
+    #[test]
+    fn a_query_string_gives_the_flags_and_the_scoring_choices() {
+        let uri: axum::http::Uri = "/extract?comments=true&units=true&algorithm=ctd&wait_for=%23a"
+            .parse()
+            .unwrap();
+        let axum::extract::Query(r) =
+            axum::extract::Query::<PageRequest>::try_from_uri(&uri).unwrap();
+        assert_eq!(r.scoring.comments, Some(true));
+        assert_eq!(r.scoring.algorithm.as_deref(), Some("ctd"));
+        assert!(r.units);
+        assert_eq!(r.steer.merged()["wait_for"], "#a");
+        assert!(!r.steer.merged().contains_key("comments"));
+        let uri: axum::http::Uri = "/extract?comments=maybe".parse().unwrap();
+        assert!(axum::extract::Query::<PageRequest>::try_from_uri(&uri).is_err());
     }
 
     #[test]

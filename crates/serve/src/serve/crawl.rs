@@ -330,7 +330,7 @@ mod tests {
         .unwrap();
         assert_eq!((r.settings.max_pages, r.settings.per_host), (Some(3), 1));
         assert_eq!(r.page.format.as_deref(), Some("markdown"));
-        assert_eq!(r.page.comments, Some(true));
+        assert_eq!(r.page.scoring.comments, Some(true));
         let steer = r.page.steer.merged();
         assert_eq!(steer.keys().collect::<Vec<_>>(), ["wait_for"]);
     }

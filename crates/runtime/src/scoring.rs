@@ -1,0 +1,168 @@
+//! The one declaration of the caller's scoring choices ([`Scoring`]: the algorithm and reader
+//! comments): the CLI flattens it (the `clap` feature), `serve` and MCP deserialize it inside
+//! their page request, and Python's keywords are read from its schema ([`Scoring::described`]).
+//! [`flag`] reads booleans as JSON or a query string gives them.
+
+use serde::Deserialize;
+
+/// How each page is scored: the choices a caller makes per run, request or browser. An unset
+/// field keeps what the front end starts from (the library's default, or a server's
+/// `--algorithm`/`--comments`).
+#[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct Scoring {
+    /// The scoring algorithm: learned (sightline's classifier, the default), td, ctd, htd,
+    /// ctd-smooth, wang, vsse, vsse-records, crunch, blocks, ensemble, or all (the command
+    /// line's `extract`: one render, every algorithm). A server's (`serve`, `mcp`) is the
+    /// default its requests and tool calls may replace.
+    #[serde(default)]
+    #[schemars(transform = algorithm_names)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, short, default_value = crate::extract::DEFAULT_ALGORITHM.name(), value_name = "A")
+    )]
+    pub algorithm: Option<String>,
+    /// Keep reader comments (`learned`): the comment section's posts follow the article and
+    /// are marked `"comment": true` in the JSON record's `details.blocks`. Default: dropped;
+    /// a server's (`serve`, `mcp`) is the default its requests and tool calls may replace.
+    #[serde(default, deserialize_with = "flag::optional")]
+    #[schemars(with = "Option<bool>")]
+    #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
+    pub comments: Option<bool>,
+}
+
+impl Scoring {
+    /// Each field as a keyword table reads it: its JSON name, its default (an unset flag is
+    /// off: `false`; another unset field `null`, the front end's default) and its doc (from
+    /// the JSON schema), in name order. Python's scoring keywords are made from it.
+    pub fn described() -> Vec<(String, serde_json::Value, String)> {
+        let schema = schemars::schema_for!(Scoring);
+        let props = schema.get("properties").and_then(|p| p.as_object());
+        props
+            .into_iter()
+            .flatten()
+            .map(|(name, field)| {
+                let flag = match field.get("type") {
+                    Some(serde_json::Value::String(t)) => t == "boolean",
+                    Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t == "boolean"),
+                    _ => false,
+                };
+                let default = match field.get("default") {
+                    None | Some(serde_json::Value::Null) if flag => serde_json::Value::Bool(false),
+                    d => d.cloned().unwrap_or_default(),
+                };
+                let doc = field
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .unwrap_or_default()
+                    .replace('\n', " ");
+                (name.clone(), default, doc)
+            })
+            .collect()
+    }
+}
+
+/// The algorithm's schema names the algorithms ([`crate::Algorithm::ALL`]), or null.
+fn algorithm_names(schema: &mut schemars::Schema) {
+    let names = crate::Algorithm::ALL.iter().map(|a| Some(a.name()));
+    schema.insert(
+        "enum".into(),
+        serde_json::json!(names.chain([None]).collect::<Vec<_>>()),
+    );
+}
+
+/// Booleans as JSON gives them or as a query string does (`true`, `false`, `1`, `0`): a
+/// flattened request reads its values from a buffer that keeps a query's strings as strings.
+/// Use with `#[serde(default, deserialize_with = "…")]`.
+pub mod flag {
+    use std::fmt;
+
+    use serde::de::{Deserializer, Error, Visitor};
+
+    /// A flag that may be left out or `null` (false).
+    pub fn plain<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        optional(d).map(|b| b.unwrap_or(false))
+    }
+
+    /// A flag that may be left out or `null` (`None`).
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+        d.deserialize_option(Optional)
+    }
+
+    struct Optional;
+
+    impl<'de> Visitor<'de> for Optional {
+        type Value = Option<bool>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("true or false")
+        }
+
+        fn visit_none<E: Error>(self) -> Result<Option<bool>, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: Error>(self) -> Result<Option<bool>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<bool>, D::Error> {
+            d.deserialize_any(Flag).map(Some)
+        }
+    }
+
+    struct Flag;
+
+    impl Visitor<'_> for Flag {
+        type Value = bool;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("true or false")
+        }
+
+        fn visit_bool<E: Error>(self, b: bool) -> Result<bool, E> {
+            Ok(b)
+        }
+
+        fn visit_str<E: Error>(self, t: &str) -> Result<bool, E> {
+            match t {
+                "true" | "1" => Ok(true),
+                "false" | "0" => Ok(false),
+                _ => Err(E::custom(format!(
+                    "invalid value `{t}`, expected true or false"
+                ))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn flags_read_json_and_query_strings() {
+        let s: Scoring = serde_json::from_value(json!({"comments": "true"})).unwrap();
+        assert_eq!(s.comments, Some(true));
+        let s: Scoring = serde_json::from_value(json!({"comments": false})).unwrap();
+        assert_eq!(s.comments, Some(false));
+        let s: Scoring = serde_json::from_value(json!({"comments": null})).unwrap();
+        assert_eq!(s, Scoring::default());
+        assert!(serde_json::from_value::<Scoring>(json!({"comments": "yes"})).is_err());
+        assert!(serde_json::from_value::<Scoring>(json!({"comments": 2})).is_err());
+    }
+
+    #[test]
+    fn every_field_is_described_and_the_algorithms_are_named() {
+        let d = Scoring::described();
+        let names: Vec<&str> = d.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, ["algorithm", "comments"]);
+        assert_eq!(d[0].1, serde_json::Value::Null);
+        assert_eq!(d[1].1, json!(false));
+        assert!(d.iter().all(|f| !f.2.is_empty()), "{d:?}");
+        let s = serde_json::to_value(schemars::schema_for!(Scoring)).unwrap();
+        let names = s["properties"]["algorithm"]["enum"].as_array().unwrap();
+        assert!(names.contains(&json!("learned")) && names.contains(&json!(null)));
+    }
+}
