@@ -1,10 +1,8 @@
 //! Input lists: reading them (`--input FILE|-`), splitting them into shards for batch
-//! schedulers (`--shard K/N`), and finding the inputs a previous run already recorded
-//! (`--resume`).
+//! schedulers (`--shard K/N`), and naming each input's files (`slug`). Which inputs a previous
+//! run recorded (`--resume`) is read by the runtime's sink, which owns that file.
 
-use std::collections::HashSet;
 use std::fmt;
-use std::path::Path;
 use std::str::FromStr;
 
 /// Parse an input list: one URL or path per line; blank lines and `#` comments skipped.
@@ -58,23 +56,6 @@ impl fmt::Display for Shard {
 /// (Rust's `DefaultHasher` is not promised to be).
 pub fn stable_hash(input: &str) -> u64 {
     crate::hash::fnv1a64(&[input.as_bytes()])
-}
-
-/// Inputs that already have a record in a JSON Lines file (for `--resume`). A line cut by a
-/// crash is not a record: its input runs again. A missing file means nothing is recorded.
-pub fn recorded_inputs(path: &Path) -> HashSet<String> {
-    let mut done = HashSet::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return done;
-    };
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-            if let Some(i) = v.get("input").and_then(|i| i.as_str()) {
-                done.insert(i.to_string());
-            }
-        }
-    }
-    done
 }
 
 /// A stable file-name slug for an input: a readable part plus a hash of the whole input, so
@@ -154,16 +135,6 @@ mod tests {
         for bad in ["5/5", "1/0", "x/2", "3", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn resume_reads_complete_lines_only() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("index.jsonl");
-        std::fs::write(&p, "{\"input\":\"a\"}\n{\"input\":\"b\"}\n{\"input\":\"c\"").unwrap();
-        let got = recorded_inputs(&p);
-        assert!(got.contains("a") && got.contains("b") && !got.contains("c"));
-        assert!(recorded_inputs(&d.path().join("none")).is_empty());
     }
 
     #[test]

@@ -32,9 +32,11 @@
 //!   limit, login, paywall, consent), recognised from the response and the layout.
 //! - [`archive`]: web archives: WARC/1.1 records of what the browser fetched (`warc`), reading
 //!   them back for replay (`read`), WACZ packages and CDXJ (`wacz`).
+//! - [`described`]: a settings type's fields (name, default, doc) from its JSON schema, as
+//!   Python's keyword tables read them.
 //! - [`hash`]: the one stable hash (FNV-1a 64 with the SplitMix64 finaliser).
-//! - [`inputs`]: input lists, shards of them (`--shard K/N`) and the inputs a run recorded
-//!   (`--resume`), shared by the batch and the crawl.
+//! - [`inputs`]: input lists, shards of them (`--shard K/N`) and the slugs that name each
+//!   input's files, shared by the batch and the crawl.
 //!
 //! Scoring never touches the browser: `extract(&Snapshot, Algorithm, &Params)` is a plain
 //! function, so every algorithm runs from a saved JSON snapshot.
@@ -42,6 +44,7 @@
 
 pub mod archive;
 pub mod charset;
+pub mod described;
 pub mod error;
 pub mod eval;
 pub mod extract;

@@ -194,24 +194,8 @@ impl CrawlSettings {
     /// Each field as a keyword table reads it: its JSON name, its default and its doc (from
     /// the JSON schema), in name order. Python's keywords are made from it.
     pub fn described() -> Vec<(String, serde_json::Value, String)> {
-        let defaults = match serde_json::to_value(CrawlSettings::default()) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => serde_json::Map::new(),
-        };
-        let schema = schemars::schema_for!(CrawlSettings);
-        let props = schema.get("properties").and_then(|p| p.as_object());
-        defaults
-            .into_iter()
-            .map(|(name, default)| {
-                let doc = props
-                    .and_then(|p| p.get(&name))
-                    .and_then(|f| f.get("description"))
-                    .and_then(|d| d.as_str())
-                    .unwrap_or_default()
-                    .replace('\n', " ");
-                (name, default, doc)
-            })
-            .collect()
+        let defaults = serde_json::to_value(CrawlSettings::default()).ok();
+        sightline_core::described::described(&schemars::schema_for!(CrawlSettings), defaults)
     }
 
     /// `delay_ms` as a duration.

@@ -293,24 +293,7 @@ impl RenderOptions {
     /// and its doc (from the JSON schema), in name order. Python's render keywords are made
     /// from it.
     pub fn described() -> Vec<(String, serde_json::Value, String)> {
-        let schema = schemars::schema_for!(RenderOptions);
-        let props = schema.get("properties").and_then(|p| p.as_object());
-        props
-            .into_iter()
-            .flatten()
-            .map(|(name, field)| {
-                let default = field
-                    .get("default")
-                    .cloned()
-                    .unwrap_or(serde_json::Value::Null);
-                let doc = field
-                    .get("description")
-                    .and_then(|d| d.as_str())
-                    .unwrap_or_default()
-                    .replace('\n', " ");
-                (name.clone(), default, doc)
-            })
-            .collect()
+        sightline_core::described::described(&schemars::schema_for!(RenderOptions), None)
     }
 
     /// The checks the values' types do not make (JSON can say `"timeout": 0`).

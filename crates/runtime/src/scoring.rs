@@ -36,29 +36,7 @@ impl Scoring {
     /// off: `false`; another unset field `null`, the front end's default) and its doc (from
     /// the JSON schema), in name order. Python's scoring keywords are made from it.
     pub fn described() -> Vec<(String, serde_json::Value, String)> {
-        let schema = schemars::schema_for!(Scoring);
-        let props = schema.get("properties").and_then(|p| p.as_object());
-        props
-            .into_iter()
-            .flatten()
-            .map(|(name, field)| {
-                let flag = match field.get("type") {
-                    Some(serde_json::Value::String(t)) => t == "boolean",
-                    Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t == "boolean"),
-                    _ => false,
-                };
-                let default = match field.get("default") {
-                    None | Some(serde_json::Value::Null) if flag => serde_json::Value::Bool(false),
-                    d => d.cloned().unwrap_or_default(),
-                };
-                let doc = field
-                    .get("description")
-                    .and_then(|d| d.as_str())
-                    .unwrap_or_default()
-                    .replace('\n', " ");
-                (name.clone(), default, doc)
-            })
-            .collect()
+        sightline_core::described::described(&schemars::schema_for!(Scoring), None)
     }
 }
 

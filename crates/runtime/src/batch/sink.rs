@@ -8,12 +8,29 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::inputs::{recorded_inputs, slug};
+use super::inputs::slug;
 use super::page::PageOut;
 use super::record::Record;
 use crate::output::json::AlgorithmResult;
 use crate::output::Format;
 use crate::Error;
+
+/// Inputs that already have a record in a JSON Lines file (for `--resume`). A line cut by a
+/// crash is not a record: its input runs again. A missing file means nothing is recorded.
+fn recorded_inputs(path: &Path) -> HashSet<String> {
+    let mut done = HashSet::new();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return done;
+    };
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+            if let Some(i) = v.get("input").and_then(|i| i.as_str()) {
+                done.insert(i.to_string());
+            }
+        }
+    }
+    done
+}
 
 /// Where page bodies go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,5 +248,20 @@ pub(crate) fn strip_bodies(rec: &mut Record) {
     }
     if let Some(m) = rec.algorithms.as_mut() {
         m.values_mut().for_each(strip);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resume_reads_complete_lines_only() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("index.jsonl");
+        std::fs::write(&p, "{\"input\":\"a\"}\n{\"input\":\"b\"}\n{\"input\":\"c\"").unwrap();
+        let got = recorded_inputs(&p);
+        assert!(got.contains("a") && got.contains("b") && !got.contains("c"));
+        assert!(recorded_inputs(&d.path().join("none")).is_empty());
     }
 }
