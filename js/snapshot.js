@@ -5,7 +5,7 @@
 // Schema (schema_version 1), mirrored by `src/snapshot/mod.rs`:
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
 //                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?,
-//                rel? (of <a> and <area>), link?,
+//                rel? (of <a> and <area>), attrs? (WRITER_ATTRS, as written), link?,
 //                box: [x, y, w, h] (CSS px, document
 //                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
@@ -34,6 +34,11 @@
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
+  // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
+  const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
+    "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
+    "datetime", "display", "encoding", "itemprop", "lang", "reversed", "rowspan", "scope", "start",
+    "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
   // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
   // elements shadow `document.title`, and old libraries replace the globals `Element` and
@@ -308,6 +313,9 @@
     if ((tagU === "A" || tagU === "AREA") && hasAttr(node, "rel")) {
       const rel = String(attr(node, "rel") || "").trim().toLowerCase().replace(/\s+/g, " ");
       if (rel) o.rel = rel.slice(0, 100);
+    }
+    for (const n of WRITER_ATTRS) {
+      if (hasAttr(node, n)) (o.attrs || (o.attrs = {}))[n] = String(attr(node, n) || "").slice(0, 300);
     }
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;

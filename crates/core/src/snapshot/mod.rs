@@ -5,6 +5,7 @@
 //! A `Snapshot` is the only thing scoring ever sees, so every algorithm can be run and tested
 //! from a JSON file with no browser. Fixtures store exactly this JSON.
 
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -220,6 +221,33 @@ fn is_400(v: &u32) -> bool {
     *v == 400
 }
 
+/// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
+/// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
+pub const WRITER_ATTRS: [&str; 22] = [
+    "aria-describedby",
+    "aria-hidden",
+    "aria-label",
+    "colspan",
+    "data-callout",
+    "data-code-language",
+    "data-footnote-backref",
+    "data-footnote-ref",
+    "data-lang",
+    "data-language",
+    "datetime",
+    "display",
+    "encoding",
+    "itemprop",
+    "lang",
+    "reversed",
+    "rowspan",
+    "scope",
+    "start",
+    "title",
+    "type",
+    "width",
+];
+
 /// One element or text node. Text nodes have `tag == "#text"` and carry `text`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Node {
@@ -257,6 +285,14 @@ pub struct Node {
     /// Inside (or itself) a link; buttons and select lists count as links (Song §4.1.3).
     #[serde(default, skip_serializing_if = "is_false")]
     pub link: bool,
+    /// The attributes the writers read beyond the ones above, as written (values cut at 300
+    /// characters): table spans (`colspan`, `rowspan`), list numbering (`start`,
+    /// `reversed`), code languages (`data-lang`, `data-language`), titles and labels
+    /// (`title`, `aria-label`), `datetime`, footnote markers (`data-footnote-ref`,
+    /// `data-footnote-backref`, `aria-describedby`), `itemprop`, and the rest of
+    /// [`WRITER_ATTRS`]. Scores never read them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attrs: BTreeMap<String, String>,
     /// Bounding box in CSS px, document coordinates.
     #[serde(rename = "box", default)]
     pub rect: Rect,
@@ -749,6 +785,7 @@ impl Node {
             alt: None,
             rel: None,
             link: false,
+            attrs: BTreeMap::new(),
             rect,
             display: if tag == "#text" {
                 "inline".into()

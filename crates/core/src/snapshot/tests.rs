@@ -187,3 +187,15 @@ fn css_paths_equal_the_sibling_scan_on_a_real_page() {
         assert_eq!(t.css_path(id), css_path_by_scanning(&t, id), "node {id}");
     }
 }
+
+/// The snapshot script copies exactly the attributes [`WRITER_ATTRS`] names.
+#[test]
+fn writer_attrs_match_the_snapshot_script() {
+    let js = include_str!("../../../../js/snapshot.js");
+    let start = js
+        .find("const WRITER_ATTRS = [")
+        .expect("WRITER_ATTRS in js/snapshot.js");
+    let list = &js[start..start + js[start..].find("];").unwrap()];
+    let names: Vec<&str> = list.split('"').skip(1).step_by(2).collect();
+    assert_eq!(names, WRITER_ATTRS.to_vec());
+}
