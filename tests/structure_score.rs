@@ -59,5 +59,8 @@ fn structure_score_self_test_passes() {
         py.display()
     );
     // Every check ran: the pairs are not skipped by accident.
-    assert!(stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 12, "{stdout}");
+    assert!(
+        stdout.lines().filter(|l| l.starts_with("ok ")).count() >= 12,
+        "{stdout}"
+    );
 }
