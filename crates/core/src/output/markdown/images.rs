@@ -1,0 +1,197 @@
+//! Images and the media the extraction's mask leaves out: which `<img>` is a content image
+//! (by its rendered size), which formulas and images join the kept content though they hold no
+//! text ([`with_media`]), and how an image is written (`![alt](src)`, once per source; a formula
+//! image as its LaTeX).
+//!
+//! Why the writers need this: an algorithm keeps nodes by their text, and an image, like a
+//! MathJax 3 or MathML formula, has none, so a mask built from text leaves it out even when the
+//! sentence or the figure around it is kept. The rules:
+//! - a *content image* is an `<img>` shown (not `display: none`, not hidden) with a box of at
+//!   least [`MIN_SIDE`] px on both sides; or, when its box shows nothing (a side under 2 px: a
+//!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
+//!   `height` attributes are both at least [`MIN_SIDE`]. Tracking pixels, spacers, icons,
+//!   badges and avatars are smaller and dropped, even inside kept content.
+//! - a content image or a formula that the mask left out joins it when its parent is kept, or
+//!   when it sits between kept text (the text just before or after it kept, and kept text on
+//!   both sides somewhere: a figure between two paragraphs); a formula needs the text just
+//!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
+//!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
+//!   `<figcaption>`.
+//! - each image source is written once (carousels repeat their slides; `<picture>` holds one
+//!   `<img>`); a `data:` image is written as its alt text.
+
+use std::collections::HashSet;
+
+use super::math;
+use super::syntax::{destination, escape_text};
+use super::Inline;
+use crate::snapshot::{Node, NodeId, Tree};
+
+/// Images smaller than this on a side (CSS px) are not content: tracking pixels, spacers,
+/// icons, badges, avatars (most sites draw those at 16 to 40 px).
+pub(super) const MIN_SIDE: f64 = 48.0;
+
+/// A declared `width`/`height` attribute in px (`"640"`, `"640px"`), if any.
+fn declared(n: &Node, name: &str) -> Option<f64> {
+    let v = n.attrs.get(name)?;
+    v.trim().trim_end_matches("px").trim().parse::<f64>().ok()
+}
+
+/// Is node `n` an `<img>` that can be content (see the module rules)?
+pub(super) fn content_image(n: &Node) -> bool {
+    if n.tag != "img" || n.display == "none" || n.visibility != "visible" {
+        return false;
+    }
+    let (w, h) = (n.rect.w, n.rect.h);
+    if w >= MIN_SIDE && h >= MIN_SIDE {
+        return true;
+    }
+    if w < 2.0 || h < 2.0 {
+        return matches!(
+            (declared(n, "width"), declared(n, "height")),
+            (Some(a), Some(b)) if a >= MIN_SIDE && b >= MIN_SIDE
+        );
+    }
+    false
+}
+
+/// Does node `n` join the content when its surroundings are kept?
+fn media(n: &Node) -> Option<bool> {
+    if math::is_math(n) || formula_image(n).is_some() {
+        Some(true)
+    } else if content_image(n) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The keep mask with the media the extraction left out (see the module rules). Linear.
+pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
+    let n = tree.len();
+    let mut out = kept.to_vec();
+    let text_kept = |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then(|| kept[i]);
+    // Any candidate at all? Most pages' media are already kept or absent: no second pass.
+    let cands: Vec<(NodeId, bool)> = (1..n)
+        .filter(|&i| !kept[i] && tree.node(i).is_element())
+        .filter_map(|i| media(tree.node(i)).map(|m| (i, m)))
+        .collect();
+    if cands.is_empty() {
+        return out;
+    }
+    // Per node: the text just before it kept / any kept text before it; same after.
+    let mut before = vec![(false, false); n];
+    let (mut last, mut any) = (false, false);
+    for (i, b) in before.iter_mut().enumerate() {
+        *b = (last, any);
+        if let Some(k) = text_kept(i) {
+            last = k;
+            any |= k;
+        }
+    }
+    let mut after = vec![(false, false); n];
+    let (mut next, mut any) = (false, false);
+    for i in (0..n).rev() {
+        // A node's subtree follows it: the text after it is after its subtree.
+        after[i] = (next, any);
+        if let Some(k) = text_kept(i) {
+            next = k;
+            any |= k;
+        }
+    }
+    // Kept text in the subtree (ancestors holding some are left alone when climbing).
+    let mut has_text = vec![false; n];
+    for i in (0..n).rev() {
+        if text_kept(i) == Some(true) {
+            has_text[i] = true;
+        }
+        if let (true, Some(p)) = (has_text[i], tree.parent(i)) {
+            has_text[p] = true;
+        }
+    }
+    for (i, is_math) in cands {
+        if out[i] {
+            continue;
+        }
+        let end = tree.subtree_end(i);
+        let (b, any_b) = before[i];
+        let (a, any_a) = if end < n { after[end - 1] } else { (false, false) };
+        let in_kept = tree.parent(i).is_some_and(|p| kept[p]);
+        let join = if is_math {
+            in_kept || (b && a)
+        } else {
+            in_kept || ((b || a) && any_b && any_a)
+        };
+        if !join {
+            continue;
+        }
+        for j in tree.subtree(i) {
+            out[j] = true;
+        }
+        let mut q = tree.parent(i);
+        while let Some(p) = q {
+            if out[p] || has_text[p] {
+                break;
+            }
+            out[p] = true;
+            if tree.node(p).tag == "figure" {
+                for &c in &tree.children[p] {
+                    if tree.node(c).tag == "figcaption" {
+                        tree.subtree(c).for_each(|j| out[j] = true);
+                    }
+                }
+            }
+            q = tree.parent(p);
+        }
+    }
+    out
+}
+
+/// The LaTeX of a formula image (its alt text) and whether it is a display formula: an image
+/// whose class names LaTeX (`latex`, `tex`, `wp-latex`, MediaWiki's `mwe-math-fallback-image-*`)
+/// or whose source is a LaTeX renderer (`latex`, `mathtex`, `codecogs`, `/math/render/`).
+pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
+    if n.tag != "img" {
+        return None;
+    }
+    let alt = n.alt.as_deref()?.trim();
+    if alt.is_empty() {
+        return None;
+    }
+    let class = n.class.as_deref().unwrap_or("");
+    let by_class = class.split(' ').any(|c| {
+        let c = c.to_ascii_lowercase();
+        c == "latex" || c == "tex" || c.starts_with("wp-latex") || c.starts_with("mwe-math")
+    });
+    let src = n.src.as_deref().unwrap_or("").to_ascii_lowercase();
+    let by_src = ["latex", "mathtex", "codecogs", "/math/render/"]
+        .iter()
+        .any(|k| src.contains(k));
+    if !by_class && !by_src {
+        return None;
+    }
+    let display = class.contains("display");
+    Some((math::clean_tex(alt), display))
+}
+
+/// Write an image into the paragraph: `![alt](src)` once per source; a formula image as its
+/// LaTeX; a `data:` image as its alt text; nothing for a tiny image (see [`content_image`]).
+pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
+    if let Some((tex, display)) = formula_image(n) {
+        return math::write(inl, &tex, display);
+    }
+    let alt = crate::snapshot::collapse_ws(n.alt.as_deref().unwrap_or(""));
+    let src = n.src.as_deref().map(str::trim).unwrap_or("");
+    if !src.is_empty() && !src.starts_with("data:") {
+        if !content_image(n) || !seen.insert(src.to_string()) {
+            return;
+        }
+        let mut a = String::new();
+        if !alt.is_empty() {
+            escape_text(&mut a, &alt, None, false);
+        }
+        inl.out.push_str(&format!("![{a}]({})", destination(src)));
+    } else if !alt.is_empty() {
+        inl.text(&alt);
+    }
+}
