@@ -9,14 +9,15 @@
 //! - a *content image* is an `<img>` shown (not `display: none`, not hidden) with a box of at
 //!   least [`MIN_SIDE`] px on both sides; or, when its box shows nothing (a side under 2 px: a
 //!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
-//!   `height` attributes are both at least [`MIN_SIDE`]. Tracking pixels, spacers, icons,
+//!   `height` attributes are both at least [`MIN_SIDE`], or, none declared, that has alt
+//!   text. Tracking pixels, spacers, icons,
 //!   badges and avatars are smaller and dropped, even inside kept content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
 //!   when it sits between kept text (the text just before or after it kept, and kept text on
 //!   both sides somewhere: a figure between two paragraphs); a formula needs the text just
 //!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
-//!   `<figcaption>`.
+//!   `<figcaption>`; so does a kept figure showing a content image.
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
 
@@ -47,10 +48,13 @@ pub(super) fn content_image(n: &Node) -> bool {
         return true;
     }
     if w < 2.0 || h < 2.0 {
-        return matches!(
-            (declared(n, "width"), declared(n, "height")),
-            (Some(a), Some(b)) if a >= MIN_SIDE && b >= MIN_SIDE
-        );
+        return match (declared(n, "width"), declared(n, "height")) {
+            (Some(a), Some(b)) => a >= MIN_SIDE && b >= MIN_SIDE,
+            // A lazy image's 1 px placeholder, nothing declared: its alt text says it is
+            // content (tracking pixels and spacers have none).
+            (None, None) => n.alt.as_deref().is_some_and(|a| !a.trim().is_empty()),
+            _ => false,
+        };
     }
     false
 }
@@ -76,7 +80,8 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         .filter(|&i| !kept[i] && tree.node(i).is_element())
         .filter_map(|i| media(tree.node(i)).map(|m| (i, m)))
         .collect();
-    if cands.is_empty() {
+    let figures = (1..n).any(|i| tree.node(i).tag == "figure");
+    if cands.is_empty() && !figures {
         return out;
     }
     // Per node: the text just before it kept / any kept text before it; same after.
@@ -142,6 +147,19 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                 }
             }
             q = tree.parent(p);
+        }
+    }
+    // A figure's caption goes with its image, though the extraction left it out.
+    for f in 1..n {
+        if out[f] && tree.node(f).tag == "figure" {
+            let shows = tree
+                .subtree(f)
+                .any(|j| out[j] && content_image(tree.node(j)));
+            for &c in tree.children[f].iter().filter(|_| shows) {
+                if tree.node(c).tag == "figcaption" {
+                    tree.subtree(c).for_each(|j| out[j] = true);
+                }
+            }
         }
     }
     out

@@ -232,7 +232,9 @@ impl<'t, 'a> Writer<'t, 'a> {
                 continue;
             }
             if let Some(p) = tree.parent(id) {
-                w.has_block[p] |= w.has_block[id] || base == Kind::Block;
+                // A formula is written whole, whatever its rendering's boxes.
+                let inner = w.has_block[id] && !math::is_math(tree.node(id));
+                w.has_block[p] |= inner || base == Kind::Block;
             }
         }
         w
@@ -262,7 +264,7 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// The node's kind, an inline element holding a block counting as a block.
     fn kind(&self, id: NodeId) -> Kind {
         match self.base_kind(id) {
-            Kind::Inline if self.has_block[id] => Kind::Block,
+            Kind::Inline if self.has_block[id] && !math::is_math(self.tree.node(id)) => Kind::Block,
             k => k,
         }
     }
@@ -492,6 +494,8 @@ impl<'t, 'a> Writer<'t, 'a> {
         if math::is_math(n) {
             if let Some((tex, display)) = math::formula(n) {
                 math::write(inl, &tex, display);
+                // The text after it keeps its own spacing (the rendering's boxes are not text).
+                inl.last_box = None;
             }
             return;
         }
