@@ -213,3 +213,80 @@ pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
         inl.text(&alt);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::{Algorithm, Extraction};
+    use crate::output::markdown::render;
+    use crate::snapshot::{rect, NodeId, SnapshotBuilder, Tree};
+
+    fn img(b: &mut SnapshotBuilder, p: NodeId, w: f64, h: f64, src: &str, alt: &str) -> NodeId {
+        let i = b.el(p, "img", rect(0.0, 0.0, w, h));
+        b.node_mut(i).display = "inline".into();
+        b.node_mut(i).src = Some(src.into());
+        b.node_mut(i).alt = Some(alt.into());
+        i
+    }
+
+    /// Markdown with only the text nodes (and their parents, when all their text is) kept,
+    /// as a text-based algorithm keeps them.
+    fn md_text_kept(b: &SnapshotBuilder, keep_text: &[NodeId], keep_el: &[NodeId]) -> String {
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for &i in keep_text.iter().chain(keep_el) {
+            ex.kept[i] = true;
+        }
+        render(&tree, &ex)
+    }
+
+    #[test]
+    fn images_join_the_kept_content_they_sit_in_and_tiny_ones_are_dropped() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 900.0));
+        let p1 = b.el(art, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t1 = b.text(p1, "First paragraph. ");
+        let icon = img(&mut b, p1, 20.0, 20.0, "icon.png", "Share");
+        let pix = img(&mut b, p1, 1.0, 1.0, "pixel.gif", "");
+        let in_p = img(&mut b, p1, 300.0, 200.0, "inline.png", "Inline photo");
+        let fig = b.el(art, "figure", rect(0.0, 50.0, 600.0, 400.0));
+        img(&mut b, fig, 600.0, 360.0, "photo.jpg", "A photo");
+        let cap = b.el(fig, "figcaption", rect(0.0, 410.0, 600.0, 20.0));
+        b.text(cap, "The caption.");
+        // A carousel's clone of the same picture, and a lazy image that never loaded.
+        let slide = b.el(art, "div", rect(0.0, 460.0, 600.0, 360.0));
+        img(&mut b, slide, 600.0, 360.0, "photo.jpg", "A photo");
+        let lazy = b.el(art, "div", rect(0.0, 830.0, 600.0, 1.0));
+        let l1 = img(&mut b, lazy, 600.0, 1.0, "lazy.jpg", "Lazy one");
+        b.node_mut(l1).attrs.insert("width".into(), "640".into());
+        b.node_mut(l1).attrs.insert("height".into(), "1".into());
+        img(&mut b, lazy, 1.0, 1.0, "lazy2.jpg", "Lazy two");
+        let p2 = b.el(art, "p", rect(0.0, 840.0, 600.0, 40.0));
+        let t2 = b.text(p2, "Second paragraph.");
+        let nav = b.el(0, "nav", rect(0.0, 900.0, 800.0, 20.0));
+        img(&mut b, nav, 200.0, 100.0, "logo.png", "Logo");
+        let md = md_text_kept(&b, &[t1, t2], &[p1, p2]);
+        assert_eq!(
+            md,
+            "First paragraph. ![Inline photo](inline.png)\n\n![A photo](photo.jpg)\n\n\
+             The caption.\n\n![Lazy two](lazy2.jpg)\n\nSecond paragraph.\n"
+        );
+        assert!(!md.contains("icon.png") && !md.contains("pixel") && !md.contains("logo"));
+        let _ = (icon, pix, in_p);
+    }
+
+    #[test]
+    fn formula_images_are_latex_and_data_images_their_alt() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t = b.text(p, "So ");
+        let f = img(&mut b, p, 40.0, 16.0, "https://s0.wp.com/latex.php?latex=x", "x^2");
+        b.node_mut(f).class = Some("latex".into());
+        let m = img(&mut b, p, 60.0, 16.0, "e.svg", "{\\displaystyle e^{i\\pi}}");
+        b.node_mut(m).class = Some("mwe-math-fallback-image-inline".into());
+        let t2 = b.text(p, " and ");
+        img(&mut b, p, 100.0, 100.0, "data:image/png;base64,AAAA", "a *dot*");
+        let md = md_text_kept(&b, &[t, t2], &[p]);
+        assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*\n");
+    }
+}

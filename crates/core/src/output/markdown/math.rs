@@ -103,7 +103,11 @@ pub(super) fn write(inl: &mut Inline, tex: &str, display: bool) {
         inl.out.push_str(tex);
         inl.out.push_str("\n$$\n\n");
     } else {
-        // `$ x$` is not math for most readers: the TeX has no edge spaces (clean_tex).
+        // `$ x$` is not math for most readers: the TeX has no edge spaces (clean_tex); two
+        // formulas in a row must not read as `$$`.
+        if inl.out.ends_with('$') {
+            inl.out.push(' ');
+        }
         inl.out.push('$');
         inl.out.push_str(tex);
         inl.out.push('$');
@@ -748,5 +752,50 @@ mod tests {
         // Prices are not math; text outside formulas is escaped as before.
         assert_eq!(w("from $5 to $10 *now*"), "from $5 to $10 \\*now\\*");
         assert_eq!(w("a \\ b"), "a \\\\ b");
+    }
+}
+
+#[cfg(test)]
+mod writer_tests {
+    use crate::extract::{Algorithm, Extraction};
+    use crate::output::markdown::render;
+    use crate::snapshot::{rect, SnapshotBuilder, Tree};
+
+    #[test]
+    fn formulas_are_written_once_in_the_sentence() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t1 = b.text(p, "Let ");
+        // KaTeX: the TeX on the .katex span, its glyphs below it.
+        let k = b.el(p, "span", rect(30.0, 0.0, 40.0, 20.0));
+        b.node_mut(k).class = Some("katex".into());
+        b.node_mut(k).display = "inline".into();
+        b.node_mut(k).tex = Some("x_1".into());
+        let g = b.text(k, "x1");
+        let t2 = b.text(p, " and ");
+        // MathJax 2: the rendering skipped, the script node written.
+        let mj = b.el(p, "span", rect(80.0, 0.0, 40.0, 20.0));
+        b.node_mut(mj).class = Some("MathJax".into());
+        b.node_mut(mj).display = "inline".into();
+        let g2 = b.text(mj, "y≠0");
+        let s = b.el(p, "script", rect(80.0, 0.0, 40.0, 20.0));
+        b.node_mut(s).tex = Some("y \\ne 0".into());
+        b.node_mut(s).display = "none".into();
+        let t3 = b.text(p, ", so");
+        // MathJax 3 in display: no text, not in the mask; MathML converted.
+        let c = b.el(p, "mjx-container", rect(0.0, 20.0, 600.0, 20.0));
+        b.node_mut(c).mathml = Some("<math><msqrt><mi>y</mi></msqrt></math>".into());
+        b.node_mut(c).tex_display = true;
+        let t4 = b.text(p, "holds.");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for i in [p, t1, k, g, t2, mj, g2, t3, t4] {
+            ex.kept[i] = true;
+        }
+        assert_eq!(
+            render(&tree, &ex),
+            "Let $x_1$ and $y \\ne 0$, so\n\n$$\n\\sqrt{y}\n$$\n\nholds.\n"
+        );
     }
 }

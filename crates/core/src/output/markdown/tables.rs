@@ -288,3 +288,109 @@ fn inner_html(w: &Writer, id: NodeId, out: &mut String, depth: usize) {
         out.push_str(&format!("</{tag}>"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::{Algorithm, Extraction};
+    use crate::output::markdown::render;
+    use crate::snapshot::{rect, NodeId, SnapshotBuilder, Tree};
+
+    fn md(b: &SnapshotBuilder) -> String {
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        ex.kept = vec![true; tree.len()];
+        render(&tree, &ex)
+    }
+
+    /// A table of rows of (tag, text, colspan, rowspan) cells.
+    fn table(b: &mut SnapshotBuilder, rows: &[&[(&str, &str, u32, u32)]]) -> Vec<NodeId> {
+        let t = b.el(0, "table", rect(0.0, 0.0, 600.0, 100.0));
+        let mut cells = Vec::new();
+        for row in rows {
+            let tr = b.el(t, "tr", rect(0.0, 0.0, 600.0, 20.0));
+            for &(tag, text, cs, rs) in row.iter() {
+                let c = b.el(tr, tag, rect(0.0, 0.0, 150.0, 20.0));
+                if cs > 1 {
+                    b.node_mut(c).attrs.insert("colspan".into(), cs.to_string());
+                }
+                if rs > 1 {
+                    b.node_mut(c).attrs.insert("rowspan".into(), rs.to_string());
+                }
+                if !text.is_empty() {
+                    b.text(c, text);
+                }
+                cells.push(c);
+            }
+        }
+        cells
+    }
+
+    #[test]
+    fn spans_repeat_into_the_cells_they_cover() {
+        let mut b = SnapshotBuilder::new(800.0);
+        table(
+            &mut b,
+            &[
+                &[("th", "A", 1, 1), ("th", "B", 1, 1), ("th", "C", 1, 1)],
+                &[("td", "wide", 2, 1), ("td", "tall", 1, 2)],
+                &[("td", "x", 1, 1), ("td", "y|z", 1, 1)],
+            ],
+        );
+        assert_eq!(
+            md(&b),
+            "| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| x | y\\|z | tall |\n"
+        );
+    }
+
+    #[test]
+    fn a_bold_first_row_is_the_header() {
+        // Nodes in document order: the bold row built by hand.
+        let mut b = SnapshotBuilder::new(800.0);
+        let t = b.el(0, "table", rect(0.0, 0.0, 600.0, 100.0));
+        let tr = b.el(t, "tr", rect(0.0, 0.0, 600.0, 20.0));
+        for h in ["Name", "Size"] {
+            let c = b.el(tr, "td", rect(0.0, 0.0, 150.0, 20.0));
+            let s = b.el(c, "strong", rect(0.0, 0.0, 50.0, 20.0));
+            b.node_mut(s).font_weight = 700;
+            b.text(s, h);
+        }
+        let tr = b.el(t, "tr", rect(0.0, 20.0, 600.0, 20.0));
+        for v in ["1", "2"] {
+            let c = b.el(tr, "td", rect(0.0, 20.0, 150.0, 20.0));
+            b.text(c, v);
+        }
+        assert_eq!(md(&b), "| Name | Size |\n| --- | --- |\n| 1 | 2 |\n");
+    }
+
+    #[test]
+    fn block_cells_give_html_and_layout_tables_their_content() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let cells = table(
+            &mut b,
+            &[
+                &[("th", "Plan", 1, 1), ("th", "Has", 1, 1)],
+                &[("td", "Basic", 1, 1), ("td", "", 1, 1)],
+            ],
+        );
+        let ul = b.el(cells[3], "ul", rect(0.0, 0.0, 100.0, 40.0));
+        b.node_mut(ul).class = Some("list".into());
+        for t in ["one & two", "three"] {
+            let li = b.el(ul, "li", rect(0.0, 0.0, 100.0, 20.0));
+            b.node_mut(li).display = "list-item".into();
+            b.text(li, t);
+        }
+        assert_eq!(
+            md(&b),
+            "<table>\n<tr><th>Plan</th><th>Has</th></tr>\n\
+             <tr><td>Basic</td><td><ul><li>one &amp; two</li><li>three</li></ul></td></tr>\n</table>\n"
+        );
+        // One column, or one row of boxes: a layout table, written as its content.
+        let mut b = SnapshotBuilder::new(800.0);
+        table(&mut b, &[&[("td", "Only", 1, 1)], &[("td", "column", 1, 1)]]);
+        assert_eq!(md(&b), "Only\n\ncolumn\n");
+        let mut b = SnapshotBuilder::new(800.0);
+        table(&mut b, &[&[("td", "Main text", 1, 1), ("td", "Sidebar", 1, 1)]]);
+        assert_eq!(md(&b), "Main text\n\nSidebar\n");
+    }
+}
