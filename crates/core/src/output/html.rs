@@ -48,7 +48,11 @@ fn write_node(tree: &Tree, kept: &[bool], id: NodeId, out: &mut String) {
             continue;
         }
         if let Some((tex, display)) = super::markdown::formula(n) {
-            let (o, c) = if display { ("\\[", "\\]") } else { ("\\(", "\\)") };
+            let (o, c) = if display {
+                ("\\[", "\\]")
+            } else {
+                ("\\(", "\\)")
+            };
             out.push_str(&escape(&format!("{o}{tex}{c}")));
             continue;
         }

@@ -74,7 +74,7 @@ fn media(n: &Node) -> Option<bool> {
 pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let n = tree.len();
     let mut out = kept.to_vec();
-    let text_kept = |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then(|| kept[i]);
+    let text_kept = |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
     // Any candidate at all? Most pages' media are already kept or absent: no second pass.
     let cands: Vec<(NodeId, bool)> = (1..n)
         .filter(|&i| !kept[i] && tree.node(i).is_element())
@@ -120,7 +120,11 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         }
         let end = tree.subtree_end(i);
         let (b, any_b) = before[i];
-        let (a, any_a) = if end < n { after[end - 1] } else { (false, false) };
+        let (a, any_a) = if end < n {
+            after[end - 1]
+        } else {
+            (false, false)
+        };
         let in_kept = tree.parent(i).is_some_and(|p| kept[p]);
         let join = if is_math {
             in_kept || (b && a)
@@ -155,7 +159,10 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             let shows = tree
                 .subtree(f)
                 .any(|j| out[j] && content_image(tree.node(j)));
-            for &c in tree.children[f].iter().filter(|_| shows) {
+            if !shows {
+                continue;
+            }
+            for &c in &tree.children[f] {
                 if tree.node(c).tag == "figcaption" {
                     tree.subtree(c).for_each(|j| out[j] = true);
                 }
@@ -280,12 +287,26 @@ mod tests {
         let mut b = SnapshotBuilder::new(800.0);
         let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
         let t = b.text(p, "So ");
-        let f = img(&mut b, p, 40.0, 16.0, "https://s0.wp.com/latex.php?latex=x", "x^2");
+        let f = img(
+            &mut b,
+            p,
+            40.0,
+            16.0,
+            "https://s0.wp.com/latex.php?latex=x",
+            "x^2",
+        );
         b.node_mut(f).class = Some("latex".into());
         let m = img(&mut b, p, 60.0, 16.0, "e.svg", "{\\displaystyle e^{i\\pi}}");
         b.node_mut(m).class = Some("mwe-math-fallback-image-inline".into());
         let t2 = b.text(p, " and ");
-        img(&mut b, p, 100.0, 100.0, "data:image/png;base64,AAAA", "a *dot*");
+        img(
+            &mut b,
+            p,
+            100.0,
+            100.0,
+            "data:image/png;base64,AAAA",
+            "a *dot*",
+        );
         let md = md_text_kept(&b, &[t, t2], &[p]);
         assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*\n");
     }

@@ -118,7 +118,7 @@ pub(super) fn write(inl: &mut Inline, tex: &str, display: bool) {
 /// `\(…\)` and `$…$` (pandoc's rule: no space inside the dollars, no digit after the closing
 /// one) become `$…$`, `\[…\]` and `$$…$$` become `$$…$$`, their backslashes kept.
 pub(super) fn text_with_tex(out: &mut String, t: &str, prev: Option<char>, line_start: bool) {
-    if !t.contains(['$', '\\']) {
+    if !t.contains('$') && !t.contains('\\') {
         return escape_text(out, t, prev, line_start);
     }
     let mut rest = t;
@@ -418,7 +418,8 @@ fn conv(e: &El, out: &mut String, depth: usize) {
             let b = nth(0);
             let big = b.is_some_and(|b| {
                 b.name == "mo" && BIG_OPS.contains(&b.text().as_str())
-                    || b.name == "mi" && ["lim", "max", "min", "sup", "inf"].contains(&b.text().as_str())
+                    || b.name == "mi"
+                        && ["lim", "max", "min", "sup", "inf"].contains(&b.text().as_str())
             });
             let (under, over) = match e.name.as_str() {
                 "mover" => (None, nth(1)),
@@ -491,7 +492,10 @@ fn conv(e: &El, out: &mut String, depth: usize) {
                         .join(" & ")
                 })
                 .collect();
-            push(out, &format!("\\begin{{matrix}} {} \\end{{matrix}}", rows.join(" \\\\ ")));
+            push(
+                out,
+                &format!("\\begin{{matrix}} {} \\end{{matrix}}", rows.join(" \\\\ ")),
+            );
         }
         _ => {
             // math, mrow, mstyle, mpadded, menclose, merror, mtd, ...: the children in order.
@@ -628,8 +632,8 @@ fn operator(t: &str) -> String {
 
 /// Function names LaTeX has a command for.
 const FUNCTIONS: [&str; 22] = [
-    "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "arcsin", "arccos",
-    "arctan", "log", "ln", "exp", "lim", "max", "min", "sup", "inf", "det", "gcd",
+    "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan",
+    "log", "ln", "exp", "lim", "max", "min", "sup", "inf", "det", "gcd",
 ];
 
 fn identifier(t: &str, variant: Option<&str>) -> String {

@@ -610,9 +610,8 @@ impl<'t, 'a> Writer<'t, 'a> {
         let mut blocks = Vec::new();
         let mut inl = Inline::default();
         let mut cur = None;
-        let roots = (0..self.kept.len()).filter(|&i| {
-            self.kept[i] && self.tree.parent(i).is_none_or(|p| !self.kept[p])
-        });
+        let roots = (0..self.kept.len())
+            .filter(|&i| self.kept[i] && self.tree.parent(i).is_none_or(|p| !self.kept[p]));
         for r in roots {
             match self.kind(r) {
                 Kind::Skip => {}

@@ -173,7 +173,12 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         s
     };
     let keep: Vec<usize> = (0..nrows)
-        .filter(|&r| grid[r].iter().flatten().any(|&(rr, k)| !texts[rr][k].is_empty()))
+        .filter(|&r| {
+            grid[r]
+                .iter()
+                .flatten()
+                .any(|&(rr, k)| !texts[rr][k].is_empty())
+        })
         .collect();
     let Some(&first) = keep.first() else { return };
     let header = header_row(w, &cells[first], rows[first].1);
@@ -218,8 +223,33 @@ fn unbold(t: &str) -> &str {
 
 /// Tags kept in a table written as HTML; other elements are unwrapped.
 const HTML_KEEP: [&str; 27] = [
-    "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "td", "th", "a",
-    "strong", "b", "em", "i", "code", "pre", "br", "sup", "sub", "blockquote", "h4", "h5", "h6",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "a",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "code",
+    "pre",
+    "br",
+    "sup",
+    "sub",
+    "blockquote",
+    "h4",
+    "h5",
+    "h6",
 ];
 
 /// The kept content of a cell as HTML with minimal tags (see [`HTML_KEEP`]); past a depth of
@@ -387,10 +417,16 @@ mod tests {
         );
         // One column, or one row of boxes: a layout table, written as its content.
         let mut b = SnapshotBuilder::new(800.0);
-        table(&mut b, &[&[("td", "Only", 1, 1)], &[("td", "column", 1, 1)]]);
+        table(
+            &mut b,
+            &[&[("td", "Only", 1, 1)], &[("td", "column", 1, 1)]],
+        );
         assert_eq!(md(&b), "Only\n\ncolumn\n");
         let mut b = SnapshotBuilder::new(800.0);
-        table(&mut b, &[&[("td", "Main text", 1, 1), ("td", "Sidebar", 1, 1)]]);
+        table(
+            &mut b,
+            &[&[("td", "Main text", 1, 1), ("td", "Sidebar", 1, 1)]],
+        );
         assert_eq!(md(&b), "Main text\n\nSidebar\n");
     }
 }
