@@ -18,6 +18,7 @@
 //!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
 //!   `<figcaption>`; so does a kept figure showing a content image.
+//! - a tiny image whose alt text is an emoji (WordPress draws emoji as images) is that emoji.
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
 
@@ -59,9 +60,18 @@ pub(super) fn content_image(n: &Node) -> bool {
     false
 }
 
-/// Does node `n` join the content when its surroundings are kept?
+/// The alt text of a small image that is an emoji (WordPress's `img.emoji`): at most four
+/// characters, not all ASCII.
+fn emoji(n: &Node) -> Option<&str> {
+    let alt = n.alt.as_deref()?.trim();
+    (n.tag == "img" && !alt.is_empty() && alt.chars().count() <= 4 && !alt.is_ascii())
+        .then_some(alt)
+}
+
+/// Does node `n` join the content when its surroundings are kept (`Some(true)`: only in its
+/// sentence)?
 fn media(n: &Node) -> Option<bool> {
-    if math::is_math(n) || formula_image(n).is_some() {
+    if math::is_math(n) || formula_image(n).is_some() || (emoji(n).is_some() && !content_image(n)) {
         Some(true)
     } else if content_image(n) {
         Some(false)
@@ -74,7 +84,8 @@ fn media(n: &Node) -> Option<bool> {
 pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let n = tree.len();
     let mut out = kept.to_vec();
-    let text_kept = |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
+    let text_kept =
+        |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
     // Any candidate at all? Most pages' media are already kept or absent: no second pass.
     let cands: Vec<(NodeId, bool)> = (1..n)
         .filter(|&i| !kept[i] && tree.node(i).is_element())
@@ -208,7 +219,13 @@ pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
     let alt = crate::snapshot::collapse_ws(n.alt.as_deref().unwrap_or(""));
     let src = n.src.as_deref().map(str::trim).unwrap_or("");
     if !src.is_empty() && !src.starts_with("data:") {
-        if !content_image(n) || !seen.insert(src.to_string()) {
+        if !content_image(n) {
+            if let Some(e) = emoji(n) {
+                inl.text(e);
+            }
+            return;
+        }
+        if !seen.insert(src.to_string()) {
             return;
         }
         let mut a = String::new();
@@ -307,7 +324,9 @@ mod tests {
             "data:image/png;base64,AAAA",
             "a *dot*",
         );
+        let e = img(&mut b, p, 16.0, 16.0, "1f600.png", "😀");
+        b.node_mut(e).class = Some("emoji".into());
         let md = md_text_kept(&b, &[t, t2], &[p]);
-        assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*\n");
+        assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*😀\n");
     }
 }

@@ -248,9 +248,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             Kind::Text
         } else if math::is_math(n) {
             Kind::Inline
-        } else if math::is_mathjax_render(n) {
-            Kind::Skip
-        } else if SKIP.contains(&tag) || tag == "svg" {
+        } else if SKIP.contains(&tag) || tag == "svg" || math::is_mathjax_render(n) {
             Kind::Skip
         } else if INLINE.contains(&tag) {
             Kind::Inline

@@ -106,7 +106,7 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
     let big = |c: &Cell| tree.node(c.node).rect.h >= BIG_CELL_PX && c.blocks.len() > 1;
     let layout = matches!(role, "presentation" | "none")
         || ncols <= 1
-        || (nrows == 1 && ncols > 1)
+        || nrows == 1
         || all.iter().any(|c| holds_heading(c) || big(c));
     if layout {
         blocks.extend(caption);
