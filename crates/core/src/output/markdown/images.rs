@@ -10,7 +10,7 @@
 //!   least [`MIN_SIDE`] px on both sides; or, when its box shows nothing (a side under 2 px: a
 //!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
 //!   `height` attributes are both at least [`MIN_SIDE`], or, none declared, that has alt
-//!   text. Tracking pixels, spacers, icons,
+//!   text and a lazy loader's class (`lazy`, `lazyload`, `rocket-lazyload`, ...). Tracking pixels, spacers, icons,
 //!   badges and avatars are smaller and dropped, even inside kept content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
 //!   when it sits between kept text (the text just before or after it kept, and kept text on
@@ -51,9 +51,13 @@ pub(super) fn content_image(n: &Node) -> bool {
     if w < 2.0 || h < 2.0 {
         return match (declared(n, "width"), declared(n, "height")) {
             (Some(a), Some(b)) => a >= MIN_SIDE && b >= MIN_SIDE,
-            // A lazy image's 1 px placeholder, nothing declared: its alt text says it is
-            // content (tracking pixels and spacers have none).
-            (None, None) => n.alt.as_deref().is_some_and(|a| !a.trim().is_empty()),
+            // A lazy loader's 1 px placeholder, nothing declared: its alt text says it is
+            // content (tracking pixels and spacers have none; an icon that failed to load
+            // has no lazy-loading class).
+            (None, None) => {
+                n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
+                    && n.class.as_deref().is_some_and(|c| c.contains("lazy"))
+            }
             _ => false,
         };
     }
@@ -284,7 +288,10 @@ mod tests {
         let l1 = img(&mut b, lazy, 600.0, 1.0, "lazy.jpg", "Lazy one");
         b.node_mut(l1).attrs.insert("width".into(), "640".into());
         b.node_mut(l1).attrs.insert("height".into(), "1".into());
-        img(&mut b, lazy, 1.0, 1.0, "lazy2.jpg", "Lazy two");
+        let l2 = img(&mut b, lazy, 1.0, 1.0, "lazy2.jpg", "Lazy two");
+        b.node_mut(l2).class = Some("lazyload".into());
+        // An icon that did not load, alt text but no lazy loader: not content.
+        img(&mut b, lazy, 0.0, 0.0, "icon.svg", "Icon: tools");
         let p2 = b.el(art, "p", rect(0.0, 840.0, 600.0, 40.0));
         let t2 = b.text(p2, "Second paragraph.");
         let nav = b.el(0, "nav", rect(0.0, 900.0, 800.0, 20.0));
