@@ -17,7 +17,6 @@
 //!    needs a header row). `|` is escaped and line breaks become `<br>`.
 
 use super::{images, math, Block, BlockKind, Kind, Writer};
-use crate::output::html::escape;
 use crate::snapshot::NodeId;
 
 /// The largest `colspan`/`rowspan` honoured (HTML caps colspan at 1000 and rowspan at 65534; a
@@ -219,6 +218,11 @@ fn unbold(t: &str) -> &str {
         Some(s) if !s.is_empty() && !s.contains("**") => s,
         _ => t,
     }
+}
+
+/// Escape text for HTML content or a double-quoted attribute (`&`, `<`, `>`, `"`).
+fn escape(s: &str) -> std::borrow::Cow<'_, str> {
+    html_escape::encode_double_quoted_attribute(s)
 }
 
 /// Tags kept in a table written as HTML; other elements are unwrapped.
