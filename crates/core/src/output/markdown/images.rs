@@ -232,6 +232,12 @@ pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
         if !seen.insert(src.to_string()) {
             return;
         }
+        // Images side by side (a gallery) are set apart by a space, also when each is linked.
+        if inl.out.ends_with(")[") {
+            inl.out.insert(inl.out.len() - 1, ' ');
+        } else if inl.out.ends_with(')') {
+            inl.out.push(' ');
+        }
         let mut a = String::new();
         if !alt.is_empty() {
             escape_text(&mut a, &alt, None, false);
