@@ -361,7 +361,8 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
     let mut blocking = true;
     let mut wall_nodes = Vec::new();
     // 1. markers.
-    let loose = small || (page.error_status && page.links < p.bare_links);
+    // A site's own page (its navigation: many links) that quotes a wall's words is none.
+    let loose = (small || page.error_status) && page.links < p.bare_links;
     for m in MARKERS.iter().filter(|m| m.kind.is_some()) {
         if !(m.certain || loose) {
             continue;
@@ -455,13 +456,12 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
     // 4. an empty render on a page that names a challenge platform or a bot manager.
     if kind.is_none() && empty {
         // A sensor's global (HUMAN's, Kasada's, AWS WAF's) runs on every page a site
-        // protects, whatever it shows: only a response's header or cookie, a challenge
-        // platform's script or frame, or a captcha widget names one here.
+        // protects, whatever it shows, and a captcha widget on a contact form: only a
+        // response's header or cookie, or a challenge platform's script or frame, names one.
         let platform = MARKERS
             .iter()
             .filter(|m| m.kind.is_none() && !cdn_only(m) && m.at != Where::Global)
-            .find_map(|m| matches(m, &page, resp))
-            .or_else(|| captcha_widget(&page).map(|(_, e)| e));
+            .find_map(|m| matches(m, &page, resp));
         if let Some(e) = platform {
             kind = Some(match wall_status {
                 Some(429) => WallKind::RateLimited,
@@ -490,6 +490,7 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             if vendor.is_none() {
                 vendor = Some(v);
             }
+            evidence.retain(|x| *x != e);
             evidence.insert(0, e);
         }
     }
@@ -577,8 +578,7 @@ fn has_word(text: &str, word: &str) -> bool {
         let at = from + i;
         let before = text[..at].chars().next_back();
         let after = text[at + word.len()..].chars().next();
-        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-        {
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
             return true;
         }
         from = at + word.len();
@@ -735,7 +735,10 @@ fn text_in(page: &Page, range: std::ops::Range<usize>) -> String {
 
 /// The fixed boxes covering at least [`WallParams::cover_share`] of the screen, outermost
 /// first, with their subtree's end.
-fn covering_dialogs<'p>(page: &'p Page, p: &'p WallParams) -> impl Iterator<Item = (usize, usize)> + 'p {
+fn covering_dialogs<'p>(
+    page: &'p Page,
+    p: &'p WallParams,
+) -> impl Iterator<Item = (usize, usize)> + 'p {
     let nodes = &page.snap.nodes;
     let mut skip_to = 0;
     (0..nodes.len()).filter_map(move |i| {
@@ -904,7 +907,10 @@ fn paywall(page: &Page, p: &WallParams) -> Option<Lead> {
         let first = phrase.split(' ').next().unwrap_or(phrase);
         for n in nodes {
             if !(n.rendered && n.is_text())
-                || !n.text.as_deref().is_some_and(|s| s.to_lowercase().contains(first))
+                || !n
+                    .text
+                    .as_deref()
+                    .is_some_and(|s| s.to_lowercase().contains(first))
             {
                 continue;
             }
@@ -932,9 +938,13 @@ fn paywall(page: &Page, p: &WallParams) -> Option<Lead> {
     let (start, end, class) = boxed?;
     let left = page.chars - page.chars_in(start..end).min(page.chars);
     let (page_not_free, parts) = not_free(page);
-    let platform = PAYWALL_SCRIPTS
-        .iter()
-        .find(|(s, _)| page.snap.signals.scripts.iter().any(|x| x.to_ascii_lowercase().contains(s)));
+    let platform = PAYWALL_SCRIPTS.iter().find(|(s, _)| {
+        page.snap
+            .signals
+            .scripts
+            .iter()
+            .any(|x| x.to_ascii_lowercase().contains(s))
+    });
     let around = class.is_none()
         && ancestors(page, start).any(|a| class_word(&nodes[a], PAYWALL_CLASSES).is_some());
     let mut evidence = Vec::new();
