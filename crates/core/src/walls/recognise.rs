@@ -380,18 +380,32 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
         }
     }
     // Who stands in front of the page: the first vendor-only marker, and the first that
-    // names a bot manager (not a CDN in front of every page).
-    let named = MARKERS
-        .iter()
-        .filter(|m| m.kind.is_none())
-        .find_map(|m| matches(m, &page, resp).map(|e| (m, e)));
-    let bot_manager = MARKERS
-        .iter()
-        .filter(|m| m.kind.is_none() && !cdn_only(m))
-        .find_map(|m| matches(m, &page, resp).map(|e| (m, e)));
-    let by_response = bot_manager
-        .as_ref()
-        .is_some_and(|(m, _)| matches!(m.at, Where::Header(_) | Where::Cookie));
+    // names a bot manager (not a CDN in front of every page). Looked for only where a phase
+    // needs it: most pages are neither bare nor a wall.
+    let named = || {
+        MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none())
+            .find_map(|m| matches(m, &page, resp).map(|e| (m, e)))
+    };
+    let find_bot_manager = || {
+        MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none() && !cdn_only(m))
+            .find_map(|m| matches(m, &page, resp).map(|e| (m, e)))
+    };
+    let bot_manager = if bare || kind.is_some() {
+        find_bot_manager()
+    } else {
+        None
+    };
+    // A bot manager named by the response itself (a header, a cookie), not by a script.
+    let by_response = bare
+        && MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none() && !cdn_only(m))
+            .filter(|m| matches!(m.at, Where::Header(_) | Where::Cookie))
+            .any(|m| matches(m, &page, resp).is_some());
     // 2. the status.
     if kind.is_none() {
         match resp.status {
@@ -514,7 +528,11 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
         evidence.insert(0, format!("status {s}"));
     }
     if vendor.is_none() {
-        if let Some((m, e)) = bot_manager.or(named) {
+        let found = match bot_manager {
+            Some(b) => Some(b),
+            None => find_bot_manager().or_else(named),
+        };
+        if let Some((m, e)) = found {
             vendor = m.vendor;
             if !evidence.contains(&e) {
                 evidence.push(e);
