@@ -168,10 +168,10 @@ impl Default for WallParams {
 pub struct Verdict {
     pub wall: Wall,
     pub blocking: bool,
-    /// The snapshot's nodes (ranges of indices, each an element's subtree) that are the wall
-    /// itself on a page it leaves a lead on: a paywall's subscription box, a login or consent
+    /// The snapshot's nodes (the indices of an element's subtree) that are the wall itself
+    /// on a page it leaves a lead on: a paywall's subscription box, a login or consent
     /// dialog. [`Verdict::strip`] takes them out so the text is the part left free.
-    pub wall_nodes: Vec<std::ops::Range<usize>>,
+    pub wall_nodes: Option<std::ops::Range<usize>>,
 }
 
 impl Verdict {
@@ -179,7 +179,7 @@ impl Verdict {
     /// rendered and their text is emptied, so no extractor keeps the subscription box or the
     /// dialog as the page's content. The node indices stay as they were.
     pub fn strip(&self, snap: &mut Snapshot) {
-        for r in &self.wall_nodes {
+        if let Some(r) = &self.wall_nodes {
             for n in snap.nodes.get_mut(r.clone()).into_iter().flatten() {
                 n.rendered = false;
                 if n.text.is_some() {
@@ -359,7 +359,7 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
     let mut kind = None;
     let mut vendor: Option<&str> = None;
     let mut blocking = true;
-    let mut wall_nodes = Vec::new();
+    let mut wall_nodes = None;
     // 1. markers.
     // A site's own page (its navigation: many links) that quotes a wall's words is none.
     let loose = (small || page.error_status) && page.links < p.bare_links;
@@ -736,7 +736,7 @@ struct Lead {
     vendor: Option<&'static str>,
     evidence: Vec<String>,
     left: usize,
-    nodes: Vec<std::ops::Range<usize>>,
+    nodes: Option<std::ops::Range<usize>>,
 }
 
 /// The visible text of nodes `range`, lower case, whitespace collapsed.
@@ -804,7 +804,7 @@ fn login(page: &Page, p: &WallParams) -> Option<Lead> {
                     format!("text \"{says}\""),
                 ],
                 left: 0,
-                nodes: Vec::new(),
+                nodes: None,
             });
         }
     }
@@ -829,7 +829,7 @@ fn login(page: &Page, p: &WallParams) -> Option<Lead> {
             vendor: None,
             evidence: vec![why],
             left,
-            nodes: vec![root..end],
+            nodes: Some(root..end),
         });
     }
     None
@@ -924,12 +924,11 @@ fn paywall(page: &Page, p: &WallParams) -> Option<Lead> {
     if boxed.is_none() {
         let first = phrase.split(' ').next().unwrap_or(phrase);
         for n in nodes {
-            if !(n.rendered && n.is_text())
-                || !n
-                    .text
-                    .as_deref()
-                    .is_some_and(|s| s.to_lowercase().contains(first))
-            {
+            let holds = n
+                .text
+                .as_deref()
+                .is_some_and(|s| s.to_lowercase().contains(first));
+            if !(n.rendered && n.is_text() && holds) {
                 continue;
             }
             // Climb while the box stays small; keep the largest that holds the phrase.
@@ -999,7 +998,7 @@ fn paywall(page: &Page, p: &WallParams) -> Option<Lead> {
         vendor: platform.map(|(_, v)| *v),
         evidence,
         left,
-        nodes: vec![start..end],
+        nodes: Some(start..end),
     })
 }
 
@@ -1046,7 +1045,7 @@ fn consent(page: &Page, p: &WallParams) -> Option<Lead> {
                     cover * 100.0
                 )],
                 left,
-                nodes: vec![i..end],
+                nodes: Some(i..end),
             });
         }
     }
@@ -1068,7 +1067,7 @@ fn consent(page: &Page, p: &WallParams) -> Option<Lead> {
                 page.cover(&page.snap.nodes[root]) * 100.0
             )],
             left,
-            nodes: vec![root..end],
+            nodes: Some(root..end),
         });
     }
     None
