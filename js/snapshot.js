@@ -425,7 +425,8 @@
     }
     const globals = ["_cf_chl_opt", "_pxAppId", "_pxUuid", "AwsWafIntegration", "KPSDK",
       "grecaptcha", "hcaptcha", "turnstile", "__tcfapi", "__cmp", "OneTrust", "Optanon",
-      "Didomi", "_sp_", "__uspapi", "googlefc"].filter((g) => {
+      "Didomi", "_sp_", "__uspapi", "googlefc", "sucuri_cloudproxy_js", "AwsWafCaptcha",
+      "bmak"].filter((g) => {
       try { return Object.getOwnPropertyDescriptor(window, g) !== undefined; } catch (e) { return false; }
     });
     let password_inputs = 0;

@@ -411,7 +411,7 @@ impl Tab {
             javascript: None,
             scroll,
             actions,
-            headers: seen.response_headers.clone(),
+            headers: with_cookies(&seen.response_headers, seen.main_set_cookie.as_deref()),
             http_error: seen.http_error,
             wall: None,
             soft_error: None,
@@ -655,4 +655,16 @@ impl Tab {
         }
         Ok((snapshot, json))
     }
+}
+
+/// The main document's wall headers with the names of the cookies it set (from the extra
+/// info), when the headers themselves do not hold them.
+fn with_cookies(headers: &[(String, String)], cookies: Option<&str>) -> Vec<(String, String)> {
+    let mut h = headers.to_vec();
+    if let Some(c) = cookies.filter(|c| !c.is_empty()) {
+        if !h.iter().any(|(n, _)| n == "set-cookie") {
+            h.push(("set-cookie".to_string(), c.to_string()));
+        }
+    }
+    h
 }
