@@ -22,7 +22,7 @@
 //   timeout      __WAIT_MS__ passed
 // A dialog autoconsent found is always waited for, up to __WAIT_MS__; so is one whose root
 // (`__ROOTS__`, the roots of sightline_core::walls::markers) paints a box of at least 2% of
-// the viewport, which autoconsent has not found yet.
+// the viewport and shows words, which autoconsent has not found yet.
 (async () => {
   const action = "__ACTION__", waitMs = __WAIT_MS__, shownMs = __SHOWN_MS__, quietMs = __QUIET_MS__;
   const ROOTS = __ROOTS__;
@@ -72,7 +72,9 @@
   const requestsQuiet = (now) => !sl || (sl.requests === 0 && !(sl.lastRequest > now - quietMs));
 
   // A dialog's root that paints a box of at least 2% of the viewport (a floating "cookie
-  // settings" button inside the platform's container does not count).
+  // settings" button inside the platform's container does not count) and shows words (an
+  // empty container whose dialog is a frame, answered in the frame's own run, or whose
+  // frame did not load, does not count).
   const painted = () => {
     try {
       const sel = ROOTS.map(([r]) => `[id*="${r}" i],[class*="${r}" i]`).join(",");
@@ -80,6 +82,7 @@
       const min = 0.02 * innerWidth * innerHeight;
       const els = Array.from(document.querySelectorAll(sel)).slice(0, 32);
       for (const root of els) {
+        if ((root.innerText || "").trim().length < 20) continue;
         const d = root.getElementsByTagName("*");
         for (let i = -1; i < d.length && i < 200; i++) {
           const e = i < 0 ? root : d[i];
