@@ -118,7 +118,11 @@ async fn a_dialog_that_opens_after_the_step_found_none_is_answered_late() {
         .await
         .expect("Chromium must be installed");
     let page = ex
-        .extract_with(format!("{base}/late-after-stub"), cfg(Consent::Reject), None)
+        .extract_with(
+            format!("{base}/late-after-stub"),
+            cfg(Consent::Reject),
+            None,
+        )
         .await
         .unwrap();
     let c = report(&page);

@@ -301,7 +301,11 @@ async fn the_summary_counts_walls_by_kind() {
         .expect("the crawl runs");
     assert_eq!(summary.recorded, 4);
     assert_eq!(summary.failed, 1);
-    let walls: Vec<(&str, usize)> = summary.walls.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let walls: Vec<(&str, usize)> = summary
+        .walls
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
     assert_eq!(walls, [("rate-limited", 1)]);
 }
 

@@ -326,7 +326,10 @@ pub async fn run<R: PageRenderer + ?Sized>(
             summary.empty += 1;
         }
         if let Some(w) = &out.record.wall {
-            *summary.walls.entry(w.kind.as_str().to_string()).or_default() += 1;
+            *summary
+                .walls
+                .entry(w.kind.as_str().to_string())
+                .or_default() += 1;
         }
         sink.write(&mut out)?;
         summary.recorded += 1;
