@@ -4,7 +4,7 @@
 //     clicks: n|null, cosmetic: bool|null, ended: why the wait ended }
 // Run with Runtime.evaluate (awaitPromise) on the page being read, only when its settle or
 // its snapshot shows a consent platform: nothing stays for the next page (a navigation drops it).
-// The renderer replaces __ACTION__, __WAIT_MS__, __SHOWN_MS__, __QUIET_MS__, __ROOTS__, the
+// The renderer replaces __ACTION__, __WAIT_MS__, __SHOWN_MS__, __QUIET_MS__, __DIALOG_WORDS__, __ROOTS__, the
 // rules and the bundle below.
 //
 // The wait ends as soon as one of these holds (`ended`):
@@ -24,7 +24,7 @@
 // (`__ROOTS__`, the roots of sightline_core::walls::markers) paints a box of at least 2% of
 // the viewport and shows words, which autoconsent has not found yet.
 (async () => {
-  const action = "__ACTION__", waitMs = __WAIT_MS__, shownMs = __SHOWN_MS__, quietMs = __QUIET_MS__;
+  const action = "__ACTION__", waitMs = __WAIT_MS__, shownMs = __SHOWN_MS__, quietMs = __QUIET_MS__, dialogWords = __DIALOG_WORDS__;
   const ROOTS = __ROOTS__;
   const rules = /*RULES*/;
   const report = { cmp: null, popup: false, action, result: null, clicks: null, cosmetic: null, ended: null };
@@ -82,7 +82,7 @@
       const min = 0.02 * innerWidth * innerHeight;
       const els = Array.from(document.querySelectorAll(sel)).slice(0, 32);
       for (const root of els) {
-        if ((root.innerText || "").trim().length < 20) continue;
+        if ((root.innerText || "").trim().length < dialogWords) continue;
         const d = root.getElementsByTagName("*");
         for (let i = -1; i < d.length && i < 200; i++) {
           const e = i < 0 ? root : d[i];

@@ -9,11 +9,12 @@ Usage: python3 scripts/lib/bench_consent.py REPS BENCH [BEFORE_EXE]
    the platform and the step ran).
 3. Those pages, REPS alternating runs at one tab each with `--consent reject` and
    `--consent keep` (and with BEFORE_EXE's `--consent reject` when given: an older build):
-   per page the median `timings_ms.settle` (the step's wait counts in the settle), and the
+   per page the median of `timings_ms.settle` plus `timings_ms.snapshot` (the step after the
+   settle counts in the settle, a dialog answered after the snapshot in the snapshot), and the
    record's `consent.ended` and `consent.waited_ms`.
 
-Reported: for the pages whose step found no dialog and for those with one, the median settle
-each way and the median and largest difference per page; and whether the text is the same.
+Reported: for the pages whose step found no dialog and for those with one, the median of
+settle plus snapshot each way and the median and largest difference per page; and whether the text is the same.
 """
 import gzip
 import hashlib
@@ -92,9 +93,9 @@ for r in range(reps):
         recs = run(binary, lst, c, 1, os.path.join(tmp, f"{m}-{r}.jsonl".replace(", ", "-")))
         for u in picked:
             rec = recs.get(u) or {}
-            t = (rec.get("timings_ms") or {}).get("settle")
-            if t is not None:
-                settle[m][u].append(t)
+            tm = rec.get("timings_ms") or {}
+            if tm.get("settle") is not None:
+                settle[m][u].append(tm["settle"] + (tm.get("snapshot") or 0))
             text[m].setdefault(u, hashlib.sha1((rec.get("text") or "").encode()).hexdigest())
             if rec.get("consent"):
                 consent[m][u].append(rec["consent"])
@@ -111,8 +112,8 @@ def found(u):
 
 
 groups = [("no dialog", [u for u in picked if not found(u)]), ("a dialog", [u for u in picked if found(u)])]
-print(f"\nmedian of {reps} alternating runs a page, one tab; settle ms (the consent step's wait counts in it)\n")
-print("| pages | n | " + " | ".join(f"settle, {m}" for m, _, _ in modes)
+print(f"\nmedian of {reps} alternating runs a page, one tab; settle + snapshot ms (the consent step's wait counts in them)\n")
+print("| pages | n | " + " | ".join(f"{m}" for m, _, _ in modes)
       + " | reject - keep, median | reject - keep, largest | waited_ms, median | same text as keep |")
 print("|---|---:|" + "---:|" * len(modes) + "---:|---:|---:|---:|")
 for name, us in groups:
@@ -130,7 +131,7 @@ for u in picked:
         ends[c.get("ended", "-")] = ends.get(c.get("ended", "-"), 0) + 1
 print("\nwhy the step stopped waiting (consent.ended, all reject runs): "
       + ", ".join(f"{k} {v}" for k, v in sorted(ends.items(), key=lambda kv: -kv[1])))
-print("\nper page (settle ms, median: " + ", ".join(m for m, _, _ in modes) + "; consent.ended)")
+print("\nper page (settle + snapshot ms, median: " + ", ".join(m for m, _, _ in modes) + "; consent.ended)")
 for u in picked:
     e = sorted({c.get("ended", "-") for c in consent["reject"][u]})
     print(f"  {u.split('/', 3)[-1]}: " + " / ".join(f"{med(settle[m][u]):.0f}" for m, _, _ in modes) + f"; {','.join(e)}")

@@ -158,11 +158,13 @@ fn roots_json() -> String {
     serde_json::to_string(CONSENT_ROOTS).unwrap_or_else(|_| "[]".into())
 }
 
-/// Whether the snapshot shows a consent dialog's root (a rendered element whose id or class
-/// holds one of [`CONSENT_ROOTS`]), not only a platform's global: after a consent step that
-/// found no dialog, only this brings the step back after the snapshot.
+/// Whether the snapshot shows a consent dialog: a rendered element whose id or class holds
+/// one of [`CONSENT_ROOTS`] and that holds words (at least [`DIALOG_WORDS`] characters; an
+/// empty container whose dialog frame did not load is none), not only a platform's global.
+/// After a consent step that found no dialog, only this brings the step back after the
+/// snapshot (the glue's own test, asked of the snapshot).
 fn dialog_shown(snap: &Snapshot) -> bool {
-    snap.nodes.iter().any(|n| {
+    let is_root = |n: &sightline_core::snapshot::Node| {
         if !n.rendered || n.is_text() {
             return false;
         }
@@ -172,8 +174,19 @@ fn dialog_shown(snap: &Snapshot) -> bool {
             && CONSENT_ROOTS
                 .iter()
                 .any(|(r, _)| id.contains(r) || class.contains(r))
-    })
+    };
+    if !snap.nodes.iter().any(is_root) {
+        return false;
+    }
+    let tree = sightline_core::snapshot::Tree::new(snap);
+    (0..snap.nodes.len())
+        .filter(|&i| is_root(&snap.nodes[i]))
+        .any(|i| tree.text(i).chars().count() >= DIALOG_WORDS)
 }
+
+/// Characters of text a consent dialog's root must hold to count as a dialog shown (the
+/// glue's `painted` asks the same of the live page).
+const DIALOG_WORDS: usize = 20;
 
 /// The script for one action (`optOut` or `optIn`), built once.
 fn script(action: Consent) -> &'static str {
@@ -188,6 +201,7 @@ fn script(action: Consent) -> &'static str {
             .replace("__WAIT_MS__", &CONSENT_WAIT.as_millis().to_string())
             .replace("__SHOWN_MS__", &CONSENT_SHOWN.as_millis().to_string())
             .replace("__QUIET_MS__", &CONSENT_QUIET.as_millis().to_string())
+            .replace("__DIALOG_WORDS__", &DIALOG_WORDS.to_string())
             .replace("__ROOTS__", &roots_json())
             .replace("/*RULES*/", RULES.trim())
             .replace("/*BUNDLE*/", BUNDLE)
