@@ -73,8 +73,9 @@ const MAX_CONSENT_FRAMES: usize = 8;
 const CONSENT_WAIT: Duration = Duration::from_secs(4);
 
 /// How long autoconsent may look before the platform's own API saying it shows no dialog
-/// ends the wait (`no-dialog`): its first search for the platform and its dialog, which takes
-/// 10-60 ms on the bench pages.
+/// ends the wait (`no-dialog`): time for its first search for the platform and its dialog
+/// (its later searches come 500 ms apart), so a dialog the API does not know of (another
+/// platform's, on the same page) is still found.
 const CONSENT_SHOWN: Duration = Duration::from_millis(150);
 
 /// How long the page must stay quiet (no element added or removed, no fetch or XHR), with no
