@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use super::config::TabConfig;
 use super::{
-    same_document_url, Bounded, ConsentReport, Document, Fault, Phase, Progress, Rendered, Rules,
-    Seen, State, Tab, SNAPSHOT_JS,
+    same_document_url, Bounded, ConsentEnd, ConsentReport, Document, Fault, Phase, Progress,
+    Rendered, Rules, Seen, State, Tab, SNAPSHOT_JS,
 };
 use crate::cdp;
 use crate::checks;
@@ -125,9 +125,14 @@ impl Tab {
         let consent = self
             .answer_consent_early(input, opts, start, deadline, platform)
             .await?;
-        // The step ran after the settle and found no dialog: a dialog that opens later (on
-        // the scroll, an action) is still answered after the snapshot.
-        let searched = consent.as_ref().is_some_and(|c| !c.popup && !c.answered);
+        // The step ran after the settle and ended because no dialog showed: a dialog that
+        // opens later (on the scroll, an action) is still answered after the snapshot. (A step
+        // that waited out its bound over a dialog it could not answer is not run again.)
+        let searched = consent.as_ref().is_some_and(|c| {
+            !c.popup
+                && !c.answered
+                && matches!(c.ended, Some(ConsentEnd::Quiet | ConsentEnd::NoDialog))
+        });
         // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
         // some (a passive plan sends nothing)
         let actions = if opts.steer.steers_page() {
