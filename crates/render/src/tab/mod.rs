@@ -36,7 +36,7 @@ mod screenshot;
 mod steering;
 
 pub(crate) use config::TabConfig;
-pub use consent::ConsentReport;
+pub use consent::{ConsentEnd, ConsentReport};
 pub use pdf::Document;
 
 use std::collections::HashSet;
