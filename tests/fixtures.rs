@@ -331,7 +331,7 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                 (format!("{a}.md"), stable(markdown::render(&tree, &ex))),
                 (
                     format!("{a}.json"),
-                    stable(normalized_json(&AlgorithmResult::new(&tree, &ex, None))),
+                    stable(normalized_json(&AlgorithmResult::new(&tree, &ex, None, &Default::default()))),
                 ),
             ];
             let gold_dir = dir.join("expected");
