@@ -95,8 +95,10 @@ impl Links {
 
     /// With `base_url`, `u` re-resolved against it when it points next to the page: any
     /// `file://` URL of a saved file, or the page's own origin for a page served over the
-    /// web. Its path relative to the page's folder is joined to the base (the page itself is
-    /// the base).
+    /// web. The page itself is the base; a URL inside the page's folder, or sharing some of
+    /// its folders (`../other.html`), keeps its place relative to the page; one that shares
+    /// no folder with the page was written from the site's root (`/tags/`, which a saved
+    /// file resolves to `file:///tags/`) and keeps its path from the base's root.
     fn rebase(&self, u: &Url) -> Option<Url> {
         let (base, page) = (self.base.as_ref()?, self.page.as_ref()?);
         let near = if page.scheme() == "file" {
@@ -113,6 +115,12 @@ impl Links {
             let mut b = base.clone();
             b.set_fragment(u.fragment());
             return Some(b);
+        }
+        let dir = &page.path()[..page.path().rfind('/').map_or(0, |i| i + 1)];
+        let first = |p: &str| p.split('/').nth(1).map(str::to_string);
+        let from_root = !u.path().starts_with(dir) && first(u.path()) != first(dir);
+        if from_root {
+            return base.join(&u[url::Position::BeforePath..]).ok();
         }
         base.join(&page.make_relative(u)?).ok()
     }
@@ -306,11 +314,37 @@ mod tests {
             out.contains("[other](https://example.org/a/other.html?x=1#top)"),
             "{out}"
         );
-        assert!(out.contains("[about](https://example.org/about.html)"), "{out}");
+        assert!(
+            out.contains("[about](https://example.org/about.html)"),
+            "{out}"
+        );
         assert!(out.contains("[up](#intro) gone"), "{out}");
+        // A base deeper than the saved file: root-relative links keep their root, `../`
+        // links their place.
+        let mut deep = saved_page();
+        deep.nodes[8].href = Some("file:///home/u/elsewhere.html".into()); // "about"
+        let opts = WriterOptions {
+            base_url: Some("https://example.org/w/x/y/z/post".into()),
+            ..Default::default()
+        };
+        let d = md(&deep, &opts);
+        assert!(
+            d.contains("[other](https://example.org/w/x/y/z/other.html?x=1#top)"),
+            "{d}"
+        );
+        assert!(
+            d.contains("[about](https://example.org/w/x/y/elsewhere.html)"),
+            "{d}"
+        );
+        deep.nodes[8].href = Some("file:///tags/rye/".into());
+        let d = md(&deep, &opts);
+        assert!(d.contains("[about](https://example.org/tags/rye/)"), "{d}");
         assert!(out.contains("[self](https://example.org/a/post)"), "{out}");
         assert!(out.contains("[out](https://elsewhere.org/x)"), "{out}");
-        assert!(out.contains("![A cat](https://example.org/a/img/a.png)"), "{out}");
+        assert!(
+            out.contains("![A cat](https://example.org/a/img/a.png)"),
+            "{out}"
+        );
         assert!(!out.contains("file://"), "{out}");
     }
 
