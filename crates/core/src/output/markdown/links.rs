@@ -261,7 +261,7 @@ mod tests {
         b.node_mut(h).id = Some("intro".into());
         b.text(h, "Intro");
         let p = b.el(art, "p", rect(0.0, 40.0, 800.0, 60.0));
-        let mut link = |b: &mut SnapshotBuilder, href: &str, text: &str| {
+        let link = |b: &mut SnapshotBuilder, href: &str, text: &str| {
             let a = b.el(p, "a", rect(0.0, 40.0, 60.0, 20.0));
             b.node_mut(a).href = Some(href.into());
             b.text(a, text);
