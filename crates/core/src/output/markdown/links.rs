@@ -139,8 +139,10 @@ impl Links {
         if let (Some(u), Some(page)) = (&abs, &self.page) {
             let mut bare = u.clone();
             bare.set_fragment(None);
-            if bare == *page {
-                if let Some(f) = u.fragment().filter(|f| !f.is_empty()) {
+            // `#` alone (a script's link) goes nowhere: its text.
+            match u.fragment() {
+                Some("") if bare == *page => return Target::Text,
+                Some(f) if bare == *page => {
                     let id = percent_decoded(f);
                     return if self.ids.contains(&id) {
                         Target::Anchor(format!("#{f}"))
@@ -148,6 +150,7 @@ impl Links {
                         Target::Text
                     };
                 }
+                _ => {}
             }
         }
         Target::Url(self.resolve(h))
@@ -274,6 +277,7 @@ mod tests {
         link(&mut b, PAGE, "self");
         link(&mut b, "https://elsewhere.org/x", "out");
         link(&mut b, "javascript:void(0)", "js");
+        link(&mut b, &format!("{PAGE}#"), "hash");
         link(&mut b, "https://elsewhere.org/x", "again");
         let img = b.el(p, "img", rect(0.0, 70.0, 100.0, 100.0));
         b.node_mut(img).src = Some("file:///home/u/saved/img/a.png".into());
@@ -298,7 +302,7 @@ mod tests {
             "## Intro\n\n\
              [other](file:///home/u/saved/other.html?x=1#top) [about](file:///about.html) \
              [up](#intro) gone [self](file:///home/u/saved/post.html) \
-             [out](https://elsewhere.org/x) js [again](https://elsewhere.org/x) \
+             [out](https://elsewhere.org/x) js hash [again](https://elsewhere.org/x) \
              ![A cat](file:///home/u/saved/img/a.png)\n"
         );
     }
@@ -381,7 +385,7 @@ mod tests {
         assert_eq!(
             out,
             "## Intro\n\n\
-             [other][1] [about][2] [up](#intro) gone [self][3] [out][4] js [again][4] \
+             [other][1] [about][2] [up](#intro) gone [self][3] [out][4] js hash [again][4] \
              ![A cat](https://example.org/a/img/a.png)\n\n\
              [1]: https://example.org/a/other.html?x=1#top\n\
              [2]: https://example.org/about.html\n\
@@ -399,7 +403,7 @@ mod tests {
         };
         assert_eq!(
             md(&saved_page(), &none),
-            "## Intro\n\nother about up gone self out js again A cat\n"
+            "## Intro\n\nother about up gone self out js hash again A cat\n"
         );
         let dropped = WriterOptions {
             images: ImagesMode::None,
