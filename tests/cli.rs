@@ -450,3 +450,102 @@ fn the_batch_summary_counts_walls_by_kind() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_saved_page_gives_its_sites_links_as_references_with_sections_in_the_record() {
+    let page = fixture("md-links-references");
+    let writer = [
+        "--links",
+        "references",
+        "--base-url",
+        "https://example.org/a/",
+        "--images",
+        "alt",
+    ];
+    let out = bin()
+        .args(["extract", "--offline", "-q", "-f", "markdown"])
+        .args(writer)
+        .arg(&page)
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!md.contains("file://"), "{md}");
+    assert!(md.contains("By [Mina Okafor][1]"), "{md}");
+    assert!(
+        md.contains("\n[1]: https://example.org/authors/mina/\n"),
+        "{md}"
+    );
+    assert!(md.contains("[my first loaf][2]"), "{md}");
+    assert!(
+        md.contains("\n[2]: https://example.org/2023/first-loaf.html\n"),
+        "{md}"
+    );
+    assert!(md.contains("[same guide][3]"), "{md}");
+    assert!(md.contains("[temperature](#temperature)"), "{md}");
+    assert!(
+        md.contains("\n\nA jar of starter at its peak, bubbles pressed against the glass\n\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("setups in the comments"),
+        "an anchor to nothing kept: text only\n{md}"
+    );
+
+    // The JSON record: the same markdown, cut at its headings.
+    let out = bin()
+        .args(["extract", "--offline", "-q", "-f", "json"])
+        .args(writer)
+        .arg(&page)
+        .output()
+        .unwrap();
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["markdown"].as_str(), Some(md.as_str()));
+    let sections = rec["sections"].as_array().unwrap();
+    let paths: Vec<String> = sections
+        .iter()
+        .map(|s| {
+            s["heading_path"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["Tuning a sourdough starter", "Feeding", "Temperature"]
+    );
+    let chars: Vec<char> = md.chars().collect();
+    for s in sections {
+        let (a, b) = (
+            s["span"][0].as_u64().unwrap() as usize,
+            s["span"][1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            chars[a..b].iter().collect::<String>(),
+            s["markdown"].as_str().unwrap()
+        );
+        assert!(!s["boxes"].as_array().unwrap().is_empty(), "{s}");
+    }
+
+    // A base URL that is not one: exit 2, the flag named with the fix.
+    let out = bin()
+        .args(["extract", "--offline", "--base-url", "example.org/a"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--base-url example.org/a") && err.contains("https://"),
+        "{err}"
+    );
+}

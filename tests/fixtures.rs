@@ -1,8 +1,9 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings (the markdown output those of `markdown_contains` and
-//! `markdown_excludes`), and the text, HTML and markdown outputs must equal the golden files in
+//! the listed strings (and the markdown its `markdown_contains`, written with the
+//! expectation's `writer` settings), each section of the JSON output must be its span of the
+//! markdown, and the text, HTML and markdown outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
 //! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
 //! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
@@ -26,12 +27,16 @@ struct Expect {
     contains: Vec<String>,
     #[serde(default)]
     excludes: Vec<String>,
-    /// Strings the markdown output must contain (images, formulas, tables in their form).
+    /// Strings the markdown output must hold, and must not (after the loopback origin is
+    /// replaced by `http://fixtures.test`).
     #[serde(default)]
     markdown_contains: Vec<String>,
-    /// Strings the markdown output must not contain.
     #[serde(default)]
     markdown_excludes: Vec<String>,
+    /// The writers' settings the markdown and JSON outputs are written with (default: the
+    /// defaults).
+    #[serde(default)]
+    writer: sightline::WriterOptions,
 }
 
 fn fixtures_dir() -> PathBuf {
@@ -332,7 +337,7 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                     ));
                 }
             }
-            let md = stable(markdown::render(&tree, &ex));
+            let md = stable(markdown::write(&tree, &ex, &expect.writer).markdown);
             for s in &expect.markdown_contains {
                 if !md.contains(s.as_str()) {
                     failures.push(format!(
@@ -347,14 +352,26 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                     ));
                 }
             }
+            let result = AlgorithmResult::new(&tree, &ex, None, &expect.writer);
+            for s in &result.sections {
+                let at: String = result
+                    .markdown
+                    .chars()
+                    .skip(s.span[0])
+                    .take(s.span[1] - s.span[0])
+                    .collect();
+                if at != s.markdown {
+                    failures.push(format!(
+                        "fixture {slug} [{a}]: section {:?} is not its span of the markdown",
+                        s.heading_path
+                    ));
+                }
+            }
             let outputs = [
                 (format!("{a}.txt"), stable(txt.clone())),
                 (format!("{a}.html"), stable(html::render(&tree, &ex))),
                 (format!("{a}.md"), md),
-                (
-                    format!("{a}.json"),
-                    stable(normalized_json(&AlgorithmResult::new(&tree, &ex, None))),
-                ),
+                (format!("{a}.json"), stable(normalized_json(&result))),
             ];
             let gold_dir = dir.join("expected");
             for (file, got) in outputs {

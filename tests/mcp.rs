@@ -154,6 +154,40 @@ async fn stdio_client_lists_the_tools_and_extracts_a_loopback_page() {
         assert_eq!(md.contains(comment), keep, "comments: {keep}\n{md}");
     }
 
+    // The writer's choices: links as numbered references on the site of `base_url`, images
+    // as their alt text; a base that is not a web URL is refused.
+    let starter = site.url("/md-links-references/page.html");
+    let args = json!({
+        "url": starter,
+        "links": "references",
+        "images": "alt",
+        "base_url": "https://example.org/notes/starter.html"
+    });
+    let r = call(&client, "extract", args).await;
+    assert_eq!(r.is_error, Some(false), "{}", text_of(&r));
+    let md = r.structured_content.unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(md.contains("[my first loaf][2]"), "{md}");
+    assert!(
+        md.contains("\n[2]: https://example.org/2023/first-loaf.html\n"),
+        "{md}"
+    );
+    assert!(md.contains("[temperature](#temperature)"), "{md}");
+    assert!(
+        !md.contains("![") && md.contains("A jar of starter at its peak"),
+        "{md}"
+    );
+    let r = call(
+        &client,
+        "extract",
+        json!({ "url": starter, "base_url": "/notes" }),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+    assert!(text_of(&r).starts_with("error (input)"), "{}", text_of(&r));
+
     // screenshot: a PNG of the first viewport.
     let r = call(&client, "screenshot", json!({ "url": page })).await;
     assert_eq!(r.is_error, Some(false), "{}", text_of(&r));

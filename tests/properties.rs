@@ -183,6 +183,17 @@ fn page_text(s: &Snapshot) -> String {
 fn outputs(s: &Snapshot, a: Algorithm, p: &Params) -> (Vec<bool>, String, String, String) {
     let tree = Tree::new(s);
     let ex = sightline::extract::extract_tree(&tree, a, p);
+    // Every section is its span of the markdown, whatever the links mode.
+    let refs = sightline::WriterOptions {
+        links: output::LinksMode::References,
+        ..Default::default()
+    };
+    let md = output::markdown::write(&tree, &ex, &refs);
+    let chars: Vec<char> = md.markdown.chars().collect();
+    for sec in &md.sections {
+        let [a, b] = sec.span;
+        assert_eq!(chars[a..b].iter().collect::<String>(), sec.markdown);
+    }
     (
         ex.kept.clone(),
         output::text::render(&tree, &ex),

@@ -25,6 +25,19 @@ Engineers said the piers would hold, though nobody wanted to test that claim in 
 <p>Residents gathered on the hill to watch, trading stories about the last great flood, \
 which had come forty years earlier and taken the mill with it.</p></article></body></html>";
 
+/// An article with links: next to the page, to a place in it, elsewhere; and an image.
+const LINKED: &str = "<html><head><title>Linked article</title></head><body>\
+<article><h1 id=top>Linked article</h1>\
+<p>The river rose through the night, and by morning the old bridge stood alone in brown water; \
+read <a href='/river/history.html'>the river's history</a> or skip to <a href='#later'>what came later</a>. \
+Engineers said the piers would hold, though nobody wanted to test that claim in person.</p>\
+<p><img alt='The bridge at dawn' width=320 height=180 \
+src=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='320' height='180'%3E%3Crect width='320' height='180' fill='%23abc'/%3E%3C/svg%3E\"> \
+The bridge at dawn, seen from the hill where residents gathered.</p>\
+<h2 id=later>Later</h2><p>Residents gathered on the hill to watch, trading stories about the last great flood, \
+which had come forty years earlier and taken the mill with it, as <a href='https://example.com/mill'>the mill's page</a> tells.</p>\
+</article></body></html>";
+
 /// A loopback site for the tests (see [`site`]); its address is what `{site}` prints.
 struct Site {
     addr: SocketAddr,
@@ -54,6 +67,7 @@ async fn site() -> Site {
     let (slow, slower) = (slow_data.clone(), slower_data.clone());
     let app = axum::Router::new()
         .route("/article", get(|| async { Html(ARTICLE) }))
+        .route("/linked", get(|| async { Html(LINKED) }))
         .route(
             "/slow",
             get(|| async {
@@ -171,6 +185,71 @@ async fn extracts_loopback_pages_when_private_targets_are_allowed() {
         .unwrap()
         .starts_with("text/markdown"));
     assert!(r.text().await.unwrap().contains("forty years earlier"));
+    // The writer's choices reach the markdown and the record's sections.
+    let linked = format!("http://{site}/linked");
+    let (st, rec) = get_json(&format!(
+        "{}/extract?url={}&format=json&links=references&images=none&base_url={}",
+        svc.base,
+        q(&linked),
+        q("https://example.org/a/")
+    ))
+    .await;
+    assert_eq!(st, 200, "{rec}");
+    let md = rec["markdown"].as_str().unwrap();
+    assert!(md.contains("[the river's history][1]"), "{md}");
+    assert!(
+        md.contains("\n[1]: https://example.org/a/river/history.html\n"),
+        "{md}"
+    );
+    assert!(md.contains("[what came later](#later)"), "{md}");
+    assert!(md.contains("[2]: https://example.com/mill"), "{md}");
+    assert!(
+        md.contains("\nThe bridge at dawn, seen"),
+        "images=none: no alt text\n{md}"
+    );
+    let sections = rec["sections"].as_array().unwrap();
+    assert_eq!(sections.len(), 2, "{rec}");
+    assert_eq!(
+        sections[1]["heading_path"],
+        serde_json::json!(["Linked article", "Later"])
+    );
+    let chars: Vec<char> = md.chars().collect();
+    for s in sections {
+        let (a, b) = (
+            s["span"][0].as_u64().unwrap() as usize,
+            s["span"][1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            chars[a..b].iter().collect::<String>(),
+            s["markdown"].as_str().unwrap()
+        );
+    }
+    let (st, e) = get_json(&format!(
+        "{}/extract?url={}&base_url=example.org",
+        svc.base,
+        q(&linked)
+    ))
+    .await;
+    assert_eq!(
+        (st, e["error"]["kind"].as_str()),
+        (400, Some("input")),
+        "{e}"
+    );
+    let r = client()
+        .get(format!(
+            "{}/extract?url={}&format=markdown",
+            svc.base,
+            q(&linked)
+        ))
+        .send()
+        .await
+        .unwrap();
+    let md = r.text().await.unwrap();
+    assert!(
+        md.contains("The bridge at dawn The bridge at dawn, seen"),
+        "images=keep: a data: image's alt text\n{md}"
+    );
+    assert!(md.contains("[the river's history](http://"), "{md}");
     // POST with HTML instead of a URL, and a screenshot in the JSON record.
     let r = client()
         .post(format!("{}/extract", svc.base))
@@ -207,7 +286,7 @@ async fn extracts_loopback_pages_when_private_targets_are_allowed() {
         .await
         .unwrap();
     let m = m.text().await.unwrap();
-    assert!(m.contains("sightline_pages_total 3"), "{m}");
+    assert!(m.contains("sightline_pages_total 5"), "{m}");
     assert!(
         m.contains("sightline_request_duration_seconds_bucket"),
         "{m}"

@@ -319,6 +319,13 @@ impl RenderArgs {
     }
 }
 
+/// The writers' settings as given (`--base-url` checked), the error naming the flag.
+pub fn writer_options(w: &sightline::WriterOptions) -> Result<sightline::WriterOptions> {
+    w.validate()
+        .map_err(|e| anyhow::anyhow!("{} {}: {}", e.flag(), e.value, e.message))?;
+    Ok(w.clone())
+}
+
 /// A settings error as the command line says it: the flag, then what is wrong.
 pub fn flag_error(e: SettingsError) -> anyhow::Error {
     anyhow::anyhow!("{} {}", e.flag(), e.message)
@@ -434,6 +441,11 @@ pub struct ExtractArgs {
     /// The JSON record always carries it as `metadata`, each field with its source.
     #[arg(long)]
     pub front_matter: bool,
+    /// How the markdown (-f markdown, the JSON record's `markdown` and `sections`) writes
+    /// images and links, and a saved page's address on its site: --images, --links,
+    /// --base-url (the library's `WriterOptions`).
+    #[command(flatten)]
+    pub writer: sightline::WriterOptions,
     /// Add every text unit to the JSON record as `units`: its box, text, `learned`
     /// probability, top feature contributions and the algorithms that keep it (what the
     /// playground of `serve` draws; runs every main-content algorithm once more). -f json only.

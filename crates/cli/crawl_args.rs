@@ -46,6 +46,10 @@ pub struct CrawlFlags {
     /// Start markdown output with the page's metadata as YAML front matter.
     #[arg(long)]
     pub front_matter: bool,
+    /// How the markdown writes images and links, and a saved site's address: --images,
+    /// --links, --base-url (as for `extract`).
+    #[command(flatten)]
+    pub writer: sightline::WriterOptions,
     /// Also put each page's body in FORMAT (markdown, text or html) in its JSON record as
     /// `body` (as `extract --body`). -f json only.
     #[arg(long, value_name = "FORMAT", value_parser = body_format)]

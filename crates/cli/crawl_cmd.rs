@@ -65,6 +65,7 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
         .front_matter(a.crawl.front_matter)
+        .writer(cli::writer_options(&a.crawl.writer)?)
         .json_body(a.crawl.body);
     if a.crawl.body.is_some() && format != Format::Json {
         anyhow::bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");

@@ -55,6 +55,7 @@ fn page(a: &ExtractArgs, format: Format) -> Result<PageConfig> {
         .charset(a.render.charset.clone())
         .hint(Some(cli::hint))
         .front_matter(a.front_matter)
+        .writer(cli::writer_options(&a.writer)?)
         .units(a.units)
         .json_body(a.body);
     if a.units && format != Format::Json {

@@ -1,7 +1,7 @@
 """Type stubs of the extension module (the Rust library through PyO3)."""
 
 import os
-from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, AsyncIterator, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 from typing_extensions import TypedDict, Unpack
 
@@ -35,6 +35,9 @@ class BrowserOptions(RenderOptions, total=False):
     accept_http_errors: bool  # default: False
     algorithm: Optional[str]  # default: None
     comments: bool  # default: False
+    base_url: Optional[str]  # default: None
+    images: Literal["keep", "alt", "none"]  # default: 'keep'
+    links: Literal["inline", "references", "none"]  # default: 'inline'
     params: Params  # default: None
     screenshot: bool  # default: False
     annotate: bool  # default: False
@@ -216,6 +219,9 @@ class Page:
     @property
     def blocks(self) -> List[Dict[str, Any]]:
         """The kept blocks with their box, scores and (learned) probability."""
+    @property
+    def sections(self) -> Optional[List[Dict[str, Any]]]:
+        """The content cut at its headings: heading_path, level, markdown, span, boxes."""
     @property
     def screenshot(self) -> Optional[bytes]: ...
     @property

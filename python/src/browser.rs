@@ -182,8 +182,8 @@ impl Browser {
     #[new]
     #[pyo3(signature = (tabs=4, **options))]
     fn new(py: Python<'_>, tabs: usize, options: Option<&Bound<'_, PyDict>>) -> PyResult<Browser> {
-        let (own, render, scoring) = options::browser_keywords(py, "Browser", options)?;
-        let o = own.options(py, tabs, render, scoring)?;
+        let (own, render, scoring, writer) = options::browser_keywords(py, "Browser", options)?;
+        let o = own.options(py, tabs, render, scoring, writer)?;
         let ex = bridge::wait(
             py,
             async move { Extractor::new(o).await.map_err(convert::err) },

@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use sightline::{CrawlSettings, PageConfig, Scoring};
+use sightline::{CrawlSettings, PageConfig, Scoring, WriterOptions};
 use sightline::{Options, RenderOptions, Source};
 
 use crate::convert;
@@ -422,6 +422,10 @@ fn browser_table(py: Python<'_>) -> PyResult<Vec<Described>> {
             for (name, default, doc) in Scoring::described() {
                 t.push((name, convert::json_to_py(py, &default)?, doc, false));
             }
+            // The writers' keywords: the fields of `sightline::WriterOptions`.
+            for (name, default, doc) in WriterOptions::described() {
+                t.push((name, convert::json_to_py(py, &default)?, doc, false));
+            }
         }
         for d in &own {
             if d.3 == snapshot {
@@ -434,17 +438,20 @@ fn browser_table(py: Python<'_>) -> PyResult<Vec<Described>> {
 
 /// The keywords of `Browser(...)`: the render settings ([`RENDER`], one conversion: a JSON
 /// object read as [`RenderOptions`] and checked by [`RenderOptions::validate`]), the scoring
-/// settings (every field of [`Scoring`], read the same way) and [`BrowserOptions`]' own. A keyword whose Python default is `None` given as `None` keeps
+/// settings (every field of [`Scoring`], read the same way), the writers' (every field of
+/// [`WriterOptions`], checked by [`WriterOptions::validate`]) and [`BrowserOptions`]' own. A keyword whose Python default is `None` given as `None` keeps
 /// the field's default.
 pub(crate) fn browser_keywords(
     py: Python<'_>,
     func: &str,
     kw: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(BrowserOptions, RenderOptions, Scoring)> {
+) -> PyResult<(BrowserOptions, RenderOptions, Scoring, WriterOptions)> {
     let render = PyDict::new(py);
     let scoring = PyDict::new(py);
+    let writer = PyDict::new(py);
     let own = PyDict::new(py);
     let scoring_fields = Scoring::described();
+    let writer_fields = WriterOptions::described();
     for (k, v) in kw.into_iter().flatten() {
         let name: String = k.extract()?;
         let score = scoring_fields.iter().find(|f| f.0 == name);
@@ -458,6 +465,11 @@ pub(crate) fn browser_keywords(
                 )));
             }
             None if score.is_some() => scoring.set_item(k, v)?,
+            None if writer_fields.iter().any(|f| f.0 == name) => {
+                if !v.is_none() {
+                    writer.set_item(k, v)?
+                }
+            }
             None => own.set_item(k, v)?,
         }
     }
@@ -465,10 +477,15 @@ pub(crate) fn browser_keywords(
     opts.validate()
         .map_err(|e| convert::input_err(format!("{}: {}", e.setting, e.message)))?;
     let scoring: Scoring = from_keywords(py, func, &scoring)?;
+    let writer: WriterOptions = from_keywords(py, func, &writer)?;
+    writer
+        .validate()
+        .map_err(|e| convert::input_err(e.to_string()))?;
     Ok((
         BrowserOptions::parse(func, None, Some(&own))?,
         opts,
         scoring,
+        writer,
     ))
 }
 
@@ -480,6 +497,7 @@ impl BrowserOptions {
         tabs: usize,
         render: RenderOptions,
         scoring: Scoring,
+        writer: WriterOptions,
     ) -> PyResult<Options> {
         let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
         params.learned.comments |= scoring.comments.unwrap_or(false);
@@ -493,6 +511,7 @@ impl BrowserOptions {
             .algorithm(convert::algorithm(scoring.algorithm.as_deref())?)
             .params(params)
             .deny_private(self.deny_private)
+            .writer(writer)
             .units(self.units);
         if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);

@@ -92,6 +92,14 @@ impl Page {
         };
         json_to_py(py, v)
     }
+    /// The content cut at its headings, for retrieval: each section's `heading_path` (the
+    /// heading texts from the top down), `level`, `markdown`, `span` (`[start, end)`: indexes
+    /// of the record's markdown, `page.to_dict()["markdown"][start:end]`) and `boxes` (the
+    /// page boxes it covers, `[x, y, w, h]`).
+    #[getter]
+    fn sections(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        json_to_py(py, &self.page.json()["sections"])
+    }
     /// The full-page PNG (bytes), when screenshots were asked for.
     #[getter]
     fn screenshot<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {

@@ -123,3 +123,24 @@ def test_steer_waits_acts_and_names_a_failing_action(browser):
     # The same plan as JSON text, and a snapshot steered the same way.
     snap = browser.snapshot(late, steer='{"wait_for_text": "never once gone out"}')
     assert any("Mairead Quinn" in (t or "") for t in snap.nodes().to_pydict()["text"])
+
+
+def test_the_writers_keywords_reach_the_markdown_and_its_sections(server):
+    url = f"{server}/md-links-references/page.html"
+    opts = dict(links="references", images="alt", base_url="https://example.org/notes/starter.html")
+    with sightline.Browser(tabs=1, offline=True, **opts) as b:
+        page = b.extract(url)
+    md = page.markdown
+    assert "[2]: https://example.org/2023/first-loaf.html" in md
+    assert "[temperature](#temperature)" in md and "![" not in md
+    record = page.to_dict()
+    assert record["markdown"] == md
+    sections = page.sections
+    assert [s["heading_path"][-1] for s in sections] == [
+        "Tuning a sourdough starter", "Feeding", "Temperature"]
+    for s in sections:
+        start, end = s["span"]
+        assert md[start:end] == s["markdown"]
+        assert s["boxes"] and all(len(b) == 4 for b in s["boxes"])
+    with pytest.raises(sightline.InputError, match="base_url `example.org`"):
+        sightline.Browser(tabs=1, offline=True, base_url="example.org")

@@ -72,5 +72,6 @@ pub use render::steer::{Action, Steer};
 pub use render::{BrowserSource, RenderOptions, ScrollOptions, Timings};
 pub use scoring::Scoring;
 pub use sightline_core::{
-    Algorithm, BoxError, Error, Extraction, Format, Metadata, Params, Snapshot, Tree,
+    output::WriterOptions, Algorithm, BoxError, Error, Extraction, Format, Metadata, Params,
+    Snapshot, Tree,
 };

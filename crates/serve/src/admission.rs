@@ -1,6 +1,6 @@
 //! One request shape and one admission for both transports: what a caller may choose for a
-//! page ([`PageRequest`]: algorithm, format, comments, units, body, screenshot, warc and the
-//! steering fields of [`sightline::Steer`] at the top level), deserialized alike by `serve`'s
+//! page ([`PageRequest`]: algorithm, format, comments, units, body, screenshot, warc, the
+//! writer's `images`, `links` and `base_url`, and the steering fields of [`sightline::Steer`] at the top level), deserialized alike by `serve`'s
 //! `/extract` (query or JSON body) and `/score` and by the MCP `extract` tool (`screenshot`
 //! and `snapshot` take the steering fields, [`SteerFields`]); and [`admit`], which turns it
 //! into the page's configuration under the operator's rules ([`Operator`]: the defaults, the
@@ -52,6 +52,11 @@ pub struct PageRequest {
     #[serde(default, deserialize_with = "sightline::scoring::flag::plain")]
     #[schemars(with = "bool")]
     pub warc: bool,
+    /// How the markdown writes images and links (`images`: keep, alt, none; `links`:
+    /// inline, references, none) and a saved page's address on its site (`base_url`): the
+    /// markdown body, and the record's `markdown` and `sections`.
+    #[serde(flatten)]
+    pub writer: sightline::WriterOptions,
     /// The steering fields.
     #[serde(flatten)]
     pub steer: SteerFields,
@@ -218,7 +223,7 @@ pub async fn admit(
 }
 
 /// The operator's page with the caller's scoring and output choices over it (algorithm,
-/// comments, format, units, body), no browser involved: `Err` names the choice and the fix.
+/// comments, format, images, links, base_url, units, body), no browser involved: `Err` names the choice and the fix.
 pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusal> {
     let mut page = base.clone();
     if let Some(a) = &req.scoring.algorithm {
@@ -229,6 +234,12 @@ pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusa
     }
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(Refusal::input)?;
+    }
+    if req.writer != sightline::WriterOptions::default() {
+        req.writer
+            .validate()
+            .map_err(|e| Refusal::input(e.to_string()))?;
+        page.writer = req.writer.clone();
     }
     if req.units {
         if page.format != Format::Json {
@@ -377,6 +388,7 @@ mod tests {
             json!({"format": "json", "body": "json"}),
             json!({"algorithm": "nope"}),
             json!({"format": "yaml"}),
+            json!({"base_url": "example.org/a"}),
         ] {
             let e = choose(&base, &request(bad.clone())).unwrap_err();
             assert_eq!(e.kind, RefusalKind::Input, "{bad}");
@@ -390,6 +402,31 @@ mod tests {
         .unwrap();
         assert!(page.units && page.params.learned.comments);
         assert_eq!(page.algorithms, [sightline::Algorithm::Ctd]);
+        let e = choose(&base, &request(json!({"base_url": "/a/b.html"}))).unwrap_err();
+        assert!(e.message.contains("base_url `/a/b.html`"), "{e}");
+        assert!(serde_json::from_value::<PageRequest>(json!({"links": "footnotes"})).is_err());
+    }
+
+    #[test]
+    fn the_writers_choices_reach_the_page_from_a_query_or_a_body() {
+        let uri: axum::http::Uri =
+            "/extract?images=alt&links=references&base_url=https%3A%2F%2Fexample.org%2Fa%2F&wait_for=%23a"
+                .parse()
+                .unwrap();
+        let axum::extract::Query(r) =
+            axum::extract::Query::<PageRequest>::try_from_uri(&uri).unwrap();
+        let steer = r.steer.merged();
+        assert!(!steer.contains_key("links") && !steer.contains_key("base_url"));
+        assert_eq!(steer["wait_for"], "#a");
+        let page = choose(&PageConfig::default(), &r).unwrap();
+        assert_eq!(page.writer.images, sightline::output::ImagesMode::Alt);
+        assert_eq!(page.writer.links, sightline::output::LinksMode::References);
+        assert_eq!(
+            page.writer.base_url.as_deref(),
+            Some("https://example.org/a/")
+        );
+        let page = choose(&PageConfig::default(), &request(json!({"images": "none"}))).unwrap();
+        assert_eq!(page.writer.images, sightline::output::ImagesMode::None);
     }
 
     #[tokio::test]

@@ -39,6 +39,12 @@ pub struct AlgorithmResult {
     pub threshold: Option<f64>,
     pub text: String,
     pub html: String,
+    /// The content as markdown, written with the run's [`super::WriterOptions`] (without front
+    /// matter); `sections` index it.
+    pub markdown: String,
+    /// The content cut at its headings, for retrieval: each section's heading path, level,
+    /// markdown, `span` (`[start, end)` characters of `markdown`) and page boxes.
+    pub sections: Vec<super::markdown::Section>,
     pub content: Vec<ContentNode>,
     pub details: crate::extract::Details,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,8 +52,13 @@ pub struct AlgorithmResult {
 }
 
 impl AlgorithmResult {
-    /// Build from an extraction.
-    pub fn new(tree: &Tree, ex: &Extraction, score_ms: Option<f64>) -> AlgorithmResult {
+    /// Build from an extraction, the markdown and sections written as `writer` asks.
+    pub fn new(
+        tree: &Tree,
+        ex: &Extraction,
+        score_ms: Option<f64>,
+        writer: &super::WriterOptions,
+    ) -> AlgorithmResult {
         let content = ex
             .roots(tree)
             .into_iter()
@@ -68,11 +79,14 @@ impl AlgorithmResult {
                 }
             })
             .collect();
+        let md = super::markdown::write(tree, ex, writer);
         AlgorithmResult {
             algorithm: ex.algorithm.name().to_string(),
             threshold: ex.threshold,
             text: super::text::render(tree, ex),
             html: super::html::render(tree, ex),
+            markdown: md.markdown,
+            sections: md.sections,
             content,
             details: ex.details.clone(),
             score_ms,
@@ -104,13 +118,16 @@ mod tests {
         for i in p2..nav {
             ex.kept[i] = true;
         }
-        let r = AlgorithmResult::new(&tree, &ex, Some(1.5));
+        let r = AlgorithmResult::new(&tree, &ex, Some(1.5), &Default::default());
         assert_eq!(r.algorithm, "wang");
         assert_eq!(r.threshold, Some(0.25));
         assert_eq!(r.score_ms, Some(1.5));
         assert_eq!(r.details, Details::None);
         assert_eq!(r.text, crate::output::text::render(&tree, &ex));
         assert_eq!(r.html, "<p>Second one.</p>\n");
+        assert_eq!(r.markdown, "Second one.\n");
+        assert_eq!(r.sections.len(), 1);
+        assert_eq!(r.sections[0].span, [0, 11]);
         assert_eq!(r.content.len(), 1);
         let c = &r.content[0];
         assert_eq!(c.path, "body > article > p:nth-of-type(2)");
@@ -126,7 +143,7 @@ mod tests {
 
         // A density algorithm's roots carry their scores; no timing, no score_ms key.
         let ex = density::extract(&tree, Algorithm::Td, &Default::default());
-        let r = AlgorithmResult::new(&tree, &ex, None);
+        let r = AlgorithmResult::new(&tree, &ex, None, &Default::default());
         let s = ex.scores.as_ref().unwrap();
         for (c, root) in r.content.iter().zip(ex.roots(&tree)) {
             let ns = c.scores.as_ref().unwrap();

@@ -3,6 +3,7 @@
 //!
 //! - `text`: the content in document order, one paragraph per block element, one per line;
 //! - `html`: the content subtrees as cleaned HTML (structure kept, presentation dropped);
+//! - `options`: the writers' settings ([`WriterOptions`]: images, links, base URL);
 //! - `json`: everything, including per-node scores ([`json::AlgorithmResult`], inside a [`crate::batch::Record`]);
 //! - `scores`: a per-node score table ([`crate::scores::NodeScores`]) as CSV or JSON Lines;
 //! - `annotate`: the full-page screenshot with the extraction drawn over it (PNG).
@@ -12,11 +13,13 @@ pub mod front_matter;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod options;
 pub mod scores;
 pub mod text;
 
 use std::str::FromStr;
 
+pub use self::options::{ImagesMode, LinksMode, WriterOptions, WriterOptionsError};
 use crate::Extraction;
 
 /// An output format.

@@ -40,6 +40,9 @@ pub struct PageConfig {
     pub hint: Option<fn(&Error) -> Option<String>>,
     /// Markdown bodies start with the page's metadata as YAML front matter.
     pub front_matter: bool,
+    /// How the markdown writes images and links (`images`, `links`, `base_url`); the
+    /// record's `markdown` and `sections` are written with it too.
+    pub writer: crate::output::WriterOptions,
     /// How each page is steered before its snapshot (None: the render options' plan, which
     /// by default does nothing).
     pub steer: Option<Arc<crate::render::Steer>>,
@@ -102,6 +105,11 @@ impl PageConfig {
         self.front_matter = on;
         self
     }
+    /// How the markdown writes images and links ([`PageConfig::writer`]).
+    pub fn writer(mut self, w: crate::output::WriterOptions) -> PageConfig {
+        self.writer = w;
+        self
+    }
     /// Archive each page to this writer (its exchanges, text, record and screenshot).
     pub fn archive(mut self, w: Option<Arc<super::ArchiveWriter>>) -> PageConfig {
         self.archive = w;
@@ -159,6 +167,7 @@ impl Default for PageConfig {
             charset: None,
             hint: None,
             front_matter: false,
+            writer: crate::output::WriterOptions::default(),
             steer: None,
             archive: None,
             units: false,
@@ -389,7 +398,13 @@ pub(crate) fn score(
             (Format::Json, Some(f)) => f,
             (f, _) => f,
         };
-        let body = render_document(&tree, &ex, format, cfg.front_matter.then_some(&metadata));
+        let body = render_document(
+            &tree,
+            &ex,
+            format,
+            cfg.front_matter.then_some(&metadata),
+            &cfg.writer,
+        );
         if many && format != Format::Json {
             bodies.push(format!("==> {} <==\n{body}", a.name()));
         } else {
@@ -407,7 +422,7 @@ pub(crate) fn score(
         }
         results.insert(
             a.name().to_string(),
-            AlgorithmResult::new(&tree, &ex, Some(ms)),
+            AlgorithmResult::new(&tree, &ex, Some(ms), &cfg.writer),
         );
         extractions.push(ex);
     }
@@ -460,8 +475,9 @@ pub(crate) fn render_document(
     ex: &Extraction,
     format: Format,
     front_matter: Option<&crate::Metadata>,
+    writer: &crate::output::WriterOptions,
 ) -> String {
-    let body = render_body(tree, ex, format);
+    let body = render_body(tree, ex, format, writer);
     match front_matter {
         Some(m) if format == Format::Markdown => crate::output::front_matter::render(m) + &body,
         _ => body,
@@ -469,11 +485,16 @@ pub(crate) fn render_document(
 }
 
 /// The content of one extraction in a non-JSON format, with Crunch's retained links after it.
-fn render_body(tree: &Tree, ex: &Extraction, format: Format) -> String {
+fn render_body(
+    tree: &Tree,
+    ex: &Extraction,
+    format: Format,
+    writer: &crate::output::WriterOptions,
+) -> String {
     let mut body = match format {
         Format::Text => text::render(tree, ex),
         Format::Html => html::render(tree, ex),
-        Format::Markdown => markdown::render(tree, ex),
+        Format::Markdown => markdown::write(tree, ex, writer).markdown,
         Format::Json => return String::new(),
     };
     body.push_str(&crate::output::retained_links(ex, format));

@@ -241,6 +241,8 @@ pub(crate) fn strip_bodies(rec: &mut Record) {
     let strip = |r: &mut AlgorithmResult| {
         r.text.clear();
         r.html.clear();
+        r.markdown.clear();
+        r.sections.clear();
         r.content.clear();
     };
     if let Some(r) = rec.result.as_mut() {

@@ -19,12 +19,14 @@ pub struct Page {
     screenshot: Option<Vec<u8>>,
     annotated: Option<Vec<u8>>,
     front_matter: bool,
+    writer: crate::output::WriterOptions,
 }
 
 impl Page {
-    pub(super) fn from_finished(f: page::Finished, front_matter: bool) -> Page {
+    pub(super) fn from_finished(f: page::Finished, cfg: &crate::PageConfig) -> Page {
         Page {
-            front_matter,
+            front_matter: cfg.front_matter,
+            writer: cfg.writer.clone(),
             snapshot: f.snapshot,
             extractions: f.extractions,
             record: f.out.record,
@@ -44,6 +46,7 @@ impl Page {
             screenshot: None,
             annotated: None,
             front_matter: options.page.front_matter,
+            writer: options.page.writer.clone(),
         }
     }
 
@@ -74,6 +77,7 @@ impl Page {
                 ex,
                 f,
                 self.record.metadata.as_ref().filter(|_| self.front_matter),
+                &self.writer,
             ),
         }
     }

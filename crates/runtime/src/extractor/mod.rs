@@ -162,6 +162,13 @@ impl Options {
         self.page.front_matter = on;
         self
     }
+    /// How [`Page::markdown`] and the record's `markdown` and `sections` write images and
+    /// links: `images` (keep, alt, none), `links` (inline, references, none) and `base_url`
+    /// (a saved page's address on its site; check it with [`crate::output::WriterOptions::validate`]).
+    pub fn writer(mut self, w: crate::output::WriterOptions) -> Options {
+        self.page.writer = w;
+        self
+    }
     /// Add each page's text units to its record (`units`: every unit's box, text, `learned`
     /// probability, top feature contributions and the algorithms that keep it; what the
     /// playground draws). Runs every main-content algorithm once more; off by default.
@@ -409,6 +416,7 @@ impl Extractor {
             wacz,
             replay,
         } = options;
+        page.writer.validate()?;
         if let Some(path) = &replay {
             render.replay = Some(Arc::new(open_replay(path)?));
         }
@@ -459,11 +467,10 @@ impl Extractor {
         cfg: Arc<PageConfig>,
         screenshot: Option<bool>,
     ) -> Result<Page, Error> {
-        let front_matter = cfg.front_matter;
         let launch = Some(self.pool.launch_ms());
-        self.finished(&source.into(), cfg, screenshot, launch)
+        self.finished(&source.into(), cfg.clone(), screenshot, launch)
             .await
-            .map(|f| Page::from_finished(f, front_matter))
+            .map(|f| Page::from_finished(f, &cfg))
     }
 
     /// One source rendered and scored with `cfg` (what [`Extractor::extract_with`] and

@@ -22,11 +22,9 @@
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
 
-use std::collections::HashSet;
-
 use super::math;
-use super::syntax::{destination, escape_text};
-use super::Inline;
+
+use super::{Inline, Writer};
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// Images smaller than this on a side (CSS px) are not content: tracking pixels, spacers,
@@ -216,7 +214,7 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
 
 /// Write an image into the paragraph: `![alt](src)` once per source; a formula image as its
 /// LaTeX; a `data:` image as its alt text; nothing for a tiny image (see [`content_image`]).
-pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
+pub(super) fn image(w: &Writer, n: &Node, inl: &mut Inline) {
     if let Some((tex, display)) = formula_image(n) {
         return math::write(inl, &tex, display);
     }
@@ -229,7 +227,7 @@ pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
             }
             return;
         }
-        if !seen.insert(src.to_string()) {
+        if !w.seen.borrow_mut().insert(src.to_string()) {
             return;
         }
         // Images side by side (a gallery) are set apart by a space, also when each is linked.
@@ -238,13 +236,9 @@ pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
         } else if inl.out.ends_with(')') {
             inl.out.push(' ');
         }
-        let mut a = String::new();
-        if !alt.is_empty() {
-            escape_text(&mut a, &alt, None, false);
-        }
-        inl.out.push_str(&format!("![{a}]({})", destination(src)));
-    } else if !alt.is_empty() {
-        inl.text(&alt);
+        w.images_mode(inl, &alt, Some(src));
+    } else {
+        w.images_mode(inl, &alt, None);
     }
 }
 

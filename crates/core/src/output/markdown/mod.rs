@@ -26,20 +26,27 @@
 //! - `<br>`: a hard break (`\` at the end of the line), `<br>` inside table cells.
 //! - links without text and `javascript:` links keep only their text; `data:` images become
 //!   their alt text (a data URI can be megabytes); form controls, scripts and media are skipped.
+//! - links and images as [`WriterOptions`] asks (`links.rs`: `--links`, `--images`,
+//!   `--base-url`, in-page anchors as `#id`); the headings cut the output into sections
+//!   (`sections.rs`, the JSON record's `sections`).
 
 pub(crate) use self::images::with_media;
 pub(crate) use self::math::{formula, is_math, is_mathjax_render};
 
 mod images;
+mod links;
 mod math;
+mod sections;
 mod syntax;
 mod tables;
 #[cfg(test)]
 mod tests;
 
+pub use self::sections::Section;
 pub use self::syntax::link_item;
-use self::syntax::{code_span_delimiter, destination, fence, language, prefix_lines};
+use self::syntax::{code_span_delimiter, fence, language, prefix_lines};
 use crate::extract::Extraction;
+use crate::output::options::WriterOptions;
 use crate::snapshot::{NodeId, Tree};
 
 /// Tags that are always inline, whatever their computed display.
@@ -107,6 +114,8 @@ enum Kind {
 enum BlockKind {
     Para,
     List,
+    /// A heading, from this element: a section starts here ([`sections`]).
+    Heading(NodeId),
     Other,
 }
 
@@ -206,6 +215,8 @@ struct Writer<'t, 'a> {
     has_block: Vec<bool>,
     /// Elements open in the recursive descent (see [`MAX_DEPTH`]).
     depth: std::cell::Cell<usize>,
+    /// How links and images are written, and the reference list ([`links`]).
+    links: links::Links,
 }
 
 /// How deep the writer descends into nested elements; below that, a subtree's text is written
@@ -214,7 +225,7 @@ struct Writer<'t, 'a> {
 const MAX_DEPTH: usize = 96;
 
 impl<'t, 'a> Writer<'t, 'a> {
-    fn new(tree: &'t Tree<'a>, ex: &'t Extraction) -> Self {
+    fn new(tree: &'t Tree<'a>, ex: &'t Extraction, opts: &WriterOptions) -> Self {
         let n = tree.len();
         let mut w = Writer {
             tree,
@@ -222,6 +233,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
+            links: links::Links::new(tree, &ex.kept, opts),
         };
         for id in (1..n).rev() {
             if !w.kept[id] {
@@ -377,7 +389,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             text.insert(at, '\\');
         }
         blocks.push(Block {
-            kind: BlockKind::Other,
+            kind: BlockKind::Heading(id),
             text: format!("{} {text}", "#".repeat(level)),
         });
     }
@@ -499,7 +511,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
         match n.tag.as_str() {
             "br" => inl.hard_break(),
-            "img" => images::image(n, &mut self.seen.borrow_mut(), inl),
+            "img" => images::image(self, n, inl),
             "code" | "kbd" | "samp" | "tt" => self.code_span(id, inl),
             "em" | "i" | "cite" | "dfn" | "var" if inl.em == 0 => {
                 inl.em += 1;
@@ -516,17 +528,7 @@ impl<'t, 'a> Writer<'t, 'a> {
                 self.wrap(id, inl, "~~", "~~");
                 inl.strike -= 1;
             }
-            "a" => match n.href.as_deref() {
-                Some(h)
-                    if !h
-                        .trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("javascript:") =>
-                {
-                    self.wrap(id, inl, "[", &format!("]({})", destination(h)));
-                }
-                _ => self.inline_children(id, inl),
-            },
+            "a" if n.href.is_some() => self.link(id, inl),
             _ => self.inline_children(id, inl),
         }
     }
@@ -656,14 +658,35 @@ fn join(blocks: &[Block]) -> String {
         .join("\n\n")
 }
 
-/// The content subtrees as markdown, blocks separated by blank lines, with a final newline
-/// when not empty.
+/// The content subtrees as markdown with the default [`WriterOptions`] ([`write`]).
 pub fn render(tree: &Tree, ex: &Extraction) -> String {
-    let w = Writer::new(tree, ex);
-    let md = join(&w.roots());
-    if md.is_empty() {
-        md
-    } else {
-        md + "\n"
+    write(tree, ex, &WriterOptions::default()).markdown
+}
+
+/// One run of the markdown writer: the markdown and its sections.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Markdown {
+    /// Blocks separated by blank lines, then the reference list (`links = references`), with
+    /// a final newline when not empty.
+    pub markdown: String,
+    /// The content cut at its headings; each `span` indexes `markdown` in characters.
+    pub sections: Vec<Section>,
+}
+
+/// The content subtrees as markdown, written as `opts` asks, and its sections.
+pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
+    let w = Writer::new(tree, ex, opts);
+    let (mut md, sections) = w.sections(&w.roots());
+    let refs = w.links.definitions();
+    if !refs.is_empty() {
+        md.push_str(if md.is_empty() { "" } else { "\n\n" });
+        md.push_str(&refs);
+    }
+    if !md.is_empty() {
+        md.push('\n');
+    }
+    Markdown {
+        markdown: md,
+        sections,
     }
 }

@@ -158,7 +158,15 @@ fn the_page_tools_list_the_steering_fields_at_the_top_level() {
         }
     }
     let s = serde_json::Value::Object((*schema_for_type::<ExtractParams>()).clone());
-    for k in ["format", "algorithm", "comments", "warc"] {
+    for k in [
+        "format",
+        "algorithm",
+        "comments",
+        "warc",
+        "images",
+        "links",
+        "base_url",
+    ] {
         assert!(s["properties"][k].is_object(), "extract: no {k}: {s}");
     }
 }
