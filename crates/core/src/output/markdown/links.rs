@@ -205,6 +205,9 @@ impl Writer<'_, '_> {
     /// the link mode and its [`Target`] say.
     pub(super) fn link(&self, id: NodeId, inl: &mut Inline) {
         let href = self.tree.node(id).href.as_deref().unwrap_or("");
+        if self.in_title(id) {
+            return self.inline_children(id, inl);
+        }
         match (self.links.target(href), self.links.links) {
             (Target::Text, _) | (_, LinksMode::None) => self.inline_children(id, inl),
             (Target::Anchor(a), _) => self.wrap(id, inl, "[", &format!("]({})", destination(&a))),

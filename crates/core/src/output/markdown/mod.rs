@@ -33,6 +33,7 @@
 pub(crate) use self::images::with_media;
 pub(crate) use self::math::{formula, is_math, is_mathjax_render};
 
+mod headings;
 mod images;
 mod links;
 mod math;
@@ -217,6 +218,8 @@ struct Writer<'t, 'a> {
     depth: std::cell::Cell<usize>,
     /// How links and images are written, and the reference list ([`links`]).
     links: links::Links,
+    /// The page's title when the writer added it or a paragraph marks it ([`headings`]).
+    title: Option<NodeId>,
 }
 
 /// How deep the writer descends into nested elements; below that, a subtree's text is written
@@ -227,13 +230,16 @@ const MAX_DEPTH: usize = 96;
 impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction, opts: &WriterOptions) -> Self {
         let n = tree.len();
+        let mut kept = with_media(tree, &ex.kept);
+        let title = headings::with_headings(tree, &mut kept);
         let mut w = Writer {
             tree,
-            kept: with_media(tree, &ex.kept),
+            kept,
             seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
             links: links::Links::new(tree, &ex.kept, opts),
+            title,
         };
         for id in (1..n).rev() {
             if !w.kept[id] {
@@ -347,7 +353,7 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     fn block_at_depth(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let n = self.tree.node(id);
-        if let Some(level) = n.heading_level() {
+        if let Some(level) = self.heading_level(id) {
             return self.heading(id, level, blocks);
         }
         match n.tag.as_str() {
@@ -369,6 +375,19 @@ impl<'t, 'a> Writer<'t, 'a> {
             }),
             _ => self.container(self.kids(id), blocks),
         }
+    }
+
+    /// The level of a heading element, or 1 for the page's title ([`headings`]).
+    fn heading_level(&self, id: NodeId) -> Option<u8> {
+        if self.title == Some(id) {
+            return Some(1);
+        }
+        self.tree.node(id).heading_level()
+    }
+
+    /// Is node `id` in the page's title (whose links are written as their text)?
+    fn in_title(&self, id: NodeId) -> bool {
+        self.title.is_some_and(|t| self.tree.contains(t, id))
     }
 
     /// `# Title`: the heading's content on one line.

@@ -61,7 +61,7 @@ impl Writer<'_, '_> {
             let next = starts.get(k + 1);
             let last = next.map_or(blocks.len(), |s| s.0) - 1;
             let end = ends[last];
-            let level = heading.and_then(|h| self.tree.node(h).heading_level());
+            let level = heading.and_then(|h| self.heading_level(h));
             if let (Some(h), Some(level)) = (heading, level) {
                 while path.last().is_some_and(|(l, _)| *l >= level) {
                     path.pop();
