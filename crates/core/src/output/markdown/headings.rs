@@ -16,8 +16,8 @@
 //!   buttons. It is written first as `# title`, its links as their text, and the sections
 //!   start from it.
 //! - a page marks its title on a paragraph in some exports (Google Docs writes
-//!   `<p class="title">`): such a paragraph first in the content, with no `h1` in it, is the
-//!   `#` heading ([`marked_title`]).
+//!   `<p class="title">` above sections in `h1`): such a paragraph holding the content's first
+//!   text is the `#` heading ([`marked_title`]).
 
 use crate::snapshot::{Node, NodeId, Tree};
 
@@ -40,12 +40,12 @@ pub(crate) fn with_headings(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
         }
         has_h1 |= kept[id] && level == 1;
     }
-    if has_h1 {
-        return None;
-    }
     let first = (0..n).find(|&i| kept[i])?;
     if let Some(p) = marked_title(tree, kept, first) {
         return Some(p);
+    }
+    if has_h1 {
+        return None;
     }
     let title = (0..first).rev().find(|&id| is_title(tree, id))?;
     for i in tree.subtree(title) {

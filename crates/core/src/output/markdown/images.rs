@@ -18,6 +18,9 @@
 //!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
 //!   `<figcaption>`; so does a kept figure showing a content image.
+//! - a data table (`tables::is_data_table`) that the mask left out or cut joins it whole
+//!   when its parent is kept, when the text just before and just after it is kept, or when
+//!   part of its text is kept.
 //! - a tiny image whose alt text is an emoji (WordPress draws emoji as images) is that emoji.
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
@@ -89,9 +92,13 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let text_kept =
         |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
     // Any candidate at all? Most pages' media are already kept or absent: no second pass.
-    let cands: Vec<(NodeId, bool)> = (1..n)
+    // `Some(true)`: a formula, `Some(false)`: an image, `None`: a data table.
+    let cands: Vec<(NodeId, Option<bool>)> = (1..n)
         .filter(|&i| !kept[i] && tree.node(i).is_element())
-        .filter_map(|i| media(tree.node(i)).map(|m| (i, m)))
+        .filter_map(|i| match media(tree.node(i)) {
+            Some(m) => Some((i, Some(m))),
+            None => super::tables::is_data_table(tree, i).then_some((i, None)),
+        })
         .collect();
     let figures = (1..n).any(|i| tree.node(i).tag == "figure");
     if cands.is_empty() && !figures {
@@ -127,7 +134,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             has_text[p] = true;
         }
     }
-    for (i, is_math) in cands {
+    for (i, kind) in cands {
         if out[i] {
             continue;
         }
@@ -139,10 +146,11 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             (false, false)
         };
         let in_kept = tree.parent(i).is_some_and(|p| kept[p]);
-        let join = if is_math {
-            in_kept || (b && a)
-        } else {
-            in_kept || ((b || a) && any_b && any_a)
+        let join = match kind {
+            Some(true) => in_kept || (b && a),
+            Some(false) => in_kept || ((b || a) && any_b && any_a),
+            // A table: between kept text, or partly kept (the mask cut it).
+            None => in_kept || (b && a) || has_text[i],
         };
         if !join {
             continue;
