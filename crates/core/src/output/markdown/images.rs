@@ -19,8 +19,9 @@
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
 //!   `<figcaption>`; so does a kept figure showing a content image.
 //! - a data table (`tables::is_data_table`) that the mask left out or cut joins it whole
-//!   when its parent is kept, when the text just before and just after it is kept, or when
-//!   part of its text is kept.
+//!   when its parent is kept, when the text just before it is kept and the text just after it
+//!   or the heading just before it is too, or when part of its text is kept; a wrapper
+//!   holding no kept text (a `<figure>` with its caption) counts as the table.
 //! - a tiny image whose alt text is an emoji (WordPress draws emoji as images) is that emoji.
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
@@ -138,19 +139,33 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         if out[i] {
             continue;
         }
-        let end = tree.subtree_end(i);
-        let (b, any_b) = before[i];
+        // A table is placed by its outermost wrapper that holds no kept text (a `<figure>`
+        // with its caption, a scrolling `<div>`): the text around that decides.
+        let mut at = i;
+        if kind.is_none() && !has_text[i] {
+            while let Some(p) = tree.parent(at).filter(|&p| !kept[p] && !has_text[p]) {
+                at = p;
+            }
+        }
+        let end = tree.subtree_end(at);
+        let (b, any_b) = before[at];
         let (a, any_a) = if end < n {
             after[end - 1]
         } else {
             (false, false)
         };
-        let in_kept = tree.parent(i).is_some_and(|p| kept[p]);
+        let in_kept = tree.parent(at).is_some_and(|p| kept[p]);
+        // The node before it is a kept heading: the table is that heading's section.
+        let under_heading = tree.parent(at).is_some_and(|p| {
+            let sibs = &tree.children[p];
+            let k = sibs.iter().position(|&c| c == at).unwrap_or(0);
+            k > 0 && has_text[sibs[k - 1]] && tree.node(sibs[k - 1]).heading_level().is_some()
+        });
         let join = match kind {
             Some(true) => in_kept || (b && a),
             Some(false) => in_kept || ((b || a) && any_b && any_a),
             // A table: between kept text, or partly kept (the mask cut it).
-            None => in_kept || (b && a) || has_text[i],
+            None => in_kept || (b && (a || under_heading)) || has_text[i],
         };
         if !join {
             continue;

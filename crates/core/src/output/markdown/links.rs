@@ -208,6 +208,14 @@ impl Writer<'_, '_> {
         if self.in_title(id) {
             return self.inline_children(id, inl);
         }
+        // In a heading, a link to a place in the page is the heading's permalink: its text
+        // alone, and nothing when that is a sign (`¶`, `#`, `§`, `🔗`).
+        if href.starts_with('#') && self.in_heading(id) {
+            if self.tree.text(id).chars().any(char::is_alphanumeric) {
+                self.inline_children(id, inl);
+            }
+            return;
+        }
         match (self.links.target(href), self.links.links) {
             (Target::Text, _) | (_, LinksMode::None) => self.inline_children(id, inl),
             (Target::Anchor(a), _) => self.wrap(id, inl, "[", &format!("]({})", destination(&a))),

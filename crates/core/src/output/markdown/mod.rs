@@ -390,6 +390,13 @@ impl<'t, 'a> Writer<'t, 'a> {
         self.title.is_some_and(|t| self.tree.contains(t, id))
     }
 
+    /// Is node `id` inside a heading element?
+    fn in_heading(&self, id: NodeId) -> bool {
+        self.tree
+            .ancestors(id)
+            .any(|a| self.tree.node(a).heading_level().is_some())
+    }
+
     /// `# Title`: the heading's content on one line.
     fn heading(&self, id: NodeId, level: u8, blocks: &mut Vec<Block>) {
         let level = usize::from(level);
