@@ -18,7 +18,9 @@
 //!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
 //!   `<figcaption>`; so does a kept figure showing a content image.
-//! - a data table (`tables::is_data_table`) that the mask left out or cut joins it whole
+//! - a data table (`tables::is_data_table`) or a `<blockquote>` (a quoted reply, a pull
+//!   quote: its text repeats text elsewhere, which the extraction scores low) that the mask
+//!   left out or cut joins it whole
 //!   when its parent is kept, when the text just before it is kept and the text just after it
 //!   or the heading just before it is too, or when part of its text is kept; a wrapper
 //!   holding no kept text (a `<figure>` with its caption) counts as the table.
@@ -86,6 +88,17 @@ fn media(n: &Node) -> Option<bool> {
     }
 }
 
+/// Is node `id` a `<blockquote>` shown, not inside another one?
+fn is_quote(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.tag == "blockquote"
+        && n.display != "none"
+        && n.visibility == "visible"
+        && n.rect.w > 0.0
+        && n.rect.h > 0.0
+        && !tree.ancestors(id).any(|a| tree.node(a).tag == "blockquote")
+}
+
 /// The keep mask with the media the extraction left out (see the module rules). Linear.
 pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let n = tree.len();
@@ -93,12 +106,13 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let text_kept =
         |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
     // Any candidate at all? Most pages' media are already kept or absent: no second pass.
-    // `Some(true)`: a formula, `Some(false)`: an image, `None`: a data table.
+    // `Some(true)`: a formula, `Some(false)`: an image, `None`: a data table or a quote.
     let cands: Vec<(NodeId, Option<bool>)> = (1..n)
         .filter(|&i| !kept[i] && tree.node(i).is_element())
         .filter_map(|i| match media(tree.node(i)) {
             Some(m) => Some((i, Some(m))),
-            None => super::tables::is_data_table(tree, i).then_some((i, None)),
+            None => (super::tables::is_data_table(tree, i) || is_quote(tree, i))
+                .then_some((i, None)),
         })
         .collect();
     let figures = (1..n).any(|i| tree.node(i).tag == "figure");
@@ -139,7 +153,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         if out[i] {
             continue;
         }
-        // A table is placed by its outermost wrapper that holds no kept text (a `<figure>`
+        // A table or a quote is placed by its outermost wrapper that holds no kept text (a `<figure>`
         // with its caption, a scrolling `<div>`): the text around that decides.
         let mut at = i;
         if kind.is_none() && !has_text[i] {
@@ -164,7 +178,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         let join = match kind {
             Some(true) => in_kept || (b && a),
             Some(false) => in_kept || ((b || a) && any_b && any_a),
-            // A table: between kept text, or partly kept (the mask cut it).
+            // A table or a quote: between kept text, or partly kept (the mask cut it).
             None => in_kept || (b && (a || under_heading)) || has_text[i],
         };
         if !join {
