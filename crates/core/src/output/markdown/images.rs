@@ -20,10 +20,10 @@
 //!   `<figcaption>`; so does a kept figure showing a content image.
 //! - a data table (`tables::is_data_table`) or a `<blockquote>` (a quoted reply, a pull
 //!   quote: its text repeats text elsewhere, which the extraction scores low) that the mask
-//!   left out or cut joins it whole
-//!   when its parent is kept, when the text just before it is kept and the text just after it
-//!   or the heading just before it is too, or when part of its text is kept; a wrapper
-//!   holding no kept text (a `<figure>` with its caption) counts as the table.
+//!   left out or cut joins it whole when its parent is kept, when part of its text is kept, or
+//!   (a table) when the text just before it is kept and the text just after it or the heading
+//!   just before it is too, (a quote) when it sits between kept text as an image does; a
+//!   wrapper holding no kept text (a `<figure>` with its caption) counts as the table or quote.
 //! - a tiny image whose alt text is an emoji (WordPress draws emoji as images) is that emoji.
 //! - each image source is written once (carousels repeat their slides; `<picture>` holds one
 //!   `<img>`); a `data:` image is written as its alt text.
@@ -88,6 +88,15 @@ fn media(n: &Node) -> Option<bool> {
     }
 }
 
+/// What a node the mask left out can join it as ([`with_media`]).
+#[derive(Debug, Clone, Copy)]
+enum Cand {
+    Formula,
+    Image,
+    Table,
+    Quote,
+}
+
 /// Is node `id` a `<blockquote>` shown, not inside another one?
 fn is_quote(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
@@ -106,13 +115,14 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let text_kept =
         |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
     // Any candidate at all? Most pages' media are already kept or absent: no second pass.
-    // `Some(true)`: a formula, `Some(false)`: an image, `None`: a data table or a quote.
-    let cands: Vec<(NodeId, Option<bool>)> = (1..n)
+    let cands: Vec<(NodeId, Cand)> = (1..n)
         .filter(|&i| !kept[i] && tree.node(i).is_element())
         .filter_map(|i| match media(tree.node(i)) {
-            Some(m) => Some((i, Some(m))),
-            None => (super::tables::is_data_table(tree, i) || is_quote(tree, i))
-                .then_some((i, None)),
+            Some(true) => Some((i, Cand::Formula)),
+            Some(false) => Some((i, Cand::Image)),
+            None if super::tables::is_data_table(tree, i) => Some((i, Cand::Table)),
+            None if is_quote(tree, i) => Some((i, Cand::Quote)),
+            None => None,
         })
         .collect();
     let figures = (1..n).any(|i| tree.node(i).tag == "figure");
@@ -156,7 +166,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         // A table or a quote is placed by its outermost wrapper that holds no kept text (a `<figure>`
         // with its caption, a scrolling `<div>`): the text around that decides.
         let mut at = i;
-        if kind.is_none() && !has_text[i] {
+        if matches!(kind, Cand::Table | Cand::Quote) && !has_text[i] {
             while let Some(p) = tree.parent(at).filter(|&p| !kept[p] && !has_text[p]) {
                 at = p;
             }
@@ -176,10 +186,11 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             k > 0 && has_text[sibs[k - 1]] && tree.node(sibs[k - 1]).heading_level().is_some()
         });
         let join = match kind {
-            Some(true) => in_kept || (b && a),
-            Some(false) => in_kept || ((b || a) && any_b && any_a),
-            // A table or a quote: between kept text, or partly kept (the mask cut it).
-            None => in_kept || (b && (a || under_heading)) || has_text[i],
+            Cand::Formula => in_kept || (b && a),
+            Cand::Image => in_kept || ((b || a) && any_b && any_a),
+            // Between kept text, or partly kept (the mask cut it).
+            Cand::Table => in_kept || (b && (a || under_heading)) || has_text[i],
+            Cand::Quote => in_kept || ((b || a) && any_b && any_a) || has_text[i],
         };
         if !join {
             continue;

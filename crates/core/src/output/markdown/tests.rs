@@ -298,3 +298,137 @@ fn blockquote_with_list_and_inline_roots() {
         "> Quoted\n>\n> 1. para one\n>\n>    para two\n\nLead **bold**\n"
     );
 }
+
+/// Render with the kept mask `keep` gives from the all-kept one.
+fn md_with(snap: &Snapshot, keep: impl Fn(&Tree, &mut Vec<bool>)) -> String {
+    let tree = Tree::new(snap);
+    let mut ex = keep_all_but(snap, &[]);
+    keep(&tree, &mut ex.kept);
+    render(&tree, &ex)
+}
+
+/// A header with the site's name and the article's title above a body of one section.
+fn titled_page(site_h1: bool) -> (Snapshot, NodeId, NodeId) {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let header = b.el(0, "header", rect(0.0, 0.0, 1000.0, 60.0));
+    if site_h1 {
+        let site = b.el(header, "h1", rect(0.0, 0.0, 200.0, 40.0));
+        let home = b.el(site, "a", rect(0.0, 0.0, 200.0, 40.0));
+        b.node_mut(home).href = Some("https://example.com/".into());
+        b.text(home, "Example Blog");
+    }
+    let top = b.el(0, "div", rect(0.0, 60.0, 600.0, 60.0));
+    let h1 = b.el(top, "h1", rect(0.0, 60.0, 600.0, 40.0));
+    b.text(h1, "Bread hydration");
+    let perma = b.el(h1, "a", rect(580.0, 60.0, 20.0, 40.0));
+    b.node_mut(perma).href = Some("#bread".into());
+    b.text(perma, "¶");
+    let byline = para(&mut b, top, 100.0, "By Ann, 3 May");
+    let body = b.el(0, "article", rect(0.0, 130.0, 600.0, 200.0));
+    para(&mut b, body, 130.0, "Water over flour.");
+    let h2 = b.el(body, "h2", rect(0.0, 160.0, 600.0, 30.0));
+    b.text(h2, "Terms");
+    para(&mut b, body, 200.0, "Autolyse is a rest.");
+    (b.build(), top, byline)
+}
+
+#[test]
+fn the_title_above_the_content_is_written_first_and_starts_the_sections() {
+    let (snap, top, _) = titled_page(true);
+    let tree = Tree::new(&snap);
+    let mut ex = keep_all_but(&snap, &[top, 1]);
+    ex.kept[0] = false;
+    let out = write(&tree, &ex, &WriterOptions::default());
+    // The nearest h1 above the content, not the site's; its permalink and links left out.
+    assert_eq!(
+        out.markdown,
+        "# Bread hydration\n\nWater over flour.\n\n## Terms\n\nAutolyse is a rest.\n"
+    );
+    let paths: Vec<_> = out.sections.iter().map(|s| s.heading_path.clone()).collect();
+    assert_eq!(paths, [vec!["Bread hydration"], vec!["Bread hydration", "Terms"]]);
+}
+
+#[test]
+fn the_site_name_is_never_the_title() {
+    let (mut snap, top, _) = titled_page(true);
+    // The article's h1 is not shown: only the site's name (an h1 linking home) is above.
+    let h1 = Tree::new(&snap).children[top][0];
+    snap.nodes[h1].rect = rect(0.0, 0.0, 0.0, 0.0);
+    let out = md_with(&snap, |t, k| {
+        k[0] = false;
+        for d in [1, top] {
+            t.subtree(d).for_each(|i| k[i] = false);
+        }
+    });
+    assert!(out.starts_with("Water over flour."), "{out}");
+}
+
+#[test]
+fn a_kept_content_h1_means_no_title_is_added() {
+    let (snap, top, byline) = titled_page(false);
+    let md = md_with(&snap, |t, k| {
+        k[0] = false;
+        k[top] = false;
+        k[t.children[top][0]] = false;
+        t.subtree(byline).for_each(|i| k[i] = false);
+    });
+    // The h1's text is kept but not its element: it is still a heading, its permalink dropped.
+    assert!(md.starts_with("# Bread hydration\n\nWater over flour."), "{md}");
+    assert_eq!(md.matches("Bread hydration").count(), 1, "{md}");
+}
+
+#[test]
+fn a_paragraph_marked_title_first_is_the_h1() {
+    let mut b = SnapshotBuilder::new(800.0);
+    let t = para(&mut b, 0, 0.0, "Volunteer handbook");
+    b.node_mut(t).class = Some("c0 title".into());
+    para(&mut b, 0, 30.0, "Welcome.");
+    let h = b.el(0, "h1", rect(0.0, 60.0, 800.0, 30.0));
+    b.text(h, "First shift");
+    let sub = para(&mut b, 0, 100.0, "Not a title");
+    b.node_mut(sub).class = Some("subtitle".into());
+    assert_eq!(
+        md(&b.build(), &[]),
+        "# Volunteer handbook\n\nWelcome.\n\n# First shift\n\nNot a title\n"
+    );
+}
+
+#[test]
+fn a_data_table_or_a_quote_the_mask_left_out_joins_between_kept_text() {
+    let mut b = SnapshotBuilder::new(800.0);
+    let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 400.0));
+    para(&mut b, art, 0.0, "Units:");
+    let fig = b.el(art, "figure", rect(0.0, 30.0, 800.0, 80.0));
+    let cap = b.el(fig, "figcaption", rect(0.0, 30.0, 800.0, 20.0));
+    b.text(cap, "Table 1");
+    let t = b.el(fig, "table", rect(0.0, 50.0, 800.0, 60.0));
+    for (y, row) in [(50.0, ["Column", "Unit"]), (70.0, ["temp", "°C"])] {
+        let tr = b.el(t, "tr", rect(0.0, y, 800.0, 20.0));
+        for v in row {
+            let c = b.el(tr, "td", rect(0.0, y, 400.0, 20.0));
+            b.text(c, v);
+        }
+    }
+    para(&mut b, art, 120.0, "Said the director:");
+    let aside = b.el(art, "aside", rect(0.0, 150.0, 800.0, 40.0));
+    let q = b.el(aside, "blockquote", rect(0.0, 150.0, 800.0, 40.0));
+    para(&mut b, q, 150.0, "The grid sets the timetable");
+    para(&mut b, art, 200.0, "A second cable is due.");
+    // A layout table (one column) is not brought back.
+    let lt = b.el(0, "table", rect(0.0, 300.0, 800.0, 40.0));
+    let tr = b.el(lt, "tr", rect(0.0, 300.0, 800.0, 20.0));
+    let c = b.el(tr, "td", rect(0.0, 300.0, 800.0, 20.0));
+    b.text(c, "Sidebar");
+    let snap = b.build();
+    let out = md_with(&snap, |t, k| {
+        k[0] = false;
+        k[art] = false;
+        for id in [fig, aside, lt] {
+            t.subtree(id).for_each(|i| k[i] = false);
+        }
+    });
+    assert_eq!(
+        out,
+        "Units:\n\nTable 1\n\n| Column | Unit |\n| --- | --- |\n| temp | °C |\n\nSaid the director:\n\n> The grid sets the timetable\n\nA second cable is due.\n"
+    );
+}
