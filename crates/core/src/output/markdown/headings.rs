@@ -53,7 +53,7 @@ pub(crate) fn with_headings(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
             .ancestors(i)
             .chain(std::iter::once(i))
             .take_while(|&a| a >= title)
-            .any(|a| is_widget(tree.node(a)));
+            .any(|a| is_widget(tree, a));
     }
     Some(title)
 }
@@ -93,9 +93,16 @@ fn is_title(tree: &Tree, id: NodeId) -> bool {
 fn is_site_name(n: &Node) -> bool {
     let marks = |s: &str| {
         let s = s.to_ascii_lowercase();
-        ["logo", "brand", "site-title", "site-name", "sitename", "masthead"]
-            .iter()
-            .any(|m| s.contains(m))
+        [
+            "logo",
+            "brand",
+            "site-title",
+            "site-name",
+            "sitename",
+            "masthead",
+        ]
+        .iter()
+        .any(|m| s.contains(m))
     };
     n.class.as_deref().is_some_and(marks) || n.id.as_deref().is_some_and(marks)
 }
@@ -112,10 +119,14 @@ fn is_site_root(href: &str) -> bool {
         && !href.is_empty()
 }
 
-/// A permalink or a button inside a title: left out of it.
-fn is_widget(n: &Node) -> bool {
+/// A permalink or a button inside a title: left out of it (a permalink: a link to a place in
+/// the page, or a link whose text is a sign such as `¶` or `#`).
+fn is_widget(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
     matches!(n.tag.as_str(), "button" | "svg")
-        || (n.tag == "a" && n.href.as_deref().is_some_and(|h| h.starts_with('#')))
+        || (n.tag == "a"
+            && (n.href.as_deref().is_some_and(|h| h.starts_with('#'))
+                || !tree.text(id).chars().any(char::is_alphanumeric)))
 }
 
 /// The kept paragraph the page marks as its title (class `title`) that holds the content's

@@ -210,13 +210,19 @@ impl Writer<'_, '_> {
         }
         // In a heading, a link to a place in the page is the heading's permalink: its text
         // alone, and nothing when that is a sign (`¶`, `#`, `§`, `🔗`).
-        if href.starts_with('#') && self.in_heading(id) {
+        let target = self.links.target(href);
+        let in_page = match &target {
+            Target::Anchor(_) => true,
+            Target::Text => href.contains('#'),
+            Target::Url(_) => false,
+        };
+        if in_page && self.in_heading(id) {
             if self.tree.text(id).chars().any(char::is_alphanumeric) {
                 self.inline_children(id, inl);
             }
             return;
         }
-        match (self.links.target(href), self.links.links) {
+        match (target, self.links.links) {
             (Target::Text, _) | (_, LinksMode::None) => self.inline_children(id, inl),
             (Target::Anchor(a), _) => self.wrap(id, inl, "[", &format!("]({})", destination(&a))),
             (Target::Url(u), LinksMode::Inline) => {

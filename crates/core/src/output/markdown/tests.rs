@@ -344,8 +344,15 @@ fn the_title_above_the_content_is_written_first_and_starts_the_sections() {
         out.markdown,
         "# Bread hydration\n\nWater over flour.\n\n## Terms\n\nAutolyse is a rest.\n"
     );
-    let paths: Vec<_> = out.sections.iter().map(|s| s.heading_path.clone()).collect();
-    assert_eq!(paths, [vec!["Bread hydration"], vec!["Bread hydration", "Terms"]]);
+    let paths: Vec<_> = out
+        .sections
+        .iter()
+        .map(|s| s.heading_path.clone())
+        .collect();
+    assert_eq!(
+        paths,
+        [vec!["Bread hydration"], vec!["Bread hydration", "Terms"]]
+    );
 }
 
 #[test]
@@ -373,7 +380,10 @@ fn a_kept_content_h1_means_no_title_is_added() {
         t.subtree(byline).for_each(|i| k[i] = false);
     });
     // The h1's text is kept but not its element: it is still a heading, its permalink dropped.
-    assert!(md.starts_with("# Bread hydration\n\nWater over flour."), "{md}");
+    assert!(
+        md.starts_with("# Bread hydration\n\nWater over flour."),
+        "{md}"
+    );
     assert_eq!(md.matches("Bread hydration").count(), 1, "{md}");
 }
 
