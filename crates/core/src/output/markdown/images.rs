@@ -18,7 +18,7 @@
 //!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
 //!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
 //!   `<figcaption>`; so does a kept figure showing a content image.
-//! - a data table (`tables::is_data_table`) or a `<blockquote>` (a quoted reply, a pull
+//! - a data table ([`is_data_table`]) or a `<blockquote>` (a quoted reply, a pull
 //!   quote: its text repeats text elsewhere, which the extraction scores low) that the mask
 //!   left out or cut joins it whole when its parent is kept, when part of its text is kept, or
 //!   (a table) when the text just before it is kept and the text just after it or the heading
@@ -88,6 +88,40 @@ fn media(n: &Node) -> Option<bool> {
     }
 }
 
+/// Is node `id` a data table that the extraction's mask can leave out and the writer brings back
+/// ([`with_media`]): a `<table>` shown, not inside another table, not marked as layout
+/// (`role=presentation`/`none`), with no table inside it, and with a header cell (`th`) or at
+/// least two rows of at least two cells. Its text is the page's data (a table of units, of
+/// results), which a model trained on prose may score low though the paragraphs on both sides
+/// are kept.
+fn is_data_table(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if n.tag != "table" || n.display == "none" || n.visibility != "visible" {
+        return false;
+    }
+    if matches!(n.role.as_deref(), Some("presentation" | "none"))
+        || tree.ancestors(id).any(|a| tree.node(a).tag == "table")
+    {
+        return false;
+    }
+    let (mut th, mut rows) = (false, 0);
+    for i in tree.subtree(id).skip(1) {
+        match tree.node(i).tag.as_str() {
+            "table" => return false,
+            "th" => th = true,
+            "tr" => {
+                let cells = tree.children[i]
+                    .iter()
+                    .filter(|&&c| matches!(tree.node(c).tag.as_str(), "td" | "th"))
+                    .count();
+                rows += usize::from(cells >= 2);
+            }
+            _ => {}
+        }
+    }
+    th || rows >= 2
+}
+
 /// What a node the mask left out can join it as ([`with_media`]).
 #[derive(Debug, Clone, Copy)]
 enum Cand {
@@ -120,7 +154,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         .filter_map(|i| match media(tree.node(i)) {
             Some(true) => Some((i, Cand::Formula)),
             Some(false) => Some((i, Cand::Image)),
-            None if super::tables::is_data_table(tree, i) => Some((i, Cand::Table)),
+            None if is_data_table(tree, i) => Some((i, Cand::Table)),
             None if is_quote(tree, i) => Some((i, Cand::Quote)),
             None => None,
         })

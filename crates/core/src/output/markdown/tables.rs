@@ -17,7 +17,7 @@
 //!    needs a header row). `|` is escaped and line breaks become `<br>`.
 
 use super::{images, math, Block, BlockKind, Kind, Writer};
-use crate::snapshot::{NodeId, Tree};
+use crate::snapshot::NodeId;
 
 /// The largest `colspan`/`rowspan` honoured (HTML caps colspan at 1000 and rowspan at 65534; a
 /// page's typo must not make a million-cell grid).
@@ -31,40 +31,6 @@ const BOLD: u32 = 600;
 struct Cell {
     node: NodeId,
     blocks: Vec<Block>,
-}
-
-/// Is node `id` a data table that the extraction's mask can leave out and the writer brings back
-/// ([`images::with_media`]): a `<table>` shown, not inside another table, not marked as layout
-/// (`role=presentation`/`none`), with no table inside it, and with a header cell (`th`) or at
-/// least two rows of at least two cells. Its text is the page's data (a table of units, of
-/// results), which a model trained on prose may score low though the paragraphs on both sides
-/// are kept.
-pub(super) fn is_data_table(tree: &Tree, id: NodeId) -> bool {
-    let n = tree.node(id);
-    if n.tag != "table" || n.display == "none" || n.visibility != "visible" {
-        return false;
-    }
-    if matches!(n.role.as_deref(), Some("presentation" | "none"))
-        || tree.ancestors(id).any(|a| tree.node(a).tag == "table")
-    {
-        return false;
-    }
-    let (mut th, mut rows) = (false, 0);
-    for i in tree.subtree(id).skip(1) {
-        match tree.node(i).tag.as_str() {
-            "table" => return false,
-            "th" => th = true,
-            "tr" => {
-                let cells = tree.children[i]
-                    .iter()
-                    .filter(|&&c| matches!(tree.node(c).tag.as_str(), "td" | "th"))
-                    .count();
-                rows += usize::from(cells >= 2);
-            }
-            _ => {}
-        }
-    }
-    th || rows >= 2
 }
 
 fn span(w: &Writer, id: NodeId, name: &str) -> usize {
