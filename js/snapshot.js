@@ -37,7 +37,7 @@
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
     "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
-    "datetime", "display", "encoding", "itemprop", "lang", "reversed", "rowspan", "scope", "start",
+    "datetime", "display", "encoding", "itemprop", "lang", "name", "reversed", "rowspan", "scope", "start",
     "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
   // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
@@ -309,6 +309,11 @@
       const src = imageSrc(node);
       if (src !== null) o.src = src;
     } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
+    else if (tagU === "VIDEO") {
+      // <video><source src>: the first source (the markdown writer links the video).
+      const s = find(node, "querySelector").call(node, "source[src]");
+      if (s) o.src = resolve(attr(s, "src"));
+    }
     if (hasAttr(node, "alt")) o.alt = attr(node, "alt");
     if ((tagU === "A" || tagU === "AREA") && hasAttr(node, "rel")) {
       const rel = String(attr(node, "rel") || "").trim().toLowerCase().replace(/\s+/g, " ");

@@ -223,7 +223,7 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 22] = [
+pub const WRITER_ATTRS: [&str; 23] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -239,6 +239,7 @@ pub const WRITER_ATTRS: [&str; 22] = [
     "encoding",
     "itemprop",
     "lang",
+    "name",
     "reversed",
     "rowspan",
     "scope",

@@ -25,12 +25,20 @@
 //! - links without text and `javascript:` links keep only their text; `data:` images become
 //!   their alt text (a data URI can be megabytes); form controls, scripts and media are skipped.
 
+mod callouts;
+mod code;
+mod deflists;
+mod footnotes;
+mod headings;
+#[cfg(test)]
+mod structure_tests;
 mod syntax;
 #[cfg(test)]
 mod tests;
+mod video;
 
 pub use self::syntax::link_item;
-use self::syntax::{code_span_delimiter, destination, escape_text, fence, language, prefix_lines};
+use self::syntax::{code_span_delimiter, destination, escape_text, prefix_lines};
 use crate::extract::Extraction;
 use crate::snapshot::{NodeId, Tree};
 
@@ -188,7 +196,18 @@ impl Inline {
 
 struct Writer<'t, 'a> {
     tree: &'t Tree<'a>,
-    kept: &'t [bool],
+    /// The extraction's kept nodes, plus the footnote definitions its references point at.
+    kept: std::borrow::Cow<'t, [bool]>,
+    /// Nodes never written: code gutters, copy buttons, language labels, footnote backlinks.
+    hide: Vec<bool>,
+    /// Nodes written elsewhere: footnote definitions and their sections (at the end).
+    moved: Vec<bool>,
+    notes: footnotes::Notes,
+    /// Code blocks' languages found in a visible label (which is hidden).
+    code_langs: std::collections::HashMap<NodeId, String>,
+    headings: headings::Levels,
+    /// Does any node hide or move (else content roots need no ancestor check)?
+    hiding: bool,
     /// Does the node's kept subtree (below it) hold a block element?
     has_block: Vec<bool>,
     /// Elements open in the recursive descent (see [`MAX_DEPTH`]).
@@ -203,14 +222,27 @@ const MAX_DEPTH: usize = 96;
 impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction) -> Self {
         let n = tree.len();
+        let mut kept = std::borrow::Cow::Borrowed(&ex.kept[..]);
+        let mut hide = vec![false; n];
+        let mut moved = vec![false; n];
+        let notes = footnotes::Notes::find(tree, &mut kept, &mut hide, &mut moved);
+        let code_langs = code::prepare(tree, &kept, &mut hide);
+        let headings = headings::Levels::new(tree, &kept, &hide, &moved);
+        let hiding = hide.iter().chain(&moved).any(|&h| h);
         let mut w = Writer {
             tree,
-            kept: &ex.kept,
+            kept,
+            hide,
+            moved,
+            notes,
+            code_langs,
+            headings,
+            hiding,
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
         };
         for id in (1..n).rev() {
-            if !w.kept[id] {
+            if !w.kept[id] || w.hide[id] || w.notes.is_ref(id) {
                 continue;
             }
             let base = w.base_kind(id);
@@ -230,8 +262,12 @@ impl<'t, 'a> Writer<'t, 'a> {
         let tag = n.tag.as_str();
         if n.is_text() {
             Kind::Text
+        } else if video::is_video(n) {
+            Kind::Block
         } else if SKIP.contains(&tag) || tag == "svg" {
             Kind::Skip
+        } else if tag == "code" && code::is_block_code(self.tree, id) {
+            Kind::Block
         } else if INLINE.contains(&tag) {
             Kind::Inline
         } else if BLOCK.contains(&tag) || tag == "tr" || tag == "thead" || self.tree.is_block(id) {
@@ -243,10 +279,25 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     /// The node's kind, an inline element holding a block counting as a block.
     fn kind(&self, id: NodeId) -> Kind {
+        if self.notes.is_ref(id) {
+            return Kind::Inline;
+        }
         match self.base_kind(id) {
             Kind::Inline if self.has_block[id] => Kind::Block,
             k => k,
         }
+    }
+
+    /// Is the node, or an ancestor, hidden or written elsewhere? (For content roots, whose
+    /// ancestors the descent did not pass.)
+    fn gone(&self, id: NodeId) -> bool {
+        self.hide[id]
+            || self.moved[id]
+            || (self.hiding
+                && self
+                    .tree
+                    .ancestors(id)
+                    .any(|a| self.hide[a] || self.moved[a]))
     }
 
     /// Kept children of a node.
@@ -254,7 +305,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         self.tree.children[id]
             .iter()
             .copied()
-            .filter(|&k| self.kept[k])
+            .filter(|&k| self.kept[k] && !self.hide[k] && !self.moved[k])
     }
 
     /// Render a sequence of sibling nodes as blocks: inline runs become paragraphs.
@@ -318,11 +369,19 @@ impl<'t, 'a> Writer<'t, 'a> {
     fn block_at_depth(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let n = self.tree.node(id);
         if let Some(level) = n.heading_level() {
-            return self.heading(id, level, blocks);
+            return self.heading(id, self.headings.level(id, level), blocks);
+        }
+        if code::is_widget(n) {
+            return self.code_block(id, blocks);
+        }
+        if let Some(kind) = callouts::kind(n) {
+            return self.callout(id, kind, blocks);
         }
         match n.tag.as_str() {
             "ul" | "ol" => self.list(id, blocks),
-            "pre" => self.code_block(id, blocks),
+            "dl" => self.definition_list(id, blocks),
+            "pre" | "code" => self.code_block(id, blocks),
+            "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
             "blockquote" => {
                 let inner = join(&self.children_blocks(id));
                 if !inner.is_empty() {
@@ -409,44 +468,6 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
     }
 
-    /// A fenced code block of the raw kept text under `<pre>`.
-    fn code_block(&self, id: NodeId, blocks: &mut Vec<Block>) {
-        let mut raw = String::new();
-        let mut lang = language(self.tree.node(id).class.as_deref());
-        for i in self.tree.subtree(id).skip(1) {
-            if !self.kept[i] {
-                continue;
-            }
-            let n = self.tree.node(i);
-            if let Some(t) = n.raw.as_ref().or(n.text.as_ref()) {
-                raw.push_str(t);
-            } else if n.tag == "br" {
-                raw.push('\n');
-            } else if lang.is_none() && n.tag == "code" {
-                lang = language(n.class.as_deref());
-            }
-        }
-        let raw = raw.replace("\r\n", "\n");
-        let code = if raw.contains('\n') {
-            // Real newlines: keep indentation, drop blank edges.
-            let start = raw
-                .find(|c: char| c != '\n' && c != '\r')
-                .unwrap_or(raw.len());
-            let start = raw[..start].rfind('\n').map_or(0, |i| i + 1);
-            raw[start..].trim_end().to_string()
-        } else {
-            raw.trim().to_string()
-        };
-        if code.is_empty() {
-            return;
-        }
-        let f = fence(&code, 3);
-        blocks.push(Block {
-            kind: BlockKind::Other,
-            text: format!("{f}{}\n{code}\n{f}", lang.unwrap_or("")),
-        });
-    }
-
     /// A GFM pipe table, or the cells as blocks when it is a layout table.
     fn table(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let mut caption = Vec::new();
@@ -523,6 +544,12 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     fn inline_at_depth(&self, id: NodeId, inl: &mut Inline) {
         let n = self.tree.node(id);
+        if let Some(label) = self.notes.label(id) {
+            inl.out.push_str("[^");
+            inl.out.push_str(label);
+            inl.out.push(']');
+            return;
+        }
         if let Some(t) = &n.text {
             // Texts the layout shows apart are two words, as in the text writer; not right
             // after a marker ("[" or "*" may open what this text is in).
@@ -552,6 +579,7 @@ impl<'t, 'a> Writer<'t, 'a> {
                 self.wrap(id, inl, "**", "**");
                 inl.strong -= 1;
             }
+            "q" => self.wrap(id, inl, "\"", "\""),
             "del" | "s" | "strike" if inl.strike == 0 => {
                 inl.strike += 1;
                 self.wrap(id, inl, "~~", "~~");
@@ -668,6 +696,9 @@ impl<'t, 'a> Writer<'t, 'a> {
         let mut inl = Inline::default();
         let mut cur = None;
         for r in ex.roots(self.tree) {
+            if self.gone(r) {
+                continue;
+            }
             match self.kind(r) {
                 Kind::Skip => {}
                 Kind::Block => {
@@ -717,7 +748,9 @@ fn join(blocks: &[Block]) -> String {
 /// when not empty.
 pub fn render(tree: &Tree, ex: &Extraction) -> String {
     let w = Writer::new(tree, ex);
-    let md = join(&w.roots(ex));
+    let mut blocks = w.roots(ex);
+    w.footnote_definitions(&mut blocks);
+    let md = join(&blocks);
     if md.is_empty() {
         md
     } else {
