@@ -1,7 +1,7 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings, and the text, HTML and markdown outputs must equal the golden files in
+//! the listed strings (`contains`, `excludes`), the markdown must contain `markdown_contains`, and the text, HTML and markdown outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
 //! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
 //! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
@@ -25,6 +25,9 @@ struct Expect {
     contains: Vec<String>,
     #[serde(default)]
     excludes: Vec<String>,
+    /// Strings the markdown output must contain (a fence with its language, `[^1]`, ...).
+    #[serde(default)]
+    markdown_contains: Vec<String>,
 }
 
 fn fixtures_dir() -> PathBuf {
@@ -325,10 +328,18 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                     ));
                 }
             }
+            let md = stable(markdown::render(&tree, &ex));
+            for s in &expect.markdown_contains {
+                if !md.contains(s.as_str()) {
+                    failures.push(format!(
+                        "fixture {slug} [{a}]: markdown lacks {s:?}\n--- markdown ---\n{md}"
+                    ));
+                }
+            }
             let outputs = [
                 (format!("{a}.txt"), stable(txt.clone())),
                 (format!("{a}.html"), stable(html::render(&tree, &ex))),
-                (format!("{a}.md"), stable(markdown::render(&tree, &ex))),
+                (format!("{a}.md"), md),
                 (
                     format!("{a}.json"),
                     stable(normalized_json(&AlgorithmResult::new(&tree, &ex, None))),

@@ -11,16 +11,18 @@
 //! - Dropped: gutters and line numbers (Pygments `linenos`, Prism `.line-numbers-rows`,
 //!   Rouge `.gutter`/`.lineno`, Chroma `.lnt`/`.ln`, highlight.js `.hljs-ln-numbers`,
 //!   CodeMirror and Monaco gutters and their measuring and cursor layers), `aria-hidden`
-//!   decorations, unselectable prompt spans (`.no-select`, `.select-none`), and copy buttons
+//!   numbers, unselectable prompt spans (`.no-select`, `.select-none`), and copy buttons
 //!   (`<button>`s, and elements classed `copy`/`clipboard`) in the block or its wrapper.
 //! - The language: a `language-X`, `lang-X`, `highlight-X`, `highlight-source-X` or
-//!   `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute, on the
+//!   `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
+//!   `data-mode-id`), on the
 //!   block, its `<code>` or a wrapper up to three levels up; else a visible label naming a
 //!   language (a title bar above the code, or an element before the `<code>` inside the
 //!   `<pre>`), which is then not written. A wrapper is an ancestor whose text beyond the block
 //!   is at most [`WRAPPER_EXTRA_CHARS`] (labels and buttons), so a section's heading is never
 //!   taken for a label.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::syntax::fence;
@@ -178,16 +180,14 @@ pub(super) fn is_widget(n: &Node) -> bool {
 }
 
 /// A `<code>` outside `<pre>` that the page lays out as a block of lines (its text keeps
-/// line breaks).
+/// line breaks, or it has `<br>`s).
 pub(super) fn is_block_code(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
     n.display == "block"
         && tree.parent(id).is_none_or(|p| tree.node(p).tag != "pre")
         && tree.children[id].iter().any(|&k| {
-            tree.node(k)
-                .raw
-                .as_deref()
-                .is_some_and(|r| r.contains('\n'))
+            let kn = tree.node(k);
+            kn.tag == "br" || kn.raw.as_deref().is_some_and(|r| r.contains('\n'))
         })
 }
 
@@ -199,7 +199,7 @@ fn is_root(tree: &Tree, id: NodeId) -> bool {
 
 /// A language from a node's classes and attributes.
 fn node_language(n: &Node) -> Option<String> {
-    for a in ["data-lang", "data-language", "data-code-language"] {
+    for a in ["data-lang", "data-language", "data-code-language", "data-mode-id"] {
         if let Some(v) = n.attrs.get(a) {
             if let Some(l) = clean(v) {
                 return Some(l);
@@ -260,18 +260,50 @@ fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
         })
 }
 
-/// Find the code blocks of the kept content: hide their gutters, copy buttons and labels,
+/// The code blocks of the kept content.
+#[derive(Debug, Default)]
+pub(super) struct CodeBlocks {
+    /// Languages read from labels (or stated), by block root.
+    pub(super) langs: HashMap<NodeId, String>,
+    /// The blocks' roots, in document order.
+    pub(super) roots: Vec<NodeId>,
+}
+
+impl CodeBlocks {
+    /// The code block holding this node, if any.
+    pub(super) fn around(&self, tree: &Tree, id: NodeId) -> Option<NodeId> {
+        let at = self.roots.partition_point(|&r| r <= id);
+        let r = *self.roots.get(at.checked_sub(1)?)?;
+        tree.contains(r, id).then_some(r)
+    }
+}
+
+/// Find the code blocks with kept text (all of whose text is then kept): hide their gutters, copy buttons and labels,
 /// and return the languages read from labels (by block root).
-pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashMap<NodeId, String> {
-    let mut langs = HashMap::new();
+pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) -> CodeBlocks {
+    let mut found = CodeBlocks::default();
+    let langs = &mut found.langs;
     let n = tree.len();
     let mut i = 1;
     while i < n {
-        if !kept[i] || !is_root(tree, i) {
+        if !is_root(tree, i) {
             i += 1;
             continue;
         }
         let end = tree.subtree_end(i);
+        if !(i..end).any(|d| kept[d]) {
+            i = end;
+            continue;
+        }
+        // Some of the block's text kept: all of it is (code is not cut into lines).
+        let shown = |d: NodeId| tree.node(d).rendered || tree.node(d).tag == "br";
+        if (i..end).any(|d| !kept[d] && shown(d)) {
+            let k = kept.to_mut();
+            for d in i..end {
+                k[d] |= shown(d);
+            }
+        }
+        found.roots.push(i);
         // A block in a gutter (Pygments' `td.linenos`): only line numbers.
         if wrappers(tree, i).any(|a| GUTTER_CELLS.iter().any(|c| has_class(tree.node(a), c))) {
             for d in i..end {
@@ -287,7 +319,11 @@ pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashMap<
                 continue;
             }
             if GUTTER_CLASSES.iter().any(|c| has_class(dn, c))
-                || dn.attrs.get("aria-hidden").is_some_and(|v| v == "true")
+                || (dn.attrs.get("aria-hidden").is_some_and(|v| v == "true")
+                    && tree
+                        .text(d)
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c.is_whitespace()))
                 || is_copy_button(tree, d)
             {
                 hide[d] = true;
@@ -341,7 +377,7 @@ pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashMap<
         }
         i = end;
     }
-    langs
+    found
 }
 
 /// The language stated by the block, its `<code>` or a wrapper's classes and attributes.
@@ -453,7 +489,8 @@ impl Writer<'_, '_> {
                 let mut s = String::new();
                 for d in self.tree.subtree(id) {
                     if self.kept[d] && !self.hide[d] {
-                        if let Some(t) = self.tree.node(d).text.as_ref() {
+                        let dn = self.tree.node(d);
+                        if let Some(t) = dn.raw.as_ref().or(dn.text.as_ref()) {
                             s.push_str(t);
                         }
                     }
@@ -488,7 +525,8 @@ impl Writer<'_, '_> {
             return;
         }
         let lang = self
-            .code_langs
+            .code
+            .langs
             .get(&id)
             .cloned()
             .or_else(|| own_language(self.tree, id))

@@ -134,7 +134,10 @@ fn is_ref_link(tree: &Tree, a: NodeId) -> bool {
             let pn = tree.node(p);
             pn.tag == "sup" || noteish(pn)
         })
-        || tree.children[a].iter().any(|&k| tree.node(k).tag == "sup")
+        || tree.children[a].iter().any(|&k| {
+            let kn = tree.node(k);
+            kn.tag == "sup" || noteish(kn)
+        })
 }
 
 /// Is this link a definition's way back to its reference (by its marks or its text)?

@@ -29,6 +29,7 @@ mod callouts;
 mod code;
 mod deflists;
 mod footnotes;
+mod gaps;
 mod headings;
 #[cfg(test)]
 mod structure_tests;
@@ -203,11 +204,13 @@ struct Writer<'t, 'a> {
     /// Nodes written elsewhere: footnote definitions and their sections (at the end).
     moved: Vec<bool>,
     notes: footnotes::Notes,
-    /// Code blocks' languages found in a visible label (which is hidden).
-    code_langs: std::collections::HashMap<NodeId, String>,
+    /// The code blocks, with the languages found in their visible labels.
+    code: code::CodeBlocks,
     headings: headings::Levels,
     /// Does any node hide or move (else content roots need no ancestor check)?
     hiding: bool,
+    /// Does the page have a quote or callout (else content roots need no ancestor check)?
+    quotes: bool,
     /// Does the node's kept subtree (below it) hold a block element?
     has_block: Vec<bool>,
     /// Elements open in the recursive descent (see [`MAX_DEPTH`]).
@@ -223,21 +226,28 @@ impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction) -> Self {
         let n = tree.len();
         let mut kept = std::borrow::Cow::Borrowed(&ex.kept[..]);
+        gaps::keep_between(tree, &mut kept);
         let mut hide = vec![false; n];
         let mut moved = vec![false; n];
         let notes = footnotes::Notes::find(tree, &mut kept, &mut hide, &mut moved);
-        let code_langs = code::prepare(tree, &kept, &mut hide);
+        let code = code::prepare(tree, &mut kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
+        let quotes = tree
+            .snap
+            .nodes
+            .iter()
+            .any(|n| n.tag == "blockquote" || callouts::kind(n).is_some());
         let mut w = Writer {
             tree,
             kept,
             hide,
             moved,
             notes,
-            code_langs,
+            code,
             headings,
             hiding,
+            quotes,
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
         };
@@ -548,6 +558,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             inl.out.push_str("[^");
             inl.out.push_str(label);
             inl.out.push(']');
+            inl.last_box = Some(n.rect);
             return;
         }
         if let Some(t) = &n.text {
@@ -579,7 +590,11 @@ impl<'t, 'a> Writer<'t, 'a> {
                 self.wrap(id, inl, "**", "**");
                 inl.strong -= 1;
             }
-            "q" => self.wrap(id, inl, "\"", "\""),
+            "q" => {
+                // The page's quote marks are CSS: the text after the quote follows the box.
+                self.wrap(id, inl, "\"", "\"");
+                inl.last_box = Some(n.rect);
+            }
             "del" | "s" | "strike" if inl.strike == 0 => {
                 inl.strike += 1;
                 self.wrap(id, inl, "~~", "~~");
@@ -691,19 +706,51 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     /// All content roots, in document order; inline roots that share a block ancestor
     /// form one paragraph.
-    fn roots(&self, ex: &Extraction) -> Vec<Block> {
+    fn roots(&self) -> Vec<Block> {
         let mut blocks = Vec::new();
         let mut inl = Inline::default();
         let mut cur = None;
-        for r in ex.roots(self.tree) {
+        let mut last_code = None;
+        let roots = (0..self.tree.len())
+            .filter(|&i| self.kept[i] && self.tree.parent(i).is_none_or(|p| !self.kept[p]));
+        // Roots inside a quote or callout the extraction did not keep whole are written in it.
+        let mut quote: Option<(NodeId, Vec<Block>)> = None;
+        for r in roots {
+            let q = self.quote_around(r);
+            if quote.as_ref().map(|x| x.0) != q {
+                cur = None;
+                match quote.take() {
+                    Some((qid, mut inner)) => {
+                        flush(&mut inl, &mut inner);
+                        self.push_quote(qid, inner, &mut blocks);
+                    }
+                    None => flush(&mut inl, &mut blocks),
+                }
+                if let Some(qid) = q {
+                    quote = Some((qid, Vec::new()));
+                }
+            }
+            let out = match quote.as_mut() {
+                Some((_, inner)) => inner,
+                None => &mut blocks,
+            };
             if self.gone(r) {
+                continue;
+            }
+            // Text kept inside a code block: the whole block, once.
+            if let Some(c) = self.code.around(self.tree, r) {
+                if last_code != Some(c) {
+                    last_code = Some(c);
+                    flush(&mut inl, out);
+                    self.block(c, out);
+                }
                 continue;
             }
             match self.kind(r) {
                 Kind::Skip => {}
                 Kind::Block => {
-                    flush(&mut inl, &mut blocks);
-                    self.block(r, &mut blocks);
+                    flush(&mut inl, out);
+                    self.block(r, out);
                 }
                 Kind::Text | Kind::Inline => {
                     let b = self
@@ -712,15 +759,48 @@ impl<'t, 'a> Writer<'t, 'a> {
                         .find(|&a| self.tree.is_block(a))
                         .unwrap_or(0);
                     if cur != Some(b) {
-                        flush(&mut inl, &mut blocks);
+                        flush(&mut inl, out);
                         cur = Some(b);
                     }
                     self.inline(r, &mut inl);
                 }
             }
         }
-        flush(&mut inl, &mut blocks);
+        match quote.take() {
+            Some((qid, mut inner)) => {
+                flush(&mut inl, &mut inner);
+                self.push_quote(qid, inner, &mut blocks);
+            }
+            None => flush(&mut inl, &mut blocks),
+        }
         blocks
+    }
+
+    /// The quote or callout (not kept) a content root is in, when the page has any.
+    fn quote_around(&self, r: NodeId) -> Option<NodeId> {
+        if !self.quotes {
+            return None;
+        }
+        self.tree.ancestors(r).find(|&a| {
+            let n = self.tree.node(a);
+            n.tag == "blockquote" || callouts::kind(n).is_some()
+        })
+    }
+
+    /// A quote's or callout's blocks, prefixed.
+    fn push_quote(&self, id: NodeId, inner: Vec<Block>, blocks: &mut Vec<Block>) {
+        let body = join(&inner);
+        if body.is_empty() {
+            return;
+        }
+        let text = match callouts::kind(self.tree.node(id)) {
+            Some(k) => format!("> [!{k}]\n{}", prefix_lines(&body, "> ", "> ")),
+            None => prefix_lines(&body, "> ", "> "),
+        };
+        blocks.push(Block {
+            kind: BlockKind::Other,
+            text,
+        });
     }
 }
 
@@ -748,7 +828,7 @@ fn join(blocks: &[Block]) -> String {
 /// when not empty.
 pub fn render(tree: &Tree, ex: &Extraction) -> String {
     let w = Writer::new(tree, ex);
-    let mut blocks = w.roots(ex);
+    let mut blocks = w.roots();
     w.footnote_definitions(&mut blocks);
     let md = join(&blocks);
     if md.is_empty() {
