@@ -199,7 +199,12 @@ fn is_root(tree: &Tree, id: NodeId) -> bool {
 
 /// A language from a node's classes and attributes.
 fn node_language(n: &Node) -> Option<String> {
-    for a in ["data-lang", "data-language", "data-code-language", "data-mode-id"] {
+    for a in [
+        "data-lang",
+        "data-language",
+        "data-code-language",
+        "data-mode-id",
+    ] {
         if let Some(v) = n.attrs.get(a) {
             if let Some(l) = clean(v) {
                 return Some(l);
@@ -253,8 +258,8 @@ fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
         let c = c.to_ascii_lowercase();
         c.contains("copy") || c.contains("clipboard")
     });
-    copyish && tree.chars[id] <= 30
-        || (tree.chars[id] <= 30 && {
+    tree.chars[id] <= 30
+        && (copyish || {
             let t = tree.text(id).to_lowercase();
             !t.is_empty() && COPY_WORDS.contains(&t.as_str())
         })
@@ -298,22 +303,19 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
         // Some of the block's text kept: all of it is (code is not cut into lines).
         let shown = |d: NodeId| tree.node(d).rendered || tree.node(d).tag == "br";
         if (i..end).any(|d| !kept[d] && shown(d)) {
-            let k = kept.to_mut();
-            for d in i..end {
-                k[d] |= shown(d);
+            for (d, k) in kept.to_mut()[i..end].iter_mut().enumerate() {
+                *k |= shown(i + d);
             }
         }
         found.roots.push(i);
         // A block in a gutter (Pygments' `td.linenos`): only line numbers.
         if wrappers(tree, i).any(|a| GUTTER_CELLS.iter().any(|c| has_class(tree.node(a), c))) {
-            for d in i..end {
-                hide[d] = true;
-            }
+            hide[i..end].fill(true);
             i = end;
             continue;
         }
         // Gutters and decorations inside the block.
-        for d in i + 1..end {
+        for (d, h) in hide.iter_mut().enumerate().take(end).skip(i + 1) {
             let dn = tree.node(d);
             if dn.is_text() {
                 continue;
@@ -326,7 +328,7 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                         .all(|c| c.is_ascii_digit() || c.is_whitespace()))
                 || is_copy_button(tree, d)
             {
-                hide[d] = true;
+                *h = true;
             }
         }
         let mut lang = own_language(tree, i);

@@ -85,9 +85,9 @@ pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
     let k = kept.to_mut();
     for (s, e) in add {
-        for d in s..e {
+        for (d, kd) in k.iter_mut().enumerate().take(e).skip(s) {
             let dn = tree.node(d);
-            k[d] |= dn.rendered || dn.tag == "br" || d == s;
+            *kd |= dn.rendered || dn.tag == "br" || d == s;
         }
     }
 }
