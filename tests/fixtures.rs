@@ -1,7 +1,8 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings (`contains`, `excludes`), the markdown must contain `markdown_contains`, and the text, HTML and markdown outputs must equal the golden files in
+//! the listed strings (`contains`, `excludes`), the markdown must contain the strings of
+//! `markdown_contains`, and the text, HTML and markdown outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
 //! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
 //! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
