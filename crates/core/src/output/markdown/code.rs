@@ -3,7 +3,8 @@
 //!
 //! - A code block is a `<pre>` (the outermost one), a `<code>` laid out as a block, an editor
 //!   widget (CodeMirror 5 `.CodeMirror`, CodeMirror 6 `.cm-editor`, Monaco `.monaco-editor`)
-//!   or a table of code lines (GitHub's `table.highlight`, highlight.js's `table.hljs-ln`).
+//!   or a table of code lines (GitHub's `table.js-file-line-container`, highlight.js's
+//!   `table.hljs-ln`).
 //! - Lines: the `raw` text where the snapshot has it (whitespace as written), a `<br>` per line
 //!   break, and a line per line element (`div`/`p`/`tr`, anything laid out as a block, and the
 //!   classes `line`, `cm-line`, `CodeMirror-line`, `view-line`). Monaco positions its lines
@@ -172,7 +173,7 @@ pub(super) fn is_widget(n: &Node) -> bool {
         "div" => ["CodeMirror", "cm-editor", "monaco-editor"]
             .iter()
             .any(|c| has_class(n, c)),
-        "table" => ["highlight", "hljs-ln", "js-file-line-container"]
+        "table" => ["hljs-ln", "js-file-line-container"]
             .iter()
             .any(|c| has_class(n, c)),
         _ => false,
@@ -258,11 +259,13 @@ fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
         let c = c.to_ascii_lowercase();
         c.contains("copy") || c.contains("clipboard")
     });
-    tree.chars[id] <= 30
-        && (copyish || {
-            let t = tree.text(id).to_lowercase();
-            !t.is_empty() && COPY_WORDS.contains(&t.as_str())
-        })
+    let chars = tree.chars[id];
+    chars <= 30
+        && (copyish
+            || (chars >= 4 && {
+                let t = tree.text(id).to_lowercase();
+                t.starts_with('c') && COPY_WORDS.contains(&t.as_str())
+            }))
 }
 
 /// The code blocks of the kept content.
