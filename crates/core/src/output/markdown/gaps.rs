@@ -4,8 +4,8 @@
 //! text, and a code block or a video player has little prose to score.
 //!
 //! The element counts with its wrapper (up to [`WRAPPER_LEVELS`] ancestors holding at most
-//! [`WRAPPER_EXTRA_CHARS`] characters beyond its own: a title bar, a caption, a copy
-//! button), so the text right before or after the wrapper decides; only the element itself is
+//! [`WRAPPER_EXTRA_CHARS`] characters beyond its own and nothing kept: a title bar, a
+//! caption, a copy button), so the text right before or after the wrapper decides; only the element itself is
 //! kept, not its wrapper's labels.
 
 use std::borrow::Cow;
@@ -68,7 +68,10 @@ pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
         }
         let mut outer = i;
         for a in tree.ancestors(i).take(WRAPPER_LEVELS) {
-            if a == 0 || kept[a] || tree.chars[a] > tree.chars[i] + WRAPPER_EXTRA_CHARS {
+            if a == 0
+                || tree.chars[a] > tree.chars[i] + WRAPPER_EXTRA_CHARS
+                || tree.subtree(a).any(|d| kept[d])
+            {
                 break;
             }
             outer = a;

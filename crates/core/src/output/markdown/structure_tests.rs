@@ -450,3 +450,36 @@ fn heading_levels_relative_with_one_title() {
     }
     assert_eq!(md(&b.build()), "# Title\n\n## Part\n");
 }
+
+#[test]
+fn partly_kept_code_is_written_whole_and_gaps_between_kept_texts_are_filled() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let p1 = el(&mut b, art, "p", "");
+    b.text(p1, "Before.");
+    // A Prism block with a line per `span` and `<br>`; the extraction kept one line's text.
+    let pre = el(&mut b, art, "pre", "language-js");
+    let code = span(&mut b, pre, "code", "");
+    let l1 = span(&mut b, code, "span", "token-line");
+    let kept_line = raw(&mut b, l1, "a();");
+    span(&mut b, l1, "br", "");
+    let l2 = span(&mut b, code, "span", "token-line");
+    raw(&mut b, l2, "b();");
+    // A video between kept paragraphs, not kept.
+    let f = el(&mut b, art, "iframe", "");
+    b.node_mut(f).src = Some("https://www.youtube.com/embed/xyz".into());
+    let p2 = el(&mut b, art, "p", "");
+    b.text(p2, "After.");
+    // A quote of which one paragraph was kept.
+    let bq = el(&mut b, art, "blockquote", "");
+    let qp = el(&mut b, bq, "p", "");
+    b.text(qp, "Quoted.");
+    let cite = el(&mut b, bq, "footer", "");
+    b.text(cite, "Someone");
+    let snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&[p1, kept_line, p2, qp])),
+        "Before.\n\n```js\na();\nb();\n```\n\n[Video](https://www.youtube.com/watch?v=xyz)\n\n\
+         After.\n\n> Quoted.\n"
+    );
+}
