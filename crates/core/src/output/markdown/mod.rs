@@ -27,6 +27,7 @@
 
 mod callouts;
 mod code;
+mod comments;
 mod deflists;
 mod footnotes;
 mod gaps;
@@ -207,6 +208,8 @@ struct Writer<'t, 'a> {
     /// The code blocks, with the languages found in their visible labels.
     code: code::CodeBlocks,
     headings: headings::Levels,
+    /// Reader comments' author elements (written in bold).
+    authors: std::collections::HashSet<NodeId>,
     /// Does any node hide or move (else content roots need no ancestor check)?
     hiding: bool,
     /// Does the page have a quote or callout (else content roots need no ancestor check)?
@@ -231,6 +234,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         let mut moved = vec![false; n];
         let notes = footnotes::Notes::find(tree, &mut kept, &mut hide, &mut moved);
         let code = code::prepare(tree, &mut kept, &mut hide);
+        let authors = comments::prepare(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree
@@ -246,6 +250,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             notes,
             code,
             headings,
+            authors,
             hiding,
             quotes,
             has_block: vec![false; n],
@@ -574,6 +579,12 @@ impl<'t, 'a> Writer<'t, 'a> {
             }
             inl.last_box = Some(n.rect);
             inl.text(t);
+            return;
+        }
+        if inl.strong == 0 && !self.authors.is_empty() && self.authors.contains(&id) {
+            inl.strong += 1;
+            self.wrap(id, inl, "**", "**");
+            inl.strong -= 1;
             return;
         }
         match n.tag.as_str() {

@@ -483,3 +483,35 @@ fn partly_kept_code_is_written_whole_and_gaps_between_kept_texts_are_filled() {
          After.\n\n> Quoted.\n"
     );
 }
+
+#[test]
+fn comments_with_their_author_in_bold_replies_nested_and_no_action_links() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ol = el(&mut b, 0, "ol", "comment-list");
+    let c1 = el(&mut b, ol, "li", "comment");
+    b.node_mut(c1).display = "list-item".into();
+    let meta = el(&mut b, c1, "div", "comment-meta");
+    let au = span(&mut b, meta, "span", "comment-author");
+    b.text(au, "Tom");
+    b.text(meta, " · ");
+    let t = span(&mut b, meta, "time", "");
+    b.text(t, "15 March 2026");
+    let body = el(&mut b, c1, "p", "");
+    b.text(body, "Nice barrels.");
+    let r = el(&mut b, c1, "div", "reply");
+    let a = span(&mut b, r, "a", "comment-reply-link");
+    b.node_mut(a).href = Some("#respond".into());
+    b.text(a, "Reply");
+    let kids = el(&mut b, c1, "ol", "children");
+    let c2 = el(&mut b, kids, "li", "comment");
+    b.node_mut(c2).display = "list-item".into();
+    let meta = el(&mut b, c2, "div", "comment-meta");
+    let au = span(&mut b, meta, "span", "comment-author");
+    b.text(au, "Ann");
+    let body = el(&mut b, c2, "p", "");
+    b.text(body, "Thanks!");
+    assert_eq!(
+        md(&b.build()),
+        "1. **Tom** · 15 March 2026\n\n   Nice barrels.\n   1. **Ann**\n\n      Thanks!\n"
+    );
+}
