@@ -6,13 +6,15 @@
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
 //                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?,
 //                rel? (of <a> and <area>), attrs? (WRITER_ATTRS, as written), link?,
+//                tex?, mathml?, tex_display? (formulas: see mathOf),
 //                box: [x, y, w, h] (CSS px, document
 //                coordinates), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
 // Nodes are in flattened-tree (pre-)order; nodes[0] is <body> (or the root
 // element for a frameset page) and every parent index is smaller than its child's.
-// script, style, noscript, template and comments are never emitted; neither
-// are whitespace-only text nodes or the inside of <svg>/<math>.
+// script, style, noscript, template and comments are never emitted (but for MathJax 2's
+// `<script type="math/tex">`, a `script` node with `tex`); neither are whitespace-only
+// text nodes or the inside of <svg>/<math>.
 // Shadow DOM: a host's children are its shadow root's children (open roots, and
 // closed roots recorded by the before-page script `js/instrument.js`); a <slot>
 // is not emitted: the light-DOM nodes assigned to it (flattened) take its place,
@@ -37,8 +39,8 @@
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
     "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
-    "data-mode-id", "datetime", "display", "encoding", "itemprop", "lang", "name", "reversed", "rowspan", "scope", "start",
-    "title", "type", "width"];
+    "data-mode-id", "datetime", "display", "encoding", "height", "itemprop", "lang", "name",
+    "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
   // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
   // elements shadow `document.title`, and old libraries replace the globals `Element` and
@@ -140,7 +142,8 @@
   // loaded yet, the real URL a lazy loader would swap in (`data-src` and its variants, then
   // the widest `srcset` / `data-srcset` candidate), else the `src` attribute.
   const currentSrcOf = find(createEl.call(document, "img"), "currentSrc");
-  const LAZY_SRC = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url"];
+  const LAZY_SRC = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url",
+    "data-original-src", "data-hi-res-src", "data-full-src"];
   const isData = (u) => /^\s*data:/i.test(u);
   const widest = (set) => {
     let best = null, bestW = -1;
@@ -160,13 +163,53 @@
       const v = attr(el, n);
       if (v && v.trim() && !isData(v)) return resolve(v.trim());
     }
-    for (const n of ["data-srcset", "srcset"]) {
+    for (const n of ["data-srcset", "data-lazy-srcset", "srcset"]) {
       const v = attr(el, n);
       const c = v && widest(v);
       if (c && !isData(c)) return resolve(c);
     }
     return hasAttr(el, "src") ? resolve(attr(el, "src")) : null;
   };
+  // Math (read by the markdown writer, crates/core/src/output/markdown/math.rs): the TeX of a
+  // formula and whether it is shown as a block. KaTeX keeps its source in an
+  // `annotation encoding="application/x-tex"` inside `.katex` (display inside
+  // `.katex-display`); MathJax 3 puts a MathML copy in `mjx-assistive-mml` (display when
+  // `display="true"`); plain MathML may carry a TeX annotation or `alttext`, else its
+  // presentation markup is kept (`mathml`, cut at MATHML_MAX) for the writer to convert.
+  // MathJax 2 leaves its source in `<script type="math/tex">` (emitted as a `script` node).
+  const qsOf = onEl("querySelector"), closestOf = onEl("closest"), outerOf = onEl("outerHTML");
+  const MATHML_MAX = 20000;
+  const TEX_ANN = 'annotation[encoding="application/x-tex" i], annotation[encoding="TeX" i]';
+  const mathOf = (el, tagU, cls) => {
+    let m = null, display = false;
+    if (tagU === "MJX-CONTAINER") {
+      m = qsOf.call(el, "math");
+      const d = attr(el, "display");
+      display = d === "true" || d === "block";
+    } else if (tagU === "MATH") {
+      if (closestOf.call(el, ".katex, mjx-container, .MathJax, .MathJax_Display, .MJX_Assistive_MathML")) return null;
+      m = el;
+      display = attr(el, "display") === "block";
+    } else if (cls && /(^|\s)katex(\s|$)/.test(cls)) {
+      m = qsOf.call(el, "math");
+      display = !!closestOf.call(el, ".katex-display");
+      if (!m) {
+        const a = qsOf.call(el, TEX_ANN);
+        return a ? { tex: textOfEl.call(a).trim(), display } : null;
+      }
+    } else {
+      return null;
+    }
+    const out = { display };
+    if (!m) return out;
+    const a = qsOf.call(m, TEX_ANN);
+    if (a) out.tex = textOfEl.call(a).trim();
+    else if (hasAttr(m, "alttext") && String(attr(m, "alttext")).trim()) out.tex = String(attr(m, "alttext")).trim();
+    else out.mathml = String(outerOf.call(m) || "").slice(0, MATHML_MAX);
+    if (attr(m, "display") === "block") out.display = true;
+    return out;
+  };
+  const textOfEl = onEl("textContent"), prevElOf = onEl("previousElementSibling");
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : 0);
   // Per document: the offset from its viewport to top-page document coordinates, and a Range
@@ -315,6 +358,21 @@
     }
     if (type !== 1) continue;
     const tagU = String(tagNameOf.call(node)).toUpperCase();
+    if (tagU === "SCRIPT") {
+      // MathJax 2's source (`math/tex`, `math/tex; mode=display`): a node where the formula
+      // shows, with the box of the rendering just before it.
+      const ty = String(attr(node, "type") || "").toLowerCase();
+      if (/^math\/tex/.test(ty)) {
+        const prev = prevElOf.call(node);
+        const r = prev ? rectOf(prev) : null;
+        nodes.push({ parent, tag: "script", tex: String(textOfEl.call(node) || "").trim().slice(0, MATHML_MAX),
+          tex_display: /mode\s*=\s*display/.test(ty) || undefined,
+          box: r ? [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] : [0, 0, 0, 0],
+          display: "none" });
+        paints.push(false);
+      }
+      continue;
+    }
     if (SKIP.has(tagU)) continue;
     if (tagU === "SLOT") {
       // Not rendered itself (display: contents): what it shows takes its place.
@@ -350,6 +408,12 @@
     }
     for (const n of WRITER_ATTRS) {
       if (hasAttr(node, n)) (o.attrs || (o.attrs = {}))[n] = String(attr(node, n) || "").slice(0, 300);
+    }
+    const mi = mathOf(node, tagU, cls);
+    if (mi) {
+      if (mi.tex !== undefined) o.tex = mi.tex.slice(0, MATHML_MAX);
+      if (mi.mathml !== undefined) o.mathml = mi.mathml;
+      if (mi.display) o.tex_display = true;
     }
     if (link) o.link = true;
     if (cs.display !== "block") o.display = cs.display;
@@ -395,7 +459,8 @@
     }
     const globals = ["_cf_chl_opt", "_pxAppId", "_pxUuid", "AwsWafIntegration", "KPSDK",
       "grecaptcha", "hcaptcha", "turnstile", "__tcfapi", "__cmp", "OneTrust", "Optanon",
-      "Didomi", "_sp_", "__uspapi", "googlefc"].filter((g) => {
+      "Didomi", "_sp_", "__uspapi", "googlefc", "sucuri_cloudproxy_js", "AwsWafCaptcha",
+      "bmak"].filter((g) => {
       try { return Object.getOwnPropertyDescriptor(window, g) !== undefined; } catch (e) { return false; }
     });
     let password_inputs = 0;

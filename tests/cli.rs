@@ -417,3 +417,36 @@ fn body_puts_the_chosen_format_in_the_json_record() {
     assert_eq!(e.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&e.stderr).contains("the body is markdown, text or html"));
 }
+
+/// A batch's summary on stderr counts the pages behind walls by kind (`fixtures/walls/`): a
+/// challenge (a `blocked` record) and a paywall after a lead (a success that names it).
+#[test]
+fn the_batch_summary_counts_walls_by_kind() {
+    let wall = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/walls")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let out = bin()
+        .args(["extract", "--offline", "-f", "json"])
+        .arg(wall("challenge.html"))
+        .arg(wall("paywall.html"))
+        .arg(fixture("layout-article"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let kinds: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter_map(|r| r["wall"]["kind"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(kinds.len(), 2, "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("3 of 3 inputs recorded")
+            && stderr.contains("2 behind walls (1 challenge, 1 paywall)"),
+        "{stderr}"
+    );
+}

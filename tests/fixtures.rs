@@ -1,8 +1,8 @@
 //! Golden fixtures in real Chromium: every `fixtures/<slug>/page.html` that has an
 //! `expect.json` is served on 127.0.0.1, rendered once with outside requests blocked, and
 //! scored by each algorithm the expectation names. The extracted text must contain and exclude
-//! the listed strings (`contains`, `excludes`), the markdown must contain the strings of
-//! `markdown_contains`, and the text, HTML and markdown outputs must equal the golden files in
+//! the listed strings (the markdown output those of `markdown_contains` and
+//! `markdown_excludes`), and the text, HTML and markdown outputs must equal the golden files in
 //! `fixtures/<slug>/expected/` (regenerate with `scripts/bless-fixtures`, review the diff).
 //! The JSON outputs are compared structurally: strings, counts and keys exactly, boxes within
 //! 2 px, text-derived scores within a relative 1e-6 and box-derived scores within 1% (see
@@ -26,9 +26,12 @@ struct Expect {
     contains: Vec<String>,
     #[serde(default)]
     excludes: Vec<String>,
-    /// Strings the markdown output must contain (a fence with its language, `[^1]`, ...).
+    /// Strings the markdown output must contain (images, formulas, tables in their form).
     #[serde(default)]
     markdown_contains: Vec<String>,
+    /// Strings the markdown output must not contain.
+    #[serde(default)]
+    markdown_excludes: Vec<String>,
 }
 
 fn fixtures_dir() -> PathBuf {
@@ -334,6 +337,13 @@ async fn fixtures_render_and_extract_in_real_chromium() {
                 if !md.contains(s.as_str()) {
                     failures.push(format!(
                         "fixture {slug} [{a}]: markdown lacks {s:?}\n--- markdown ---\n{md}"
+                    ));
+                }
+            }
+            for s in &expect.markdown_excludes {
+                if md.contains(s.as_str()) {
+                    failures.push(format!(
+                        "fixture {slug} [{a}]: markdown contains {s:?}\n--- markdown ---\n{md}"
                     ));
                 }
             }

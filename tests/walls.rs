@@ -66,9 +66,34 @@ fn route(path: &str) -> (u16, Vec<(&'static str, &'static str)>, Vec<u8>) {
     }
 }
 
-/// The test server on 127.0.0.1 ([`route`]'s answers); its base URL.
+/// A page of `fixtures/walls/families/`, as its vendor serves it: `NAME.html`, with the
+/// status and headers of `NAME.headers` when there is one (its first line the status, then
+/// one `name: value` a line; `set-cookie` may repeat), else 200.
+fn family(name: &str) -> Option<Answer> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/walls/families");
+    let body = std::fs::read(dir.join(format!("{name}.html"))).ok()?;
+    let head = std::fs::read_to_string(dir.join(format!("{name}.headers"))).unwrap_or_default();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(200);
+    Some(
+        lines
+            .filter_map(|l| l.split_once(':'))
+            .fold(Answer::html(status, body), |a, (k, v)| {
+                a.with(k.trim(), v.trim())
+            }),
+    )
+}
+
+/// The test server on 127.0.0.1 ([`route`]'s answers, and [`family`]'s under `/f/`); its
+/// base URL.
 fn server() -> String {
     common::http::answering(|req| {
+        if let Some(a) = req.path.strip_prefix("/f/").and_then(family) {
+            return a;
+        }
         let (status, headers, body) = route(&req.path);
         headers
             .into_iter()
@@ -361,4 +386,250 @@ async fn error_pages_that_scripts_make_are_rendered_without_javascript_or_record
     let soft = page.record().soft_error.clone().expect("a soft error");
     assert!(soft.contains("页面不存在"), "{soft}");
     ex.shutdown().await;
+}
+
+/// What a family fixture must give.
+enum Expect {
+    /// A `blocked` error with this wall: kind, vendor, a piece of one evidence string.
+    Blocked(WallKind, Option<&'static str>, &'static str),
+    /// A success with this wall, whose text holds the first and not the second.
+    Lead(WallKind, &'static str, &'static str, &'static str),
+    /// A success with no wall, whose text holds this.
+    Clean(&'static str),
+    /// An `http` error with this status, no wall.
+    Http(u16),
+}
+
+/// Every family of `fixtures/walls/families/` and what it must give: the vendors' wall pages
+/// (served with their statuses and headers), waiting rooms, consent, login and sign-up walls,
+/// paywalls that keep their lead, and ordinary pages with wall words.
+const FAMILIES: &[(&str, Expect)] = {
+    use Expect::*;
+    use WallKind::*;
+    &[
+        (
+            "radware",
+            Blocked(Captcha, Some("radware"), "please solve this captcha"),
+        ),
+        (
+            "datadome",
+            Blocked(Captcha, Some("datadome"), "captcha-delivery.com"),
+        ),
+        ("kasada", Blocked(Challenge, Some("kasada"), "/ips.js")),
+        (
+            "akamai-bot-manager",
+            Blocked(Challenge, Some("akamai"), "cp_challenge"),
+        ),
+        (
+            "perimeterx",
+            Blocked(Captcha, Some("perimeterx"), "px-captcha"),
+        ),
+        (
+            "imperva-block",
+            Blocked(AccessDenied, Some("imperva"), "cwudnsai"),
+        ),
+        (
+            "imperva-interstitial",
+            Blocked(Challenge, Some("imperva"), "pardon our interruption"),
+        ),
+        (
+            "f5-asm",
+            Blocked(AccessDenied, Some("f5"), "your support id is"),
+        ),
+        (
+            "aws-waf-captcha",
+            Blocked(Captcha, Some("aws-waf"), "x-amzn-waf-action"),
+        ),
+        (
+            "aws-waf-empty",
+            Blocked(Challenge, Some("aws-waf"), "an empty render"),
+        ),
+        (
+            "cloudfront-403",
+            Blocked(AccessDenied, Some("cloudfront"), "status 403"),
+        ),
+        (
+            "sucuri",
+            Blocked(AccessDenied, Some("sucuri"), "x-sucuri-block"),
+        ),
+        (
+            "sucuri-js",
+            Blocked(Challenge, Some("sucuri"), "sucuri_cloudproxy_js"),
+        ),
+        (
+            "cloudflare-turnstile",
+            Blocked(Captcha, Some("cloudflare"), "captcha widget"),
+        ),
+        (
+            "cloudflare-blocked",
+            Blocked(
+                AccessDenied,
+                Some("cloudflare"),
+                "sorry, you have been blocked",
+            ),
+        ),
+        ("hcaptcha", Blocked(Captcha, Some("hcaptcha"), "h-captcha")),
+        (
+            "recaptcha",
+            Blocked(Captcha, Some("recaptcha"), "g-recaptcha"),
+        ),
+        ("anubis", Blocked(Challenge, Some("anubis"), "status 401")),
+        (
+            "queue-it",
+            Blocked(RateLimited, Some("queue-it"), "you are now in line"),
+        ),
+        (
+            "cloudflare-waiting-room",
+            Blocked(RateLimited, Some("cloudflare"), "__cfwaitingroom"),
+        ),
+        (
+            "akamai-waiting-room",
+            Blocked(RateLimited, Some("akamai"), "waiting room"),
+        ),
+        (
+            "consent-google",
+            Blocked(Consent, Some("google"), "before you continue"),
+        ),
+        ("login-social", Blocked(Login, None, "password field")),
+        (
+            "consent-portal",
+            Lead(
+                Consent,
+                "before you continue",
+                "northern channel",
+                "Reject all",
+            ),
+        ),
+        (
+            "signup-qa",
+            Lead(
+                Login,
+                "sign up to continue",
+                "northern channel",
+                "Continue with Google",
+            ),
+        ),
+        (
+            "paywall-schema",
+            Lead(
+                Paywall,
+                "hasPart .paywall",
+                "northern channel",
+                "Subscribe to keep reading",
+            ),
+        ),
+        (
+            "paywall-piano",
+            Lead(
+                Paywall,
+                "tinypass.com",
+                "northern channel",
+                "This article is for subscribers",
+            ),
+        ),
+        (
+            "paywall-poool",
+            Lead(
+                Paywall,
+                "poool",
+                "northern channel",
+                "reserved for subscribers",
+            ),
+        ),
+        (
+            "paywall-zephr",
+            Lead(
+                Paywall,
+                "zephr",
+                "northern channel",
+                "Register to continue reading",
+            ),
+        ),
+        (
+            "paywall-lead-box",
+            Lead(
+                Paywall,
+                "a lead of",
+                "northern channel",
+                "Already a subscriber",
+            ),
+        ),
+        ("article-captchas", Clean("bot manager is at work")),
+        ("cookie-banner", Clean("northern channel")),
+        ("login-header", Clean("northern channel")),
+        ("site-404", Http(404)),
+        ("site-403", Http(403)),
+    ]
+};
+
+/// Every family fixture in real Chromium: the wall named with the right kind, vendor and
+/// evidence; a paywall, sign-up or consent dialog over a lead a success whose text is the
+/// lead without the wall's box; ordinary pages with wall words no wall. Prints the count
+/// `docs/walls.md` quotes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_family_is_named_and_ordinary_pages_are_not() {
+    let base = server();
+    let ex = Extractor::new(Options::default().offline(true).tabs(1))
+        .await
+        .expect("Chromium must be installed");
+    let plain = cfg(|_| {});
+    let mut failures = Vec::new();
+    let (mut walls, mut right) = (0, 0);
+    for (name, expect) in FAMILIES {
+        let r = ex
+            .extract_with(format!("{base}/f/{name}"), plain.clone(), None)
+            .await;
+        let got = match &r {
+            Ok(p) => format!("success, wall {:?}", p.wall()),
+            Err(Error::Blocked { wall, .. }) => format!("blocked {wall:?}"),
+            Err(e) => format!("{} error: {e}", e.kind()),
+        };
+        let ok = match (expect, &r) {
+            (Expect::Blocked(kind, vendor, ev), Err(Error::Blocked { wall, .. })) => {
+                walls += 1;
+                let ok = wall.kind == *kind
+                    && wall.vendor.as_deref() == *vendor
+                    && wall
+                        .evidence
+                        .iter()
+                        .any(|e| e.to_lowercase().contains(&ev.to_lowercase()));
+                right += usize::from(wall.kind == *kind);
+                ok
+            }
+            (Expect::Lead(kind, ev, has, hasnt), Ok(p)) => {
+                walls += 1;
+                let w = p.wall();
+                right += usize::from(w.is_some_and(|w| w.kind == *kind));
+                w.is_some_and(|w| {
+                    w.kind == *kind
+                        && w.evidence
+                            .iter()
+                            .any(|e| e.to_lowercase().contains(&ev.to_lowercase()))
+                }) && p.text().to_lowercase().contains(&has.to_lowercase())
+                    && !p.text().contains(hasnt)
+            }
+            (Expect::Blocked(..) | Expect::Lead(..), _) => {
+                walls += 1;
+                false
+            }
+            (Expect::Clean(has), Ok(p)) => {
+                p.wall().is_none() && p.record().wall.is_none() && p.text().contains(has)
+            }
+            (Expect::Http(s), Err(Error::Http { status, .. })) => i64::from(*s) == *status,
+            _ => false,
+        };
+        if !ok {
+            let text = r
+                .as_ref()
+                .map(|p| p.text().chars().take(300).collect::<String>());
+            failures.push(format!("{name}: got {got}; text {text:?}"));
+        }
+    }
+    eprintln!(
+        "wall families: {right} of {walls} walls named with the right kind; {} of {} fixtures as expected",
+        FAMILIES.len() - failures.len(),
+        FAMILIES.len()
+    );
+    ex.shutdown().await;
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -124,8 +124,9 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     let s = summary?;
     if !quiet {
         eprintln!(
-            "{} pages recorded: {} failed, {} empty, {} folded into their canonical URL, {} near-duplicates, {} kept out by robots.txt, {} refused by the target policy",
-            s.recorded, s.failed, s.empty, s.duplicates, s.near_duplicates, s.disallowed, s.refused
+            "{} pages recorded: {} failed, {} empty, {} folded into their canonical URL, {} near-duplicates, {} kept out by robots.txt, {} refused by the target policy{}",
+            s.recorded, s.failed, s.empty, s.duplicates, s.near_duplicates, s.disallowed, s.refused,
+            crate::ui::walls_part(&s.walls)
         );
     }
     Ok(if s.interrupted && cancel.is_cancelled() {

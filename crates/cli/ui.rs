@@ -30,3 +30,14 @@ pub fn crawl_spinner(quiet: bool) -> indicatif::ProgressBar {
     );
     bar
 }
+
+/// The summary line's part about walls: `, 4 behind walls (3 challenge, 1 paywall)`, or
+/// nothing when no page was behind one.
+pub fn walls_part(walls: &std::collections::BTreeMap<String, usize>) -> String {
+    let n: usize = walls.values().sum();
+    if n == 0 {
+        return String::new();
+    }
+    let kinds: Vec<String> = walls.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    format!(", {n} behind walls ({})", kinds.join(", "))
+}

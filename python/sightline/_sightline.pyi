@@ -297,7 +297,8 @@ class CrawlIter(Iterator[CrawlPage]):
     @property
     def summary(self) -> Optional[Dict[str, Any]]:
         """How the crawl ended (recorded, failed, empty, duplicates, near_duplicates,
-        disallowed, refused, interrupted); None until it has."""
+        disallowed, refused, interrupted, and walls: pages behind a wall by its kind,
+        ``{"challenge": 3}``); None until it has."""
     def close(self) -> None: ...
 
 class AsyncCrawlIter(AsyncIterator[CrawlPage]):

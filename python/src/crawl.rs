@@ -222,6 +222,7 @@ impl Crawl {
             "disallowed": s.disallowed,
             "refused": s.refused,
             "interrupted": s.interrupted,
+            "walls": s.walls,
         });
         convert::json_to_py(py, &v).map(Some)
     }
@@ -260,7 +261,8 @@ impl CrawlIter {
         bridge::wait(py, self.crawl.next()).inspect_err(|_| self.crawl.stop())
     }
     /// How the crawl ended (`recorded`, `failed`, `empty`, `duplicates`,
-    /// `near_duplicates`, `disallowed`, `refused`, `interrupted`); None until it has.
+    /// `near_duplicates`, `disallowed`, `refused`, `interrupted`, and `walls`: pages behind a
+    /// wall by its kind); None until it has.
     #[getter]
     fn summary(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         self.crawl.summary(py)

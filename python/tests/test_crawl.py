@@ -112,6 +112,7 @@ def test_crawl_yields_each_page_with_its_place_in_the_crawl(site):
     # robots.txt's disallowed path and the nofollow link are never fetched.
     assert "/private/secret" not in site.hits and "/nofollow-target" not in site.hits
     assert summary["recorded"] == 4 and summary["failed"] == 0 and summary["disallowed"] == 0
+    assert summary["walls"] == {}
 
 
 def test_acrawl_is_the_same_crawl_and_max_pages_bounds_it(site):

@@ -101,6 +101,19 @@ pub struct CrawlSummary {
     pub refused: usize,
     /// The crawl was cancelled (or hit `--max-pages`) with URLs still queued.
     pub interrupted: bool,
+    /// Records whose page is behind a wall, by the wall's kind (`{"challenge": 3,
+    /// "paywall": 1}`): `blocked` errors and successes that name a wall. A site that starts
+    /// blocking the crawl shows here first.
+    pub walls: std::collections::BTreeMap<String, usize>,
+}
+
+impl CrawlSummary {
+    /// Count a record's wall in [`CrawlSummary::walls`].
+    pub(crate) fn count_wall(&mut self, kind: Option<sightline_core::walls::WallKind>) {
+        if let Some(k) = kind {
+            *self.walls.entry(k.as_str().to_string()).or_default() += 1;
+        }
+    }
 }
 
 /// One URL `map` found.

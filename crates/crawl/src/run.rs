@@ -234,6 +234,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
                     let mut out = self.pages.error_record(&entry.url, &err);
                     set_place(&mut out, &entry);
                     self.e.summary.failed += 1;
+                    self.e.summary.count_wall(out.wall());
                     self.e.summary.recorded += 1;
                     write(&mut out, &self.e.summary)?;
                 }
@@ -302,6 +303,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
         } else if out.empty() && !out.folded() {
             self.e.summary.empty += 1;
         }
+        self.e.summary.count_wall(out.wall());
         self.e.summary.recorded += 1;
         Ok(out)
     }

@@ -78,4 +78,7 @@ pub trait CrawlRecord {
     fn empty(&self) -> bool;
     /// The record is a `duplicate_of` one.
     fn folded(&self) -> bool;
+    /// The kind of the wall in front of the page (a `blocked` error's, or one a success
+    /// names), for the summary's `walls`.
+    fn wall(&self) -> Option<sightline_core::walls::WallKind>;
 }

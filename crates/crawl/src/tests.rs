@@ -34,6 +34,7 @@ struct Rec {
     url: String,
     failed: bool,
     depth: Option<u32>,
+    wall: Option<WallKind>,
 }
 
 impl CrawlRecord for Rec {
@@ -57,6 +58,9 @@ impl CrawlRecord for Rec {
     }
     fn folded(&self) -> bool {
         false
+    }
+    fn wall(&self) -> Option<WallKind> {
+        self.wall
     }
 }
 
@@ -177,11 +181,15 @@ impl Pages for Site {
     fn links<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<(String, Vec<PageLink>), Error>> {
         Box::pin(async move { Ok((url.to_string(), Vec::new())) })
     }
-    fn error_record(&self, url: &str, _: &Error) -> Rec {
+    fn error_record(&self, url: &str, e: &Error) -> Rec {
         Rec {
             url: url.to_string(),
             failed: true,
             depth: None,
+            wall: match e {
+                Error::Blocked { wall, .. } => Some(wall.kind),
+                _ => None,
+            },
         }
     }
 }
@@ -266,6 +274,39 @@ async fn a_rate_limit_walls_retry_after_is_waited_for_then_the_third_429_is_a_re
     assert_eq!(records.len(), 1);
     assert!(records[0].failed);
     assert_eq!(records[0].url, format!("{HOST}/"));
+}
+
+/// The summary counts the records behind a wall by kind: a site that starts blocking shows
+/// there (a rate limit retried and answered is not counted; one that stayed is).
+#[tokio::test(start_paused = true)]
+async fn the_summary_counts_walls_by_kind() {
+    let site = Site::new(
+        &[
+            ("/", &[Answer::Page(&["/a", "/b", "/c"])]),
+            ("/a", &[Answer::RetryAfter(1), Answer::Page(&[])]),
+            (
+                "/b",
+                &[
+                    Answer::RetryAfter(1),
+                    Answer::RetryAfter(1),
+                    Answer::RetryAfter(1),
+                ],
+            ),
+        ],
+        Duration::ZERO,
+    );
+    let mut none = |_: &mut Rec, _: &crate::CrawlSummary| -> Result<(), Error> { Ok(()) };
+    let summary = crawl(&site, &config(Duration::ZERO), &HashSet::new(), &mut none)
+        .await
+        .expect("the crawl runs");
+    assert_eq!(summary.recorded, 4);
+    assert_eq!(summary.failed, 1);
+    let walls: Vec<(&str, usize)> = summary
+        .walls
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
+    assert_eq!(walls, [("rate-limited", 1)]);
 }
 
 #[tokio::test(start_paused = true)]

@@ -243,10 +243,11 @@ pub(crate) fn snapshot_text_chars(snap: &Snapshot) -> usize {
         .sum()
 }
 
-/// HTTP error statuses walls answer with (a login's 401, a block's 403, ModSecurity's 406,
-/// a rate limit's 429, a challenge's 503): a main document with one is rendered, so that the
-/// wall can be named, and is an `http` error only when none is recognised.
-pub(crate) const WALL_STATUSES: &[i64] = &[401, 403, 406, 429, 503];
+/// HTTP error statuses walls answer with (a login's or a proof-of-work challenge's 401, a
+/// block's 403, AWS WAF's captcha's 405, ModSecurity's 406, a rate limit's 429, a
+/// challenge's 503): a main document with one is rendered, so that the wall can be named,
+/// and is an `http` error only when none is recognised.
+pub(crate) const WALL_STATUSES: &[i64] = &[401, 403, 405, 406, 429, 503];
 
 /// The HTML must hold at least this many characters of text for a render to count as lossy.
 pub(crate) const FALLBACK_MIN_HTML_CHARS: usize = 500;

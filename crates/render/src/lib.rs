@@ -81,7 +81,7 @@ pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};
 pub use settings::SettingsError;
 pub use steer::Steer;
-pub use tab::{ConsentReport, Document, Rendered, Tab};
+pub use tab::{ConsentEnd, ConsentReport, Document, Rendered, Tab};
 pub use timings::Timings;
 
 use launch::Launcher;

@@ -131,6 +131,10 @@ impl Renderer {
             Some(v) => {
                 if steer.accept_walls {
                     r.http_error = None;
+                } else {
+                    // The wall's own box (a subscription offer, a dialog) is not the page's
+                    // content: the text is what it leaves free.
+                    v.strip(&mut r.snapshot);
                 }
                 r.wall = Some(v.wall);
                 Ok(r)

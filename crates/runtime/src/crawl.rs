@@ -148,4 +148,8 @@ impl CrawlRecord for PageOut {
     fn folded(&self) -> bool {
         self.record.duplicate_of.is_some()
     }
+
+    fn wall(&self) -> Option<crate::walls::WallKind> {
+        self.record.wall.as_ref().map(|w| w.kind)
+    }
 }

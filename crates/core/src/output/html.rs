@@ -1,5 +1,8 @@
 //! Cleaned-HTML writer: each content subtree with its structure (tags) kept and presentation
-//! (class, style, scripts, event handlers) dropped; links keep `href`, images `src` and `alt`.
+//! (class, style, scripts, event handlers) dropped; links keep `href`, images `src` and `alt`,
+//! table cells their `colspan` and `rowspan`. The images and formulas of the kept content join
+//! it as in the markdown writer ([`super::markdown::with_media`]); a formula is written as its
+//! TeX between `\(…\)` (display: `\[…\]`) in place of the page's rendering.
 
 use crate::extract::Extraction;
 use crate::snapshot::{NodeId, Tree};
@@ -23,7 +26,7 @@ pub fn escape(s: &str) -> String {
 
 /// Write the kept subtree of `id`. Iterative (an explicit stack of open elements), so that a
 /// page nested 100,000 levels deep does not overflow the stack.
-fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
+fn write_node(tree: &Tree, kept: &[bool], id: NodeId, out: &mut String) {
     enum Step<'a> {
         Open(NodeId),
         Close(&'a str),
@@ -44,6 +47,18 @@ fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
             out.push_str(&escape(n.text.as_deref().unwrap_or("")));
             continue;
         }
+        if let Some((tex, display)) = super::markdown::formula(n) {
+            let (o, c) = if display {
+                ("\\[", "\\]")
+            } else {
+                ("\\(", "\\)")
+            };
+            out.push_str(&escape(&format!("{o}{tex}{c}")));
+            continue;
+        }
+        if super::markdown::is_math(n) || super::markdown::is_mathjax_render(n) {
+            continue;
+        }
         let tag = if id == 0 { "div" } else { n.tag.as_str() };
         // A <picture>'s <source> candidates: its <img> carries the one the browser chose.
         if tag == "source" {
@@ -56,13 +71,18 @@ fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
                 out.push_str(&format!(" {name}=\"{}\"", escape(v)));
             }
         }
+        for name in ["colspan", "rowspan"] {
+            if let (true, Some(v)) = (matches!(tag, "td" | "th"), n.attrs.get(name)) {
+                out.push_str(&format!(" {name}=\"{}\"", escape(v)));
+            }
+        }
         out.push('>');
         if VOID.contains(&tag) {
             continue;
         }
         stack.push(Step::Close(tag));
         for &k in tree.children[id].iter().rev() {
-            if ex.kept[k] {
+            if kept[k] {
                 stack.push(Step::Open(k));
             }
         }
@@ -72,8 +92,10 @@ fn write_node(tree: &Tree, ex: &Extraction, id: NodeId, out: &mut String) {
 /// The content subtrees as one HTML fragment, one root per line, in document order.
 pub fn render(tree: &Tree, ex: &Extraction) -> String {
     let mut out = String::new();
-    for r in ex.roots(tree) {
-        write_node(tree, ex, r, &mut out);
+    let kept = super::markdown::with_media(tree, &ex.kept);
+    let roots = (0..kept.len()).filter(|&i| kept[i] && tree.parent(i).is_none_or(|p| !kept[p]));
+    for r in roots {
+        write_node(tree, &kept, r, &mut out);
         out.push('\n');
     }
     out
@@ -128,9 +150,10 @@ mod tests {
         ex.kept[p + 1] = true;
         ex.kept[nav] = true;
         ex.kept[nav + 1] = true;
+        // The image between two kept texts joins them (markdown::with_media).
         assert_eq!(
             render(&tree, &ex),
-            "<p>Fish &amp; &lt;chips&gt; </p>\n<nav>Home</nav>\n"
+            "<p>Fish &amp; &lt;chips&gt; </p>\n<img src=\"cat.png\" alt=\"A &quot;cat&quot;\">\n<nav>Home</nav>\n"
         );
         let all = Extraction {
             kept: vec![true; tree.len()],

@@ -223,7 +223,7 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 24] = [
+pub const WRITER_ATTRS: [&str; 25] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -238,6 +238,7 @@ pub const WRITER_ATTRS: [&str; 24] = [
     "datetime",
     "display",
     "encoding",
+    "height",
     "itemprop",
     "lang",
     "name",
@@ -295,6 +296,21 @@ pub struct Node {
     /// [`WRITER_ATTRS`]. Scores never read them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attrs: BTreeMap<String, String>,
+    /// The TeX source of a formula, when the page keeps it: KaTeX's
+    /// `annotation encoding="application/x-tex"` (on the `.katex` element), MathJax 2's
+    /// `<script type="math/tex">` (a `script` node of its own where the formula shows), the
+    /// TeX annotation or `alttext` of MathML (on `<math>` or MathJax 3's `mjx-container`).
+    /// Values cut at 20,000 characters. Scores never read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tex: Option<String>,
+    /// A formula's presentation MathML as serialized (`outerHTML` of its `<math>`, cut at
+    /// 20,000 characters), when it has no TeX; the markdown writer converts it to LaTeX.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mathml: Option<String>,
+    /// The formula (`tex` or `mathml`) is shown as a block (KaTeX's `.katex-display`, MathJax's
+    /// `mode=display` and `display="true"`, MathML's `display="block"`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tex_display: bool,
     /// Bounding box in CSS px, document coordinates.
     #[serde(rename = "box", default)]
     pub rect: Rect,
@@ -788,6 +804,9 @@ impl Node {
             rel: None,
             link: false,
             attrs: BTreeMap::new(),
+            tex: None,
+            mathml: None,
+            tex_display: false,
             rect,
             display: if tag == "#text" {
                 "inline".into()

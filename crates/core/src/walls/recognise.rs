@@ -3,8 +3,9 @@
 //! visible content is a small centred box holding a widget).
 
 use super::markers::{
-    Marker, Where, CONSENT_GLOBALS, CONSENT_ROOTS, LOGIN_PHRASES, MARKERS, PAYWALL_CLASSES,
-    PAYWALL_PHRASES, SOFT_ERROR_PHRASES,
+    Marker, Where, CAPTCHA_WIDGETS, CONSENT_GLOBALS, CONSENT_ROOTS, CONSENT_WALL_PHRASES,
+    LOGIN_PHRASES, MARKERS, PAYWALL_CLASSES, PAYWALL_PHRASES, PAYWALL_SCRIPTS, REFERENCE_PHRASES,
+    SIGNUP_PHRASES, SOFT_ERROR_PHRASES, WALL_WORDS,
 };
 use super::{Wall, WallKind};
 use crate::snapshot::{Node, Snapshot};
@@ -20,6 +21,10 @@ pub const RESPONSE_HEADERS: &[&str] = &[
     "x-datadome",
     "x-iinfo",
     "x-kpsdk-ct",
+    "x-cdn",
+    "x-akamai-transformed",
+    "akamai-grn",
+    "x-amz-cf-id",
     "cf-ray",
     "server",
     "retry-after",
@@ -120,6 +125,20 @@ pub struct WallParams {
     pub cover_share: f64,
     /// A page with a visible password field and fewer characters than this is a login wall.
     pub login_text: usize,
+    /// A bare page (a wall page's shape: short, and fewer rendered links than this, where a
+    /// site's own error page has its navigation) is one an HTTP error or a bot manager's
+    /// header or cookie makes a wall with weaker evidence (a reference number, wall words).
+    pub bare_links: usize,
+    /// A render showing fewer characters than this is empty: a challenge whose script could
+    /// not finish, when the page names a challenge platform or a bot manager.
+    pub empty_text: usize,
+    /// A subscription box (the part of a paywalled page kept out of its text) holds at most
+    /// this many characters; a larger box with a paywall's class is the content itself.
+    pub box_text: usize,
+    /// A subscription box found by its words alone (no class, structured data or platform)
+    /// makes a paywall only when the page outside it holds fewer characters than this: a
+    /// lead under a subscription box, not an article that quotes one.
+    pub lead_max: usize,
 }
 
 impl Default for WallParams {
@@ -135,6 +154,10 @@ impl Default for WallParams {
             dialog_text: 20,
             cover_share: 0.5,
             login_text: 800,
+            bare_links: 8,
+            empty_text: 80,
+            box_text: 800,
+            lead_max: 2500,
         }
     }
 }
@@ -145,6 +168,27 @@ impl Default for WallParams {
 pub struct Verdict {
     pub wall: Wall,
     pub blocking: bool,
+    /// The snapshot's nodes (the indices of an element's subtree) that are the wall itself
+    /// on a page it leaves a lead on: a paywall's subscription box, a login or consent
+    /// dialog. [`Verdict::strip`] takes them out so the text is the part left free.
+    pub wall_nodes: Option<std::ops::Range<usize>>,
+}
+
+impl Verdict {
+    /// Takes the wall's own nodes ([`Verdict::wall_nodes`]) out of `snap`: they are no longer
+    /// rendered and their text is emptied, so no extractor keeps the subscription box or the
+    /// dialog as the page's content. The node indices stay as they were.
+    pub fn strip(&self, snap: &mut Snapshot) {
+        if let Some(r) = &self.wall_nodes {
+            for n in snap.nodes.get_mut(r.clone()).into_iter().flatten() {
+                n.rendered = false;
+                if n.text.is_some() {
+                    n.text = Some(String::new());
+                }
+                n.raw = None;
+            }
+        }
+    }
 }
 
 /// What one pass over the snapshot finds.
@@ -155,6 +199,8 @@ struct Page<'a> {
     /// Non-blank characters of visible text.
     chars: usize,
     error_status: bool,
+    /// Rendered links (`<a href>`).
+    links: usize,
 }
 
 impl<'a> Page<'a> {
@@ -171,11 +217,17 @@ impl<'a> Page<'a> {
             }
         }
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let links = snap
+            .nodes
+            .iter()
+            .filter(|n| n.rendered && n.tag == "a" && n.href.is_some())
+            .count();
         Page {
             snap,
             text,
             chars,
             error_status: resp.status.is_some_and(|s| s >= 400),
+            links,
         }
     }
 
@@ -271,28 +323,48 @@ fn short(s: &str, n: usize) -> String {
 }
 
 /// The wall in front of a page's content, if any. Phases, in order (the first that finds
-/// a wall decides its kind):
+/// a wall decides it is one):
 /// 1. the vendor markers ([`MARKERS`]): a certain one anywhere, the others on a short page
-///    or an HTTP error;
+///    or an HTTP error page without a site's navigation;
 /// 2. the status: 429, or 503 with `Retry-After`, is a rate limit;
-/// 3. the layout: a short page whose visible content is a small centred box holding a
+/// 3. a bare page (short, few links) that answered an HTTP error walls answer with, or whose
+///    response names a bot manager (a header, a cookie): a WAF's reference number, wall
+///    words, a bot manager's name, or (401, 503) a script make it a wall of the kind the
+///    status supports;
+/// 4. an empty render (a challenge whose script could not finish) on a page naming a
+///    challenge platform or a bot manager;
+/// 5. the layout: a short page whose visible content is a small centred box holding a
 ///    widget (a frame, or a form on an HTTP error);
-/// 4. a login wall: a visible password field on a short page, or in a dialog over the page;
-/// 5. a paywall: a subscription wall's box or structured data, with its words visible;
-/// 6. a consent dialog that covers the page;
+/// 6. a login or sign-up wall: a visible password field on a short page, a dialog over the
+///    page;
+/// 7. a paywall: a subscription box with its words, and a class, structured data, a
+///    platform's script or a short lead saying so;
+/// 8. a consent dialog that covers the page.
 ///
-/// then the vendor, from any marker that names one (a `server` header, a vendor's cookie).
+/// Then the kind is settled from the strongest evidence (`docs/walls.md`, "The kind"): a
+/// captcha widget on a wall of phases 1-5 makes it a `captcha`; otherwise the phase's kind
+/// stands (a vendor's header, then the table's order, then a reference number, then the
+/// status). Last, the vendor, from any marker that names one (a `server` header, a
+/// vendor's cookie).
 pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Verdict> {
     let page = Page::new(snap, resp);
-    let small =
-        page.chars < p.small_text && resp.html_text_chars.is_none_or(|h| h < p.wall_html_text);
+    let html_small = resp.html_text_chars.is_none_or(|h| h < p.wall_html_text);
+    let small = page.chars < p.small_text && html_small;
+    let bare = small && page.links < p.bare_links;
+    let empty = page.chars < p.empty_text && html_small;
+    let wall_status = resp
+        .status
+        .filter(|s| matches!(s, 401 | 403 | 405 | 406 | 429 | 503));
     let mut evidence = Vec::new();
     let mut kind = None;
     let mut vendor: Option<&str> = None;
     let mut blocking = true;
+    let mut wall_nodes = None;
     // 1. markers.
+    // A site's own page (its navigation: many links) that quotes a wall's words is none.
+    let loose = (small || page.error_status) && page.links < p.bare_links;
     for m in MARKERS.iter().filter(|m| m.kind.is_some()) {
-        if !(m.certain || small || page.error_status) {
+        if !(m.certain || loose) {
             continue;
         }
         if let Some(e) = matches(m, &page, resp) {
@@ -307,6 +379,33 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             }
         }
     }
+    // Who stands in front of the page: the first vendor-only marker, and the first that
+    // names a bot manager (not a CDN in front of every page). Looked for only where a phase
+    // needs it: most pages are neither bare nor a wall.
+    let named = || {
+        MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none())
+            .find_map(|m| matches(m, &page, resp).map(|e| (m, e)))
+    };
+    let find_bot_manager = || {
+        MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none() && !cdn_only(m))
+            .find_map(|m| matches(m, &page, resp).map(|e| (m, e)))
+    };
+    let bot_manager = if bare || kind.is_some() {
+        find_bot_manager()
+    } else {
+        None
+    };
+    // A bot manager named by the response itself (a header, a cookie), not by a script.
+    let by_response = bare
+        && MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none() && !cdn_only(m))
+            .filter(|m| matches!(m.at, Where::Header(_) | Where::Cookie))
+            .any(|m| matches(m, &page, resp).is_some());
     // 2. the status.
     if kind.is_none() {
         match resp.status {
@@ -324,7 +423,70 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             }
         }
     }
-    // 3. the layout.
+    // 3. a bare page that answered an HTTP error, or whose response names a bot manager.
+    if kind.is_none() && bare && (wall_status.is_some() || by_response) {
+        let title = snap.title.to_lowercase();
+        let reference = reference(&page.text);
+        let words = WALL_WORDS
+            .iter()
+            .find(|(w, _)| has_word(&page.text, w) || has_word(&title, w));
+        let scripted = !snap.signals.scripts.is_empty() || !snap.signals.globals.is_empty();
+        let decided = match wall_status {
+            // An HTTP error: the status's kind, when the page has more to say than the status.
+            Some(status) => {
+                let status_kind = match status {
+                    429 => Some(WallKind::RateLimited),
+                    401 | 503 if scripted => Some(WallKind::Challenge),
+                    403 | 405 | 406 => Some(WallKind::AccessDenied),
+                    _ => None,
+                };
+                let more = reference.is_some() || words.is_some() || bot_manager.is_some();
+                status_kind.filter(|_| more)
+            }
+            // Status 200 from behind a bot manager: the words' kind, or a reference number's.
+            None => match (words, reference.is_some()) {
+                (Some((_, k)), _) => Some(*k),
+                (None, true) => Some(WallKind::AccessDenied),
+                (None, false) => None,
+            },
+        };
+        if let Some(k) = decided {
+            kind = Some(k);
+            if let Some(r) = reference {
+                evidence.push(format!("reference \"{}\"", short(&r, 40)));
+            }
+            if let Some((w, _)) = words {
+                evidence.push(format!("word \"{w}\""));
+            }
+            if scripted && k == WallKind::Challenge {
+                evidence.push("a script on a bare page".to_string());
+            }
+            evidence.push(format!(
+                "a bare page of {} characters and {} links",
+                page.chars, page.links
+            ));
+        }
+    }
+    // 4. an empty render on a page that names a challenge platform or a bot manager.
+    if kind.is_none() && empty {
+        // A sensor's global (HUMAN's, Kasada's, AWS WAF's) runs on every page a site
+        // protects, whatever it shows, and a captcha widget on a contact form: only a
+        // response's header or cookie, or a challenge platform's script or frame, names one.
+        let platform = MARKERS
+            .iter()
+            .filter(|m| m.kind.is_none() && !cdn_only(m) && m.at != Where::Global)
+            .find_map(|m| matches(m, &page, resp));
+        if let Some(e) = platform {
+            kind = Some(match wall_status {
+                Some(429) => WallKind::RateLimited,
+                Some(403 | 405 | 406) => WallKind::AccessDenied,
+                _ => WallKind::Challenge,
+            });
+            evidence.push(format!("an empty render ({} characters)", page.chars));
+            evidence.push(e);
+        }
+    }
+    // 5. the layout.
     if kind.is_none() {
         if let Some((k, v, e)) = layout(&page, resp, p) {
             kind = Some(k);
@@ -332,16 +494,33 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             evidence.push(e);
         }
     }
-    // 4-6. walls that may leave a lead.
+    // The kind from the strongest evidence: a captcha widget on a wall page.
+    if matches!(
+        kind,
+        Some(WallKind::Challenge | WallKind::AccessDenied | WallKind::RateLimited)
+    ) {
+        if let Some((v, e)) = captcha_widget(&page) {
+            kind = Some(WallKind::Captcha);
+            if vendor.is_none() {
+                vendor = Some(v);
+            }
+            evidence.retain(|x| *x != e);
+            evidence.insert(0, e);
+        }
+    }
+    // 6-8. walls that may leave a lead.
     if kind.is_none() {
-        if let Some((k, v, e, left)) = login(&page, p)
+        if let Some(w) = login(&page, p)
             .or_else(|| paywall(&page, p))
             .or_else(|| consent(&page, p))
         {
-            kind = Some(k);
-            vendor = v;
-            evidence.push(e);
-            blocking = left < p.lead_min;
+            kind = Some(w.kind);
+            vendor = w.vendor;
+            evidence.extend(w.evidence);
+            blocking = w.left < p.lead_min;
+            if !blocking {
+                wall_nodes = w.nodes;
+            }
         }
     }
     let kind = kind?;
@@ -349,14 +528,18 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
         evidence.insert(0, format!("status {s}"));
     }
     if vendor.is_none() {
-        for m in MARKERS.iter().filter(|m| m.kind.is_none()) {
-            if let Some(e) = matches(m, &page, resp) {
-                vendor = m.vendor;
+        let found = match bot_manager {
+            Some(b) => Some(b),
+            None => find_bot_manager().or_else(named),
+        };
+        if let Some((m, e)) = found {
+            vendor = m.vendor;
+            if !evidence.contains(&e) {
                 evidence.push(e);
-                break;
             }
         }
     }
+    evidence.truncate(8);
     Some(Verdict {
         wall: Wall {
             kind,
@@ -364,7 +547,61 @@ pub fn recognise(snap: &Snapshot, resp: &Response, p: &WallParams) -> Option<Ver
             evidence,
         },
         blocking,
+        wall_nodes,
     })
+}
+
+/// A vendor-only marker that names a CDN in front of every page ([`CDN_ONLY`]), not a bot
+/// manager.
+fn cdn_only(m: &Marker) -> bool {
+    let key = match m.at {
+        Where::Header(name) if m.pattern.is_empty() => name,
+        _ => m.pattern,
+    };
+    super::markers::CDN_ONLY.contains(&key)
+}
+
+/// A captcha widget on the page ([`CAPTCHA_WIDGETS`]): its vendor and the evidence.
+fn captcha_widget(page: &Page) -> Option<(&'static str, String)> {
+    CAPTCHA_WIDGETS.iter().find_map(|(at, pattern, vendor)| {
+        let m = Marker {
+            at: *at,
+            pattern,
+            kind: None,
+            vendor: Some(vendor),
+            certain: false,
+        };
+        matches(&m, page, &Response::default()).map(|e| (*vendor, format!("captcha widget: {e}")))
+    })
+}
+
+/// A WAF's reference number in the text: one of [`REFERENCE_PHRASES`] followed by an
+/// identifier holding a digit. Returns the phrase and the identifier.
+fn reference(text: &str) -> Option<String> {
+    REFERENCE_PHRASES.iter().find_map(|ph| {
+        let at = text.find(ph)? + ph.len();
+        let rest = text[at..].trim_start_matches([':', ' ', '#', '=']);
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            .collect();
+        (id.len() >= 4 && id.chars().any(|c| c.is_ascii_digit())).then(|| format!("{ph} {id}"))
+    })
+}
+
+/// `text` holds `word` as a whole word (or phrase): no letter or digit on either side.
+fn has_word(text: &str, word: &str) -> bool {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let at = from + i;
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+            return true;
+        }
+        from = at + word.len();
+    }
+    false
 }
 
 /// The consent platform's dialog root (root, vendor) node `n` is, by its id or class
@@ -492,112 +729,290 @@ fn layout(
     ))
 }
 
-/// A wall found by phases 4-6: kind, vendor, evidence, the page's characters it leaves.
-type Partial = (WallKind, Option<&'static str>, String, usize);
-
-/// The nearest ancestor-or-self of node `i` whose position is fixed (a dialog over the page).
-fn fixed_root(page: &Page, mut i: usize) -> Option<usize> {
-    let nodes = &page.snap.nodes;
-    loop {
-        if nodes[i].position == "fixed" {
-            return Some(i);
-        }
-        let p = nodes[i].parent;
-        if p < 0 {
-            return None;
-        }
-        i = p as usize;
-    }
+/// A wall found by phases 6-8: kind, vendor, evidence, the page's characters it leaves and
+/// the nodes that are the wall itself (the box or the dialog).
+struct Lead {
+    kind: WallKind,
+    vendor: Option<&'static str>,
+    evidence: Vec<String>,
+    left: usize,
+    nodes: Option<std::ops::Range<usize>>,
 }
 
-/// Phase 4: a visible password field on a short page, or in a dialog covering the page.
-fn login(page: &Page, p: &WallParams) -> Option<Partial> {
-    if page.snap.signals.password_inputs == 0 {
-        return None;
+/// The visible text of nodes `range`, lower case, whitespace collapsed.
+fn text_in(page: &Page, range: std::ops::Range<usize>) -> String {
+    let mut t = String::new();
+    for n in &page.snap.nodes[range] {
+        if let (true, Some(s)) = (n.rendered, n.text.as_deref()) {
+            t.push_str(&s.to_lowercase());
+            t.push(' ');
+        }
     }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The fixed boxes covering at least [`WallParams::cover_share`] of the screen, outermost
+/// first, with their subtree's end.
+fn covering_dialogs<'p>(
+    page: &'p Page,
+    p: &'p WallParams,
+) -> impl Iterator<Item = (usize, usize)> + 'p {
+    let nodes = &page.snap.nodes;
+    let mut skip_to = 0;
+    (0..nodes.len()).filter_map(move |i| {
+        if i < skip_to {
+            return None;
+        }
+        let n = &nodes[i];
+        if !n.rendered || n.position != "fixed" || page.cover(n) < p.cover_share {
+            return None;
+        }
+        let end = page.subtree_end(i);
+        skip_to = end;
+        Some((i, end))
+    })
+}
+
+/// Phase 6: a login or sign-up wall: a visible password field on a short page that says the
+/// content needs a login, a short page with a sign-up wall's words and a form or button, or
+/// a dialog covering the page that holds a password field or a sign-up wall's words.
+fn login(page: &Page, p: &WallParams) -> Option<Lead> {
     let title = page.snap.title.to_lowercase();
     let says = LOGIN_PHRASES
         .iter()
+        .chain(SIGNUP_PHRASES)
         .find(|w| page.text.contains(*w) || title.contains(*w));
+    let password = page.snap.signals.password_inputs > 0;
+    let controls = page
+        .snap
+        .nodes
+        .iter()
+        .any(|n| n.rendered && matches!(n.tag.as_str(), "input" | "button"));
     if let (true, Some(says)) = (page.chars < p.login_text, says) {
-        return Some((
-            WallKind::Login,
-            None,
-            format!(
-                "a password field on a page of {} characters, text \"{says}\"",
-                page.chars
-            ),
-            0,
-        ));
+        let signup = SIGNUP_PHRASES.contains(says);
+        if password || (signup && controls) {
+            let what = if password {
+                "a password field"
+            } else {
+                "a sign-up form"
+            };
+            return Some(Lead {
+                kind: WallKind::Login,
+                vendor: None,
+                evidence: vec![
+                    format!("{what} on a page of {} characters", page.chars),
+                    format!("text \"{says}\""),
+                ],
+                left: 0,
+                nodes: None,
+            });
+        }
     }
-    // A dialog over the page holding a visible input: is it a password field? The snapshot
-    // does not say an input's type; a fixed box covering the page with a form is taken as
-    // the login dialog only when the page has a visible password field.
-    for (i, n) in page.snap.nodes.iter().enumerate() {
-        if n.tag != "input" || !n.rendered {
-            continue;
-        }
-        if let Some(root) = fixed_root(page, i) {
-            let r = &page.snap.nodes[root];
-            if page.cover(r) >= p.cover_share {
-                let end = page.subtree_end(root);
-                let left = page.chars - page.chars_in(root..end).min(page.chars);
-                return Some((
-                    WallKind::Login,
-                    None,
-                    "a login dialog over the page".to_string(),
-                    left,
-                ));
-            }
-        }
+    // A dialog over the page: a login form (a visible input, on a page with a password
+    // field), or a sign-up wall's words.
+    for (root, end) in covering_dialogs(page, p) {
+        let nodes = &page.snap.nodes[root..end];
+        let input = nodes.iter().any(|n| n.rendered && n.tag == "input");
+        let words = text_in(page, root..end);
+        let signup = SIGNUP_PHRASES
+            .iter()
+            .chain(LOGIN_PHRASES)
+            .find(|w| words.contains(*w));
+        let why = match (password && input, signup) {
+            (true, _) => "a login dialog over the page".to_string(),
+            (false, Some(w)) => format!("a sign-up dialog over the page, text \"{w}\""),
+            (false, None) => continue,
+        };
+        let left = page.chars - page.chars_in(root..end).min(page.chars);
+        return Some(Lead {
+            kind: WallKind::Login,
+            vendor: None,
+            evidence: vec![why],
+            left,
+            nodes: Some(root..end),
+        });
     }
     None
 }
 
-/// Phase 5: a subscription wall: its box (a paywall class, or structured data saying the
-/// page is not free) and its words, visible.
-fn paywall(page: &Page, p: &WallParams) -> Option<Partial> {
-    let phrase = PAYWALL_PHRASES.iter().find(|w| page.text.contains(*w))?;
-    let not_free = page.snap.head.json_ld.iter().any(|j| {
-        let j = j.to_ascii_lowercase().replace(' ', "");
-        j.contains("\"isaccessibleforfree\":false")
-            || j.contains("\"isaccessibleforfree\":\"false\"")
-    });
-    let boxed = page.snap.nodes.iter().enumerate().find(|(_, n)| {
-        n.rendered
-            && PAYWALL_CLASSES.iter().any(|c| {
-                n.id.as_deref()
-                    .is_some_and(|v| v.to_ascii_lowercase().contains(c))
-                    || n.class
-                        .as_deref()
-                        .is_some_and(|v| v.to_ascii_lowercase().contains(c))
-            })
-    });
-    if boxed.is_none() && !not_free {
+/// Node `i`'s id or class holds one of `words` (lower case): the word found.
+fn class_word(n: &Node, words: &[&'static str]) -> Option<&'static str> {
+    let id = n.id.as_deref().unwrap_or("").to_ascii_lowercase();
+    let class = n.class.as_deref().unwrap_or("").to_ascii_lowercase();
+    if id.is_empty() && class.is_empty() {
         return None;
     }
-    let _ = p;
-    let (left, why) = match boxed {
-        Some((i, _)) => {
-            let end = page.subtree_end(i);
-            (
-                page.chars - page.chars_in(i..end).min(page.chars),
-                "a paywall box",
-            )
-        }
-        None => (page.chars, "isAccessibleForFree false"),
-    };
-    Some((
-        WallKind::Paywall,
-        None,
-        format!("{why}, text \"{phrase}\""),
-        left,
-    ))
+    words
+        .iter()
+        .find(|w| id.contains(*w) || class.contains(*w))
+        .copied()
 }
 
-/// Phase 6: a consent platform's dialog covering the page (a banner beside the article is
-/// not a wall).
-fn consent(page: &Page, p: &WallParams) -> Option<Partial> {
+/// The `cssSelector`s of the parts structured data says are not free (`hasPart` with
+/// `isAccessibleForFree: false`), and whether the page itself is said not to be free.
+fn not_free(page: &Page) -> (bool, Vec<String>) {
+    let mut page_not_free = false;
+    let mut selectors = Vec::new();
+    for j in &page.snap.head.json_ld {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(j) else {
+            let flat = j.to_ascii_lowercase().replace(' ', "");
+            page_not_free |= flat.contains("\"isaccessibleforfree\":false")
+                || flat.contains("\"isaccessibleforfree\":\"false\"");
+            continue;
+        };
+        walk_not_free(&v, &mut page_not_free, &mut selectors, 0);
+    }
+    (page_not_free, selectors)
+}
+
+fn is_false(v: Option<&serde_json::Value>) -> bool {
+    match v {
+        Some(serde_json::Value::Bool(b)) => !b,
+        Some(serde_json::Value::String(s)) => s.eq_ignore_ascii_case("false"),
+        _ => false,
+    }
+}
+
+fn walk_not_free(v: &serde_json::Value, not_free: &mut bool, sel: &mut Vec<String>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match v {
+        serde_json::Value::Array(a) => a
+            .iter()
+            .for_each(|x| walk_not_free(x, not_free, sel, depth + 1)),
+        serde_json::Value::Object(o) => {
+            if is_false(o.get("isAccessibleForFree")) {
+                *not_free = true;
+                if let Some(serde_json::Value::String(s)) = o.get("cssSelector") {
+                    if sel.len() < 4 {
+                        sel.push(short(s, 40));
+                    }
+                }
+            }
+            o.values()
+                .for_each(|x| walk_not_free(x, not_free, sel, depth + 1));
+        }
+        _ => {}
+    }
+}
+
+/// Phase 7: a subscription wall: its words in a box of at most [`WallParams::box_text`]
+/// characters (the subscription box, kept out of the text), and one of: a paywall's class
+/// on the box or around it, structured data saying the page is not free, a subscription
+/// platform's script (Piano, Poool, Zephr), or a short lead outside the box.
+fn paywall(page: &Page, p: &WallParams) -> Option<Lead> {
+    let phrase = PAYWALL_PHRASES.iter().find(|w| page.text.contains(*w))?;
+    let nodes = &page.snap.nodes;
+    // The box: the outermost element with a paywall's class holding the phrase and at most
+    // `box_text` characters; else the largest ancestor of the phrase's text of that size.
+    let mut boxed: Option<(usize, usize, Option<&str>)> = None;
+    let mut i = 0;
+    while i < nodes.len() {
+        let n = &nodes[i];
+        if n.rendered && !n.is_text() {
+            if let Some(w) = class_word(n, PAYWALL_CLASSES) {
+                let end = page.subtree_end(i);
+                if page.chars_in(i..end) <= p.box_text && text_in(page, i..end).contains(phrase) {
+                    boxed = Some((i, end, Some(w)));
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    if boxed.is_none() {
+        let first = phrase.split(' ').next().unwrap_or(phrase);
+        for n in nodes {
+            let holds = n
+                .text
+                .as_deref()
+                .is_some_and(|s| s.to_lowercase().contains(first));
+            if !(n.rendered && n.is_text() && holds) {
+                continue;
+            }
+            // Climb while the box stays small; keep the largest that holds the phrase.
+            let mut best = None;
+            let mut at = n.parent;
+            while let Ok(a) = usize::try_from(at) {
+                let end = page.subtree_end(a);
+                if page.chars_in(a..end) > p.box_text
+                    || matches!(nodes[a].tag.as_str(), "body" | "html" | "article" | "main")
+                {
+                    break;
+                }
+                if text_in(page, a..end).contains(phrase) {
+                    best = Some((a, end));
+                }
+                at = nodes[a].parent;
+            }
+            if let Some((a, end)) = best {
+                boxed = Some((a, end, None));
+                break;
+            }
+        }
+    }
+    let (start, end, class) = boxed?;
+    let left = page.chars - page.chars_in(start..end).min(page.chars);
+    let (page_not_free, parts) = not_free(page);
+    let platform = PAYWALL_SCRIPTS.iter().find(|(s, _)| {
+        page.snap
+            .signals
+            .scripts
+            .iter()
+            .any(|x| x.to_ascii_lowercase().contains(s))
+    });
+    let around = class.is_none()
+        && ancestors(page, start).any(|a| class_word(&nodes[a], PAYWALL_CLASSES).is_some());
+    let mut evidence = Vec::new();
+    match class {
+        Some(w) => evidence.push(format!("a subscription box .{w}")),
+        None => evidence.push(format!(
+            "a subscription box of {} characters",
+            page.chars_in(start..end)
+        )),
+    }
+    evidence.push(format!("text \"{phrase}\""));
+    if page_not_free {
+        evidence.push("json-ld isAccessibleForFree false".to_string());
+    }
+    for s in &parts {
+        evidence.push(format!("json-ld hasPart {s}"));
+    }
+    if let Some((s, _)) = platform {
+        evidence.push(format!("script {s}"));
+    }
+    // A box found by its words alone offers something: a button, a link or a field.
+    let offers = nodes[start..end]
+        .iter()
+        .any(|n| n.rendered && (n.link || matches!(n.tag.as_str(), "button" | "input")));
+    let short_lead = left < p.lead_max && offers;
+    if class.is_none() && !around && !page_not_free && platform.is_none() && !short_lead {
+        return None;
+    }
+    if class.is_none() && !page_not_free && platform.is_none() && short_lead {
+        evidence.push(format!("a lead of {left} characters"));
+    }
+    Some(Lead {
+        kind: WallKind::Paywall,
+        vendor: platform.map(|(_, v)| *v),
+        evidence,
+        left,
+        nodes: Some(start..end),
+    })
+}
+
+/// The ancestors of node `i`, nearest first.
+fn ancestors<'p>(page: &'p Page, i: usize) -> impl Iterator<Item = usize> + 'p {
+    std::iter::successors(usize::try_from(page.snap.nodes[i].parent).ok(), move |&a| {
+        usize::try_from(page.snap.nodes[a].parent).ok()
+    })
+}
+
+/// Phase 8: a consent platform's dialog covering the page (a banner beside the article is
+/// not a wall), or a box covering the page with a consent wall's words
+/// ([`CONSENT_WALL_PHRASES`]: "before you continue" and "accept all").
+fn consent(page: &Page, p: &WallParams) -> Option<Lead> {
     for (i, n) in page.snap.nodes.iter().enumerate() {
         if !n.rendered || n.tag == "#text" {
             continue;
@@ -622,16 +1037,38 @@ fn consent(page: &Page, p: &WallParams) -> Option<Partial> {
         let words = page.chars_in(i..end);
         if cover >= p.cover_share && words >= p.dialog_text {
             let left = page.chars - words.min(page.chars);
-            return Some((
-                WallKind::Consent,
-                Some(vendor),
-                format!(
+            return Some(Lead {
+                kind: WallKind::Consent,
+                vendor: Some(vendor),
+                evidence: vec![format!(
                     "a {root} dialog covering {:.0}% of the screen",
                     cover * 100.0
-                ),
+                )],
                 left,
-            ));
+                nodes: Some(i..end),
+            });
         }
+    }
+    let (lead, answer) = CONSENT_WALL_PHRASES;
+    for (root, end) in covering_dialogs(page, p) {
+        let words = text_in(page, root..end);
+        let (Some(a), Some(b)) = (
+            lead.iter().find(|w| words.contains(*w)),
+            answer.iter().find(|w| words.contains(*w)),
+        ) else {
+            continue;
+        };
+        let left = page.chars - page.chars_in(root..end).min(page.chars);
+        return Some(Lead {
+            kind: WallKind::Consent,
+            vendor: None,
+            evidence: vec![format!(
+                "a dialog covering {:.0}% of the screen, text \"{a}\" and \"{b}\"",
+                page.cover(&page.snap.nodes[root]) * 100.0
+            )],
+            left,
+            nodes: Some(root..end),
+        });
     }
     None
 }

@@ -447,3 +447,285 @@ fn wall_pages_in_other_detectors_shapes() {
         assert_eq!(v.wall.vendor.as_deref(), *vendor, "{title}: {v:?}");
     }
 }
+
+/// A snapshot from its JSON (as `js/snapshot.js` writes it): `title`, the `signals` object,
+/// and `nodes` as `(parent, tag, text, [x, y, w, h], extra fields)`.
+fn json_snap(title: &str, signals: &str, nodes: &[(i64, &str, &str, [f64; 4], &str)]) -> Snapshot {
+    let nodes: Vec<String> = nodes
+        .iter()
+        .map(|(parent, tag, text, b, extra)| {
+            let text = if text.is_empty() {
+                String::new()
+            } else {
+                format!(",\"text\":{}", serde_json::to_string(text).unwrap())
+            };
+            format!(
+                "{{\"parent\":{parent},\"tag\":\"{tag}\"{text},\"box\":[{},{},{},{}],\"rendered\":true{extra}}}",
+                b[0], b[1], b[2], b[3]
+            )
+        })
+        .collect();
+    let json = format!(
+        "{{\"schema_version\":1,\"url\":\"https://shop.example/p\",\"title\":{},\
+         \"viewport\":{{\"width\":1280,\"height\":900}},\"document\":{{\"width\":1280,\"height\":900}},\
+         \"signals\":{signals},\"nodes\":[{}]}}",
+        serde_json::to_string(title).unwrap(),
+        nodes.join(",")
+    );
+    Snapshot::from_json(&json, "test").unwrap()
+}
+
+/// A bare wall page: a body and a centred paragraph of `text`.
+fn bare(title: &str, signals: &str, text: &str) -> Snapshot {
+    json_snap(
+        title,
+        signals,
+        &[
+            (-1, "body", "", [0.0, 0.0, 1280.0, 900.0], ""),
+            (0, "p", "", [440.0, 400.0, 400.0, 40.0], ""),
+            (1, "#text", text, [440.0, 400.0, 400.0, 40.0], ""),
+        ],
+    )
+}
+
+#[test]
+fn the_kind_comes_from_the_strongest_evidence() {
+    // A captcha widget beats a CDN's name and its challenge header.
+    let s = bare(
+        "Just a moment...",
+        r#"{"scripts":["https://challenges.cloudflare.com/turnstile/v0/api.js"]}"#,
+        "Verify you are human by completing the action below.",
+    );
+    let v = see(&s, &resp(403, &[("cf-mitigated", "challenge")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha, "{v:?}");
+    assert_eq!(v.wall.vendor.as_deref(), Some("cloudflare"));
+    assert!(
+        v.wall
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("captcha widget")),
+        "{v:?}"
+    );
+    // The same page without the widget is the challenge the header names.
+    let s = bare("Just a moment...", "{}", "Checking your browser.");
+    let v = see(&s, &resp(403, &[("cf-mitigated", "challenge")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    // A block page's words with a captcha widget: a captcha (Cloudflare's old hCaptcha page).
+    let s = bare(
+        "Attention Required! | Cloudflare",
+        r#"{"scripts":["https://js.hcaptcha.com/1/api.js"]}"#,
+        "Please complete the security check to access shop.example. Cloudflare Ray ID: 8f3a2b1c",
+    );
+    let v = see(&s, &resp(403, &[("server", "cloudflare")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha, "{v:?}");
+    // A WAF's reference number and no widget: access-denied, whatever else it says.
+    let s = bare(
+        "Error",
+        "{}",
+        "The request was stopped by our security layer. Incident ID: 1211000120-77000",
+    );
+    let v = see(&s, &resp(403, &[("set-cookie", "visid_incap_1=x")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied, "{v:?}");
+    assert_eq!(v.wall.vendor.as_deref(), Some("imperva"));
+    assert!(v
+        .wall
+        .evidence
+        .iter()
+        .any(|e| e == "reference \"incident id 1211000120-77000\""));
+}
+
+#[test]
+fn the_status_is_evidence_on_a_bare_page() {
+    // 403 with a bot manager's cookie and no words of a known vendor: access-denied.
+    let s = bare("403", "{}", "Sorry, your request was blocked.");
+    let v = see(&s, &resp(403, &[("set-cookie", "_abck=x; Path=/")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::AccessDenied);
+    assert_eq!(v.wall.vendor.as_deref(), Some("akamai"));
+    assert_eq!(v.wall.evidence[0], "status 403");
+    // 401 with a script and wall words: a challenge.
+    let s = bare(
+        "One moment",
+        r#"{"scripts":["/static/pow.js"]}"#,
+        "Checking that you are not a bot. This needs JavaScript.",
+    );
+    let v = see(&s, &resp(401, &[])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge, "{v:?}");
+    // A server's own 401 (basic authentication) is not one.
+    let s = bare(
+        "401 Unauthorized",
+        "{}",
+        "This server could not verify that you are authorized to access the document requested.",
+    );
+    assert_eq!(see(&s, &resp(401, &[])), None);
+    // Status 200 from behind a bot manager, with a bot's words: the words' kind.
+    let s = bare("shop", "{}", "Our systems think you might be a robot.");
+    let v = see(&s, &resp(200, &[("x-datadome", "protected")])).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Captcha);
+    assert_eq!(v.wall.vendor.as_deref(), Some("datadome"));
+    // The same words behind a plain CDN are no evidence.
+    assert_eq!(see(&s, &resp(200, &[("server", "cloudflare")])), None);
+    // A site's own 403 with its navigation stays an HTTP error.
+    let mut nodes = vec![
+        (-1, "body", "", [0.0, 0.0, 1280.0, 900.0], ""),
+        (0, "nav", "", [0.0, 0.0, 1280.0, 60.0], ""),
+    ];
+    for i in 0..12 {
+        nodes.push((
+            1,
+            "a",
+            "",
+            [i as f64 * 100.0, 0.0, 90.0, 20.0],
+            ",\"href\":\"/s\"",
+        ));
+        nodes.push((
+            1 + 2 * i + 1,
+            "#text",
+            "Section",
+            [i as f64 * 100.0, 0.0, 90.0, 20.0],
+            "",
+        ));
+    }
+    nodes.push((0, "p", "", [100.0, 200.0, 800.0, 40.0], ""));
+    let p = nodes.len() as i64 - 1;
+    nodes.push((
+        p,
+        "#text",
+        "Access denied: this page is for staff. Request blocked.",
+        [100.0, 200.0, 800.0, 40.0],
+        "",
+    ));
+    let s = json_snap("Access denied", "{}", &nodes);
+    assert_eq!(see(&s, &resp(403, &[("server", "nginx")])), None);
+}
+
+#[test]
+fn an_empty_render_naming_a_challenge_platform_is_a_challenge() {
+    let s = bare(
+        "",
+        r#"{"scripts":["https://a1.edge.sdk.awswaf.com/a1/b2/challenge.js"]}"#,
+        "",
+    );
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Challenge);
+    assert_eq!(v.wall.vendor.as_deref(), Some("aws-waf"));
+    assert!(v.wall.evidence[0].starts_with("an empty render"), "{v:?}");
+    // A sensor's global or a contact form's captcha on an empty render is not one.
+    let s = bare(
+        "",
+        r#"{"globals":["_pxAppId"],"scripts":["https://www.google.com/recaptcha/api.js"]}"#,
+        "",
+    );
+    assert_eq!(see(&s, &ok()), None);
+}
+
+#[test]
+fn a_paywall_keeps_its_lead_and_leaves_its_box() {
+    let lead = "The harbour authority finished dredging the northern channel this week. ".repeat(5);
+    let json_ld = r#"{"@context":"https://schema.org","@type":"NewsArticle","isAccessibleForFree":false,"hasPart":{"@type":"WebPageElement","isAccessibleForFree":false,"cssSelector":".paywall"}}"#;
+    let mut s = json_snap(
+        "Channel opens",
+        "{}",
+        &[
+            (-1, "body", "", [0.0, 0.0, 1280.0, 900.0], ""),
+            (0, "article", "", [300.0, 0.0, 700.0, 800.0], ""),
+            (1, "p", "", [300.0, 0.0, 700.0, 300.0], ""),
+            (2, "#text", &lead, [300.0, 0.0, 700.0, 300.0], ""),
+            (
+                1,
+                "aside",
+                "",
+                [300.0, 320.0, 700.0, 200.0],
+                ",\"class\":\"offer\"",
+            ),
+            (
+                4,
+                "#text",
+                "Subscribe to keep reading. Get unlimited access.",
+                [300.0, 320.0, 700.0, 40.0],
+                "",
+            ),
+            (
+                4,
+                "a",
+                "",
+                [300.0, 380.0, 100.0, 20.0],
+                ",\"href\":\"/subscribe\",\"link\":true",
+            ),
+            (
+                6,
+                "#text",
+                "Subscribe",
+                [300.0, 380.0, 100.0, 20.0],
+                ",\"link\":true",
+            ),
+        ],
+    );
+    s.head.json_ld.push(json_ld.to_string());
+    let v = see(&s, &ok()).unwrap();
+    assert_eq!(v.wall.kind, WallKind::Paywall);
+    assert!(!v.blocking);
+    assert!(
+        v.wall
+            .evidence
+            .iter()
+            .any(|e| e == "json-ld hasPart .paywall"),
+        "{v:?}"
+    );
+    assert_eq!(v.wall_nodes, Some(4..8));
+    v.strip(&mut s);
+    let text: String = s
+        .nodes
+        .iter()
+        .filter(|n| n.rendered)
+        .filter_map(|n| n.text.as_deref())
+        .collect();
+    assert!(
+        text.contains("northern channel") && !text.contains("Subscribe"),
+        "{text}"
+    );
+}
+
+#[test]
+fn dialogs_over_a_lead_sign_up_and_consent() {
+    let article = "Pilots say the deeper water lets larger ships in at any tide. ".repeat(20);
+    let dialog = |words: &str| {
+        json_snap(
+            "Answers",
+            "{}",
+            &[
+                (-1, "body", "", [0.0, 0.0, 1280.0, 2000.0], ""),
+                (0, "main", "", [300.0, 0.0, 700.0, 2000.0], ""),
+                (1, "#text", &article, [300.0, 0.0, 700.0, 2000.0], ""),
+                (
+                    0,
+                    "div",
+                    "",
+                    [0.0, 0.0, 1280.0, 900.0],
+                    ",\"position\":\"fixed\"",
+                ),
+                (3, "#text", words, [440.0, 400.0, 400.0, 40.0], ""),
+                (3, "button", "", [540.0, 450.0, 200.0, 30.0], ""),
+            ],
+        )
+    };
+    let v = see(
+        &dialog("Sign up to continue reading. Continue with Google"),
+        &ok(),
+    )
+    .unwrap();
+    assert_eq!(v.wall.kind, WallKind::Login);
+    assert!(!v.blocking);
+    assert_eq!(v.wall_nodes, Some(3..6));
+    let v = see(
+        &dialog("Before you continue: we and our partners use cookies. Accept all"),
+        &ok(),
+    )
+    .unwrap();
+    assert_eq!(v.wall.kind, WallKind::Consent);
+    assert!(!v.blocking);
+    // A newsletter modal is neither.
+    assert_eq!(
+        see(&dialog("Get our newsletter every morning"), &ok()),
+        None
+    );
+}

@@ -3,10 +3,14 @@
 //! platform (the question [`sightline_core::walls::consent_platform`] asks of a snapshot, from the
 //! same lists: its globals or its dialog's root), DuckDuckGo's autoconsent
 //! (`js/vendor/autoconsent/`, its rule set compiled in) runs in the page through
-//! `js/consent.js` with one `Runtime.evaluate`, and the page settles again. A dialog the
-//! settle did not see but the snapshot shows (it came during the steering or the scroll) is
-//! answered after the snapshot, and the page snapshotted again (`late` in the report). A page
-//! without a platform pays nothing: no command is sent.
+//! `js/consent.js` with one `Runtime.evaluate`, and the page settles again. The script
+//! answers a dialog that is there, and stops waiting as soon as the platform shows none: its
+//! API says so (`no-dialog`), or no dialog is found or painted while the page stays quiet for
+//! [`CONSENT_QUIET`] (`quiet`); [`CONSENT_WAIT`] bounds it all (the record's `consent.ended`
+//! says which, `consent.waited_ms` how long). A dialog the settle did not see, or that
+//! opened after a step that found none, but the snapshot shows (it came during the steering
+//! or the scroll) is answered after the snapshot, and the page snapshotted again (`late` in
+//! the report). A page without a platform pays nothing: no command is sent.
 //! Platforms whose dialog is a frame from another origin (Sourcepoint's) are answered inside
 //! it: the same script runs, at the same time, in an isolated world of each child frame
 //! (`Page.createIsolatedWorld`; cross-site frames share their page's process, see
@@ -31,6 +35,7 @@ use crate::error::BrowserError;
 use crate::steer::Consent;
 use crate::Error;
 use sightline_core::snapshot::Snapshot;
+use sightline_core::walls::markers::CONSENT_ROOTS;
 
 /// The glue (`js/consent.js`), the bundle and its rules.
 const GLUE: &str = include_str!("../../../../js/consent.js");
@@ -67,6 +72,41 @@ const MAX_CONSENT_FRAMES: usize = 8;
 /// How long autoconsent may look for the dialog and answer it, at most.
 const CONSENT_WAIT: Duration = Duration::from_secs(4);
 
+/// How long autoconsent may look before the platform's own API saying it shows no dialog
+/// ends the wait (`no-dialog`): time for its first search for the platform and its dialog
+/// (its later searches come 500 ms apart), so a dialog the API does not know of (another
+/// platform's, on the same page) is still found.
+const CONSENT_SHOWN: Duration = Duration::from_millis(150);
+
+/// How long the page must stay quiet (no element added or removed, no fetch or XHR), with no
+/// dialog found or painted, for the wait to end (`quiet`): the platform loaded, or failed to,
+/// without showing one. The settle before the consent step already waited for the page's
+/// requests and timers, so a dialog still to come has nothing left to come from; one that
+/// opens later (on a scroll, an action) is answered after the snapshot.
+const CONSENT_QUIET: Duration = Duration::from_millis(300);
+
+/// Why the consent step stopped waiting (the record's `consent.ended`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ConsentEnd {
+    /// The dialog was found and answered.
+    Answered,
+    /// The dialog was found but the answer did not go through.
+    Failed,
+    /// The platform's own API (IAB TCF's `__tcfapi('ping')`, IAB GPP's `__gpp('ping')`) said
+    /// it loaded and shows no dialog.
+    NoDialog,
+    /// No dialog was found or painted and the page stayed quiet (no element added or removed,
+    /// no fetch or XHR) for 300 ms: the platform loaded, or failed to, without showing one.
+    Quiet,
+    /// autoconsent recognised no platform.
+    NoPlatform,
+    /// The 4 s bound passed (a dialog found but not answered in time, or a page that never
+    /// stayed quiet).
+    Timeout,
+}
+
 /// What was done with a page's consent dialog (the record's `consent`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ConsentReport {
@@ -91,6 +131,15 @@ pub struct ConsentReport {
     /// and the scroll ran behind it. Absent when it was answered right after the settle.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub late: bool,
+    /// Why the step stopped waiting (absent when the script gave no report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<ConsentEnd>,
+    /// How long the step waited for the dialog and its answer, in milliseconds (the second
+    /// settle after an answer not included): the same page with `consent: keep` does not
+    /// spend it. When a dialog is answered after the snapshot on a page whose settle saw its
+    /// platform, the two steps' waits added.
+    #[serde(default)]
+    pub waited_ms: u64,
 }
 
 /// What `js/consent.js` returns.
@@ -101,7 +150,44 @@ struct Raw {
     result: Option<bool>,
     clicks: Option<u32>,
     cosmetic: Option<bool>,
+    #[serde(default)]
+    ended: Option<ConsentEnd>,
 }
+
+/// [`CONSENT_ROOTS`] as the JSON the glue reads.
+fn roots_json() -> String {
+    serde_json::to_string(CONSENT_ROOTS).unwrap_or_else(|_| "[]".into())
+}
+
+/// Whether the snapshot shows a consent dialog: a rendered element whose id or class holds
+/// one of [`CONSENT_ROOTS`] and that holds words (at least [`DIALOG_WORDS`] characters; an
+/// empty container whose dialog frame did not load is none), not only a platform's global.
+/// After a consent step that found no dialog, only this brings the step back after the
+/// snapshot (the glue's own test, asked of the snapshot).
+fn dialog_shown(snap: &Snapshot) -> bool {
+    let is_root = |n: &sightline_core::snapshot::Node| {
+        if !n.rendered || n.is_text() {
+            return false;
+        }
+        let id = n.id.as_deref().unwrap_or("").to_ascii_lowercase();
+        let class = n.class.as_deref().unwrap_or("").to_ascii_lowercase();
+        (!id.is_empty() || !class.is_empty())
+            && CONSENT_ROOTS
+                .iter()
+                .any(|(r, _)| id.contains(r) || class.contains(r))
+    };
+    if !snap.nodes.iter().any(is_root) {
+        return false;
+    }
+    let tree = sightline_core::snapshot::Tree::new(snap);
+    (0..snap.nodes.len())
+        .filter(|&i| is_root(&snap.nodes[i]))
+        .any(|i| tree.text(i).chars().count() >= DIALOG_WORDS)
+}
+
+/// Characters of text a consent dialog's root must hold to count as a dialog shown (the
+/// glue's `painted` asks the same of the live page).
+const DIALOG_WORDS: usize = 20;
 
 /// The script for one action (`optOut` or `optIn`), built once.
 fn script(action: Consent) -> &'static str {
@@ -114,6 +200,10 @@ fn script(action: Consent) -> &'static str {
     cell.get_or_init(|| {
         GLUE.replace("__ACTION__", name)
             .replace("__WAIT_MS__", &CONSENT_WAIT.as_millis().to_string())
+            .replace("__SHOWN_MS__", &CONSENT_SHOWN.as_millis().to_string())
+            .replace("__QUIET_MS__", &CONSENT_QUIET.as_millis().to_string())
+            .replace("__DIALOG_WORDS__", &DIALOG_WORDS.to_string())
+            .replace("__ROOTS__", &roots_json())
             .replace("/*RULES*/", RULES.trim())
             .replace("/*BUNDLE*/", BUNDLE)
     })
@@ -137,11 +227,13 @@ impl Tab {
         }
     }
 
-    /// Answer the page's consent dialog after its snapshot, when the settle saw no consent
-    /// platform (so none was answered before the steering) but the snapshot shows one and the
-    /// plan does not keep it: a dialog that came during the steering or the scroll. The page
-    /// is then snapshotted again. Returns the snapshot to keep and what was done (None:
-    /// nothing was tried).
+    /// Answer the page's consent dialog after its snapshot, when none was answered before the
+    /// steering but the snapshot shows one and the plan does not keep it: a dialog that came
+    /// during the steering or the scroll. When the settle saw no platform (`searched` false),
+    /// a platform in the snapshot (a global or a dialog's root) brings the step; when the
+    /// step already ran after the settle and found no dialog (`searched` true), only a
+    /// dialog's root rendered in the snapshot does. The page is then snapshotted again.
+    /// Returns the snapshot to keep and what was done (None: nothing was tried).
     pub(super) async fn answer_consent_late(
         &mut self,
         input: &str,
@@ -149,8 +241,12 @@ impl Tab {
         start: Instant,
         deadline: Instant,
         snapshot: (Snapshot, String),
+        searched: bool,
     ) -> Result<((Snapshot, String), Option<ConsentReport>), Error> {
         if opts.steer.consent == Consent::Keep {
+            return Ok((snapshot, None));
+        }
+        if searched && !dialog_shown(&snapshot.0) {
             return Ok((snapshot, None));
         }
         let Some(platform) = sightline_core::walls::consent_platform(&snapshot.0) else {
@@ -187,6 +283,7 @@ impl Tab {
             return Ok(None);
         }
         let limit = CONSENT_WAIT + opts.command_timeout;
+        let began = Instant::now();
         let frames = self.child_frames(opts).await;
         // The main frame and the child frames at once. A dialog found in the main frame
         // ends the search; otherwise the first frame that found one speaks for the page.
@@ -255,6 +352,8 @@ impl Tab {
             clicks: raw.as_ref().and_then(|r| r.clicks),
             hidden: raw.as_ref().and_then(|r| r.cosmetic).unwrap_or(false),
             late: false,
+            ended: raw.as_ref().and_then(|r| r.ended),
+            waited_ms: began.elapsed().as_millis() as u64,
         };
         tracing::debug!("{input}: consent: {report:?}");
         Ok(Some(report))

@@ -15,7 +15,7 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
     ErrorReason, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
-    EventResponseReceived, ResourceType,
+    EventResponseReceived, EventResponseReceivedExtraInfo, ResourceType,
 };
 use chromiumoxide::cdp::browser_protocol::page::{DialogType, EventJavascriptDialogOpening};
 use chromiumoxide::listeners::EventStream;
@@ -41,6 +41,7 @@ pub(super) struct Listeners {
     done: EventStream<EventLoadingFinished>,
     failed: EventStream<EventLoadingFailed>,
     resp: EventStream<EventResponseReceived>,
+    extra: EventStream<EventResponseReceivedExtraInfo>,
     crashed: EventStream<EventTargetCrashed>,
     dialog: EventStream<EventJavascriptDialogOpening>,
 }
@@ -55,6 +56,13 @@ impl Listeners {
             done: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFinished>()).await?,
             failed: cdp::timed("tab", l, t, page.event_listener::<EventLoadingFailed>()).await?,
             resp: cdp::timed("tab", l, t, page.event_listener::<EventResponseReceived>()).await?,
+            extra: cdp::timed(
+                "tab",
+                l,
+                t,
+                page.event_listener::<EventResponseReceivedExtraInfo>(),
+            )
+            .await?,
             crashed: cdp::timed("tab", l, t, page.event_listener::<EventTargetCrashed>()).await?,
             dialog: cdp::timed(
                 "tab",
@@ -79,6 +87,7 @@ pub(super) fn spawn(
         mut done,
         mut failed,
         mut resp,
+        mut extra,
         mut crashed,
         mut dialog,
     } = listeners;
@@ -92,6 +101,7 @@ pub(super) fn spawn(
                 Some(ev) = done.next() => on_finished(&pg, &mut st.lock(), &ev),
                 Some(ev) = failed.next() => on_failed(&mut st.lock(), &ev),
                 Some(ev) = resp.next() => on_response(&st, &ev),
+                Some(ev) = extra.next() => on_extra_info(&mut st.lock(), &ev),
                 Some(_) = crashed.next() => {
                     st.lock().seen.crashed = true;
                 }
@@ -225,6 +235,30 @@ fn on_response(st: &Mutex<State>, ev: &EventResponseReceived) {
             s.seen.fault = fault;
         }
     }
+}
+
+/// Network.responseReceivedExtraInfo: the names of the cookies the main document's response
+/// sets (`Network.responseReceived` leaves `Set-Cookie` out), for the walls; a redirect's
+/// hop is replaced by the next one's.
+fn on_extra_info(s: &mut State, ev: &EventResponseReceivedExtraInfo) {
+    if s.seen.main_request.as_deref() != Some(ev.request_id.inner().as_str()) {
+        return;
+    }
+    let Some(o) = ev.headers.inner().as_object() else {
+        return;
+    };
+    s.seen.main_set_cookie = o
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
+        .and_then(|(_, v)| v.as_str())
+        .map(|v| {
+            // Names only: a cookie's value is the site's business.
+            v.lines()
+                .filter_map(|c| c.split('=').next())
+                .map(|n| format!("{}=", n.trim()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
 }
 
 /// Page.javascriptDialogOpening: answered at once ([`dialogs`]), and counted.

@@ -36,7 +36,7 @@ mod screenshot;
 mod steering;
 
 pub(crate) use config::TabConfig;
-pub use consent::ConsentReport;
+pub use consent::{ConsentEnd, ConsentReport};
 pub use pdf::Document;
 
 use std::collections::HashSet;
@@ -191,6 +191,9 @@ struct Seen {
     /// The main document's headers that walls are recognised by
     /// ([`sightline_core::walls::RESPONSE_HEADERS`]).
     response_headers: Vec<(String, String)>,
+    /// The names of the cookies the main document's response sets (`name=` a line), from
+    /// `Network.responseReceivedExtraInfo`.
+    main_set_cookie: Option<String>,
     /// An HTTP error status walls answer with ([`checks::WALL_STATUSES`]), not a fault yet:
     /// the page is rendered, and it is an `http` error only if no wall is recognised.
     http_error: Option<i64>,

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use super::config::TabConfig;
 use super::{
-    same_document_url, Bounded, ConsentReport, Document, Fault, Phase, Progress, Rendered, Rules,
-    Seen, State, Tab, SNAPSHOT_JS,
+    same_document_url, Bounded, ConsentEnd, ConsentReport, Document, Fault, Phase, Progress,
+    Rendered, Rules, Seen, State, Tab, SNAPSHOT_JS,
 };
 use crate::cdp;
 use crate::checks;
@@ -125,6 +125,14 @@ impl Tab {
         let consent = self
             .answer_consent_early(input, opts, start, deadline, platform)
             .await?;
+        // The step ran after the settle and ended because no dialog showed: a dialog that
+        // opens later (on the scroll, an action) is still answered after the snapshot. (A step
+        // that waited out its bound over a dialog it could not answer is not run again.)
+        let searched = consent.as_ref().is_some_and(|c| {
+            !c.popup
+                && !c.answered
+                && matches!(c.ended, Some(ConsentEnd::Quiet | ConsentEnd::NoDialog))
+        });
         // steer (src/render/steer/): wait conditions, then actions; only for a plan that has
         // some (a passive plan sends nothing)
         let actions = if opts.steer.steers_page() {
@@ -137,7 +145,7 @@ impl Tab {
             .scroll_page(input, opts, start, deadline, load_timed_out)
             .await?;
         let ((snapshot, json), late) = self
-            .snapshot_page(input, opts, start, deadline, early)
+            .snapshot_page(input, opts, start, deadline, early && !searched, searched)
             .await?;
         let screenshot = self.screenshot_page(input, opts, &snapshot).await?;
         self.progress.end();
@@ -148,7 +156,17 @@ impl Tab {
             load_timed_out,
             scroll,
             actions,
-            consent: if early { consent } else { late },
+            consent: match (consent, late) {
+                (Some(e), Some(mut l)) if l.popup || l.answered => {
+                    l.waited_ms += e.waited_ms;
+                    Some(l)
+                }
+                (Some(mut e), l) => {
+                    e.waited_ms += l.map_or(0, |l| l.waited_ms);
+                    Some(e)
+                }
+                (None, l) => l,
+            },
             document,
         };
         Ok(self.finish(url, opts, page).await)
@@ -306,10 +324,11 @@ impl Tab {
     }
 
     /// The snapshot phase ([`Tab::snapshot`]): the browser's own error page is a `navigation`
-    /// error; when the settle saw no consent platform (`early` false) but the snapshot shows
-    /// one (a dialog that came during the steering or the scroll), it is answered and the
-    /// page snapshotted again. Returns the snapshot kept and what was done with that late
-    /// dialog.
+    /// error; unless a dialog was answered after the settle (`early`), a dialog the snapshot
+    /// shows (one that came during the steering or the scroll) is answered and the page
+    /// snapshotted again: after the settle saw no consent platform, any platform the snapshot
+    /// shows; after a step that found no dialog (`searched`), only a dialog's root rendered.
+    /// Returns the snapshot kept and what was done with that late dialog.
     async fn snapshot_page(
         &mut self,
         input: &str,
@@ -317,6 +336,7 @@ impl Tab {
         start: Instant,
         deadline: Instant,
         early: bool,
+        searched: bool,
     ) -> Result<((Snapshot, String), Option<ConsentReport>), Error> {
         self.progress.enter(Phase::Snapshot);
         let first = self.snapshot(input, opts, start, deadline).await?;
@@ -332,7 +352,7 @@ impl Tab {
         if early {
             return Ok((first, None));
         }
-        self.answer_consent_late(input, opts, start, deadline, first)
+        self.answer_consent_late(input, opts, start, deadline, first, searched)
             .await
     }
 
@@ -411,7 +431,7 @@ impl Tab {
             javascript: None,
             scroll,
             actions,
-            headers: seen.response_headers.clone(),
+            headers: with_cookies(&seen.response_headers, seen.main_set_cookie.as_deref()),
             http_error: seen.http_error,
             wall: None,
             soft_error: None,
@@ -655,4 +675,16 @@ impl Tab {
         }
         Ok((snapshot, json))
     }
+}
+
+/// The main document's wall headers with the names of the cookies it set (from the extra
+/// info), when the headers themselves do not hold them.
+fn with_cookies(headers: &[(String, String)], cookies: Option<&str>) -> Vec<(String, String)> {
+    let mut h = headers.to_vec();
+    if let Some(c) = cookies.filter(|c| !c.is_empty()) {
+        if !h.iter().any(|(n, _)| n == "set-cookie") {
+            h.push(("set-cookie".to_string(), c.to_string()));
+        }
+    }
+    h
 }

@@ -157,6 +157,9 @@ pub struct Summary {
     pub empty: usize,
     /// The run was cancelled before every job started.
     pub interrupted: bool,
+    /// Records whose page is behind a wall, by the wall's kind (`{"challenge": 3,
+    /// "paywall": 1}`): `blocked` errors and successes that name a wall.
+    pub walls: std::collections::BTreeMap<String, usize>,
 }
 
 /// The runner's core: `f` applied to each item with at most `concurrency` in flight,
@@ -322,6 +325,12 @@ pub async fn run<R: PageRenderer + ?Sized>(
         } else if out.empty {
             summary.empty += 1;
         }
+        if let Some(w) = &out.record.wall {
+            *summary
+                .walls
+                .entry(w.kind.as_str().to_string())
+                .or_default() += 1;
+        }
         sink.write(&mut out)?;
         summary.recorded += 1;
         on_page(&out, &summary);
@@ -476,7 +485,8 @@ mod tests {
                 recorded: 6,
                 failed: 1,
                 empty: 1,
-                interrupted: false
+                interrupted: false,
+                walls: Default::default(),
             }
         );
         let recs = records(&buf);

@@ -100,6 +100,8 @@ pub struct CrawlResult {
     pub refused: usize,
     /// The crawl stopped at `max_pages` (or the call's deadline) with URLs still queued.
     pub more: bool,
+    /// Pages behind a wall, by the wall's kind (`{"challenge": 3, "paywall": 1}`).
+    pub walls: std::collections::BTreeMap<String, usize>,
 }
 
 /// One URL `map` found.

@@ -18,12 +18,17 @@
 //! - `<pre>`: a fenced code block of the raw text of its kept text nodes, newlines kept when
 //!   the snapshot has them (today's snapshot collapses whitespace, so code arrives on one
 //!   line); the language comes from a `language-X`/`lang-X` class on `pre` or `code`.
-//! - tables: GFM pipe tables; the first row is the header (promoted when it has no `<th>`).
-//!   A table whose cells hold anything but paragraphs (lists, headings, code, nested tables:
-//!   a layout table) is rendered cell by cell as ordinary blocks.
+//! - tables: GFM pipe tables, spans repeated; HTML when cells hold blocks; layout tables
+//!   unwrapped (see [`tables`]).
+//! - images and formulas: the extraction's mask gains the images and formulas of the kept
+//!   content, which hold no text ([`images::with_media`]); images are written once per source,
+//!   tiny ones dropped (see [`images`]); formulas as `$…$` / `$$…$$` (see [`math`]).
 //! - `<br>`: a hard break (`\` at the end of the line), `<br>` inside table cells.
 //! - links without text and `javascript:` links keep only their text; `data:` images become
 //!   their alt text (a data URI can be megabytes); form controls, scripts and media are skipped.
+
+pub(crate) use self::images::with_media;
+pub(crate) use self::math::{formula, is_math, is_mathjax_render};
 
 mod callouts;
 mod code;
@@ -32,15 +37,18 @@ mod deflists;
 mod footnotes;
 mod gaps;
 mod headings;
+mod images;
+mod math;
 #[cfg(test)]
 mod structure_tests;
 mod syntax;
+mod tables;
 #[cfg(test)]
 mod tests;
 mod video;
 
 pub use self::syntax::link_item;
-use self::syntax::{code_span_delimiter, destination, escape_text, prefix_lines};
+use self::syntax::{code_span_delimiter, destination, prefix_lines};
 use crate::extract::Extraction;
 use crate::snapshot::{NodeId, Tree};
 
@@ -165,7 +173,7 @@ impl Inline {
             return;
         }
         let prev = self.out.chars().next_back();
-        escape_text(&mut self.out, t, prev, line_start);
+        math::text_with_tex(&mut self.out, t, prev, line_start);
     }
 
     /// A hard line break (`<br>`); none at the start of a line (markdown has no empty lines
@@ -188,6 +196,8 @@ impl Inline {
             self.trim_end_spaces();
             if self.out.ends_with("\\\n") {
                 self.out.truncate(self.out.len() - 2);
+            } else if self.out.ends_with('\n') {
+                self.out.truncate(self.out.len() - 1);
             } else {
                 break;
             }
@@ -198,7 +208,9 @@ impl Inline {
 
 struct Writer<'t, 'a> {
     tree: &'t Tree<'a>,
-    /// The extraction's kept nodes, plus the footnote definitions its references point at.
+    /// The extraction's mask with the content's images and formulas ([`with_media`]), plus
+    /// the footnote definitions its references point at and the code blocks, videos and side
+    /// notes between kept texts.
     kept: std::borrow::Cow<'t, [bool]>,
     /// Nodes never written: code gutters, copy buttons, language labels, footnote backlinks.
     hide: Vec<bool>,
@@ -214,6 +226,8 @@ struct Writer<'t, 'a> {
     hiding: bool,
     /// Does the page have a quote or callout (else content roots need no ancestor check)?
     quotes: bool,
+    /// Image sources written so far (each once).
+    seen: std::cell::RefCell<std::collections::HashSet<String>>,
     /// Does the node's kept subtree (below it) hold a block element?
     has_block: Vec<bool>,
     /// Elements open in the recursive descent (see [`MAX_DEPTH`]).
@@ -228,7 +242,8 @@ const MAX_DEPTH: usize = 96;
 impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction) -> Self {
         let n = tree.len();
-        let mut kept = std::borrow::Cow::Borrowed(&ex.kept[..]);
+        let mut kept: std::borrow::Cow<[bool]> =
+            std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         let mut hide = vec![false; n];
         let mut moved = vec![false; n];
@@ -253,6 +268,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             authors,
             hiding,
             quotes,
+            seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
         };
@@ -265,7 +281,9 @@ impl<'t, 'a> Writer<'t, 'a> {
                 continue;
             }
             if let Some(p) = tree.parent(id) {
-                w.has_block[p] |= w.has_block[id] || base == Kind::Block;
+                // A formula is written whole, whatever its rendering's boxes.
+                let inner = w.has_block[id] && !math::is_math(tree.node(id));
+                w.has_block[p] |= inner || base == Kind::Block;
             }
         }
         w
@@ -277,9 +295,11 @@ impl<'t, 'a> Writer<'t, 'a> {
         let tag = n.tag.as_str();
         if n.is_text() {
             Kind::Text
+        } else if math::is_math(n) {
+            Kind::Inline
         } else if video::is_video(n) {
             Kind::Block
-        } else if SKIP.contains(&tag) || tag == "svg" {
+        } else if SKIP.contains(&tag) || tag == "svg" || math::is_mathjax_render(n) {
             Kind::Skip
         } else if tag == "code" && code::is_block_code(self.tree, id) {
             Kind::Block
@@ -298,7 +318,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             return Kind::Inline;
         }
         match self.base_kind(id) {
-            Kind::Inline if self.has_block[id] => Kind::Block,
+            Kind::Inline if self.has_block[id] && !math::is_math(self.tree.node(id)) => Kind::Block,
             k => k,
         }
     }
@@ -406,7 +426,7 @@ impl<'t, 'a> Writer<'t, 'a> {
                     });
                 }
             }
-            "table" => self.table(id, blocks),
+            "table" => tables::table(self, id, blocks),
             "hr" => blocks.push(Block {
                 kind: BlockKind::Other,
                 text: "---".into(),
@@ -483,73 +503,6 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
     }
 
-    /// A GFM pipe table, or the cells as blocks when it is a layout table.
-    fn table(&self, id: NodeId, blocks: &mut Vec<Block>) {
-        let mut caption = Vec::new();
-        let mut rows: Vec<(NodeId, bool)> = Vec::new();
-        for c in self.kids(id) {
-            match self.tree.node(c).tag.as_str() {
-                "caption" => caption.extend(self.children_blocks(c)),
-                "tr" => rows.push((c, false)),
-                t @ ("thead" | "tbody" | "tfoot") => rows.extend(
-                    self.kids(c)
-                        .filter(|&r| self.tree.node(r).tag == "tr")
-                        .map(|r| (r, t == "thead")),
-                ),
-                _ => {}
-            }
-        }
-        let mut cells: Vec<(Vec<String>, bool)> = Vec::new();
-        for &(r, in_head) in &rows {
-            let mut row = Vec::new();
-            let mut all_th = true;
-            for c in self.kids(r) {
-                let tag = self.tree.node(c).tag.as_str();
-                if tag != "td" && tag != "th" {
-                    continue;
-                }
-                all_th &= tag == "th";
-                let parts = self.children_blocks(c);
-                if parts.iter().any(|b| b.kind != BlockKind::Para) {
-                    // A layout table: write its content as ordinary blocks.
-                    self.container(self.kids(id), blocks);
-                    return;
-                }
-                let text = parts
-                    .iter()
-                    .map(|b| b.text.replace("\\\n", "<br>"))
-                    .collect::<Vec<_>>()
-                    .join("<br>")
-                    .replace('|', "\\|");
-                row.push(text);
-            }
-            if row.iter().any(|t| !t.is_empty()) {
-                cells.push((row, in_head || all_th));
-            }
-        }
-        blocks.extend(caption);
-        if cells.is_empty() {
-            return;
-        }
-        let ncols = cells.iter().map(|(r, _)| r.len()).max().unwrap_or(0);
-        let line = |r: &[String]| {
-            let mut s = String::from("|");
-            for i in 0..ncols {
-                s.push(' ');
-                s.push_str(r.get(i).map_or("", String::as_str));
-                s.push_str(" |");
-            }
-            s
-        };
-        let mut lines = vec![line(&cells[0].0)];
-        lines.push(format!("|{}", " --- |".repeat(ncols)));
-        lines.extend(cells[1..].iter().map(|(r, _)| line(r)));
-        blocks.push(Block {
-            kind: BlockKind::Other,
-            text: lines.join("\n"),
-        });
-    }
-
     /// Render an inline node (text or inline element) into the paragraph being built.
     fn inline(&self, id: NodeId, inl: &mut Inline) {
         if self.deeper(|| self.inline_at_depth(id, inl)).is_none() {
@@ -581,6 +534,14 @@ impl<'t, 'a> Writer<'t, 'a> {
             inl.text(t);
             return;
         }
+        if math::is_math(n) {
+            if let Some((tex, display)) = math::formula(n) {
+                math::write(inl, &tex, display);
+                // The text after it keeps its own spacing (the rendering's boxes are not text).
+                inl.last_box = None;
+            }
+            return;
+        }
         if inl.strong == 0 && !self.authors.is_empty() && self.authors.contains(&id) {
             inl.strong += 1;
             self.wrap(id, inl, "**", "**");
@@ -589,7 +550,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
         match n.tag.as_str() {
             "br" => inl.hard_break(),
-            "img" => self.image(id, inl),
+            "img" => images::image(n, &mut self.seen.borrow_mut(), inl),
             "code" | "kbd" | "samp" | "tt" => self.code_span(id, inl),
             "em" | "i" | "cite" | "dfn" | "var" if inl.em == 0 => {
                 inl.em += 1;
@@ -694,24 +655,6 @@ impl<'t, 'a> Writer<'t, 'a> {
         inl.out.push_str(&format!("{d}{pad}{code}{pad}{d}"));
         if trail {
             inl.out.push(' ');
-        }
-    }
-
-    /// `![alt](src)`; a `data:` image is written as its alt text.
-    fn image(&self, id: NodeId, inl: &mut Inline) {
-        let n = self.tree.node(id);
-        let alt = crate::snapshot::collapse_ws(n.alt.as_deref().unwrap_or(""));
-        match n.src.as_deref() {
-            Some(src) if !src.is_empty() && !src.starts_with("data:") => {
-                let mut a = String::new();
-                if !alt.is_empty() {
-                    escape_text(&mut a, &alt, None, false);
-                }
-                inl.out
-                    .push_str(&format!("![{a}]({})", destination(src.trim())));
-            }
-            _ if !alt.is_empty() => inl.text(&alt),
-            _ => {}
         }
     }
 

@@ -402,6 +402,7 @@ impl McpServer {
                     disallowed: s.disallowed,
                     refused: s.refused,
                     more: s.interrupted,
+                    walls: s.walls,
                     pages,
                 };
                 Ok(crawl_answer(&result))

@@ -1,0 +1,345 @@
+//! Images and the media the extraction's mask leaves out: which `<img>` is a content image
+//! (by its rendered size), which formulas and images join the kept content though they hold no
+//! text ([`with_media`]), and how an image is written (`![alt](src)`, once per source; a formula
+//! image as its LaTeX).
+//!
+//! Why the writers need this: an algorithm keeps nodes by their text, and an image, like a
+//! MathJax 3 or MathML formula, has none, so a mask built from text leaves it out even when the
+//! sentence or the figure around it is kept. The rules:
+//! - a *content image* is an `<img>` shown (not `display: none`, not hidden) with a box of at
+//!   least [`MIN_SIDE`] px on both sides; or, when its box shows nothing (a side under 2 px: a
+//!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
+//!   `height` attributes are both at least [`MIN_SIDE`], or, none declared, that has alt
+//!   text and a lazy loader's class (`lazy`, `lazyload`, `rocket-lazyload`, ...). Tracking pixels, spacers, icons,
+//!   badges and avatars are smaller and dropped, even inside kept content.
+//! - a content image or a formula that the mask left out joins it when its parent is kept, or
+//!   when it sits between kept text (the text just before or after it kept, and kept text on
+//!   both sides somewhere: a figure between two paragraphs); a formula needs the text just
+//!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
+//!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
+//!   `<figcaption>`; so does a kept figure showing a content image.
+//! - a tiny image whose alt text is an emoji (WordPress draws emoji as images) is that emoji.
+//! - each image source is written once (carousels repeat their slides; `<picture>` holds one
+//!   `<img>`); a `data:` image is written as its alt text.
+
+use std::collections::HashSet;
+
+use super::math;
+use super::syntax::{destination, escape_text};
+use super::Inline;
+use crate::snapshot::{Node, NodeId, Tree};
+
+/// Images smaller than this on a side (CSS px) are not content: tracking pixels, spacers,
+/// icons, badges, avatars (most sites draw those at 16 to 40 px).
+pub(super) const MIN_SIDE: f64 = 48.0;
+
+/// A declared `width`/`height` attribute in px (`"640"`, `"640px"`), if any.
+fn declared(n: &Node, name: &str) -> Option<f64> {
+    let v = n.attrs.get(name)?;
+    v.trim().trim_end_matches("px").trim().parse::<f64>().ok()
+}
+
+/// Is node `n` an `<img>` that can be content (see the module rules)?
+pub(super) fn content_image(n: &Node) -> bool {
+    if n.tag != "img" || n.display == "none" || n.visibility != "visible" {
+        return false;
+    }
+    let (w, h) = (n.rect.w, n.rect.h);
+    if w >= MIN_SIDE && h >= MIN_SIDE {
+        return true;
+    }
+    if w < 2.0 || h < 2.0 {
+        return match (declared(n, "width"), declared(n, "height")) {
+            (Some(a), Some(b)) => a >= MIN_SIDE && b >= MIN_SIDE,
+            // A lazy loader's 1 px placeholder, nothing declared: its alt text says it is
+            // content (tracking pixels and spacers have none; an icon that failed to load
+            // has no lazy-loading class).
+            (None, None) => {
+                n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
+                    && n.class.as_deref().is_some_and(|c| c.contains("lazy"))
+            }
+            _ => false,
+        };
+    }
+    false
+}
+
+/// The alt text of a small image that is an emoji (WordPress's `img.emoji`): at most four
+/// characters, not all ASCII.
+fn emoji(n: &Node) -> Option<&str> {
+    let alt = n.alt.as_deref()?.trim();
+    (n.tag == "img" && !alt.is_empty() && alt.chars().count() <= 4 && !alt.is_ascii())
+        .then_some(alt)
+}
+
+/// Does node `n` join the content when its surroundings are kept (`Some(true)`: only in its
+/// sentence)?
+fn media(n: &Node) -> Option<bool> {
+    if math::is_math(n) || formula_image(n).is_some() || (emoji(n).is_some() && !content_image(n)) {
+        Some(true)
+    } else if content_image(n) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The keep mask with the media the extraction left out (see the module rules). Linear.
+pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
+    let n = tree.len();
+    let mut out = kept.to_vec();
+    let text_kept =
+        |i: NodeId| (tree.node(i).is_text() && tree.own_chars[i] > 0).then_some(kept[i]);
+    // Any candidate at all? Most pages' media are already kept or absent: no second pass.
+    let cands: Vec<(NodeId, bool)> = (1..n)
+        .filter(|&i| !kept[i] && tree.node(i).is_element())
+        .filter_map(|i| media(tree.node(i)).map(|m| (i, m)))
+        .collect();
+    let figures = (1..n).any(|i| tree.node(i).tag == "figure");
+    if cands.is_empty() && !figures {
+        return out;
+    }
+    // Per node: the text just before it kept / any kept text before it; same after.
+    let mut before = vec![(false, false); n];
+    let (mut last, mut any) = (false, false);
+    for (i, b) in before.iter_mut().enumerate() {
+        *b = (last, any);
+        if let Some(k) = text_kept(i) {
+            last = k;
+            any |= k;
+        }
+    }
+    let mut after = vec![(false, false); n];
+    let (mut next, mut any) = (false, false);
+    for i in (0..n).rev() {
+        // A node's subtree follows it: the text after it is after its subtree.
+        after[i] = (next, any);
+        if let Some(k) = text_kept(i) {
+            next = k;
+            any |= k;
+        }
+    }
+    // Kept text in the subtree (ancestors holding some are left alone when climbing).
+    let mut has_text = vec![false; n];
+    for i in (0..n).rev() {
+        if text_kept(i) == Some(true) {
+            has_text[i] = true;
+        }
+        if let (true, Some(p)) = (has_text[i], tree.parent(i)) {
+            has_text[p] = true;
+        }
+    }
+    for (i, is_math) in cands {
+        if out[i] {
+            continue;
+        }
+        let end = tree.subtree_end(i);
+        let (b, any_b) = before[i];
+        let (a, any_a) = if end < n {
+            after[end - 1]
+        } else {
+            (false, false)
+        };
+        let in_kept = tree.parent(i).is_some_and(|p| kept[p]);
+        let join = if is_math {
+            in_kept || (b && a)
+        } else {
+            in_kept || ((b || a) && any_b && any_a)
+        };
+        if !join {
+            continue;
+        }
+        for j in tree.subtree(i) {
+            out[j] = true;
+        }
+        let mut q = tree.parent(i);
+        while let Some(p) = q {
+            if out[p] || has_text[p] {
+                break;
+            }
+            out[p] = true;
+            if tree.node(p).tag == "figure" {
+                for &c in &tree.children[p] {
+                    if tree.node(c).tag == "figcaption" {
+                        tree.subtree(c).for_each(|j| out[j] = true);
+                    }
+                }
+            }
+            q = tree.parent(p);
+        }
+    }
+    // A figure's caption goes with its image, though the extraction left it out.
+    for f in 1..n {
+        if out[f] && tree.node(f).tag == "figure" {
+            let shows = tree
+                .subtree(f)
+                .any(|j| out[j] && content_image(tree.node(j)));
+            if !shows {
+                continue;
+            }
+            for &c in &tree.children[f] {
+                if tree.node(c).tag == "figcaption" {
+                    tree.subtree(c).for_each(|j| out[j] = true);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The LaTeX of a formula image (its alt text) and whether it is a display formula: an image
+/// whose class names LaTeX (`latex`, `tex`, `wp-latex`, MediaWiki's `mwe-math-fallback-image-*`)
+/// or whose source is a LaTeX renderer (`latex`, `mathtex`, `codecogs`, `/math/render/`).
+pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
+    if n.tag != "img" {
+        return None;
+    }
+    let alt = n.alt.as_deref()?.trim();
+    if alt.is_empty() {
+        return None;
+    }
+    let class = n.class.as_deref().unwrap_or("");
+    let by_class = class.split(' ').any(|c| {
+        let c = c.to_ascii_lowercase();
+        c == "latex" || c == "tex" || c.starts_with("wp-latex") || c.starts_with("mwe-math")
+    });
+    let src = n.src.as_deref().unwrap_or("").to_ascii_lowercase();
+    let by_src = ["latex", "mathtex", "codecogs", "/math/render/"]
+        .iter()
+        .any(|k| src.contains(k));
+    if !by_class && !by_src {
+        return None;
+    }
+    let display = class.contains("display");
+    Some((math::clean_tex(alt), display))
+}
+
+/// Write an image into the paragraph: `![alt](src)` once per source; a formula image as its
+/// LaTeX; a `data:` image as its alt text; nothing for a tiny image (see [`content_image`]).
+pub(super) fn image(n: &Node, seen: &mut HashSet<String>, inl: &mut Inline) {
+    if let Some((tex, display)) = formula_image(n) {
+        return math::write(inl, &tex, display);
+    }
+    let alt = crate::snapshot::collapse_ws(n.alt.as_deref().unwrap_or(""));
+    let src = n.src.as_deref().map(str::trim).unwrap_or("");
+    if !src.is_empty() && !src.starts_with("data:") {
+        if !content_image(n) {
+            if let Some(e) = emoji(n) {
+                inl.text(e);
+            }
+            return;
+        }
+        if !seen.insert(src.to_string()) {
+            return;
+        }
+        // Images side by side (a gallery) are set apart by a space, also when each is linked.
+        if inl.out.ends_with(")[") {
+            inl.out.insert(inl.out.len() - 1, ' ');
+        } else if inl.out.ends_with(')') {
+            inl.out.push(' ');
+        }
+        let mut a = String::new();
+        if !alt.is_empty() {
+            escape_text(&mut a, &alt, None, false);
+        }
+        inl.out.push_str(&format!("![{a}]({})", destination(src)));
+    } else if !alt.is_empty() {
+        inl.text(&alt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::{Algorithm, Extraction};
+    use crate::output::markdown::render;
+    use crate::snapshot::{rect, NodeId, SnapshotBuilder, Tree};
+
+    fn img(b: &mut SnapshotBuilder, p: NodeId, w: f64, h: f64, src: &str, alt: &str) -> NodeId {
+        let i = b.el(p, "img", rect(0.0, 0.0, w, h));
+        b.node_mut(i).display = "inline".into();
+        b.node_mut(i).src = Some(src.into());
+        b.node_mut(i).alt = Some(alt.into());
+        i
+    }
+
+    /// Markdown with only the text nodes (and their parents, when all their text is) kept,
+    /// as a text-based algorithm keeps them.
+    fn md_text_kept(b: &SnapshotBuilder, keep_text: &[NodeId], keep_el: &[NodeId]) -> String {
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for &i in keep_text.iter().chain(keep_el) {
+            ex.kept[i] = true;
+        }
+        render(&tree, &ex)
+    }
+
+    #[test]
+    fn images_join_the_kept_content_they_sit_in_and_tiny_ones_are_dropped() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 900.0));
+        let p1 = b.el(art, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t1 = b.text(p1, "First paragraph. ");
+        let icon = img(&mut b, p1, 20.0, 20.0, "icon.png", "Share");
+        let pix = img(&mut b, p1, 1.0, 1.0, "pixel.gif", "");
+        let in_p = img(&mut b, p1, 300.0, 200.0, "inline.png", "Inline photo");
+        let fig = b.el(art, "figure", rect(0.0, 50.0, 600.0, 400.0));
+        img(&mut b, fig, 600.0, 360.0, "photo.jpg", "A photo");
+        let cap = b.el(fig, "figcaption", rect(0.0, 410.0, 600.0, 20.0));
+        b.text(cap, "The caption.");
+        // A carousel's clone of the same picture, and a lazy image that never loaded.
+        let slide = b.el(art, "div", rect(0.0, 460.0, 600.0, 360.0));
+        img(&mut b, slide, 600.0, 360.0, "photo.jpg", "A photo");
+        let lazy = b.el(art, "div", rect(0.0, 830.0, 600.0, 1.0));
+        let l1 = img(&mut b, lazy, 600.0, 1.0, "lazy.jpg", "Lazy one");
+        b.node_mut(l1).attrs.insert("width".into(), "640".into());
+        b.node_mut(l1).attrs.insert("height".into(), "1".into());
+        let l2 = img(&mut b, lazy, 1.0, 1.0, "lazy2.jpg", "Lazy two");
+        b.node_mut(l2).class = Some("lazyload".into());
+        // An icon that did not load, alt text but no lazy loader: not content.
+        img(&mut b, lazy, 0.0, 0.0, "icon.svg", "Icon: tools");
+        let p2 = b.el(art, "p", rect(0.0, 840.0, 600.0, 40.0));
+        let t2 = b.text(p2, "Second paragraph.");
+        let nav = b.el(0, "nav", rect(0.0, 900.0, 800.0, 20.0));
+        img(&mut b, nav, 200.0, 100.0, "logo.png", "Logo");
+        let md = md_text_kept(&b, &[t1, t2], &[p1, p2]);
+        assert_eq!(
+            md,
+            "First paragraph. ![Inline photo](inline.png)\n\n![A photo](photo.jpg)\n\n\
+             The caption.\n\n![Lazy two](lazy2.jpg)\n\nSecond paragraph.\n"
+        );
+        assert!(!md.contains("icon.png") && !md.contains("pixel") && !md.contains("logo"));
+        let _ = (icon, pix, in_p);
+    }
+
+    #[test]
+    fn formula_images_are_latex_and_data_images_their_alt() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t = b.text(p, "So ");
+        let f = img(
+            &mut b,
+            p,
+            40.0,
+            16.0,
+            "https://s0.wp.com/latex.php?latex=x",
+            "x^2",
+        );
+        b.node_mut(f).class = Some("latex".into());
+        let m = img(&mut b, p, 60.0, 16.0, "e.svg", "{\\displaystyle e^{i\\pi}}");
+        b.node_mut(m).class = Some("mwe-math-fallback-image-inline".into());
+        let t2 = b.text(p, " and ");
+        img(
+            &mut b,
+            p,
+            100.0,
+            100.0,
+            "data:image/png;base64,AAAA",
+            "a *dot*",
+        );
+        let e = img(&mut b, p, 16.0, 16.0, "1f600.png", "😀");
+        b.node_mut(e).class = Some("emoji".into());
+        let md = md_text_kept(&b, &[t, t2], &[p]);
+        assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*😀\n");
+    }
+}
