@@ -1,9 +1,7 @@
-//! Heading levels kept relative, with one `#` for the title: the content's highest heading
-//! level becomes 1 (an article whose title is an `<h2>` starts with `#`); when several
-//! headings share that level and the first of them comes first, it is the title and the
-//! others move one level down (`h1, h1, h2` → `#`, `##`, `###`); when several share it and
-//! another heading comes first, none is the title and all move one level down. Levels stop
-//! at 6.
+//! Heading levels kept relative, with one `#` for the title: the page's highest heading level
+//! becomes 1 (a page whose title is an `<h2>` and whose sections are `<h3>`s gives `#` and
+//! `##`); the page's, not the content's, so that the sections of an article whose title the
+//! extraction left out keep `##`.
 
 use std::collections::HashMap;
 
@@ -36,23 +34,18 @@ impl Levels {
             }
             i += 1;
         }
-        let Some(min) = hs.iter().map(|h| h.1).min() else {
+        // The page's highest level (a title the extraction dropped still counts: the
+        // content's `<h2>`s then stay `##`).
+        let Some(min) = (1..n)
+            .filter(|&i| tree.node(i).rendered && tree.chars[i] > 0)
+            .filter_map(|i| tree.node(i).heading_level())
+            .min()
+        else {
             return Levels::default();
         };
-        let at_min = hs.iter().filter(|h| h.1 == min).count();
-        let first_is_title = hs[0].1 == min;
         let map = hs
             .iter()
-            .enumerate()
-            .map(|(k, &(id, l))| {
-                let rel = l - min + 1;
-                let lvl = if at_min == 1 || (first_is_title && k == 0) {
-                    rel
-                } else {
-                    rel + 1
-                };
-                (id, lvl.min(6))
-            })
+            .map(|&(id, l)| (id, (l.saturating_sub(min) + 1).min(6)))
             .collect();
         Levels(map)
     }

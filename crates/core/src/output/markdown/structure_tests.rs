@@ -438,7 +438,7 @@ fn definition_lists_quotes_and_videos() {
 #[test]
 fn heading_levels_relative_with_one_title() {
     let mut b = SnapshotBuilder::new(1000.0);
-    for (tag, t) in [("h2", "Title"), ("h2", "Part"), ("h3", "Detail")] {
+    for (tag, t) in [("h2", "Title"), ("h3", "Part"), ("h4", "Detail")] {
         let h = el(&mut b, 0, tag, "");
         b.text(h, t);
     }
@@ -449,6 +449,13 @@ fn heading_levels_relative_with_one_title() {
         b.text(h, t);
     }
     assert_eq!(md(&b.build()), "# Title\n\n## Part\n");
+    // A title the extraction left out still counts: the sections keep `##`.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let h1 = el(&mut b, 0, "h1", "");
+    b.text(h1, "Title");
+    let h2 = el(&mut b, 0, "h2", "");
+    b.text(h2, "Part");
+    assert_eq!(md_kept(&b.build(), Some(&[h2])), "## Part\n");
 }
 
 #[test]
