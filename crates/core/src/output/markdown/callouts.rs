@@ -4,11 +4,14 @@
 //! Recognised: GitHub (`.markdown-alert-note`), Docusaurus (`.theme-admonition-tip`, older
 //! `.admonition-note`), MkDocs Material and Sphinx (`.admonition.note`, `details.note`),
 //! Hugo and Docsy (`.alert`, `.callout` with a kind), Bootstrap alerts (`.alert-info`, ...),
+//! VitePress and VuePress (`.custom-block.tip`), MDN (`.notecard.note`), Starlight
+//! (`.starlight-aside--note`), GitBook (`.hint-info`),
 //! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. Other kinds
 //! map onto the five: info/abstract/summary/seealso/example/quote → NOTE, hint/success/check →
 //! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
 //! The callout's title (its `.*-title`/`.*-heading` child, `<summary>`, or a leading heading)
-//! is dropped when it only repeats the kind, else written in bold on the first line.
+//! is dropped when it only repeats the kind, else written in bold on the first line; so is a
+//! bold lead-in that only repeats it (MDN's `<strong>Note:</strong> …`).
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
@@ -56,8 +59,11 @@ const KINDS: [(&str, &str); 37] = [
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
-const CONTAINERS: [&str; 7] = [
+const CONTAINERS: [&str; 10] = [
     "admonition",
+    "custom-block",
+    "notecard",
+    "starlight-aside",
     "callout",
     "alert",
     "markdown-alert",
@@ -67,8 +73,10 @@ const CONTAINERS: [&str; 7] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 7] = [
+const PREFIXES: [&str; 9] = [
     "markdown-alert-",
+    "starlight-aside--",
+    "hint-",
     "theme-admonition-",
     "admonition-",
     "alert-",
@@ -124,6 +132,22 @@ fn repeats_kind(title: &str) -> bool {
     t.is_empty() || alert(&t).is_some() || t == "see also" || t == "warning!"
 }
 
+/// A paragraph without its bold lead-in when that only repeats the kind (`**Note:** text`).
+fn without_kind_lead_in(para: &str) -> String {
+    let Some(rest) = para.strip_prefix("**") else {
+        return para.to_string();
+    };
+    let Some(end) = rest.find("**") else {
+        return para.to_string();
+    };
+    let (lead, after) = (&rest[..end], &rest[end + 2..]);
+    let after = after.trim_start_matches(':').trim_start();
+    if lead.trim().is_empty() || !repeats_kind(lead) || after.is_empty() {
+        return para.to_string();
+    }
+    after.to_string()
+}
+
 impl Writer<'_, '_> {
     /// The callout's title element: a child classed `*title*`/`*heading*`, a `<summary>`, or a
     /// first child heading.
@@ -159,6 +183,9 @@ impl Writer<'_, '_> {
             }
         }
         self.container(self.kids(id).filter(|&k| Some(k) != title), &mut inner);
+        if let Some(first) = inner.first_mut() {
+            first.text = without_kind_lead_in(&first.text);
+        }
         let body = join(&inner);
         let text = if body.is_empty() {
             format!("> [!{kind}]")

@@ -390,6 +390,34 @@ fn callouts_as_alerts_with_repeated_titles_dropped() {
 }
 
 #[test]
+fn vitepress_mdn_and_starlight_callouts_drop_a_lead_in_that_repeats_the_kind() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // VitePress: the title paragraph repeats the kind.
+    let d = el(&mut b, 0, "div", "danger custom-block");
+    let t = el(&mut b, d, "p", "custom-block-title");
+    b.text(t, "DANGER");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Never commit secrets.");
+    // MDN: a bold lead-in that repeats the kind.
+    let d = el(&mut b, 0, "div", "notecard note");
+    let p = el(&mut b, d, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Note:");
+    b.text(p, " Keys are compared by identity.");
+    // Starlight, whose bold lead-in says more than the kind: kept.
+    let d = el(&mut b, 0, "aside", "starlight-aside starlight-aside--tip");
+    let p = el(&mut b, d, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Cache it:");
+    b.text(p, " builds get faster.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!CAUTION]\n> Never commit secrets.\n\n> [!NOTE]\n> Keys are compared by identity.\n\n\
+         > [!TIP]\n> **Cache it:** builds get faster.\n"
+    );
+}
+
+#[test]
 fn definition_lists_quotes_and_videos() {
     let mut b = SnapshotBuilder::new(1000.0);
     let dl = el(&mut b, 0, "dl", "");
