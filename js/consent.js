@@ -15,7 +15,8 @@
 //                `__tcfapi('ping')`: cmpLoaded with displayStatus hidden or disabled; IAB GPP's
 //                `__gpp('ping')`: cmpStatus loaded with cmpDisplayStatus hidden or disabled),
 //                after __SHOWN_MS__, while no dialog is found or painted
-//   quiet        no dialog found or painted and the page quiet (no element added or removed,
+//   quiet        (in a child frame, only once autoconsent's first search found no platform)
+//                no dialog found or painted and the page quiet (no element added or removed,
 //                and in the main world no fetch or XHR pending or settled) for __QUIET_MS__:
 //                the platform loaded, or failed to, without showing one (the settle before
 //                this already waited for the page's requests and timers)
@@ -32,6 +33,13 @@
   const sl = window.__sl;
   const later = (f, ms) => ((sl && sl.raw && sl.raw.setTimeout) || setTimeout).call(window, f, ms);
   const t0 = performance.now();
+  // In a child frame (a platform's dialog frame, Sourcepoint's), `quiet` waits for autoconsent's
+  // first search for a platform to have finished and found none: a frame's dialog shows no
+  // root of __ROOTS__, so before that search the wait would end on a loaded machine before
+  // autoconsent had looked (the main frame's container holds only the frame: no words).
+  let inFrame = true;
+  try { inFrame = window.top !== window; } catch (e) {}
+  let searched = false;
   let finish;
   const finished = new Promise((r) => { finish = r; });
   const end = (why) => { if (!report.ended) { report.ended = why; finish(); } };
@@ -57,6 +65,8 @@
       case "report":
         // No platform found after the retries: nothing to wait for.
         if (m.state && m.state.lifecycle === "nothingDetected") end("no-platform");
+        // A second search began: the first one found no platform.
+        if (m.state && (m.state.findCmpAttempts || 0) >= 2) searched = true;
         break;
       default: break;
     }
@@ -125,7 +135,8 @@
     if (!report.popup && !painted()) {
       askApi();
       if (apiHidden && now - t0 >= shownMs) return end("no-dialog");
-      if (now - t0 >= quietMs && now - lastDom >= quietMs && requestsQuiet(now)) return end("quiet");
+      const looked = !inFrame || (searched && !report.cmp);
+      if (looked && now - t0 >= quietMs && now - lastDom >= quietMs && requestsQuiet(now)) return end("quiet");
     }
     later(look, 50);
   };

@@ -39,8 +39,8 @@
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
     "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
-    "datetime", "display", "encoding", "height", "itemprop", "lang", "reversed", "rowspan", "scope",
-    "start", "title", "type", "width"];
+    "data-mode-id", "datetime", "display", "encoding", "height", "itemprop", "lang", "name",
+    "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
   // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
   // elements shadow `document.title`, and old libraries replace the globals `Element` and
@@ -67,6 +67,7 @@
   const tagNameOf = onEl("tagName");
   const childNodesOf = onEl("childNodes");
   const nodeTypeOf = onEl("nodeType");
+  const prevSiblingOf = onEl("previousSibling");
   const shadowRootOf = onEl("shadowRoot");
   const closedRoots = window[Symbol.for("sightline.closedShadowRoots")];
   const hostRoot = (el) => shadowRootOf.call(el) || (closedRoots ? closedRoots.get(el) : null) || null;
@@ -299,6 +300,19 @@
   // Iterative pre-order walk: [node, parentIndex, inLink, parentVisibility, ctx, keepsWhitespace].
   const stack = root ? [[root, -1, false, "visible", topCtx, false]] : [];
   let lastText = -1; // index in `nodes` of the last text node emitted
+  // A blank that opens an element in preserved whitespace (a line's indentation before its
+  // first token: `<div class="cm-line">    <span>return`) and the element's index: it goes
+  // to the next text inside that element, not to the line before.
+  let lead = "", leadParent = -1;
+  const appendRaw = (t) => {
+    if (lastText >= 0 && nodes[lastText].raw !== undefined) nodes[lastText].raw += t;
+  };
+  // A lead no text of its element took: it was a blank between tokens after all.
+  const flushLead = () => {
+    if (lead) appendRaw(lead);
+    lead = "";
+    leadParent = -1;
+  };
   const PRE_WS = new Set(["pre", "pre-wrap", "pre-line", "break-spaces"]);
   const asWritten = (t) => t.replace(/\r\n?/g, "\n"); // `raw`: line breaks as \n
   while (stack.length) {
@@ -308,8 +322,13 @@
       const text = node.data.replace(/\s+/g, " ");
       if (text.trim() === "") {
         // In preserved whitespace (code) a blank between two tokens may be a line break.
-        if (pre && lastText >= 0 && nodes[lastText].raw !== undefined) {
-          nodes[lastText].raw += asWritten(node.data);
+        if (pre && parent >= 0 && prevSiblingOf.call(node) === null) {
+          flushLead();
+          lead = asWritten(node.data);
+          leadParent = parent;
+        } else if (pre) {
+          flushLead();
+          appendRaw(asWritten(node.data));
         }
         // A blank text node still separates words ("<b>a</b> <i>b</i>", and
         // "a.<span>&nbsp;</span>B" where the blank is inside an element of its own): keep it
@@ -320,9 +339,19 @@
       }
       ctx.range.selectNodeContents(node);
       const r = ctx.range.getBoundingClientRect();
+      let indent = "";
+      if (pre && lead && leadParent >= 0) {
+        let p = parent;
+        while (p > leadParent) p = nodes[p].parent;
+        if (p === leadParent) {
+          indent = lead;
+          lead = "";
+        }
+      }
+      flushLead();
       lastText = nodes.length;
       nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
-        raw: pre ? asWritten(node.data) : undefined,
+        raw: pre ? indent + asWritten(node.data) : undefined,
         box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
       paints.push(parentVis === "visible" && onPage(r, ctx));
       continue;
@@ -367,6 +396,11 @@
       const src = imageSrc(node);
       if (src !== null) o.src = src;
     } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
+    else if (tagU === "VIDEO") {
+      // <video><source src>: the first source (the markdown writer links the video).
+      const s = find(node, "querySelector").call(node, "source[src]");
+      if (s) o.src = resolve(attr(s, "src"));
+    }
     if (hasAttr(node, "alt")) o.alt = attr(node, "alt");
     if ((tagU === "A" || tagU === "AREA") && hasAttr(node, "rel")) {
       const rel = String(attr(node, "rel") || "").trim().toLowerCase().replace(/\s+/g, " ");

@@ -223,7 +223,7 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 23] = [
+pub const WRITER_ATTRS: [&str; 25] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -234,12 +234,14 @@ pub const WRITER_ATTRS: [&str; 23] = [
     "data-footnote-ref",
     "data-lang",
     "data-language",
+    "data-mode-id",
     "datetime",
     "display",
     "encoding",
     "height",
     "itemprop",
     "lang",
+    "name",
     "reversed",
     "rowspan",
     "scope",

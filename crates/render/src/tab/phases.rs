@@ -349,7 +349,10 @@ impl Tab {
                 message: "the navigation failed: the browser showed its own error page".into(),
             });
         }
-        if early {
+        // A step after the settle that ended because no dialog showed (`searched`) may have
+        // looked before the dialog came (a dialog frame still loading on a busy machine):
+        // the snapshot's dialog is answered then, as after a page with no platform.
+        if early && !searched {
             return Ok((first, None));
         }
         self.answer_consent_late(input, opts, start, deadline, first, searched)

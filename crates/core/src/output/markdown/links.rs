@@ -316,7 +316,7 @@ mod tests {
         let out = md(&saved_page(), &WriterOptions::default());
         assert_eq!(
             out,
-            "## Intro\n\n\
+            "# Intro\n\n\
              [other](file:///home/u/saved/other.html?x=1#top) [about](file:///about.html) \
              [up](#intro) gone [self](file:///home/u/saved/post.html) \
              [out](https://elsewhere.org/x) js hash [again](https://elsewhere.org/x) \
@@ -401,7 +401,7 @@ mod tests {
         let out = md(&saved_page(), &opts);
         assert_eq!(
             out,
-            "## Intro\n\n\
+            "# Intro\n\n\
              [other][1] [about][2] [up](#intro) gone [self][3] [out][4] js hash [again][4] \
              ![A cat](https://example.org/a/img/a.png)\n\n\
              [1]: https://example.org/a/other.html?x=1#top\n\
@@ -420,7 +420,7 @@ mod tests {
         };
         assert_eq!(
             md(&saved_page(), &none),
-            "## Intro\n\nother about up gone self out js hash again A cat\n"
+            "# Intro\n\nother about up gone self out js hash again A cat\n"
         );
         let dropped = WriterOptions {
             images: ImagesMode::None,

@@ -33,19 +33,29 @@
 pub(crate) use self::images::with_media;
 pub(crate) use self::math::{formula, is_math, is_mathjax_render};
 
+mod callouts;
+mod code;
+mod comments;
+mod deflists;
+mod footnotes;
+mod gaps;
 mod headings;
 mod images;
 mod links;
 mod math;
 mod sections;
+#[cfg(test)]
+mod structure_tests;
 mod syntax;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod title;
+mod video;
 
 pub use self::sections::Section;
 pub use self::syntax::link_item;
-use self::syntax::{code_span_delimiter, fence, language, prefix_lines};
+use self::syntax::{code_span_delimiter, prefix_lines};
 use crate::extract::Extraction;
 use crate::output::options::WriterOptions;
 use crate::snapshot::{NodeId, Tree};
@@ -208,8 +218,24 @@ impl Inline {
 
 struct Writer<'t, 'a> {
     tree: &'t Tree<'a>,
-    /// The extraction's mask with the content's images and formulas ([`with_media`]).
-    kept: Vec<bool>,
+    /// The extraction's mask with the content's images and formulas ([`with_media`]), plus
+    /// the footnote definitions its references point at and the code blocks, videos and side
+    /// notes between kept texts.
+    kept: std::borrow::Cow<'t, [bool]>,
+    /// Nodes never written: code gutters, copy buttons, language labels, footnote backlinks.
+    hide: Vec<bool>,
+    /// Nodes written elsewhere: footnote definitions and their sections (at the end).
+    moved: Vec<bool>,
+    notes: footnotes::Notes,
+    /// The code blocks, with the languages found in their visible labels.
+    code: code::CodeBlocks,
+    headings: headings::Levels,
+    /// Reader comments' author elements (written in bold).
+    authors: std::collections::HashSet<NodeId>,
+    /// Does any node hide or move (else content roots need no ancestor check)?
+    hiding: bool,
+    /// Does the page have a quote or callout (else content roots need no ancestor check)?
+    quotes: bool,
     /// Image sources written so far (each once).
     seen: std::cell::RefCell<std::collections::HashSet<String>>,
     /// Does the node's kept subtree (below it) hold a block element?
@@ -218,7 +244,7 @@ struct Writer<'t, 'a> {
     depth: std::cell::Cell<usize>,
     /// How links and images are written, and the reference list ([`links`]).
     links: links::Links,
-    /// The page's title when the writer added it or a paragraph marks it ([`headings`]).
+    /// The page's title when the writer added it or a paragraph marks it ([`title`]).
     title: Option<NodeId>,
 }
 
@@ -230,11 +256,33 @@ const MAX_DEPTH: usize = 96;
 impl<'t, 'a> Writer<'t, 'a> {
     fn new(tree: &'t Tree<'a>, ex: &'t Extraction, opts: &WriterOptions) -> Self {
         let n = tree.len();
-        let mut kept = with_media(tree, &ex.kept);
-        let title = headings::with_headings(tree, &mut kept);
+        let mut kept: std::borrow::Cow<[bool]> =
+            std::borrow::Cow::Owned(with_media(tree, &ex.kept));
+        gaps::keep_between(tree, &mut kept);
+        let title = title::with_title(tree, kept.to_mut());
+        let mut hide = vec![false; n];
+        let mut moved = vec![false; n];
+        let notes = footnotes::Notes::find(tree, &mut kept, &mut hide, &mut moved);
+        let code = code::prepare(tree, &mut kept, &mut hide);
+        let authors = comments::prepare(tree, &kept, &mut hide);
+        let headings = headings::Levels::new(tree, &kept, &hide, &moved);
+        let hiding = hide.iter().chain(&moved).any(|&h| h);
+        let quotes = tree
+            .snap
+            .nodes
+            .iter()
+            .any(|n| n.tag == "blockquote" || callouts::kind(n).is_some());
         let mut w = Writer {
             tree,
             kept,
+            hide,
+            moved,
+            notes,
+            code,
+            headings,
+            authors,
+            hiding,
+            quotes,
             seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
@@ -242,7 +290,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             title,
         };
         for id in (1..n).rev() {
-            if !w.kept[id] {
+            if !w.kept[id] || w.hide[id] || w.notes.is_ref(id) {
                 continue;
             }
             let base = w.base_kind(id);
@@ -266,8 +314,12 @@ impl<'t, 'a> Writer<'t, 'a> {
             Kind::Text
         } else if math::is_math(n) {
             Kind::Inline
+        } else if video::is_video(n) {
+            Kind::Block
         } else if SKIP.contains(&tag) || tag == "svg" || math::is_mathjax_render(n) {
             Kind::Skip
+        } else if tag == "code" && code::is_block_code(self.tree, id) {
+            Kind::Block
         } else if INLINE.contains(&tag) {
             Kind::Inline
         } else if BLOCK.contains(&tag) || tag == "tr" || tag == "thead" || self.tree.is_block(id) {
@@ -279,10 +331,25 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     /// The node's kind, an inline element holding a block counting as a block.
     fn kind(&self, id: NodeId) -> Kind {
+        if self.notes.is_ref(id) {
+            return Kind::Inline;
+        }
         match self.base_kind(id) {
             Kind::Inline if self.has_block[id] && !math::is_math(self.tree.node(id)) => Kind::Block,
             k => k,
         }
+    }
+
+    /// Is the node, or an ancestor, hidden or written elsewhere? (For content roots, whose
+    /// ancestors the descent did not pass.)
+    fn gone(&self, id: NodeId) -> bool {
+        self.hide[id]
+            || self.moved[id]
+            || (self.hiding
+                && self
+                    .tree
+                    .ancestors(id)
+                    .any(|a| self.hide[a] || self.moved[a]))
     }
 
     /// Kept children of a node.
@@ -290,7 +357,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         self.tree.children[id]
             .iter()
             .copied()
-            .filter(|&k| self.kept[k])
+            .filter(|&k| self.kept[k] && !self.hide[k] && !self.moved[k])
     }
 
     /// Render a sequence of sibling nodes as blocks: inline runs become paragraphs.
@@ -354,11 +421,19 @@ impl<'t, 'a> Writer<'t, 'a> {
     fn block_at_depth(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let n = self.tree.node(id);
         if let Some(level) = self.heading_level(id) {
-            return self.heading(id, level, blocks);
+            return self.heading(id, self.headings.level(id, level), blocks);
+        }
+        if code::is_widget(n) {
+            return self.code_block(id, blocks);
+        }
+        if let Some(kind) = callouts::kind(n) {
+            return self.callout(id, kind, blocks);
         }
         match n.tag.as_str() {
             "ul" | "ol" => self.list(id, blocks),
-            "pre" => self.code_block(id, blocks),
+            "dl" => self.definition_list(id, blocks),
+            "pre" | "code" => self.code_block(id, blocks),
+            "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
             "blockquote" => {
                 let inner = join(&self.children_blocks(id));
                 if !inner.is_empty() {
@@ -377,7 +452,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
     }
 
-    /// The level of a heading element, or 1 for the page's title ([`headings`]).
+    /// The level of a heading element, or 1 for the page's title ([`title`]).
     fn heading_level(&self, id: NodeId) -> Option<u8> {
         if self.title == Some(id) {
             return Some(1);
@@ -465,44 +540,6 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
     }
 
-    /// A fenced code block of the raw kept text under `<pre>`.
-    fn code_block(&self, id: NodeId, blocks: &mut Vec<Block>) {
-        let mut raw = String::new();
-        let mut lang = language(self.tree.node(id).class.as_deref());
-        for i in self.tree.subtree(id).skip(1) {
-            if !self.kept[i] {
-                continue;
-            }
-            let n = self.tree.node(i);
-            if let Some(t) = n.raw.as_ref().or(n.text.as_ref()) {
-                raw.push_str(t);
-            } else if n.tag == "br" {
-                raw.push('\n');
-            } else if lang.is_none() && n.tag == "code" {
-                lang = language(n.class.as_deref());
-            }
-        }
-        let raw = raw.replace("\r\n", "\n");
-        let code = if raw.contains('\n') {
-            // Real newlines: keep indentation, drop blank edges.
-            let start = raw
-                .find(|c: char| c != '\n' && c != '\r')
-                .unwrap_or(raw.len());
-            let start = raw[..start].rfind('\n').map_or(0, |i| i + 1);
-            raw[start..].trim_end().to_string()
-        } else {
-            raw.trim().to_string()
-        };
-        if code.is_empty() {
-            return;
-        }
-        let f = fence(&code, 3);
-        blocks.push(Block {
-            kind: BlockKind::Other,
-            text: format!("{f}{}\n{code}\n{f}", lang.unwrap_or("")),
-        });
-    }
-
     /// Render an inline node (text or inline element) into the paragraph being built.
     fn inline(&self, id: NodeId, inl: &mut Inline) {
         if self.deeper(|| self.inline_at_depth(id, inl)).is_none() {
@@ -512,6 +549,13 @@ impl<'t, 'a> Writer<'t, 'a> {
 
     fn inline_at_depth(&self, id: NodeId, inl: &mut Inline) {
         let n = self.tree.node(id);
+        if let Some(label) = self.notes.label(id) {
+            inl.out.push_str("[^");
+            inl.out.push_str(label);
+            inl.out.push(']');
+            inl.last_box = Some(n.rect);
+            return;
+        }
         if let Some(t) = &n.text {
             // Texts the layout shows apart are two words, as in the text writer; not right
             // after a marker ("[" or "*" may open what this text is in).
@@ -535,6 +579,12 @@ impl<'t, 'a> Writer<'t, 'a> {
             }
             return;
         }
+        if inl.strong == 0 && !self.authors.is_empty() && self.authors.contains(&id) {
+            inl.strong += 1;
+            self.wrap(id, inl, "**", "**");
+            inl.strong -= 1;
+            return;
+        }
         match n.tag.as_str() {
             "br" => inl.hard_break(),
             "img" => images::image(self, n, inl),
@@ -548,6 +598,11 @@ impl<'t, 'a> Writer<'t, 'a> {
                 inl.strong += 1;
                 self.wrap(id, inl, "**", "**");
                 inl.strong -= 1;
+            }
+            "q" => {
+                // The page's quote marks are CSS: the text after the quote follows the box.
+                self.wrap(id, inl, "\"", "\"");
+                inl.last_box = Some(n.rect);
             }
             "del" | "s" | "strike" if inl.strike == 0 => {
                 inl.strike += 1;
@@ -636,14 +691,47 @@ impl<'t, 'a> Writer<'t, 'a> {
         let mut blocks = Vec::new();
         let mut inl = Inline::default();
         let mut cur = None;
-        let roots = (0..self.kept.len())
+        let mut last_code = None;
+        let roots = (0..self.tree.len())
             .filter(|&i| self.kept[i] && self.tree.parent(i).is_none_or(|p| !self.kept[p]));
+        // Roots inside a quote or callout the extraction did not keep whole are written in it.
+        let mut quote: Option<(NodeId, Vec<Block>)> = None;
         for r in roots {
+            let q = self.quote_around(r);
+            if quote.as_ref().map(|x| x.0) != q {
+                cur = None;
+                match quote.take() {
+                    Some((qid, mut inner)) => {
+                        flush(&mut inl, &mut inner);
+                        self.push_quote(qid, inner, &mut blocks);
+                    }
+                    None => flush(&mut inl, &mut blocks),
+                }
+                if let Some(qid) = q {
+                    quote = Some((qid, Vec::new()));
+                }
+            }
+            let out = match quote.as_mut() {
+                Some((_, inner)) => inner,
+                None => &mut blocks,
+            };
+            if self.gone(r) {
+                continue;
+            }
+            // Text kept inside a code block: the whole block, once.
+            if let Some(c) = self.code.around(self.tree, r) {
+                if last_code != Some(c) {
+                    last_code = Some(c);
+                    flush(&mut inl, out);
+                    self.block(c, out);
+                }
+                continue;
+            }
             match self.kind(r) {
                 Kind::Skip => {}
                 Kind::Block => {
-                    flush(&mut inl, &mut blocks);
-                    self.block(r, &mut blocks);
+                    flush(&mut inl, out);
+                    self.block(r, out);
                 }
                 Kind::Text | Kind::Inline => {
                     let b = self
@@ -652,15 +740,48 @@ impl<'t, 'a> Writer<'t, 'a> {
                         .find(|&a| self.tree.is_block(a))
                         .unwrap_or(0);
                     if cur != Some(b) {
-                        flush(&mut inl, &mut blocks);
+                        flush(&mut inl, out);
                         cur = Some(b);
                     }
                     self.inline(r, &mut inl);
                 }
             }
         }
-        flush(&mut inl, &mut blocks);
+        match quote.take() {
+            Some((qid, mut inner)) => {
+                flush(&mut inl, &mut inner);
+                self.push_quote(qid, inner, &mut blocks);
+            }
+            None => flush(&mut inl, &mut blocks),
+        }
         blocks
+    }
+
+    /// The quote or callout (not kept) a content root is in, when the page has any.
+    fn quote_around(&self, r: NodeId) -> Option<NodeId> {
+        if !self.quotes {
+            return None;
+        }
+        self.tree.ancestors(r).find(|&a| {
+            let n = self.tree.node(a);
+            n.tag == "blockquote" || callouts::kind(n).is_some()
+        })
+    }
+
+    /// A quote's or callout's blocks, prefixed.
+    fn push_quote(&self, id: NodeId, inner: Vec<Block>, blocks: &mut Vec<Block>) {
+        let body = join(&inner);
+        if body.is_empty() {
+            return;
+        }
+        let text = match callouts::kind(self.tree.node(id)) {
+            Some(k) => format!("> [!{k}]\n{}", prefix_lines(&body, "> ", "> ")),
+            None => prefix_lines(&body, "> ", "> "),
+        };
+        blocks.push(Block {
+            kind: BlockKind::Other,
+            text,
+        });
     }
 }
 
@@ -703,10 +824,18 @@ pub struct Markdown {
 pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
     let w = Writer::new(tree, ex, opts);
     let (mut md, sections) = w.sections(&w.roots());
-    let refs = w.links.definitions();
-    if !refs.is_empty() {
-        md.push_str(if md.is_empty() { "" } else { "\n\n" });
-        md.push_str(&refs);
+    // Footnote definitions, then the reference list: after every section.
+    let mut notes = Vec::new();
+    w.footnote_definitions(&mut notes);
+    for tail in notes
+        .iter()
+        .map(|b| b.text.clone())
+        .chain([w.links.definitions()])
+    {
+        if !tail.is_empty() {
+            md.push_str(if md.is_empty() { "" } else { "\n\n" });
+            md.push_str(&tail);
+        }
     }
     if !md.is_empty() {
         md.push('\n');

@@ -224,6 +224,6 @@ mod tests {
         let out = write(&tree, &ex, &WriterOptions::default());
         assert_eq!(out.sections.len(), 1);
         assert_eq!(out.sections[0].heading_path, ["Only"]);
-        assert_eq!(out.sections[0].span, [0, 7]);
+        assert_eq!(out.sections[0].span, [0, 6]);
     }
 }

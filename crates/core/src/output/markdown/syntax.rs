@@ -1,5 +1,5 @@
 //! Markdown syntax for the writer: escaping inline text, link destinations, code fences and
-//! spans, line prefixes (quotes, list items) and code-block languages.
+//! spans and line prefixes (quotes, list items).
 
 /// Escape `t` for markdown inline text and append it. `prev` is the character written
 /// before it; `line_start` says `t` begins a line.
@@ -138,13 +138,4 @@ pub(super) fn prefix_lines(text: &str, first: &str, rest: &str) -> String {
         }
     }
     o
-}
-
-/// The language of a code block from a `language-X` or `lang-X` class.
-pub(super) fn language(class: Option<&str>) -> Option<&str> {
-    class?.split_whitespace().find_map(|c| {
-        c.strip_prefix("language-")
-            .or_else(|| c.strip_prefix("lang-"))
-            .filter(|l| !l.is_empty() && !l.contains('`'))
-    })
 }

@@ -195,7 +195,7 @@ fn escapes_line_starts_after_breaks_and_headings() {
     para(&mut b, 0, 120.0, "=== #hashtag");
     assert_eq!(
         md(&b.build(), &[]),
-        "first\\\n\\- second\\\n\\> third\n\n### Why C \\#\n\n\\=== #hashtag\n"
+        "first\\\n\\- second\\\n\\> third\n\n# Why C \\#\n\n\\=== #hashtag\n"
     );
 }
 
@@ -269,7 +269,7 @@ fn card_link_around_blocks_and_layout_table() {
     b.text(c, "c");
     assert_eq!(
         md(&b.build(), &[]),
-        "## Card title\n\nCard text\n\n- menu\n\nbody text\n\n| a | b |\n| --- | --- |\n| c |  |\n"
+        "# Card title\n\nCard text\n\n- menu\n\nbody text\n\n| a | b |\n| --- | --- |\n| c |  |\n"
     );
 }
 

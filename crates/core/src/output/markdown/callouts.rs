@@ -1,0 +1,200 @@
+//! Callouts and admonitions as GitHub alerts: `> [!NOTE]` (or `TIP`, `IMPORTANT`, `WARNING`,
+//! `CAUTION`) blockquotes.
+//!
+//! Recognised: GitHub (`.markdown-alert-note`), Docusaurus (`.theme-admonition-tip`, older
+//! `.admonition-note`), MkDocs Material and Sphinx (`.admonition.note`, `details.note`),
+//! Hugo and Docsy (`.alert`, `.callout` with a kind), Bootstrap alerts (`.alert-info`, ...),
+//! VitePress and VuePress (`.custom-block.tip`), MDN (`.notecard.note`), Starlight
+//! (`.starlight-aside--note`), GitBook (`.hint-info`),
+//! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. Other kinds
+//! map onto the five: info/abstract/summary/seealso/example/quote → NOTE, hint/success/check →
+//! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
+//! The callout's title (its `.*-title`/`.*-heading` child, `<summary>`, or a leading heading)
+//! is dropped when it only repeats the kind, else written in bold on the first line; so is a
+//! bold lead-in that only repeats it (MDN's `<strong>Note:</strong> …`).
+
+use super::syntax::prefix_lines;
+use super::{join, Block, BlockKind, Writer};
+use crate::snapshot::{Node, NodeId};
+
+/// Class tokens (or `data-callout`) naming a kind, and the alert they become.
+const KINDS: [(&str, &str); 37] = [
+    ("note", "NOTE"),
+    ("info", "NOTE"),
+    ("information", "NOTE"),
+    ("abstract", "NOTE"),
+    ("summary", "NOTE"),
+    ("tldr", "NOTE"),
+    ("todo", "NOTE"),
+    ("seealso", "NOTE"),
+    ("example", "NOTE"),
+    ("quote", "NOTE"),
+    ("cite", "NOTE"),
+    ("primary", "NOTE"),
+    ("secondary", "NOTE"),
+    ("light", "NOTE"),
+    ("dark", "NOTE"),
+    ("tip", "TIP"),
+    ("hint", "TIP"),
+    ("success", "TIP"),
+    ("check", "TIP"),
+    ("done", "TIP"),
+    ("important", "IMPORTANT"),
+    ("question", "IMPORTANT"),
+    ("help", "IMPORTANT"),
+    ("faq", "IMPORTANT"),
+    ("warning", "WARNING"),
+    ("warn", "WARNING"),
+    ("attention", "WARNING"),
+    ("caution", "CAUTION"),
+    ("danger", "CAUTION"),
+    ("error", "CAUTION"),
+    ("bug", "CAUTION"),
+    ("failure", "CAUTION"),
+    ("fail", "CAUTION"),
+    ("missing", "CAUTION"),
+    ("critical", "CAUTION"),
+    ("negative", "CAUTION"),
+    ("positive", "TIP"),
+];
+
+/// Class tokens that make an element a callout when it also names a kind.
+const CONTAINERS: [&str; 10] = [
+    "admonition",
+    "custom-block",
+    "notecard",
+    "starlight-aside",
+    "callout",
+    "alert",
+    "markdown-alert",
+    "theme-admonition",
+    "notice",
+    "admonitionblock",
+];
+
+/// Class prefixes that carry the kind in the same token (`alert-info`).
+const PREFIXES: [&str; 9] = [
+    "markdown-alert-",
+    "starlight-aside--",
+    "hint-",
+    "theme-admonition-",
+    "admonition-",
+    "alert-",
+    "callout-",
+    "notice-",
+    "is-",
+];
+
+fn alert(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    KINDS.iter().find(|(k, _)| *k == w).map(|(_, v)| *v)
+}
+
+/// The alert a node is, if it is a callout.
+pub(super) fn kind(n: &Node) -> Option<&'static str> {
+    if !matches!(
+        n.tag.as_str(),
+        "div" | "aside" | "details" | "section" | "blockquote"
+    ) {
+        return None;
+    }
+    if let Some(k) = n.attrs.get("data-callout") {
+        return Some(alert(k).unwrap_or("NOTE"));
+    }
+    let class = n.class.as_deref()?;
+    let toks: Vec<&str> = class.split_whitespace().collect();
+    let container =
+        toks.iter().any(|t| CONTAINERS.contains(t)) || n.tag == "details" || n.tag == "aside";
+    for t in &toks {
+        for p in PREFIXES {
+            if let Some(k) = t.strip_prefix(p).and_then(alert) {
+                // `is-info` (Bulma) and `alert-dark` need the container token too.
+                if p != "is-" || container {
+                    return Some(k);
+                }
+            }
+        }
+    }
+    if container {
+        // MkDocs `.admonition.note`, `details.warning`, `aside.tip`.
+        return toks.iter().find_map(|t| alert(t));
+    }
+    None
+}
+
+/// Does the title only repeat the kind ("Note", "Warning:")?
+fn repeats_kind(title: &str) -> bool {
+    let t = title
+        .trim()
+        .trim_end_matches([':', '.', '!'])
+        .trim()
+        .to_ascii_lowercase();
+    t.is_empty() || alert(&t).is_some() || t == "see also" || t == "warning!"
+}
+
+/// A paragraph without its bold lead-in when that only repeats the kind (`**Note:** text`).
+fn without_kind_lead_in(para: &str) -> String {
+    let Some(rest) = para.strip_prefix("**") else {
+        return para.to_string();
+    };
+    let Some(end) = rest.find("**") else {
+        return para.to_string();
+    };
+    let (lead, after) = (&rest[..end], &rest[end + 2..]);
+    let after = after.trim_start_matches(':').trim_start();
+    if lead.trim().is_empty() || !repeats_kind(lead) || after.is_empty() {
+        return para.to_string();
+    }
+    after.to_string()
+}
+
+impl Writer<'_, '_> {
+    /// The callout's title element: a child classed `*title*`/`*heading*`, a `<summary>`, or a
+    /// first child heading.
+    fn callout_title(&self, id: NodeId) -> Option<NodeId> {
+        let first = self.kids(id).find(|&k| self.tree.node(k).is_element())?;
+        let n = self.tree.node(first);
+        let titled = n.class.as_deref().is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("title") || c.contains("heading")
+        });
+        (titled || n.tag == "summary" || n.heading_level().is_some()).then_some(first)
+    }
+
+    /// `> [!KIND]` and the callout's content.
+    pub(super) fn callout(&self, id: NodeId, kind: &str, blocks: &mut Vec<Block>) {
+        let title = self.callout_title(id);
+        let mut inner = Vec::new();
+        if let Some(t) = title {
+            let text = self.tree.text(t);
+            if !repeats_kind(&text) {
+                let parts = self.children_blocks(t);
+                let line = parts
+                    .iter()
+                    .map(|b| b.text.replace("\\\n", " ").replace('\n', " "))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !line.is_empty() {
+                    inner.push(Block {
+                        kind: BlockKind::Para,
+                        text: format!("**{}**", line.trim_matches('*')),
+                    });
+                }
+            }
+        }
+        self.container(self.kids(id).filter(|&k| Some(k) != title), &mut inner);
+        if let Some(first) = inner.first_mut() {
+            first.text = without_kind_lead_in(&first.text);
+        }
+        let body = join(&inner);
+        let text = if body.is_empty() {
+            format!("> [!{kind}]")
+        } else {
+            format!("> [!{kind}]\n{}", prefix_lines(&body, "> ", "> "))
+        };
+        blocks.push(Block {
+            kind: BlockKind::Other,
+            text,
+        });
+    }
+}

@@ -1,0 +1,545 @@
+//! Code blocks: fenced, with their language, their lines as the page shows them, and nothing
+//! the site adds around the code (line numbers, gutters, copy buttons, language labels).
+//!
+//! - A code block is a `<pre>` (the outermost one), a `<code>` laid out as a block, an editor
+//!   widget (CodeMirror 5 `.CodeMirror`, CodeMirror 6 `.cm-editor`, Monaco `.monaco-editor`)
+//!   or a table of code lines (GitHub's `table.js-file-line-container`, highlight.js's
+//!   `table.hljs-ln`).
+//! - Lines: the `raw` text where the snapshot has it (whitespace as written), a `<br>` per line
+//!   break, and a line per line element (`div`/`p`/`tr`, anything laid out as a block, and the
+//!   classes `line`, `cm-line`, `CodeMirror-line`, `view-line`). Monaco positions its lines
+//!   absolutely, so its lines are ordered by their box, top to bottom.
+//! - Dropped: gutters and line numbers (Pygments `linenos`, Prism `.line-numbers-rows`,
+//!   Rouge `.gutter`/`.lineno`, Chroma `.lnt`/`.ln`, highlight.js `.hljs-ln-numbers`,
+//!   CodeMirror and Monaco gutters and their measuring and cursor layers), `aria-hidden`
+//!   numbers, unselectable prompt spans (`.no-select`, `.select-none`), and copy buttons
+//!   (`<button>`s, and elements classed `copy`/`clipboard`) in the block or its wrapper.
+//! - The language: a `language-X`, `lang-X`, `highlight-X`, `highlight-source-X` or
+//!   `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
+//!   `data-mode-id`), on the
+//!   block, its `<code>` or a wrapper up to three levels up; else a visible label naming a
+//!   language (a title bar above the code, or an element before the `<code>` inside the
+//!   `<pre>`), which is then not written. A wrapper is an ancestor whose text beyond the block
+//!   is at most [`WRAPPER_EXTRA_CHARS`] (labels and buttons), so a section's heading is never
+//!   taken for a label.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::syntax::fence;
+use super::{Block, BlockKind, Writer};
+use crate::snapshot::{Node, NodeId, Tree};
+
+/// How many characters beyond the code block's own a wrapper may hold (labels, buttons).
+const WRAPPER_EXTRA_CHARS: usize = 40;
+/// How many levels above a code block its wrapper may be.
+const WRAPPER_LEVELS: usize = 3;
+
+/// Class tokens of gutters, line numbers and editor layers that hold no code.
+const GUTTER_CLASSES: [&str; 33] = [
+    "linenos",
+    "linenodiv",
+    "lineno",
+    "lineno-wrapper",
+    "line-numbers-rows",
+    "line-number",
+    "line-numbers",
+    "linenumber",
+    "line-num",
+    "gutter",
+    "gl",
+    "rouge-gutter",
+    "lnt",
+    "ln",
+    "hljs-ln-numbers",
+    "hljs-ln-n",
+    "blob-num",
+    "code-line-number",
+    "CodeMirror-gutters",
+    "CodeMirror-gutter-wrapper",
+    "CodeMirror-linenumber",
+    "CodeMirror-measure",
+    "CodeMirror-cursors",
+    "cm-gutters",
+    "cm-gutter",
+    "cm-cursorLayer",
+    "cm-selectionLayer",
+    "cm-tooltip",
+    "margin",
+    "minimap",
+    "no-select",
+    "noselect",
+    "select-none",
+];
+
+/// Class tokens of the table cells and wrappers that hold a block of line numbers.
+const GUTTER_CELLS: [&str; 7] = [
+    "linenos",
+    "linenodiv",
+    "gutter",
+    "rouge-gutter",
+    "lineno",
+    "hljs-ln-numbers",
+    "line-numbers-rows",
+];
+
+/// Words of copy buttons (compared lower-case).
+const COPY_WORDS: [&str; 8] = [
+    "copy",
+    "copied",
+    "copied!",
+    "copy code",
+    "copy to clipboard",
+    "copy code to clipboard",
+    "copied to clipboard",
+    "copy snippet",
+];
+
+/// Language names as labels write them (lower-case) and the fence info they give.
+const LABELS: [(&str, &str); 62] = [
+    ("bash", "bash"),
+    ("c", "c"),
+    ("c#", "csharp"),
+    ("c++", "cpp"),
+    ("clojure", "clojure"),
+    ("cmd", "bat"),
+    ("console", "console"),
+    ("cpp", "cpp"),
+    ("csharp", "csharp"),
+    ("css", "css"),
+    ("dart", "dart"),
+    ("diff", "diff"),
+    ("docker", "dockerfile"),
+    ("dockerfile", "dockerfile"),
+    ("elixir", "elixir"),
+    ("erlang", "erlang"),
+    ("f#", "fsharp"),
+    ("go", "go"),
+    ("golang", "go"),
+    ("graphql", "graphql"),
+    ("haskell", "haskell"),
+    ("html", "html"),
+    ("ini", "ini"),
+    ("java", "java"),
+    ("javascript", "javascript"),
+    ("js", "js"),
+    ("json", "json"),
+    ("jsx", "jsx"),
+    ("julia", "julia"),
+    ("kotlin", "kotlin"),
+    ("lua", "lua"),
+    ("makefile", "makefile"),
+    ("markdown", "markdown"),
+    ("matlab", "matlab"),
+    ("nginx", "nginx"),
+    ("objective-c", "objectivec"),
+    ("perl", "perl"),
+    ("php", "php"),
+    ("plain text", "text"),
+    ("plaintext", "text"),
+    ("powershell", "powershell"),
+    ("python", "python"),
+    ("python3", "python"),
+    ("r", "r"),
+    ("ruby", "ruby"),
+    ("rust", "rust"),
+    ("scala", "scala"),
+    ("scss", "scss"),
+    ("sh", "sh"),
+    ("shell", "shell"),
+    ("shell session", "console"),
+    ("sql", "sql"),
+    ("swift", "swift"),
+    ("terminal", "console"),
+    ("text", "text"),
+    ("toml", "toml"),
+    ("ts", "ts"),
+    ("tsx", "tsx"),
+    ("typescript", "typescript"),
+    ("xml", "xml"),
+    ("yaml", "yaml"),
+    ("zsh", "zsh"),
+];
+
+fn has_class(n: &Node, name: &str) -> bool {
+    n.class
+        .as_deref()
+        .is_some_and(|c| c.split_whitespace().any(|t| t == name))
+}
+
+/// An editor widget or a table of code lines, written as one code block.
+pub(super) fn is_widget(n: &Node) -> bool {
+    match n.tag.as_str() {
+        "div" => ["CodeMirror", "cm-editor", "monaco-editor"]
+            .iter()
+            .any(|c| has_class(n, c)),
+        "table" => ["hljs-ln", "js-file-line-container"]
+            .iter()
+            .any(|c| has_class(n, c)),
+        _ => false,
+    }
+}
+
+/// A `<code>` outside `<pre>` that the page lays out as a block of lines (its text keeps
+/// line breaks, or it has `<br>`s).
+pub(super) fn is_block_code(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.display == "block"
+        && tree.parent(id).is_none_or(|p| tree.node(p).tag != "pre")
+        && tree.children[id].iter().any(|&k| {
+            let kn = tree.node(k);
+            kn.tag == "br" || kn.raw.as_deref().is_some_and(|r| r.contains('\n'))
+        })
+}
+
+/// Is this node a code block's root (the outermost)?
+fn is_root(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.tag == "pre" || is_widget(n) || (n.tag == "code" && is_block_code(tree, id))
+}
+
+/// A language from a node's classes and attributes.
+fn node_language(n: &Node) -> Option<String> {
+    for a in [
+        "data-lang",
+        "data-language",
+        "data-code-language",
+        "data-mode-id",
+    ] {
+        if let Some(v) = n.attrs.get(a) {
+            if let Some(l) = clean(v) {
+                return Some(l);
+            }
+        }
+    }
+    let class = n.class.as_deref()?;
+    let mut toks = class.split_whitespace();
+    while let Some(t) = toks.next() {
+        let l = if t == "brush:" {
+            toks.next().map(|s| s.trim_end_matches(';'))
+        } else {
+            t.strip_prefix("language-")
+                .or_else(|| t.strip_prefix("lang-"))
+                .or_else(|| t.strip_prefix("highlight-source-"))
+                .or_else(|| t.strip_prefix("highlight-"))
+                .or_else(|| t.strip_prefix("brush:"))
+        };
+        if let Some(l) = l.and_then(clean) {
+            return Some(l);
+        }
+    }
+    None
+}
+
+/// A usable fence language: no backticks or spaces, not a placeholder.
+fn clean(l: &str) -> Option<String> {
+    let l = l.trim();
+    let ok = !l.is_empty()
+        && l.len() <= 40
+        && !l.contains(|c: char| c == '`' || c.is_whitespace())
+        && !matches!(l, "none" | "default" | "name" | "plain");
+    ok.then(|| l.to_string())
+}
+
+/// The fence language a visible label names, if its text is a language name.
+fn label_language(text: &str) -> Option<&'static str> {
+    let t = crate::snapshot::collapse_ws(text).to_lowercase();
+    if t.is_empty() || t.len() > 20 {
+        return None;
+    }
+    LABELS.iter().find(|(k, _)| *k == t).map(|(_, v)| *v)
+}
+
+fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if n.tag == "button" || n.role.as_deref() == Some("button") {
+        return true;
+    }
+    let copyish = n.class.as_deref().is_some_and(|c| {
+        let c = c.to_ascii_lowercase();
+        c.contains("copy") || c.contains("clipboard")
+    });
+    let chars = tree.chars[id];
+    chars <= 30
+        && (copyish
+            || (chars >= 4 && {
+                let t = tree.text(id).to_lowercase();
+                t.starts_with('c') && COPY_WORDS.contains(&t.as_str())
+            }))
+}
+
+/// The code blocks of the kept content.
+#[derive(Debug, Default)]
+pub(super) struct CodeBlocks {
+    /// Languages read from labels (or stated), by block root.
+    pub(super) langs: HashMap<NodeId, String>,
+    /// The blocks' roots, in document order.
+    pub(super) roots: Vec<NodeId>,
+}
+
+impl CodeBlocks {
+    /// The code block holding this node, if any.
+    pub(super) fn around(&self, tree: &Tree, id: NodeId) -> Option<NodeId> {
+        let at = self.roots.partition_point(|&r| r <= id);
+        let r = *self.roots.get(at.checked_sub(1)?)?;
+        tree.contains(r, id).then_some(r)
+    }
+}
+
+/// Find the code blocks with kept text (all of whose text is then kept): hide their gutters, copy buttons and labels,
+/// and return the languages read from labels (by block root).
+pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) -> CodeBlocks {
+    let mut found = CodeBlocks::default();
+    let langs = &mut found.langs;
+    let n = tree.len();
+    let mut i = 1;
+    while i < n {
+        if !is_root(tree, i) {
+            i += 1;
+            continue;
+        }
+        let end = tree.subtree_end(i);
+        if !(i..end).any(|d| kept[d]) {
+            i = end;
+            continue;
+        }
+        // Some of the block's text kept: all of it is (code is not cut into lines).
+        let shown = |d: NodeId| tree.node(d).rendered || tree.node(d).tag == "br";
+        if (i..end).any(|d| !kept[d] && shown(d)) {
+            for (d, k) in kept.to_mut()[i..end].iter_mut().enumerate() {
+                *k |= shown(i + d);
+            }
+        }
+        found.roots.push(i);
+        // A block in a gutter (Pygments' `td.linenos`): only line numbers.
+        if wrappers(tree, i).any(|a| GUTTER_CELLS.iter().any(|c| has_class(tree.node(a), c))) {
+            hide[i..end].fill(true);
+            i = end;
+            continue;
+        }
+        // Gutters and decorations inside the block.
+        for (d, h) in hide.iter_mut().enumerate().take(end).skip(i + 1) {
+            let dn = tree.node(d);
+            if dn.is_text() {
+                continue;
+            }
+            if GUTTER_CLASSES.iter().any(|c| has_class(dn, c))
+                || (dn.attrs.get("aria-hidden").is_some_and(|v| v == "true")
+                    && tree
+                        .text(d)
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c.is_whitespace()))
+                || is_copy_button(tree, d)
+            {
+                *h = true;
+            }
+        }
+        let mut lang = own_language(tree, i);
+        // A label inside the block, before its code.
+        for &k in &tree.children[i] {
+            let kn = tree.node(k);
+            if kn.is_text() || kn.tag == "code" {
+                break;
+            }
+            if let Some(l) = label_language(&tree.text(k)) {
+                hide[k] = true;
+                lang.get_or_insert_with(|| l.to_string());
+                break;
+            }
+        }
+        // Labels and buttons in the block's wrapper.
+        let mut cur = i;
+        for _ in 0..WRAPPER_LEVELS {
+            let Some(p) = tree.parent(cur) else { break };
+            if p == 0 || tree.chars[p] > tree.chars[i] + WRAPPER_EXTRA_CHARS {
+                break;
+            }
+            for s in tree.subtree(p) {
+                if tree.contains(i, s) || tree.contains(s, i) || hide[s] || tree.node(s).is_text() {
+                    continue;
+                }
+                if is_copy_button(tree, s) {
+                    for d in tree.subtree(s) {
+                        hide[d] = true;
+                    }
+                } else if s < i && tree.node(s).heading_level().is_none() {
+                    if let Some(l) = label_language(&tree.text(s)) {
+                        if tree.children[s].iter().all(|&k| tree.node(k).is_text())
+                            || tree.children[s].len() == 1
+                        {
+                            hide[s] = true;
+                            if lang.is_none() {
+                                lang = Some(l.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            cur = p;
+        }
+        if let Some(l) = lang {
+            langs.insert(i, l);
+        }
+        i = end;
+    }
+    found
+}
+
+/// The language stated by the block, its `<code>` or a wrapper's classes and attributes.
+fn own_language(tree: &Tree, root: NodeId) -> Option<String> {
+    if let Some(l) = node_language(tree.node(root)) {
+        return Some(l);
+    }
+    for d in tree.subtree(root).skip(1).take(64) {
+        let dn = tree.node(d);
+        if dn.tag == "code" {
+            if let Some(l) = node_language(dn) {
+                return Some(l);
+            }
+        }
+    }
+    wrappers(tree, root).find_map(|a| node_language(tree.node(a)))
+}
+
+/// The ancestors a code block's wrapper may be: [`WRAPPER_LEVELS`] of them, the parts of a
+/// table (Pygments' and Chroma's line-number tables) not counted.
+fn wrappers<'t>(tree: &'t Tree, root: NodeId) -> impl Iterator<Item = NodeId> + 't {
+    let mut levels = 0;
+    tree.ancestors(root)
+        .take(WRAPPER_LEVELS + 4)
+        .take_while(move |&a| {
+            if !matches!(tree.node(a).tag.as_str(), "table" | "tbody" | "tr" | "td") {
+                levels += 1;
+            }
+            a != 0 && levels <= WRAPPER_LEVELS
+        })
+}
+
+/// Is this element a line of code (a line break before and after it)?
+fn is_line(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    matches!(n.tag.as_str(), "div" | "p" | "tr" | "li")
+        || (n.tag != "br" && n.tag != "code" && tree.is_block(id))
+        || [
+            "line",
+            "cm-line",
+            "CodeMirror-line",
+            "view-line",
+            "code-line",
+        ]
+        .iter()
+        .any(|c| has_class(n, c))
+}
+
+impl Writer<'_, '_> {
+    /// The code of a block: its kept, shown text with its line breaks.
+    fn code_text(&self, root: NodeId) -> String {
+        if has_class(self.tree.node(root), "monaco-editor") {
+            return self.monaco_lines(root);
+        }
+        let mut out = String::new();
+        // Line elements just closed: the next text starts a new line.
+        let mut pending = false;
+        // (node, entering)
+        let mut stack: Vec<(NodeId, bool)> = self.kids(root).map(|k| (k, true)).collect();
+        stack.reverse();
+        while let Some((id, enter)) = stack.pop() {
+            let n = self.tree.node(id);
+            if !enter {
+                pending = true;
+                continue;
+            }
+            if let Some(t) = n.raw.as_ref().or(n.text.as_ref()) {
+                if pending && !out.is_empty() && !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                pending = false;
+                out.push_str(t);
+                continue;
+            }
+            if n.tag == "br" {
+                out.push('\n');
+                pending = false;
+                continue;
+            }
+            if self.base_kind(id) == super::Kind::Skip {
+                continue;
+            }
+            let line = is_line(self.tree, id);
+            if line {
+                if !out.is_empty() && !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                pending = false;
+                stack.push((id, false));
+            }
+            stack.extend(
+                self.kids(id)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .map(|k| (k, true)),
+            );
+        }
+        out.replace('\u{a0}', " ")
+    }
+
+    /// Monaco's lines (`.view-line`), ordered by their box.
+    fn monaco_lines(&self, root: NodeId) -> String {
+        let mut lines: Vec<(f64, String)> = Vec::new();
+        let mut stack: Vec<NodeId> = self.kids(root).collect();
+        while let Some(id) = stack.pop() {
+            let n = self.tree.node(id);
+            if has_class(n, "view-line") {
+                let mut s = String::new();
+                for d in self.tree.subtree(id) {
+                    if self.kept[d] && !self.hide[d] {
+                        let dn = self.tree.node(d);
+                        if let Some(t) = dn.raw.as_ref().or(dn.text.as_ref()) {
+                            s.push_str(t);
+                        }
+                    }
+                }
+                lines.push((n.rect.y, s.replace('\u{a0}', " ")));
+            } else {
+                stack.extend(self.kids(id));
+            }
+        }
+        lines.sort_by(|a, b| a.0.total_cmp(&b.0));
+        lines
+            .into_iter()
+            .map(|(_, l)| l.trim_end().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// A fenced code block of a `<pre>`, block `<code>`, editor widget or table of lines.
+    pub(super) fn code_block(&self, id: NodeId, blocks: &mut Vec<Block>) {
+        let raw = self.code_text(id);
+        let code = if raw.contains('\n') {
+            // Real newlines: keep indentation, drop blank edges.
+            let start = raw
+                .find(|c: char| c != '\n' && c != '\r')
+                .unwrap_or(raw.len());
+            let start = raw[..start].rfind('\n').map_or(0, |i| i + 1);
+            raw[start..].trim_end().to_string()
+        } else {
+            raw.trim().to_string()
+        };
+        if code.trim().is_empty() {
+            return;
+        }
+        let lang = self
+            .code
+            .langs
+            .get(&id)
+            .cloned()
+            .or_else(|| own_language(self.tree, id))
+            .unwrap_or_default();
+        let f = fence(&code, 3);
+        blocks.push(Block {
+            kind: BlockKind::Other,
+            text: format!("{f}{lang}\n{code}\n{f}"),
+        });
+    }
+}

@@ -1,0 +1,92 @@
+//! Reader comments (kept with `--comments`): each comment is written where the page has it
+//! (a list item of the comment list, replies in nested lists), with its author in bold and
+//! its date as the page shows it; the comment's action links ("Reply", "Report", "Like",
+//! "Share", "Permalink", `.comment-reply-link`) are dropped.
+//!
+//! A comment is an element whose class has a `comment` token (`comment`, `comment-body`,
+//! WordPress's `li.comment`, Disqus-like `.post`s are not recognised) or whose id is
+//! `comment-N`; its author is the first element inside classed `comment-author`, `author`,
+//! `fn`, `username` or with `itemprop="author"`.
+
+use std::collections::HashSet;
+
+use crate::snapshot::{Node, NodeId, Tree};
+
+/// Texts of a comment's action links (lower-case).
+const ACTIONS: [&str; 8] = [
+    "reply",
+    "report",
+    "like",
+    "share",
+    "permalink",
+    "flag",
+    "quote",
+    "edit",
+];
+
+/// Author class tokens.
+const AUTHOR_CLASSES: [&str; 5] = [
+    "comment-author",
+    "author",
+    "fn",
+    "username",
+    "comment-author-name",
+];
+
+fn tokens(n: &Node) -> impl Iterator<Item = &str> {
+    n.class.as_deref().unwrap_or("").split_whitespace()
+}
+
+fn is_comment(n: &Node) -> bool {
+    n.is_element()
+        && (tokens(n).any(|t| t == "comment" || t == "comment-body")
+            || n.id.as_deref().is_some_and(|i| {
+                i.strip_prefix("comment-")
+                    .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+            }))
+}
+
+/// Hide the kept comments' action links; return their authors' elements.
+pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashSet<NodeId> {
+    let mut authors = HashSet::new();
+    let n = tree.len();
+    let mut i = 1;
+    while i < n {
+        if !kept[i] || !is_comment(tree.node(i)) {
+            i += 1;
+            continue;
+        }
+        let end = tree.subtree_end(i);
+        let mut author = None;
+        for d in i + 1..end {
+            let dn = tree.node(d);
+            if dn.is_text() || is_comment(dn) {
+                continue;
+            }
+            if dn.tag == "a" || dn.tag == "button" {
+                let action = tokens(dn)
+                    .any(|t| t.contains("reply-link") || t.contains("comment-reply"))
+                    || (tree.chars[d] <= 12
+                        && ACTIONS.contains(&tree.text(d).to_lowercase().as_str()));
+                if action {
+                    hide[d..tree.subtree_end(d)].fill(true);
+                }
+            }
+            if author.is_none()
+                && tree.chars[d] > 0
+                && tree.chars[d] <= 80
+                && (tokens(dn).any(|t| AUTHOR_CLASSES.contains(&t))
+                    || dn.attrs.get("itemprop").is_some_and(|v| v == "author"))
+                && tree
+                    .ancestors(d)
+                    .take_while(|&a| a != i)
+                    .all(|a| !is_comment(tree.node(a)))
+            {
+                author = Some(d);
+            }
+        }
+        authors.extend(author);
+        i += 1;
+    }
+    authors
+}

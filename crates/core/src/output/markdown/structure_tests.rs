@@ -1,0 +1,553 @@
+//! Tests of the markdown writer's structure rules: code blocks, footnotes, callouts,
+//! definition lists, videos, quotes and heading levels.
+
+use super::*;
+use crate::extract::Algorithm;
+use crate::snapshot::{rect, Snapshot, SnapshotBuilder};
+
+fn md_kept(snap: &Snapshot, kept: Option<&[NodeId]>) -> String {
+    let tree = Tree::new(snap);
+    let mut ex = Extraction::empty(Algorithm::Td, snap.nodes.len());
+    match kept {
+        None => ex.kept = vec![true; snap.nodes.len()],
+        Some(roots) => {
+            for &r in roots {
+                for i in tree.subtree(r) {
+                    ex.kept[i] = true;
+                }
+            }
+        }
+    }
+    render(&tree, &ex)
+}
+
+fn md(snap: &Snapshot) -> String {
+    md_kept(snap, None)
+}
+
+fn el(b: &mut SnapshotBuilder, parent: NodeId, tag: &str, class: &str) -> NodeId {
+    let id = b.el(parent, tag, rect(0.0, 0.0, 600.0, 20.0));
+    if !class.is_empty() {
+        b.node_mut(id).class = Some(class.into());
+    }
+    id
+}
+
+/// An inline element (`span`, `a`, `sup`, ...).
+fn span(b: &mut SnapshotBuilder, parent: NodeId, tag: &str, class: &str) -> NodeId {
+    let id = el(b, parent, tag, class);
+    b.node_mut(id).display = "inline".into();
+    id
+}
+
+/// A text node with `raw` (preserved whitespace).
+fn raw(b: &mut SnapshotBuilder, parent: NodeId, t: &str) -> NodeId {
+    let id = b.text(parent, &crate::snapshot::collapse_ws(t));
+    b.node_mut(id).raw = Some(t.into());
+    id
+}
+
+#[test]
+fn code_language_from_classes_and_attributes() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let d = el(&mut b, 0, "div", "highlight highlight-source-python");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "print(1)\n");
+    let pre = el(&mut b, 0, "pre", "brush: js; notranslate");
+    raw(&mut b, pre, "let a = 1;");
+    let pre = el(&mut b, 0, "pre", "");
+    b.node_mut(pre)
+        .attrs
+        .insert("data-language".into(), "go".into());
+    let code = span(&mut b, pre, "code", "");
+    raw(&mut b, code, "package main");
+    let d = el(&mut b, 0, "div", "highlight-default notranslate");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "x");
+    assert_eq!(
+        md(&b.build()),
+        "```python\nprint(1)\n```\n\n```js\nlet a = 1;\n```\n\n```go\npackage main\n```\n\n```\nx\n```\n"
+    );
+}
+
+#[test]
+fn code_label_above_the_block_leaves_the_code_and_names_the_language() {
+    // GitHub docs: a header with the language and a copy button above the `<pre>`.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Install it:");
+    let wrap = el(&mut b, 0, "div", "code-extra");
+    let head = el(&mut b, wrap, "header", "");
+    let label = span(&mut b, head, "span", "");
+    b.text(label, "Shell");
+    let btn = span(&mut b, head, "button", "");
+    b.text(btn, "Copy");
+    let pre = el(&mut b, wrap, "pre", "");
+    let code = span(&mut b, pre, "code", "");
+    raw(&mut b, code, "npm install sightline\n");
+    // A label inside the `<pre>`, before the code.
+    let pre = el(&mut b, 0, "pre", "");
+    let lab = el(&mut b, pre, "div", "code-lang");
+    b.text(lab, "python");
+    let code = span(&mut b, pre, "code", "");
+    raw(&mut b, code, "import os");
+    assert_eq!(
+        md(&b.build()),
+        "Install it:\n\n```shell\nnpm install sightline\n```\n\n```python\nimport os\n```\n"
+    );
+}
+
+#[test]
+fn a_heading_naming_a_language_is_not_a_label() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let sec = el(&mut b, 0, "section", "");
+    let h = el(&mut b, sec, "h2", "");
+    b.text(h, "Python");
+    let pre = el(&mut b, sec, "pre", "");
+    raw(&mut b, pre, "import os");
+    assert_eq!(md(&b.build()), "# Python\n\n```\nimport os\n```\n");
+}
+
+#[test]
+fn code_lines_from_br_div_and_span_lines() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // A `<br>` per line, in a `<pre>` whose text the snapshot collapsed.
+    let pre = el(&mut b, 0, "pre", "");
+    b.text(pre, "a = 1");
+    span(&mut b, pre, "br", "");
+    b.text(pre, "b = 2");
+    // A `<div>` per line, an empty line holding a `<br>`.
+    let pre = el(&mut b, 0, "pre", "");
+    let code = span(&mut b, pre, "code", "language-c");
+    for line in ["int x;", "", "  x++;"] {
+        let d = el(&mut b, code, "div", "");
+        if line.is_empty() {
+            span(&mut b, d, "br", "");
+        } else {
+            raw(&mut b, d, line);
+        }
+    }
+    // Shiki: `span.line` per line, inline, with the newline text between them.
+    let pre = el(&mut b, 0, "pre", "shiki");
+    let code = span(&mut b, pre, "code", "");
+    let l1 = span(&mut b, code, "span", "line");
+    let t = span(&mut b, l1, "span", "");
+    raw(&mut b, t, "one\n");
+    let l2 = span(&mut b, code, "span", "line");
+    raw(&mut b, l2, "two");
+    assert_eq!(
+        md(&b.build()),
+        "```\na = 1\nb = 2\n```\n\n```c\nint x;\n\n  x++;\n```\n\n```\none\ntwo\n```\n"
+    );
+}
+
+#[test]
+fn gutters_line_numbers_and_copy_buttons_are_dropped() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // Pygments `linenos="table"`.
+    let d = el(&mut b, 0, "div", "highlight-python");
+    let t = el(&mut b, d, "table", "highlighttable");
+    let tr = el(&mut b, t, "tr", "");
+    let td = el(&mut b, tr, "td", "linenos");
+    let nd = el(&mut b, td, "div", "linenodiv");
+    let pre = el(&mut b, nd, "pre", "");
+    raw(&mut b, pre, "1\n2");
+    let td = el(&mut b, tr, "td", "code");
+    let pre = el(&mut b, td, "pre", "");
+    raw(&mut b, pre, "a = 1\nb = 2\n");
+    // Prism line numbers and a copy button inside the block.
+    let pre = el(&mut b, 0, "pre", "line-numbers language-js");
+    let code = span(&mut b, pre, "code", "");
+    raw(&mut b, code, "f();\ng();");
+    let rows = span(&mut b, code, "span", "line-numbers-rows");
+    span(&mut b, rows, "span", "");
+    let btn = span(&mut b, pre, "button", "copy-btn");
+    b.text(btn, "Copied!");
+    // Chroma inline line numbers.
+    let pre = el(&mut b, 0, "pre", "chroma");
+    let code = span(&mut b, pre, "code", "language-go");
+    let ln = span(&mut b, code, "span", "ln");
+    b.text(ln, "1");
+    raw(&mut b, code, "x := 1\n");
+    assert_eq!(
+        md(&b.build()),
+        "```python\na = 1\nb = 2\n```\n\n```js\nf();\ng();\n```\n\n```go\nx := 1\n```\n"
+    );
+}
+
+#[test]
+fn editor_widgets_are_one_block_of_their_lines() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // CodeMirror 6: `.cm-line` divs, a gutter.
+    let ed = el(&mut b, 0, "div", "cm-editor");
+    let sc = el(&mut b, ed, "div", "cm-scroller");
+    let g = el(&mut b, sc, "div", "cm-gutters");
+    b.text(g, "1 2");
+    let content = el(&mut b, sc, "div", "cm-content");
+    for line in ["def f():", "    return 1"] {
+        let l = el(&mut b, content, "div", "cm-line");
+        raw(&mut b, l, line);
+    }
+    // Monaco: lines out of document order, placed by their boxes.
+    let ed = el(&mut b, 0, "div", "monaco-editor");
+    let lines = el(&mut b, ed, "div", "view-lines");
+    for (y, line) in [(40.0, "b();"), (20.0, "a();")] {
+        let l = b.el(lines, "div", rect(0.0, y, 600.0, 20.0));
+        b.node_mut(l).class = Some("view-line".into());
+        let s = span(&mut b, l, "span", "");
+        b.text(s, line);
+    }
+    // CodeMirror 5: a `pre.CodeMirror-line` per line.
+    let ed = el(&mut b, 0, "div", "CodeMirror cm-s-default");
+    let code = el(&mut b, ed, "div", "CodeMirror-code");
+    for line in ["x = 1", "y = 2"] {
+        let l = el(&mut b, code, "pre", "CodeMirror-line");
+        let s = span(&mut b, l, "span", "");
+        raw(&mut b, s, line);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "```\ndef f():\n    return 1\n```\n\n```\na();\nb();\n```\n\n```\nx = 1\ny = 2\n```\n"
+    );
+}
+
+#[test]
+fn inline_code_stays_inline_with_the_right_delimiter() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Call ");
+    let c = span(&mut b, p, "code", "");
+    b.text(c, "a`b");
+    b.text(p, " now.");
+    assert_eq!(md(&b.build()), "Call ``a`b`` now.\n");
+}
+
+/// A paragraph with a reference `<sup><a href="#fn1">1</a></sup>` (pandoc / markdown-it
+/// shape) and its definitions list.
+fn footnoted(section_kept: bool) -> (Snapshot, Vec<NodeId>) {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let p = el(&mut b, art, "p", "");
+    b.text(p, "Water expands");
+    let sup = span(&mut b, p, "sup", "footnote-ref");
+    let a = span(&mut b, sup, "a", "");
+    b.node_mut(a).href = Some("about:test#fn1".into());
+    b.node_mut(a).id = Some("fnref1".into());
+    b.text(a, "[1]");
+    b.text(p, " when it freezes.");
+    let sep = el(&mut b, 0, "hr", "footnotes-sep");
+    let sec = el(&mut b, 0, "section", "footnotes");
+    let ol = el(&mut b, sec, "ol", "footnotes-list");
+    let li = el(&mut b, ol, "li", "footnote-item");
+    b.node_mut(li).id = Some("fn1".into());
+    let lp = el(&mut b, li, "p", "");
+    b.text(lp, "By about 9%. ");
+    let back = span(&mut b, lp, "a", "footnote-backref");
+    b.node_mut(back).href = Some("about:test#fnref1".into());
+    b.text(back, "↩︎");
+    let kept = if section_kept {
+        vec![art, sep, sec]
+    } else {
+        vec![art]
+    };
+    (b.build(), kept)
+}
+
+#[test]
+fn footnotes_as_references_and_definitions_at_the_end() {
+    let want = "Water expands[^1] when it freezes.\n\n[^1]: By about 9%.\n";
+    let (snap, kept) = footnoted(true);
+    assert_eq!(md_kept(&snap, Some(&kept)), want);
+    // A definition the extraction dropped is still written.
+    let (snap, kept) = footnoted(false);
+    assert_eq!(md_kept(&snap, Some(&kept)), want);
+}
+
+#[test]
+fn wikipedia_and_google_docs_footnotes() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Ice floats.");
+    let sup = span(&mut b, p, "sup", "reference");
+    b.node_mut(sup).id = Some("cite_ref-2".into());
+    let a = span(&mut b, sup, "a", "");
+    b.node_mut(a).href = Some("#cite_note-2".into());
+    b.text(a, "[2]");
+    b.text(p, " Docs say so.");
+    let sup = span(&mut b, p, "sup", "");
+    let a = span(&mut b, sup, "a", "");
+    b.node_mut(a).href = Some("#ftnt1".into());
+    b.node_mut(a).id = Some("ftnt_ref1".into());
+    b.text(a, "[1]");
+    // Wikipedia's heading and reference list.
+    let h = el(&mut b, 0, "h2", "");
+    b.text(h, "References");
+    let rl = el(&mut b, 0, "div", "reflist");
+    let ol = el(&mut b, rl, "ol", "references");
+    let li = el(&mut b, ol, "li", "");
+    b.node_mut(li).id = Some("cite_note-2".into());
+    let back = span(&mut b, li, "span", "mw-cite-backlink");
+    let ba = span(&mut b, back, "a", "");
+    b.node_mut(ba).href = Some("#cite_ref-2".into());
+    b.text(ba, "^");
+    let rt = span(&mut b, li, "span", "reference-text");
+    b.text(rt, "Smith 2005, p. 3.");
+    // Google Docs: the target is the anchor inside the note's paragraph.
+    let d = el(&mut b, 0, "div", "");
+    let np = el(&mut b, d, "p", "");
+    let na = span(&mut b, np, "a", "");
+    b.node_mut(na).href = Some("#ftnt_ref1".into());
+    b.node_mut(na).id = Some("ftnt1".into());
+    b.text(na, "[1]");
+    b.text(np, " A note from the doc.");
+    assert_eq!(
+        md(&b.build()),
+        "Ice floats.[^2] Docs say so.[^1]\n\n[^2]: Smith 2005, p. 3.\n[^1]: A note from the doc.\n"
+    );
+}
+
+#[test]
+fn sidenotes_and_numbered_definition_labels() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // Tufte CSS: the side note stands where it is referenced.
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Tufte wrote");
+    let lab = span(&mut b, p, "label", "margin-toggle sidenote-number");
+    let _ = lab;
+    let sn = el(&mut b, p, "span", "sidenote");
+    b.text(sn, "In 1983.");
+    b.text(p, " a book.");
+    // pulldown-cmark: `div.footnote-definition` with its number label.
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Rust");
+    let sup = span(&mut b, p, "sup", "footnote-reference");
+    let a = span(&mut b, sup, "a", "");
+    b.node_mut(a).href = Some("#note".into());
+    b.text(a, "2");
+    let d = el(&mut b, 0, "div", "footnote-definition");
+    b.node_mut(d).id = Some("note".into());
+    let l = span(&mut b, d, "sup", "footnote-definition-label");
+    b.text(l, "2");
+    let dp = el(&mut b, d, "p", "");
+    b.text(dp, "A language.");
+    assert_eq!(
+        md(&b.build()),
+        "Tufte wrote[^1] a book.\n\nRust[^2]\n\n[^1]: In 1983.\n[^2]: A language.\n"
+    );
+}
+
+#[test]
+fn in_page_links_that_are_not_notes_stay_links() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    let a = span(&mut b, p, "a", "");
+    b.node_mut(a).href = Some("#setup".into());
+    b.text(a, "See the setup section");
+    let h = el(&mut b, 0, "h2", "");
+    b.node_mut(h).id = Some("setup".into());
+    b.text(h, "Setup");
+    assert_eq!(
+        md(&b.build()),
+        "[See the setup section](#setup)\n\n# Setup\n"
+    );
+}
+
+#[test]
+fn callouts_as_alerts_with_repeated_titles_dropped() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // GitHub.
+    let d = el(&mut b, 0, "div", "markdown-alert markdown-alert-warning");
+    let t = el(&mut b, d, "p", "markdown-alert-title");
+    b.text(t, "Warning");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Back up first.");
+    // MkDocs with a title of its own.
+    let d = el(&mut b, 0, "div", "admonition tip");
+    let t = el(&mut b, d, "p", "admonition-title");
+    b.text(t, "Faster builds");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Use a cache.");
+    // Bootstrap and Obsidian.
+    let d = el(&mut b, 0, "div", "alert alert-danger");
+    b.node_mut(d).role = Some("alert".into());
+    b.text(d, "Do not unplug.");
+    let d = el(&mut b, 0, "div", "callout");
+    b.node_mut(d)
+        .attrs
+        .insert("data-callout".into(), "abstract".into());
+    let t = el(&mut b, d, "div", "callout-title");
+    b.text(t, "Abstract");
+    let c = el(&mut b, d, "div", "callout-content");
+    b.text(c, "In short.");
+    // A plain `alert` class without a kind is not a callout.
+    let d = el(&mut b, 0, "div", "alert");
+    b.text(d, "Plain.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!WARNING]\n> Back up first.\n\n> [!TIP]\n> **Faster builds**\n>\n> Use a cache.\n\n\
+         > [!CAUTION]\n> Do not unplug.\n\n> [!NOTE]\n> In short.\n\nPlain.\n"
+    );
+}
+
+#[test]
+fn vitepress_mdn_and_starlight_callouts_drop_a_lead_in_that_repeats_the_kind() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // VitePress: the title paragraph repeats the kind.
+    let d = el(&mut b, 0, "div", "danger custom-block");
+    let t = el(&mut b, d, "p", "custom-block-title");
+    b.text(t, "DANGER");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Never commit secrets.");
+    // MDN: a bold lead-in that repeats the kind.
+    let d = el(&mut b, 0, "div", "notecard note");
+    let p = el(&mut b, d, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Note:");
+    b.text(p, " Keys are compared by identity.");
+    // Starlight, whose bold lead-in says more than the kind: kept.
+    let d = el(&mut b, 0, "aside", "starlight-aside starlight-aside--tip");
+    let p = el(&mut b, d, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Cache it:");
+    b.text(p, " builds get faster.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!CAUTION]\n> Never commit secrets.\n\n> [!NOTE]\n> Keys are compared by identity.\n\n\
+         > [!TIP]\n> **Cache it:** builds get faster.\n"
+    );
+}
+
+#[test]
+fn definition_lists_quotes_and_videos() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let dl = el(&mut b, 0, "dl", "");
+    let dt = el(&mut b, dl, "dt", "");
+    b.text(dt, "Latency");
+    let dd = el(&mut b, dl, "dd", "");
+    b.text(dd, "Time to first byte.");
+    let dt = el(&mut b, dl, "dt", "");
+    b.text(dt, "Throughput");
+    let dd = el(&mut b, dl, "dd", "");
+    b.text(dd, "Pages a second.");
+    let bq = el(&mut b, 0, "blockquote", "");
+    let p = el(&mut b, bq, "p", "");
+    b.text(p, "Simple is better.");
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "He said ");
+    let q = span(&mut b, p, "q", "");
+    b.text(q, "hello");
+    b.text(p, ".");
+    let f = el(&mut b, 0, "iframe", "");
+    b.node_mut(f).src = Some("https://www.youtube-nocookie.com/embed/abc123?rel=0".into());
+    b.node_mut(f)
+        .attrs
+        .insert("title".into(), "How ice forms".into());
+    let f = el(&mut b, 0, "iframe", "");
+    b.node_mut(f).src = Some("https://player.vimeo.com/video/42".into());
+    b.node_mut(f)
+        .attrs
+        .insert("title".into(), "Vimeo video player".into());
+    let v = el(&mut b, 0, "video", "");
+    b.node_mut(v).src = Some("https://example.com/clip.mp4".into());
+    b.node_mut(v)
+        .attrs
+        .insert("aria-label".into(), "Clip [1]".into());
+    let f = el(&mut b, 0, "iframe", "");
+    b.node_mut(f).src = Some("https://ads.example.com/frame".into());
+    assert_eq!(
+        md(&b.build()),
+        "**Latency**\n: Time to first byte.\n\n**Throughput**\n: Pages a second.\n\n\
+         > Simple is better.\n\nHe said \"hello\".\n\n\
+         [Video: How ice forms](https://www.youtube.com/watch?v=abc123)\n\n\
+         [Video](https://vimeo.com/42)\n\n[Video: Clip \\[1\\]](https://example.com/clip.mp4)\n"
+    );
+}
+
+#[test]
+fn heading_levels_relative_with_one_title() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    for (tag, t) in [("h2", "Title"), ("h3", "Part"), ("h4", "Detail")] {
+        let h = el(&mut b, 0, tag, "");
+        b.text(h, t);
+    }
+    assert_eq!(md(&b.build()), "# Title\n\n## Part\n\n### Detail\n");
+    let mut b = SnapshotBuilder::new(1000.0);
+    for (tag, t) in [("h3", "Title"), ("h4", "Part")] {
+        let h = el(&mut b, 0, tag, "");
+        b.text(h, t);
+    }
+    assert_eq!(md(&b.build()), "# Title\n\n## Part\n");
+    // A title the extraction left out still counts: the sections keep `##`, and the title is
+    // written above them (`title.rs`).
+    let mut b = SnapshotBuilder::new(1000.0);
+    let h1 = el(&mut b, 0, "h1", "");
+    b.text(h1, "Title");
+    let h2 = el(&mut b, 0, "h2", "");
+    b.text(h2, "Part");
+    assert_eq!(md_kept(&b.build(), Some(&[h2])), "# Title\n\n## Part\n");
+}
+
+#[test]
+fn partly_kept_code_is_written_whole_and_gaps_between_kept_texts_are_filled() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let p1 = el(&mut b, art, "p", "");
+    b.text(p1, "Before.");
+    // A Prism block with a line per `span` and `<br>`; the extraction kept one line's text.
+    let pre = el(&mut b, art, "pre", "language-js");
+    let code = span(&mut b, pre, "code", "");
+    let l1 = span(&mut b, code, "span", "token-line");
+    let kept_line = raw(&mut b, l1, "a();");
+    span(&mut b, l1, "br", "");
+    let l2 = span(&mut b, code, "span", "token-line");
+    raw(&mut b, l2, "b();");
+    // A video between kept paragraphs, not kept.
+    let f = el(&mut b, art, "iframe", "");
+    b.node_mut(f).src = Some("https://www.youtube.com/embed/xyz".into());
+    let p2 = el(&mut b, art, "p", "");
+    b.text(p2, "After.");
+    // A quote of which one paragraph was kept: written whole, with its attribution.
+    let bq = el(&mut b, art, "blockquote", "");
+    let qp = el(&mut b, bq, "p", "");
+    b.text(qp, "Quoted.");
+    let cite = el(&mut b, bq, "footer", "");
+    b.text(cite, "Someone");
+    let snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&[p1, kept_line, p2, qp])),
+        "Before.\n\n```js\na();\nb();\n```\n\n[Video](https://www.youtube.com/watch?v=xyz)\n\n\
+         After.\n\n> Quoted.\n>\n> Someone\n"
+    );
+}
+
+#[test]
+fn comments_with_their_author_in_bold_replies_nested_and_no_action_links() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ol = el(&mut b, 0, "ol", "comment-list");
+    let c1 = el(&mut b, ol, "li", "comment");
+    b.node_mut(c1).display = "list-item".into();
+    let meta = el(&mut b, c1, "div", "comment-meta");
+    let au = span(&mut b, meta, "span", "comment-author");
+    b.text(au, "Tom");
+    b.text(meta, " · ");
+    let t = span(&mut b, meta, "time", "");
+    b.text(t, "15 March 2026");
+    let body = el(&mut b, c1, "p", "");
+    b.text(body, "Nice barrels.");
+    let r = el(&mut b, c1, "div", "reply");
+    let a = span(&mut b, r, "a", "comment-reply-link");
+    b.node_mut(a).href = Some("#respond".into());
+    b.text(a, "Reply");
+    let kids = el(&mut b, c1, "ol", "children");
+    let c2 = el(&mut b, kids, "li", "comment");
+    b.node_mut(c2).display = "list-item".into();
+    let meta = el(&mut b, c2, "div", "comment-meta");
+    let au = span(&mut b, meta, "span", "comment-author");
+    b.text(au, "Ann");
+    let body = el(&mut b, c2, "p", "");
+    b.text(body, "Thanks!");
+    assert_eq!(
+        md(&b.build()),
+        "1. **Tom** · 15 March 2026\n\n   Nice barrels.\n   1. **Ann**\n\n      Thanks!\n"
+    );
+}

@@ -1,0 +1,143 @@
+//! Headings the extraction's mask leaves out or breaks: the page's title and headings whose
+//! text is kept without their element ([`with_title`]).
+//!
+//! Why the writer needs this: an algorithm keeps nodes by their text, and the title of an
+//! article usually sits in a header block above the body (`header.post-header h1`, pandoc's
+//! `#title-block-header`, a forum topic's title bar), which the mask leaves out with the byline;
+//! and a heading holding a permalink widget (VitePress's `a.header-anchor`, Substack's anchor
+//! button) can have its text kept and its element not, so its text would be a paragraph. The
+//! rules, on the writer's mask only (the text output never sees them):
+//! - a heading element whose text is kept joins the mask (not its other children): it is
+//!   written as a heading.
+//! - when the kept content then holds no `h1`, the page's title joins it: the last `h1`
+//!   shown above the content (before its first kept node in document order), not in a
+//!   `nav`, `footer` or `aside`, and not the site name (an `h1` linking to the site's root, or
+//!   marked as a logo, brand or site title), with its text but not its permalinks or
+//!   buttons. It is written first as `# title`, its links as their text, and the sections
+//!   start from it.
+//! - a page marks its title on a paragraph in some exports (Google Docs writes
+//!   `<p class="title">` above sections in `h1`): such a paragraph holding the content's first
+//!   text is the `#` heading ([`marked_title`]).
+
+use crate::snapshot::{Node, NodeId, Tree};
+
+/// The longest text (in characters) a title can have: a longer block is prose.
+const MAX_TITLE_CHARS: usize = 300;
+
+/// Add to `kept` the heading elements whose text it keeps and, when the content then holds no
+/// `h1`, the page's title (see the module rules); returns the title's node when it is added
+/// or marked on a kept paragraph.
+pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
+    let n = tree.len();
+    let mut has_h1 = false;
+    for id in 0..n {
+        let node = tree.node(id);
+        let Some(level) = node.heading_level() else {
+            continue;
+        };
+        if !kept[id] && tree.subtree(id).any(|i| kept[i] && has_text(tree.node(i))) {
+            kept[id] = true;
+        }
+        has_h1 |= kept[id] && level == 1;
+    }
+    let first = (0..n).find(|&i| kept[i])?;
+    if let Some(p) = marked_title(tree, kept, first) {
+        return Some(p);
+    }
+    if has_h1 {
+        return None;
+    }
+    let title = (0..first).rev().find(|&id| is_title(tree, id))?;
+    for i in tree.subtree(title) {
+        kept[i] = !tree
+            .ancestors(i)
+            .chain(std::iter::once(i))
+            .take_while(|&a| a >= title)
+            .any(|a| is_widget(tree, a));
+    }
+    Some(title)
+}
+
+/// Does the node hold text that is not white space?
+fn has_text(n: &Node) -> bool {
+    n.text.as_deref().is_some_and(|t| !t.trim().is_empty())
+}
+
+/// Is node `id` an `h1` that can be the page's title (see the module rules)?
+fn is_title(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if n.heading_level() != Some(1) || n.display == "none" || n.visibility != "visible" {
+        return false;
+    }
+    if n.rect.w <= 0.0 || n.rect.h <= 0.0 || is_site_name(n) {
+        return false;
+    }
+    let text = tree.text(id);
+    if text.is_empty() || text.chars().count() > MAX_TITLE_CHARS {
+        return false;
+    }
+    if tree
+        .ancestors(id)
+        .any(|a| matches!(tree.node(a).tag.as_str(), "nav" | "footer" | "aside"))
+    {
+        return false;
+    }
+    // A link to the site's root in it: the site's name, as a home link.
+    !tree.subtree(id).any(|i| {
+        let a = tree.node(i);
+        a.tag == "a" && a.href.as_deref().is_some_and(is_site_root)
+    })
+}
+
+/// Does an element's class or id mark it as the site's name (a logo, brand, site title)?
+fn is_site_name(n: &Node) -> bool {
+    let marks = |s: &str| {
+        let s = s.to_ascii_lowercase();
+        [
+            "logo",
+            "brand",
+            "site-title",
+            "site-name",
+            "sitename",
+            "masthead",
+        ]
+        .iter()
+        .any(|m| s.contains(m))
+    };
+    n.class.as_deref().is_some_and(marks) || n.id.as_deref().is_some_and(marks)
+}
+
+/// Is `href` a site's root (`/`, `https://host/`, `./`, `index.html`)?
+fn is_site_root(href: &str) -> bool {
+    let path = match href.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => href,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    matches!(path, "" | "/" | "./" | "/index.html" | "index.html")
+        && !href.starts_with('#')
+        && !href.is_empty()
+}
+
+/// A permalink or a button inside a title: left out of it (a permalink: a link to a place in
+/// the page, or a link whose text is a sign such as `¶` or `#`).
+fn is_widget(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    matches!(n.tag.as_str(), "button" | "svg")
+        || (n.tag == "a"
+            && (n.href.as_deref().is_some_and(|h| h.starts_with('#'))
+                || !tree.text(id).chars().any(char::is_alphanumeric)))
+}
+
+/// The kept paragraph the page marks as its title (class `title`) that holds the content's
+/// first kept text.
+fn marked_title(tree: &Tree, kept: &[bool], first: NodeId) -> Option<NodeId> {
+    let t = (first..tree.len()).find(|&i| kept[i] && has_text(tree.node(i)))?;
+    let p = tree.ancestors(t).find(|&a| tree.node(a).tag == "p")?;
+    let marked = tree
+        .node(p)
+        .class
+        .as_deref()
+        .is_some_and(|c| c.split_whitespace().any(|t| t == "title"));
+    (marked && kept[p] && tree.text(p).chars().count() <= MAX_TITLE_CHARS).then_some(p)
+}
