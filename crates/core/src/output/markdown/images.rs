@@ -89,8 +89,8 @@ fn media(n: &Node) -> Option<bool> {
 }
 
 /// Is node `id` a data table that the extraction's mask can leave out and the writer brings back
-/// ([`with_media`]): a `<table>` shown, not inside another table, not marked as layout
-/// (`role=presentation`/`none`), with no table inside it, and with a header cell (`th`) or at
+/// ([`with_media`]): a `<table>` shown, not inside another table or code, not marked as layout
+/// (`role=presentation`/`none`), with no table or `<pre>` inside it, and with a header cell (`th`) or at
 /// least two rows of at least two cells. Its text is the page's data (a table of units, of
 /// results), which a model trained on prose may score low though the paragraphs on both sides
 /// are kept.
@@ -100,14 +100,18 @@ fn is_data_table(tree: &Tree, id: NodeId) -> bool {
         return false;
     }
     if matches!(n.role.as_deref(), Some("presentation" | "none"))
-        || tree.ancestors(id).any(|a| tree.node(a).tag == "table")
+        || tree
+            .ancestors(id)
+            .any(|a| matches!(tree.node(a).tag.as_str(), "table" | "pre" | "code"))
     {
         return false;
     }
     let (mut th, mut rows) = (false, 0);
     for i in tree.subtree(id).skip(1) {
         match tree.node(i).tag.as_str() {
-            "table" => return false,
+            // A nested table, or code laid out in a table (line-number gutters: highlight.js,
+            // Rouge, Pygments), which the code writer reads.
+            "table" | "pre" => return false,
             "th" => th = true,
             "tr" => {
                 let cells = tree.children[i]
