@@ -38,7 +38,7 @@
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
-    "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
+    "data-code-block-lang", "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
     "data-mode-id", "datetime", "display", "encoding", "height", "itemprop", "lang", "name",
     "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
@@ -322,7 +322,11 @@
       const text = node.data.replace(/\s+/g, " ");
       if (text.trim() === "") {
         // In preserved whitespace (code) a blank between two tokens may be a line break.
-        if (pre && parent >= 0 && prevSiblingOf.call(node) === null) {
+        // A blank first in its element, or right after a <br>, indents the line's next text.
+        const before = prevSiblingOf.call(node);
+        const afterBreak = before !== null && nodeTypeOf.call(before) === 1
+          && String(tagNameOf.call(before)).toUpperCase() === "BR";
+        if (pre && parent >= 0 && (before === null || afterBreak)) {
           flushLead();
           lead = asWritten(node.data);
           leadParent = parent;

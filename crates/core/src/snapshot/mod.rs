@@ -223,12 +223,13 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 25] = [
+pub const WRITER_ATTRS: [&str; 26] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
     "colspan",
     "data-callout",
+    "data-code-block-lang",
     "data-code-language",
     "data-footnote-backref",
     "data-footnote-ref",

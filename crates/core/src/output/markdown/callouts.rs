@@ -132,7 +132,8 @@ fn repeats_kind(title: &str) -> bool {
     t.is_empty() || alert(&t).is_some() || t == "see also" || t == "warning!"
 }
 
-/// A paragraph without its bold lead-in when that only repeats the kind (`**Note:** text`).
+/// A paragraph without its bold lead-in when that is a label that only repeats the kind
+/// (`**Note:** text`; `**Done!** text` stays).
 fn without_kind_lead_in(para: &str) -> String {
     let Some(rest) = para.strip_prefix("**") else {
         return para.to_string();
@@ -141,8 +142,10 @@ fn without_kind_lead_in(para: &str) -> String {
         return para.to_string();
     };
     let (lead, after) = (&rest[..end], &rest[end + 2..]);
+    // A label ("Note:"), not a sentence that starts with a kind's word ("Done! It worked.").
+    let label = lead.trim_end().ends_with(':') || after.starts_with(':');
     let after = after.trim_start_matches(':').trim_start();
-    if lead.trim().is_empty() || !repeats_kind(lead) || after.is_empty() {
+    if !label || lead.trim().is_empty() || !repeats_kind(lead) || after.is_empty() {
         return para.to_string();
     }
     after.to_string()

@@ -198,14 +198,19 @@ fn is_root(tree: &Tree, id: NodeId) -> bool {
     n.tag == "pre" || is_widget(n) || (n.tag == "code" && is_block_code(tree, id))
 }
 
+/// Attributes that name a block's language: `data-lang`/`data-language` (many highlighters),
+/// `data-code-language`, Medium's `data-code-block-lang`, Monaco's `data-mode-id`.
+const LANGUAGE_ATTRS: [&str; 5] = [
+    "data-lang",
+    "data-language",
+    "data-code-language",
+    "data-code-block-lang",
+    "data-mode-id",
+];
+
 /// A language from a node's classes and attributes.
 fn node_language(n: &Node) -> Option<String> {
-    for a in [
-        "data-lang",
-        "data-language",
-        "data-code-language",
-        "data-mode-id",
-    ] {
+    for a in LANGUAGE_ATTRS {
         if let Some(v) = n.attrs.get(a) {
             if let Some(l) = clean(v) {
                 return Some(l);
@@ -392,7 +397,7 @@ fn own_language(tree: &Tree, root: NodeId) -> Option<String> {
     }
     for d in tree.subtree(root).skip(1).take(64) {
         let dn = tree.node(d);
-        if dn.tag == "code" {
+        if dn.tag == "code" || LANGUAGE_ATTRS.iter().any(|a| dn.attrs.contains_key(*a)) {
             if let Some(l) = node_language(dn) {
                 return Some(l);
             }
