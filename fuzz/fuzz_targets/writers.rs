@@ -13,7 +13,8 @@ use sightline_core::snapshot::{rect, Snapshot, SnapshotBuilder, Tree};
 const TAGS: &[&str] = &[
     "div", "p", "a", "span", "h1", "h3", "ul", "ol", "li", "pre", "code", "em", "strong", "br",
     "img", "table", "tr", "td", "th", "blockquote", "hr", "del", "kbd", "figure", "source",
-    "button", "section", "script", "svg", "b", "i", "thead",
+    "button", "section", "script", "svg", "b", "i", "thead", "sup", "dl", "dt", "dd", "aside",
+    "figcaption", "q", "iframe", "video", "math", "details", "summary", "h2",
 ];
 const TEXTS: &[&str] = &[
     "word", " ", "*", "_", "`", "```", "#", "> ", "1.", "-", "[x]", "](", "<b>", "&amp;", "\\",
@@ -46,6 +47,21 @@ fn snapshot(data: &[u8]) -> (Snapshot, Vec<bool>) {
         if c[5] & 2 == 2 {
             n.raw = n.text.clone().map(|t| format!("{t}\n  {t}"));
         }
+        if c[5] & 8 == 8 {
+            // Table spans, a language, a callout kind, footnote markers.
+            let (k, v) = [
+                ("colspan", "3"),
+                ("rowspan", "70000"),
+                ("data-lang", "rust"),
+                ("data-callout", "warning"),
+                ("data-footnote-ref", ""),
+            ][(c[5] >> 4) as usize % 5];
+            n.attrs.insert(k.into(), v.into());
+        }
+        if c[5] & 16 == 16 {
+            n.id = Some(TEXTS[(c[5] >> 3) as usize % TEXTS.len()].to_string());
+            n.class = Some(["admonition note", "footnotes", "line-numbers", "katex"][c[2] as usize % 4].into());
+        }
         n.rect = r;
         kept.push(c[5] & 4 == 0);
     }
@@ -70,4 +86,17 @@ fn write_all(tree: &Tree, ex: &Extraction) {
     output::text::render(tree, ex);
     output::markdown::render(tree, ex);
     output::html::render(tree, ex);
+    // Links as references re-resolved against a base URL, images as their alt text: every
+    // section must be its span of the markdown.
+    let opts = output::options::WriterOptions {
+        images: output::ImagesMode::Alt,
+        links: output::LinksMode::References,
+        base_url: Some("https://example.org/a/".into()),
+    };
+    let md = output::markdown::write(tree, ex, &opts);
+    let chars: Vec<char> = md.markdown.chars().collect();
+    for s in &md.sections {
+        let at: String = chars[s.span[0]..s.span[1]].iter().collect();
+        assert_eq!(at, s.markdown);
+    }
 }
