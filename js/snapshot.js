@@ -37,7 +37,7 @@
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
-  const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "colspan", "data-callout",
+  const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
     "data-code-block-lang", "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
     "data-mode-id", "datetime", "display", "encoding", "height", "itemprop", "lang", "name",
     "reversed", "rowspan", "scope", "start", "title", "type", "width"];

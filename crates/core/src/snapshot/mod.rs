@@ -223,10 +223,11 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 26] = [
+pub const WRITER_ATTRS: [&str; 27] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
+    "checked",
     "colspan",
     "data-callout",
     "data-code-block-lang",
@@ -291,7 +292,7 @@ pub struct Node {
     pub link: bool,
     /// The attributes the writers read beyond the ones above, as written (values cut at 300
     /// characters): table spans (`colspan`, `rowspan`), list numbering (`start`,
-    /// `reversed`), code languages (`data-lang`, `data-language`), titles and labels
+    /// `reversed`), task-list boxes (`checked`), code languages (`data-lang`, `data-language`), titles and labels
     /// (`title`, `aria-label`), `datetime`, footnote markers (`data-footnote-ref`,
     /// `data-footnote-backref`, `aria-describedby`), `itemprop`, and the rest of
     /// [`WRITER_ATTRS`]. Scores never read them.

@@ -498,6 +498,11 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// `- item` / `1. item`, nested content indented under the marker.
     fn list(&self, id: NodeId, blocks: &mut Vec<Block>) {
         let ordered = self.tree.node(id).tag == "ol";
+        // `<ol start>`: the first item's number.
+        let start = (self.tree.node(id).attrs.get("start"))
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .filter(|n| (0..1_000_000_000).contains(n))
+            .unwrap_or(1);
         let mut items = Vec::new();
         for c in self.kids(id) {
             let parts = match self.kind(c) {
@@ -524,8 +529,11 @@ impl<'t, 'a> Writer<'t, 'a> {
             if body.is_empty() {
                 continue;
             }
+            if let Some(done) = self.task_box(c) {
+                body = format!("[{}] {body}", if done { 'x' } else { ' ' });
+            }
             let marker = if ordered {
-                format!("{}. ", items.len() + 1)
+                format!("{}. ", start + items.len() as i64)
             } else {
                 "- ".to_string()
             };
@@ -538,6 +546,23 @@ impl<'t, 'a> Writer<'t, 'a> {
                 text: items.join("\n"),
             });
         }
+    }
+
+    /// A task-list item's box (GitHub's `<li><input type="checkbox" checked>`): ticked or not;
+    /// None for an ordinary item. The box is looked for first in the item.
+    fn task_box(&self, li: NodeId) -> Option<bool> {
+        self.tree
+            .subtree(li)
+            .skip(1)
+            .take(4)
+            .map(|k| self.tree.node(k))
+            .find(|n| {
+                n.tag == "input"
+                    && n.attrs
+                        .get("type")
+                        .is_some_and(|t| t.eq_ignore_ascii_case("checkbox"))
+            })
+            .map(|n| n.attrs.contains_key("checked"))
     }
 
     /// Render an inline node (text or inline element) into the paragraph being built.

@@ -418,6 +418,31 @@ fn vitepress_mdn_and_starlight_callouts_drop_a_lead_in_that_repeats_the_kind() {
 }
 
 #[test]
+fn task_lists_and_numbered_lists_that_start_later() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ul = el(&mut b, 0, "ul", "contains-task-list");
+    for (done, text) in [(true, "gzip input"), (false, "zstd input")] {
+        let li = el(&mut b, ul, "li", "task-list-item");
+        let input = span(&mut b, li, "input", "task-list-item-checkbox");
+        b.node_mut(input).attrs.insert("type".into(), "checkbox".into());
+        if done {
+            b.node_mut(input).attrs.insert("checked".into(), String::new());
+        }
+        b.text(li, text);
+    }
+    let ol = el(&mut b, 0, "ol", "");
+    b.node_mut(ol).attrs.insert("start".into(), "4".into());
+    for text in ["Fourth", "Fifth"] {
+        let li = el(&mut b, ol, "li", "");
+        b.text(li, text);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "- [x] gzip input\n- [ ] zstd input\n\n4. Fourth\n5. Fifth\n"
+    );
+}
+
+#[test]
 fn definition_lists_quotes_and_videos() {
     let mut b = SnapshotBuilder::new(1000.0);
     let dl = el(&mut b, 0, "dl", "");
