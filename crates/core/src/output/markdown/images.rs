@@ -10,7 +10,10 @@
 //!   least [`MIN_SIDE`] px on both sides; or, when its box shows nothing (a side under 2 px: a
 //!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
 //!   `height` attributes are both at least [`MIN_SIDE`], or, none declared, that has alt
-//!   text and a lazy loader's class (`lazy`, `lazyload`, `rocket-lazyload`, ...). Tracking pixels, spacers, icons,
+//!   text and a lazy loader's class (`lazy`, `lazyload`, `rocket-lazyload`, ...); or an image
+//!   that did not load and shows its alt text, whose declared size is at least [`MIN_SIDE`]
+//!   both ways. A lead image (in a `<figure>` before any kept text and followed by kept text,
+//!   in the `<article>` or `<main>` holding it) joins too. Tracking pixels, spacers, icons,
 //!   badges and avatars are smaller and dropped, even inside kept content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
 //!   when it sits between kept text (the text just before or after it kept, and kept text on
@@ -65,7 +68,13 @@ pub(super) fn content_image(n: &Node) -> bool {
             _ => false,
         };
     }
-    false
+    // An image that did not load (its host did not answer) shows its alt text in a box of
+    // the text's size: the size the page declares for it says what it is.
+    n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
+        && matches!(
+            (declared(n, "width"), declared(n, "height")),
+            (Some(a), Some(b)) if a >= MIN_SIDE && b >= MIN_SIDE
+        )
 }
 
 /// The alt text of a small image that is an emoji (WordPress's `img.emoji`): at most four
@@ -144,6 +153,41 @@ fn is_quote(tree: &Tree, id: NodeId) -> bool {
         && n.rect.w > 0.0
         && n.rect.h > 0.0
         && !tree.ancestors(id).any(|a| tree.node(a).tag == "blockquote")
+}
+
+/// A lead image: in a `<figure>` (or `<picture>`) that comes before any kept text and is
+/// followed by kept text, inside the `<article>` or `<main>` that holds that text (a news
+/// page's picture between its headline and standfirst and the body the extraction kept).
+fn lead_figure(
+    tree: &Tree,
+    img: NodeId,
+    before: &[(bool, bool)],
+    after: &[(bool, bool)],
+    has_text: &[bool],
+) -> bool {
+    let Some(fig) = tree
+        .ancestors(img)
+        .take(3)
+        .find(|&a| matches!(tree.node(a).tag.as_str(), "figure" | "picture"))
+    else {
+        return false;
+    };
+    // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`).
+    let fig = tree
+        .ancestors(fig)
+        .take(2)
+        .find(|&a| tree.node(a).tag == "figure")
+        .unwrap_or(fig);
+    let end = tree.subtree_end(fig);
+    let next_kept = end < tree.len() && after[end - 1].0;
+    let none_before = !before[fig].1;
+    next_kept
+        && none_before
+        && tree
+            .ancestors(fig)
+            .take(64)
+            .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
+            .is_some_and(|a| has_text[a])
 }
 
 /// The keep mask with the media the extraction left out (see the module rules). Linear.
@@ -225,7 +269,11 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         });
         let join = match kind {
             Cand::Formula => in_kept || (b && a),
-            Cand::Image => in_kept || ((b || a) && any_b && any_a),
+            Cand::Image => {
+                in_kept
+                    || ((b || a) && any_b && any_a)
+                    || lead_figure(tree, i, &before, &after, &has_text)
+            }
             // Between kept text, or partly kept (the mask cut it).
             Cand::Table => in_kept || (b && (a || under_heading)) || has_text[i],
             Cand::Quote => in_kept || ((b || a) && any_b && any_a) || has_text[i],
@@ -390,6 +438,35 @@ mod tests {
         );
         assert!(!md.contains("icon.png") && !md.contains("pixel") && !md.contains("logo"));
         let _ = (icon, pix, in_p);
+    }
+
+    #[test]
+    fn a_lead_figure_and_an_image_that_did_not_load_join_the_content() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 900.0));
+        let h = b.el(art, "h1", rect(0.0, 0.0, 600.0, 40.0));
+        b.text(h, "Headline");
+        // A lead picture whose host did not answer: its alt text in a box of the text's size,
+        // its declared size a photo's.
+        let fig = b.el(art, "figure", rect(0.0, 50.0, 600.0, 40.0));
+        let pic = b.el(fig, "picture", rect(0.0, 50.0, 320.0, 18.0));
+        let lead = img(&mut b, pic, 320.0, 18.0, "ferry.jpg", "A ferry at night");
+        b.node_mut(lead).attrs.insert("width".into(), "460".into());
+        b.node_mut(lead).attrs.insert("height".into(), "276".into());
+        let cap = b.el(fig, "figcaption", rect(0.0, 70.0, 600.0, 20.0));
+        b.text(cap, "The ferry at the quay.");
+        // A small icon that did not load, declared small: not content.
+        let icon = img(&mut b, fig, 60.0, 16.0, "share.svg", "Share");
+        b.node_mut(icon).attrs.insert("width".into(), "16".into());
+        b.node_mut(icon).attrs.insert("height".into(), "16".into());
+        let p = b.el(art, "p", rect(0.0, 100.0, 600.0, 40.0));
+        let t = b.text(p, "The body the extraction kept.");
+        let md = md_text_kept(&b, &[t], &[p]);
+        assert_eq!(
+            md,
+            "# Headline\n\n![A ferry at night](ferry.jpg)\n\nThe ferry at the quay.\n\n\
+             The body the extraction kept.\n"
+        );
     }
 
     #[test]

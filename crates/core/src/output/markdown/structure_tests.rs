@@ -424,9 +424,13 @@ fn task_lists_and_numbered_lists_that_start_later() {
     for (done, text) in [(true, "gzip input"), (false, "zstd input")] {
         let li = el(&mut b, ul, "li", "task-list-item");
         let input = span(&mut b, li, "input", "task-list-item-checkbox");
-        b.node_mut(input).attrs.insert("type".into(), "checkbox".into());
+        b.node_mut(input)
+            .attrs
+            .insert("type".into(), "checkbox".into());
         if done {
-            b.node_mut(input).attrs.insert("checked".into(), String::new());
+            b.node_mut(input)
+                .attrs
+                .insert("checked".into(), String::new());
         }
         b.text(li, text);
     }
