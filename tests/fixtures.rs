@@ -354,13 +354,7 @@ async fn fixtures_render_and_extract_in_real_chromium() {
             }
             let result = AlgorithmResult::new(&tree, &ex, None, &expect.writer);
             for s in &result.sections {
-                let at: String = result
-                    .markdown
-                    .chars()
-                    .skip(s.span[0])
-                    .take(s.span[1] - s.span[0])
-                    .collect();
-                if at != s.markdown {
+                if s.slice(&result.markdown) != s.markdown {
                     failures.push(format!(
                         "fixture {slug} [{a}]: section {:?} is not its span of the markdown",
                         s.heading_path

@@ -94,9 +94,7 @@ fn write_all(tree: &Tree, ex: &Extraction) {
         base_url: Some("https://example.org/a/".into()),
     };
     let md = output::markdown::write(tree, ex, &opts);
-    let chars: Vec<char> = md.markdown.chars().collect();
     for s in &md.sections {
-        let at: String = chars[s.span[0]..s.span[1]].iter().collect();
-        assert_eq!(at, s.markdown);
+        assert_eq!(s.slice(&md.markdown), s.markdown);
     }
 }

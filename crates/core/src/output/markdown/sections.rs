@@ -3,7 +3,7 @@
 //! its heading path, its markdown, its character span in the whole markdown and the page
 //! boxes its content covers, merged.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Block, BlockKind, Writer};
 use crate::snapshot::{NodeId, Rect};
@@ -15,7 +15,7 @@ const MERGE_GAP_PX: f64 = 48.0;
 
 /// One section of the content: a heading and what follows it up to the next heading (of any
 /// level), or the content before the first heading (its `heading_path` empty, `level` 0).
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Section {
     /// The texts of the headings the section is under, from the top down, its own last (empty
     /// for the content before the first heading).
@@ -30,6 +30,24 @@ pub struct Section {
     /// The page boxes the section's text and images cover (`[x, y, w, h]`, CSS px, document
     /// coordinates), boxes of one column merged.
     pub boxes: Vec<Rect>,
+}
+
+impl Section {
+    /// This section's part of `markdown` (the whole markdown it was cut from): `span` read as
+    /// character offsets. Empty when the span is not inside `markdown` (another page's).
+    pub fn slice<'m>(&self, markdown: &'m str) -> &'m str {
+        let byte = |c: usize| {
+            markdown
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([markdown.len()])
+                .nth(c)
+        };
+        match (byte(self.span[0]), byte(self.span[1])) {
+            (Some(a), Some(b)) if a <= b => &markdown[a..b],
+            _ => "",
+        }
+    }
 }
 
 impl Writer<'_, '_> {
@@ -139,9 +157,19 @@ mod tests {
     use crate::output::options::WriterOptions;
     use crate::snapshot::{rect, Rect, SnapshotBuilder, Tree};
 
-    /// `markdown[span]`, the span in characters.
-    fn at(md: &str, span: [usize; 2]) -> String {
-        md.chars().skip(span[0]).take(span[1] - span[0]).collect()
+    #[test]
+    fn a_span_counts_characters_and_one_outside_the_markdown_is_empty() {
+        let sec = |a, b| super::Section {
+            heading_path: vec![],
+            level: 0,
+            markdown: String::new(),
+            span: [a, b],
+            boxes: vec![],
+        };
+        let md = "# Ålesund\n\nÉtude";
+        assert_eq!(sec(0, 9).slice(md), "# Ålesund");
+        assert_eq!(sec(11, 16).slice(md), "Étude");
+        assert_eq!(sec(11, 99).slice(md), "");
     }
 
     #[test]
@@ -189,7 +217,7 @@ mod tests {
             ]
         );
         for s in &out.sections {
-            assert_eq!(at(&out.markdown, s.span), s.markdown, "{s:?}");
+            assert_eq!(s.slice(&out.markdown), s.markdown, "{s:?}");
         }
         assert_eq!(out.sections[0].markdown, "Lead «before» any heading.");
         assert_eq!(
