@@ -215,7 +215,7 @@ async fn extracts_loopback_pages_when_private_targets_are_allowed() {
     );
     for s in sections {
         let sec: sightline::output::markdown::Section = serde_json::from_value(s.clone()).unwrap();
-        assert_eq!(sec.slice(&md), sec.markdown);
+        assert_eq!(sec.slice(md), sec.markdown);
     }
     let (st, e) = get_json(&format!(
         "{}/extract?url={}&base_url=example.org",
