@@ -12,9 +12,9 @@
 // (scripts/bench-speed installs them in a cache directory outside the repository).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { loopbackBrowser } from "./lib/loopback_browser.mjs";
 
 const require = createRequire(process.env.NODE_PATH.split(":")[0] + "/");
-const { chromium } = require("playwright-core");
 const readabilitySrc = readFileSync(require.resolve("@mozilla/readability/Readability.js"), "utf8");
 
 const [list, tabsArg, out, mode] = process.argv.slice(2);
@@ -22,17 +22,7 @@ const loadOnly = mode === "--load-only";
 const urls = readFileSync(list, "utf8").split("\n").map((s) => s.trim()).filter(Boolean);
 const tabs = Number(tabsArg) || 1;
 const t0 = performance.now();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox"],
-});
-const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-await context.route("**/*", (route) => {
-  const u = route.request().url();
-  if (/^(https?:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?\/|data:|blob:)/.test(u)) return route.continue();
-  return route.abort("blockedbyclient");
-});
+const { browser, context } = await loopbackBrowser();
 const results = new Array(urls.length);
 let next = 0;
 async function worker() {

@@ -13,9 +13,9 @@
 // scripts/bench-speed uses, outside the repository).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { loopbackBrowser } from "./loopback_browser.mjs";
 
 const require = createRequire(process.env.NODE_PATH.split(":")[0] + "/");
-const { chromium } = require("playwright-core");
 const readabilitySrc = readFileSync(require.resolve("@mozilla/readability/Readability.js"), "utf8");
 const turndownSrc = readFileSync(require.resolve("turndown/lib/turndown.browser.umd.js"), "utf8");
 const gfmSrc = readFileSync(require.resolve("turndown-plugin-gfm/dist/turndown-plugin-gfm.js"), "utf8");
@@ -23,17 +23,7 @@ const gfmSrc = readFileSync(require.resolve("turndown-plugin-gfm/dist/turndown-p
 const [list, out, tabsArg] = process.argv.slice(2);
 const urls = readFileSync(list, "utf8").split("\n").map((s) => s.trim()).filter(Boolean);
 const tabs = Number(tabsArg) || 2;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox"],
-});
-const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-await context.route("**/*", (route) => {
-  const u = route.request().url();
-  if (/^(https?:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?\/|data:|blob:)/.test(u)) return route.continue();
-  return route.abort("blockedbyclient");
-});
+const { browser, context } = await loopbackBrowser();
 const results = new Array(urls.length);
 let next = 0;
 async function worker() {
