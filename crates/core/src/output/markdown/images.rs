@@ -51,6 +51,9 @@ pub(super) fn content_image(n: &Node) -> bool {
     if n.tag != "img" || n.display == "none" || n.visibility != "visible" {
         return false;
     }
+    if super::article::is_badge(n) {
+        return true;
+    }
     let (w, h) = (n.rect.w, n.rect.h);
     if w >= MIN_SIDE && h >= MIN_SIDE {
         return true;
@@ -321,7 +324,8 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
 
 /// The LaTeX of a formula image (its alt text) and whether it is a display formula: an image
 /// whose class names LaTeX (`latex`, `tex`, `wp-latex`, MediaWiki's `mwe-math-fallback-image-*`)
-/// or whose source is a LaTeX renderer (`latex`, `mathtex`, `codecogs`, `/math/render/`).
+/// or whose source is a LaTeX renderer (`latex` or `mathtex` in its file name or query,
+/// `codecogs`, `/math/render/`).
 pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
     if n.tag != "img" {
         return None;
@@ -335,10 +339,16 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
         let c = c.to_ascii_lowercase();
         c == "latex" || c == "tex" || c.starts_with("wp-latex") || c.starts_with("mwe-math")
     });
+    // A renderer is named by its host, its file or its query (`latex.php?latex=…`,
+    // `mathtex.cgi?…`), never by a directory the page sits in (`/latex-notes/x1.png`).
     let src = n.src.as_deref().unwrap_or("").to_ascii_lowercase();
-    let by_src = ["latex", "mathtex", "codecogs", "/math/render/"]
-        .iter()
-        .any(|k| src.contains(k));
+    let (path, query) = src.split_once('?').unwrap_or((&src, ""));
+    let file = path.rsplit('/').next().unwrap_or("");
+    let by_src = src.contains("codecogs")
+        || src.contains("/math/render/")
+        || ["latex", "mathtex"]
+            .iter()
+            .any(|k| file.contains(k) || query.contains(k));
     if !by_class && !by_src {
         return None;
     }

@@ -11,7 +11,9 @@
 //! - block vs inline: markdown tags decide (`p`, `h1`-`h6`, lists, `pre`, `table`, ... are
 //!   blocks; `a`, `em`, `code`, `img`, ... are inline); other tags follow the computed
 //!   display ([`Tree::is_block`]). An inline element holding a block (a card link around a
-//!   heading) is rendered as a plain container: markdown links cannot hold blocks.
+//!   heading) is rendered as a plain container: markdown links cannot hold blocks; but a link
+//!   whose blocks are one line of content (an image in a `<div>`, a card of short `<div>`s)
+//!   is one inline link.
 //! - text is escaped where markdown would read it as syntax: `` \ * ` [ ] ~ `` always, `_` unless
 //!   inside a word, `<` before a tag-like character, `&` before an entity, and line starts that
 //!   would open a heading, quote, list or rule (`#`, `>`, `-`, `+`, `=`, `1.`, `1)`).
@@ -33,6 +35,7 @@
 pub(crate) use self::images::with_media;
 pub(crate) use self::math::{formula, is_math, is_mathjax_render};
 
+mod article;
 mod callouts;
 mod code;
 mod comments;
@@ -248,6 +251,10 @@ struct Writer<'t, 'a> {
     title: Option<NodeId>,
 }
 
+/// The longest text of a link whose blocks are written as one inline link
+/// ([`Writer::flat_link`]).
+const FLAT_LINK_MAX_CHARS: usize = 300;
+
 /// How deep the writer descends into nested elements; below that, a subtree's text is written
 /// as plain text (no markdown structure), walked without recursion, so that a page nested
 /// 100,000 levels deep cannot overflow the stack of a 2 MiB worker thread.
@@ -259,6 +266,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         let mut kept: std::borrow::Cow<[bool]> =
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
+        article::with_article_rest(tree, &mut kept);
         let title = title::with_title(tree, kept.to_mut());
         let mut hide = vec![false; n];
         let mut moved = vec![false; n];
@@ -297,6 +305,9 @@ impl<'t, 'a> Writer<'t, 'a> {
             if base == Kind::Skip {
                 continue;
             }
+            if w.has_block[id] && w.flat_link(id) {
+                w.has_block[id] = false;
+            }
             if let Some(p) = tree.parent(id) {
                 // A formula is written whole, whatever its rendering's boxes.
                 let inner = w.has_block[id] && !math::is_math(tree.node(id));
@@ -304,6 +315,39 @@ impl<'t, 'a> Writer<'t, 'a> {
             }
         }
         w
+    }
+
+    /// Is this a link whose blocks are one line of content, written as one inline link: an
+    /// image in a `<div>` (Substack's image links), a card of short `<div>`s (Ghost's bookmark
+    /// cards)? Not when it holds a heading, a list, a table, code, a quote or a paragraph (a
+    /// card link around an article's teaser keeps its blocks), nor over
+    /// [`FLAT_LINK_MAX_CHARS`] characters.
+    fn flat_link(&self, id: NodeId) -> bool {
+        let n = self.tree.node(id);
+        n.tag == "a"
+            && n.href.is_some()
+            && self.tree.chars[id] <= FLAT_LINK_MAX_CHARS
+            && !self.tree.subtree(id).skip(1).any(|d| {
+                self.kept[d]
+                    && matches!(
+                        self.tree.node(d).tag.as_str(),
+                        "h1" | "h2"
+                            | "h3"
+                            | "h4"
+                            | "h5"
+                            | "h6"
+                            | "p"
+                            | "ul"
+                            | "ol"
+                            | "li"
+                            | "dl"
+                            | "table"
+                            | "pre"
+                            | "blockquote"
+                            | "figure"
+                            | "a"
+                    )
+            })
     }
 
     /// The node's kind from its tag and display alone.

@@ -580,3 +580,126 @@ fn comments_with_their_author_in_bold_replies_nested_and_no_action_links() {
         "1. **Tom** · 15 March 2026\n\n   Nice barrels.\n   1. **Ann**\n\n      Thanks!\n"
     );
 }
+
+/// A README: a kept title, intro and table, then a task list, a note and a last paragraph
+/// under a kept heading that the extraction left out; a badge row after the title.
+fn readme(b: &mut SnapshotBuilder) -> (NodeId, Vec<NodeId>) {
+    let art = el(b, 0, "article", "markdown-body entry-content");
+    let h = el(b, art, "h1", "");
+    b.text(h, "tally");
+    let badges = el(b, art, "p", "");
+    let a = span(b, badges, "a", "");
+    b.node_mut(a).href = Some("https://ci.example.com/q/tally".into());
+    let img = b.el(a, "img", rect(0.0, 30.0, 90.0, 20.0));
+    let n = b.node_mut(img);
+    n.src = Some("https://camo.example.com/4e1f/badge-ci.svg".into());
+    n.alt = Some("CI".into());
+    n.display = "inline".into();
+    n.link = true;
+    let intro = el(b, art, "p", "");
+    b.text(intro, "tally counts matching lines in log files, grouped by a field, and prints the top entries of each group.");
+    let usage = el(b, art, "p", "");
+    b.text(usage, "Run it over any log, plain or compressed, and it streams the lines so that a huge file needs no more memory than a small one.");
+    let tasks = el(b, art, "ul", "contains-task-list");
+    let item = el(b, tasks, "li", "task-list-item");
+    b.text(item, "gzip input");
+    let see = el(b, art, "section", "");
+    let h2 = el(b, see, "h2", "");
+    b.text(h2, "See also");
+    let list = el(b, see, "ul", "");
+    let li = el(b, list, "li", "");
+    let a = span(b, li, "a", "");
+    b.node_mut(a).href = Some("https://example.org/grep".into());
+    b.text(a, "grep");
+    let share = el(b, art, "div", "share-buttons");
+    b.text(share, "Share this on every network");
+    let meta = el(b, 0, "footer", "");
+    b.text(meta, "Site footer");
+    (art, vec![h, intro, usage])
+}
+
+#[test]
+fn the_rest_of_the_chosen_article_joins_the_markdown() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let (_, kept) = readme(&mut b);
+    let out = md_kept(&b.build(), Some(&kept));
+    assert!(
+        out.contains(
+            "[![CI](https://camo.example.com/4e1f/badge-ci.svg)](https://ci.example.com/q/tally)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("- gzip input"), "{out}");
+    assert!(
+        out.contains("## See also\n\n- [grep](https://example.org/grep)"),
+        "{out}"
+    );
+    assert!(!out.contains("Share this"), "furniture by its class: {out}");
+    assert!(!out.contains("Site footer"), "outside the article: {out}");
+}
+
+#[test]
+fn an_article_the_extraction_did_not_choose_brings_nothing() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let (_, mut kept) = readme(&mut b);
+    // Most kept text outside the article: the extraction chose something else.
+    let other = el(&mut b, 0, "div", "");
+    b.text(
+        other,
+        &"A long text the extraction kept outside the article. ".repeat(12),
+    );
+    kept.push(other);
+    let out = md_kept(&b.build(), Some(&kept));
+    assert!(!out.contains("gzip input"), "{out}");
+    assert!(!out.contains("See also"), "{out}");
+}
+
+#[test]
+fn a_formula_image_is_named_by_its_renderer_not_by_a_folder() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    let img = b.el(p, "img", rect(0.0, 0.0, 538.0, 300.0));
+    let n = b.node_mut(img);
+    n.src = Some("https://example.org/papers/arxiv-latexml/x1.png".into());
+    n.alt = Some("Refer to caption".into());
+    n.class = Some("ltx_graphics".into());
+    let img = b.el(p, "img", rect(0.0, 300.0, 60.0, 20.0));
+    let n = b.node_mut(img);
+    n.src = Some("https://s0.wp.com/latex.php?latex=x%5E2&bg=ffffff".into());
+    n.alt = Some("x^2".into());
+    assert_eq!(
+        md(&b.build()),
+        "![Refer to caption](https://example.org/papers/arxiv-latexml/x1.png)$x^2$\n"
+    );
+}
+
+#[test]
+fn a_link_around_one_line_of_blocks_is_one_inline_link() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // Substack: an image in a div in a link; Ghost: a bookmark card of short divs.
+    let fig = el(&mut b, 0, "figure", "");
+    let a = span(&mut b, fig, "a", "image-link");
+    b.node_mut(a).href = Some("https://cdn.example.com/full.jpeg".into());
+    let inset = el(&mut b, a, "div", "image2-inset");
+    let img = b.el(inset, "img", rect(0.0, 0.0, 600.0, 400.0));
+    let n = b.node_mut(img);
+    n.src = Some("https://cdn.example.com/w_1456.jpeg".into());
+    n.alt = Some("A workbench".into());
+    let fig = el(&mut b, 0, "figure", "kg-bookmark-card");
+    let card = span(&mut b, fig, "a", "kg-bookmark-container");
+    b.node_mut(card).href = Some("https://film.example.org/push".into());
+    let t = b.el(card, "div", rect(0.0, 420.0, 600.0, 20.0));
+    b.text(t, "A practical guide");
+    let d = b.el(card, "div", rect(0.0, 440.0, 600.0, 20.0));
+    b.text(d, "When to push.");
+    // A card link around a heading keeps its blocks: tests.rs, card_link_around_blocks.
+    let out = md(&b.build());
+    assert!(
+        out.contains("[![A workbench](https://cdn.example.com/w_1456.jpeg)](https://cdn.example.com/full.jpeg)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[A practical guide When to push.](https://film.example.org/push)"),
+        "{out}"
+    );
+}
