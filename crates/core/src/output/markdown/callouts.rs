@@ -11,7 +11,8 @@
 //! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
 //! The callout's title (its `.*-title`/`.*-heading` child, `<summary>`, or a leading heading)
 //! is dropped when it only repeats the kind, else written in bold on the first line; so is a
-//! bold lead-in that only repeats it (MDN's `<strong>Note:</strong> …`).
+//! bold lead-in that only repeats it (MDN's `<strong>Note:</strong> …`). A callout without a
+//! kind (Notion's, Ghost's callout card: an emoji and a sentence) is a plain quote, whole.
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
@@ -91,6 +92,17 @@ fn alert(word: &str) -> Option<&'static str> {
 }
 
 /// The alert a node is, if it is a callout.
+/// A callout that names no kind: Notion's `figure.callout` and Ghost's `.kg-callout-card`, an
+/// emoji beside a sentence. Written as a plain `>` quote, the emoji included.
+pub(super) fn plain_box(n: &Node) -> bool {
+    matches!(n.tag.as_str(), "div" | "figure" | "aside")
+        && n.class.as_deref().is_some_and(|c| {
+            c.split_whitespace()
+                .any(|t| t == "callout" || t == "kg-callout-card")
+        })
+        && kind(n).is_none()
+}
+
 pub(super) fn kind(n: &Node) -> Option<&'static str> {
     if !matches!(
         n.tag.as_str(),

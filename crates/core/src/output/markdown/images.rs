@@ -17,10 +17,11 @@
 //!   badges and avatars are smaller and dropped, even inside kept content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
 //!   when it sits between kept text (the text just before or after it kept, and kept text on
-//!   both sides somewhere: a figure between two paragraphs); a formula needs the text just
-//!   before and just after it kept (its sentence). It brings its ancestors that hold no kept
-//!   text (a `<figure>`, `<picture>`, a link around it), and a figure brought so brings its
-//!   `<figcaption>`; so does a kept figure showing a content image.
+//!   both sides somewhere: a figure between two paragraphs); an inline formula needs the text
+//!   just before and just after it kept (its sentence), a display formula joins as an image
+//!   does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
+//!   around it), and a figure brought so brings its `<figcaption>`; so does a kept figure
+//!   showing a content image.
 //! - a data table ([`is_data_table`]) or a `<blockquote>` (a quoted reply, a pull
 //!   quote: its text repeats text elsewhere, which the extraction scores low) that the mask
 //!   left out or cut joins it whole when its parent is kept, when part of its text is kept, or
@@ -271,7 +272,16 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             k > 0 && has_text[sibs[k - 1]] && tree.node(sibs[k - 1]).heading_level().is_some()
         });
         let join = match kind {
-            Cand::Formula => in_kept || (b && a),
+            // A display formula stands apart (LaTeXML's equation table, its number beside
+            // it): kept text on one side right next to it is enough, as for an image.
+            Cand::Formula => {
+                in_kept
+                    || (b && a)
+                    || (math::formula(tree.node(i)).is_some_and(|f| f.1)
+                        && (b || a)
+                        && any_b
+                        && any_a)
+            }
             Cand::Image => {
                 in_kept
                     || ((b || a) && any_b && any_a)

@@ -267,6 +267,15 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
+        // A callout without a kind is written whole (its emoji holds no text to score).
+        for i in 1..n {
+            if callouts::plain_box(tree.node(i)) && tree.subtree(i).any(|d| kept[d]) {
+                let k = kept.to_mut();
+                for d in tree.subtree(i) {
+                    k[d] |= tree.node(d).rendered;
+                }
+            }
+        }
         let title = title::with_title(tree, kept.to_mut());
         let mut hide = vec![false; n];
         let mut moved = vec![false; n];
@@ -275,11 +284,9 @@ impl<'t, 'a> Writer<'t, 'a> {
         let authors = comments::prepare(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
-        let quotes = tree
-            .snap
-            .nodes
-            .iter()
-            .any(|n| n.tag == "blockquote" || callouts::kind(n).is_some());
+        let quotes = tree.snap.nodes.iter().any(|n| {
+            n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)
+        });
         let mut w = Writer {
             tree,
             kept,
@@ -478,7 +485,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             "dl" => self.definition_list(id, blocks),
             "pre" | "code" => self.code_block(id, blocks),
             "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
-            "blockquote" => {
+            _ if n.tag == "blockquote" || callouts::plain_box(n) => {
                 let inner = join(&self.children_blocks(id));
                 if !inner.is_empty() {
                     blocks.push(Block {
@@ -833,7 +840,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
         self.tree.ancestors(r).find(|&a| {
             let n = self.tree.node(a);
-            n.tag == "blockquote" || callouts::kind(n).is_some()
+            n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)
         })
     }
 

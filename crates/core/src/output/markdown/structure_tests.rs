@@ -703,3 +703,23 @@ fn a_link_around_one_line_of_blocks_is_one_inline_link() {
         "{out}"
     );
 }
+
+#[test]
+fn a_callout_without_a_kind_is_a_quote_with_its_emoji() {
+    // Notion's callout: the emoji in one div, the sentence in another; only the sentence kept.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Before the callout.");
+    let fig = el(&mut b, 0, "figure", "block-color-gray_background callout");
+    let icon = el(&mut b, fig, "div", "");
+    let s = span(&mut b, icon, "span", "icon");
+    b.text(s, "⚠️");
+    let body = el(&mut b, fig, "div", "");
+    b.text(body, "Raw schemas are reloaded nightly.");
+    let snap = b.build();
+    let out = md_kept(&snap, Some(&[p, body]));
+    assert_eq!(
+        out,
+        "Before the callout.\n\n> ⚠️\n>\n> Raw schemas are reloaded nightly.\n"
+    );
+}
