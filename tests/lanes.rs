@@ -121,7 +121,9 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     );
     assert_eq!(counts.lock().unwrap().get("/harbour.png"), None);
     assert_eq!(counts.lock().unwrap().get("/tides.js"), None);
-    let e = refused.err().expect("static refuses a plan that waits");
+    let Err(e) = refused else {
+        panic!("static refuses a plan that waits")
+    };
     assert_eq!(e.kind(), "input", "{e}");
     assert!(e.to_string().contains("--render full"), "{e}");
 

@@ -154,7 +154,7 @@ impl Renderer {
         let seen = lane::StaticShown {
             text_chars: shown,
             wall: wall.as_ref().map(|k| k.as_str()),
-            soft_error: soft.as_deref(),
+            soft_error: soft,
         };
         let Some(why) = lane::after_static(&seen, &params) else {
             return r;
