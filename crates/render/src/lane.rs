@@ -96,6 +96,15 @@ pub struct LaneReport {
 }
 
 impl LaneReport {
+    /// The lane as summaries count it: `static`, `full`, or `static-then-full` for a page
+    /// `auto` rendered twice.
+    pub fn summary_key(&self) -> &'static str {
+        match (self.mode, self.renders) {
+            (Lane::Full, n) if n > 1 => "static-then-full",
+            (m, _) => m.as_str(),
+        }
+    }
+
     /// A page that took `mode` for `reason`, in one render.
     pub fn new(mode: Lane, reason: impl Into<String>) -> LaneReport {
         LaneReport {

@@ -177,11 +177,7 @@ impl Summary {
 /// A record's lane as summaries count it: `static`, `full`, or `static-then-full`; None when
 /// no lane was asked for.
 pub fn lane_key(record: &Record) -> Option<&'static str> {
-    let r = record.render.as_ref()?;
-    Some(match (r.mode, r.renders) {
-        (crate::render::lane::Lane::Full, n) if n > 1 => "static-then-full",
-        (m, _) => m.as_str(),
-    })
+    record.render.as_ref().map(|r| r.summary_key())
 }
 
 /// The runner's core: `f` applied to each item with at most `concurrency` in flight,
