@@ -202,7 +202,7 @@ impl Capture {
 /// Content-Type, or of the document's `<meta charset>`, so the archive holds what the server
 /// sent; when there is none, or the text does not encode back, UTF-8, and the archived
 /// Content-Type then says `charset=utf-8` so that a replay decodes it the same way.
-fn stored_text(text: String, headers: &mut [(String, String)]) -> Vec<u8> {
+pub(super) fn stored_text(text: String, headers: &mut [(String, String)]) -> Vec<u8> {
     let declared =
         crate::checks::header_charset(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .or_else(|| meta_charset(&text));

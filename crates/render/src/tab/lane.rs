@@ -80,7 +80,7 @@ pub(super) async fn answer_response(
     };
     let id = ev.request_id.clone();
     let status = ev.response_status_code.unwrap_or(0);
-    let headers: Vec<(String, String)> = ev
+    let mut headers: Vec<(String, String)> = ev
         .response_headers
         .iter()
         .flatten()
@@ -103,7 +103,17 @@ pub(super) async fn answer_response(
         let html_like =
             content_type.is_empty() || content_type.to_ascii_lowercase().contains("html");
         let body = if html_like {
-            read_body(&pg, &id, limit).await
+            // A body CDP gives as text is stored back in its charset (as capture does), so
+            // that a render answered with it decodes it the same way.
+            read_body(&pg, &id, limit)
+                .await
+                .map(|(bytes, text)| match text {
+                    true => super::capture::stored_text(
+                        String::from_utf8(bytes).unwrap_or_default(),
+                        &mut headers,
+                    ),
+                    false => bytes,
+                })
         } else {
             None
         };
@@ -151,22 +161,24 @@ pub(super) async fn answer_response(
     true
 }
 
-/// The body of a response paused at Fetch's response stage, bounded by `limit`.
+/// The body of a response paused at Fetch's response stage, bounded by `limit`, and whether
+/// CDP gave it as text (decoded from its charset) rather than as its bytes.
 async fn read_body(
     pg: &Page,
     id: &chromiumoxide::cdp::browser_protocol::fetch::RequestId,
     limit: std::time::Duration,
-) -> Option<Vec<u8>> {
+) -> Option<(Vec<u8>, bool)> {
     use base64::Engine;
     let r = cdp::within(limit, pg.execute(GetResponseBodyParams::new(id.clone())))
         .await
         .ok()?;
     if r.result.base64_encoded {
-        base64::engine::general_purpose::STANDARD
+        let bytes = base64::engine::general_purpose::STANDARD
             .decode(r.result.body.as_bytes())
-            .ok()
+            .ok()?;
+        Some((bytes, false))
     } else {
-        Some(r.result.body.clone().into_bytes())
+        Some((r.result.body.clone().into_bytes(), true))
     }
 }
 
