@@ -125,9 +125,10 @@ pub async fn run_crawl(a: CrawlArgs, quiet: bool) -> Result<i32> {
     let s = summary?;
     if !quiet {
         eprintln!(
-            "{} pages recorded: {} failed, {} empty, {} folded into their canonical URL, {} near-duplicates, {} kept out by robots.txt, {} refused by the target policy{}",
+            "{} pages recorded: {} failed, {} empty, {} folded into their canonical URL, {} near-duplicates, {} kept out by robots.txt, {} refused by the target policy{}{}",
             s.recorded, s.failed, s.empty, s.duplicates, s.near_duplicates, s.disallowed, s.refused,
-            crate::ui::walls_part(&s.walls)
+            crate::ui::walls_part(&s.walls),
+            crate::ui::lanes_part(&s.lanes)
         );
     }
     Ok(if s.interrupted && cancel.is_cancelled() {

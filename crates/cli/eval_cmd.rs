@@ -227,6 +227,16 @@ fn run_notes(st: &RunStats) -> String {
             skipped.images, skipped.media, skipped.fonts
         ));
     }
+    if !st.lanes.is_empty() {
+        md.push_str(&format!(
+            "Render lanes (--render): {}.\n",
+            st.lanes
+                .iter()
+                .map(|(k, v)| format!("{v} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if !st.comments_kept_in.is_empty() {
         md.push_str(&format!(
             "Reader comments: `learned` kept them (`--comments`) on {}, whose gold keeps them; on the other datasets it dropped them, as their gold does (`--comments-in` changes this).\n",

@@ -256,12 +256,13 @@ async fn report(
     let s = summary?;
     if !quiet && (many || s.interrupted) {
         eprintln!(
-            "{} of {} inputs recorded: {} failed, {} empty{}{}",
+            "{} of {} inputs recorded: {} failed, {} empty{}{}{}",
             s.recorded,
             total,
             s.failed,
             s.empty,
             crate::ui::walls_part(&s.walls),
+            crate::ui::lanes_part(&s.lanes),
             match (relaunches, recycles) {
                 (0, 0) => String::new(),
                 (d, 0) => format!(", browser relaunched {d} time(s) after dying"),

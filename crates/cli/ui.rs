@@ -31,6 +31,16 @@ pub fn crawl_spinner(quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
+/// The summary's lanes (`--render auto|static`): `, lanes: 30 static, 8 full, 2 static-then-full`,
+/// or nothing when no lane was asked for.
+pub fn lanes_part(lanes: &std::collections::BTreeMap<String, usize>) -> String {
+    if lanes.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = lanes.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    format!(", lanes: {}", parts.join(", "))
+}
+
 /// The summary line's part about walls: `, 4 behind walls (3 challenge, 1 paywall)`, or
 /// nothing when no page was behind one.
 pub fn walls_part(walls: &std::collections::BTreeMap<String, usize>) -> String {

@@ -14,7 +14,7 @@ class RenderOptions(TypedDict, total=False):
     """The keyword options of ``Browser(...)`` that load and render pages: also those of
     ``sightline.snapshot(...)``. Each one's default is on its line; ``help(sightline.Browser)``
     says what each does. Declared once in Rust: the render settings (``offline``, ``proxy``,
-    ``timeout`` in seconds, ``user_agent``, ``viewport``) are fields of the library's
+    ``timeout`` in seconds, ``user_agent``, ``viewport``, ``render``) are fields of the library's
     ``RenderOptions`` (its JSON schema gives their names, defaults and docs), the others are
     in ``python/src/options.rs``; a test holds these lines to them."""
 
@@ -23,6 +23,7 @@ class RenderOptions(TypedDict, total=False):
     timeout: float  # default: 15.0
     user_agent: Optional[str]  # default: None
     viewport: Optional[Tuple[int, int]]  # default: None
+    render: Literal["auto", "full", "static"]  # default: 'full'
     browser_ws: Optional[Sequence[str]]  # default: None
     chrome: Optional[Union[str, "os.PathLike[str]"]]  # default: None
     charset: Optional[str]  # default: None

@@ -364,6 +364,7 @@ const RENDER: &[RenderKeyword] = &[
     RenderKeyword::snapshot("timeout"),
     RenderKeyword::snapshot("user_agent"),
     RenderKeyword::snapshot("viewport").none_default(),
+    RenderKeyword::snapshot("render"),
     RenderKeyword::browser("accept_http_errors"),
 ];
 

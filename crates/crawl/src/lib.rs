@@ -105,6 +105,10 @@ pub struct CrawlSummary {
     /// "paywall": 1}`): `blocked` errors and successes that name a wall. A site that starts
     /// blocking the crawl shows here first.
     pub walls: std::collections::BTreeMap<String, usize>,
+    /// Records by the render lane their snapshot came from (`--render auto` or `static`):
+    /// `static`, `full`, `static-then-full`; empty without a lane.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lanes: std::collections::BTreeMap<String, usize>,
 }
 
 impl CrawlSummary {
@@ -112,6 +116,13 @@ impl CrawlSummary {
     pub(crate) fn count_wall(&mut self, kind: Option<sightline_core::walls::WallKind>) {
         if let Some(k) = kind {
             *self.walls.entry(k.as_str().to_string()).or_default() += 1;
+        }
+    }
+
+    /// Count a record's lane in [`CrawlSummary::lanes`].
+    pub(crate) fn count_lane(&mut self, lane: Option<&str>) {
+        if let Some(l) = lane {
+            *self.lanes.entry(l.to_string()).or_default() += 1;
         }
     }
 }

@@ -235,6 +235,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
                     set_place(&mut out, &entry);
                     self.e.summary.failed += 1;
                     self.e.summary.count_wall(out.wall());
+                    self.e.summary.count_lane(out.lane());
                     self.e.summary.recorded += 1;
                     write(&mut out, &self.e.summary)?;
                 }
@@ -304,6 +305,7 @@ impl<'a, P: Pages + ?Sized> Loop<'a, P> {
             self.e.summary.empty += 1;
         }
         self.e.summary.count_wall(out.wall());
+        self.e.summary.count_lane(out.lane());
         self.e.summary.recorded += 1;
         Ok(out)
     }

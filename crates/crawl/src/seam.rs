@@ -81,4 +81,9 @@ pub trait CrawlRecord {
     /// The kind of the wall in front of the page (a `blocked` error's, or one a success
     /// names), for the summary's `walls`.
     fn wall(&self) -> Option<sightline_core::walls::WallKind>;
+    /// The render lane the page's snapshot came from (`static`, `full`, `static-then-full`),
+    /// for the summary's `lanes`; None when no lane was asked for.
+    fn lane(&self) -> Option<&'static str> {
+        None
+    }
 }

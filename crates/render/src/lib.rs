@@ -25,6 +25,8 @@
 //! - `dialogs`: JavaScript dialogs answered so no page hangs.
 //! - `error`: [`BrowserError`], the failures of the browser itself (the library's
 //!   `Error::Browser` keeps it whole as its source).
+//! - [`lane`]: the render lanes (`--render auto|full|static`): [`RenderMode`], the lane a
+//!   page took ([`lane::LaneReport`]) and `auto`'s pure rules with their thresholds.
 //! - `launch`: the browser's lifetime: launch, relaunch, recycling, the egress proxy it keeps.
 //! - [`loopback`]: the local server of pages given as HTML bytes.
 //! - `options`: [`RenderOptions`] (the render settings, with their JSON form and, with the
@@ -56,6 +58,7 @@ pub(crate) use sightline_core::archive;
 pub(crate) use sightline_core::snapshot;
 pub use sightline_core::{Error, Snapshot};
 pub use sightline_egress::{self as egress, guard};
+pub mod lane;
 mod launch;
 pub mod loopback;
 mod options;
@@ -76,6 +79,7 @@ use std::time::Duration;
 pub use browser::{find_chrome, BrowserHandle, BrowserSource};
 pub use egress::EgressPolicy;
 pub use error::BrowserError;
+pub use lane::RenderMode;
 pub use options::{Input, PageRender, RenderOptions};
 pub use pool::BrowserPool;
 pub use scroll::{ScrollOptions, ScrollReport};

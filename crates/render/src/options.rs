@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{checks, egress, guard, BrowserSource, ScrollOptions, Steer};
+use super::{checks, egress, guard, BrowserSource, RenderMode, ScrollOptions, Steer};
 use crate::settings::{millis, secs, SettingsError};
 use crate::Error;
 
@@ -151,6 +151,22 @@ pub struct RenderOptions {
     /// failing them with an `http` error.
     #[cfg_attr(feature = "clap", arg(long))]
     pub accept_http_errors: bool,
+    /// How pages are rendered: `full` (scripts run, everything loads, the page settles and
+    /// scrolls; the default), `static` (scripts off, only stylesheets fetched, no scroll:
+    /// fastest, for server-rendered pages; refuses waits, actions and a scroll box) or `auto`
+    /// (static unless the page's HTML shows content built by scripts, and in full again when
+    /// the static render shows too little, an error or a wall; the page is fetched once).
+    // `lane.rs` holds the rules; in JSON `render`, as the flag.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "full", value_name = "auto|full|static", value_parser = render_mode_arg())
+    )]
+    pub render: RenderMode,
+    /// The main document as a render before this one fetched it: answered with it, never
+    /// fetched again (`auto`'s full render after a static one).
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(skip))]
+    pub(crate) fetched: Option<Arc<crate::lane::FetchedDocument>>,
     /// Run the page's scripts (default). The JavaScript-disabled fallback render turns this
     /// off for one page.
     #[serde(skip)]
@@ -247,6 +263,7 @@ setters! {
     targets: Option<guard::TargetPolicy>,
     exempt_origin: Option<String>,
     accept_http_errors: bool,
+    render: RenderMode,
     javascript: bool,
     steer: Arc<Steer>,
     proxy: Option<String>,
@@ -314,6 +331,14 @@ impl RenderOptions {
     }
 }
 
+/// `--render auto|full|static`.
+#[cfg(feature = "clap")]
+fn render_mode_arg() -> impl clap::builder::TypedValueParser<Value = RenderMode> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["auto", "full", "static"])
+        .map(|s| s.parse().unwrap_or_default())
+}
+
 /// `--viewport WxH`.
 #[cfg(feature = "clap")]
 fn viewport_arg(arg: &str) -> Result<(u32, u32), String> {
@@ -361,6 +386,8 @@ impl Default for RenderOptions {
             targets: None,
             exempt_origin: None,
             accept_http_errors: false,
+            render: RenderMode::Full,
+            fetched: None,
             javascript: true,
             steer: Arc::default(),
             proxy: None,

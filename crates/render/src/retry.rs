@@ -15,6 +15,7 @@
 use std::time::{Duration, Instant};
 
 use super::checks;
+use super::lane::{self, Lane, LaneParams, LaneReport, RenderMode};
 use super::options::{local_html, repair_unclosed_title, Input, PageRender, RenderOptions};
 use super::steer::Steer;
 use super::tab::Rendered;
@@ -52,6 +53,11 @@ impl Renderer {
         if let Some(steer) = &page.steer {
             opts.steer = steer.clone();
         }
+        let asked = opts.render;
+        let chosen = match Self::lane_before(input, &mut opts) {
+            Ok(c) => c,
+            Err(e) => return (Err(e), Timings::default()),
+        };
         let first = &opts;
         let mut retries = 0;
         loop {
@@ -62,9 +68,120 @@ impl Renderer {
                 .await;
             match r {
                 Attempt::Break(r) => {
+                    let r = match r {
+                        Ok(mut r) => {
+                            if let Some(c) = &chosen {
+                                r.render = Some(c.clone());
+                            }
+                            Ok(if asked == RenderMode::Auto {
+                                self.static_fallback(input, r, first, started).await
+                            } else {
+                                r
+                            })
+                        }
+                        Err(e) => Err(e),
+                    };
                     return (self.walls(input, r, first, started).await, timings);
                 }
                 Attempt::Continue(()) => continue,
+            }
+        }
+    }
+
+    /// The lane settled before the render, into `opts.render`: a plan that waits, acts or
+    /// scrolls a box needs scripts (`static` refuses it, `auto` renders it in full); `auto`
+    /// decides a page given as a file or as HTML from its bytes ([`lane::choose`]), with
+    /// nothing fetched. Returns the lane so chosen, for the record; None when the tab decides
+    /// (a URL under `auto`, at its response) or nothing was chosen (`full`, `static`).
+    fn lane_before(input: &Input, opts: &mut RenderOptions) -> Result<Option<LaneReport>, Error> {
+        let steered = opts.steer.steers_page() || opts.steer.scroll_container.is_some();
+        match opts.render {
+            RenderMode::Full => Ok(None),
+            RenderMode::Static if steered => Err(Error::Input {
+                input: input.name(),
+                message: "--render static runs no scripts, so the page's waits, actions or scroll box cannot run: use --render full, or auto (which renders a steered page in full)".into(),
+                source: None,
+            }),
+            RenderMode::Static => Ok(None),
+            RenderMode::Auto if steered => {
+                opts.render = RenderMode::Full;
+                Ok(Some(LaneReport::new(
+                    Lane::Full,
+                    "steered: the page's waits, actions or scroll box need its scripts",
+                )))
+            }
+            RenderMode::Auto => {
+                let Some((bytes, charset)) = local_html(input) else {
+                    return Ok(None);
+                };
+                let html = checks::decode(&bytes, charset);
+                let c = lane::choose(200, "", &html, &LaneParams::default());
+                opts.render = match c.lane {
+                    Lane::Static => RenderMode::Static,
+                    Lane::Full => RenderMode::Full,
+                };
+                Ok(Some(LaneReport::new(c.lane, c.reason)))
+            }
+        }
+    }
+
+    /// `auto`'s page rendered static that shows too little, a soft error or a wall
+    /// ([`lane::after_static`]) is rendered again in full, within its deadline, its main
+    /// document answered with the body the static render fetched; the full render is kept
+    /// when it succeeds (its `render` says why, and `renders: 2`).
+    async fn static_fallback(
+        &self,
+        input: &Input,
+        r: Rendered,
+        opts: &RenderOptions,
+        started: Instant,
+    ) -> Rendered {
+        if r.render.as_ref().is_none_or(|l| l.mode != Lane::Static) {
+            return r;
+        }
+        let params = LaneParams::default();
+        let wp = walls::WallParams::default();
+        let resp = walls::Response {
+            status: r.status,
+            headers: r.headers.clone(),
+            html_text_chars: r.html_text_chars,
+        };
+        let wall = walls::recognise(&r.snapshot, &resp, &wp).map(|v| v.wall.kind);
+        let shown = checks::snapshot_text_chars(&r.snapshot);
+        let soft = r
+            .html_text_chars
+            .and_then(|html| walls::soft_error(&r.snapshot, html, &wp));
+        let seen = lane::StaticShown {
+            text_chars: shown,
+            wall: wall.as_ref().map(|k| k.as_str()),
+            soft_error: soft,
+        };
+        let Some(why) = lane::after_static(&seen, &params) else {
+            return r;
+        };
+        let Some(mut full) = Self::follow_up(opts, started) else {
+            tracing::debug!(
+                "{}: {why}, but too little of the page's deadline is left to render it in full",
+                input.name()
+            );
+            return r;
+        };
+        full.render = RenderMode::Full;
+        full.fetched = r.fetched.clone();
+        match self.render_once(input, &full).await.1 {
+            Ok(mut again) => {
+                tracing::info!("{}: {why}; rendered it in full", input.name());
+                again.retries = r.retries;
+                again.render = Some(LaneReport {
+                    mode: Lane::Full,
+                    reason: why,
+                    renders: 2,
+                });
+                again
+            }
+            Err(e) => {
+                tracing::debug!("{}: {why}; the full render failed: {e}", input.name());
+                r
             }
         }
     }
@@ -290,6 +407,11 @@ impl Renderer {
         let Some(html) = r.html_text_chars else {
             return r;
         };
+        if r.render.as_ref().is_some_and(|l| l.mode == Lane::Static) {
+            // A static render ran no scripts: `auto`'s own fallback decides
+            // (`static_fallback`).
+            return r;
+        }
         if opts.steer.steers_page() {
             // The page the plan waited for or acted on is not the one a render without
             // scripts shows (its waits would not hold, its actions not work).

@@ -152,4 +152,8 @@ impl CrawlRecord for PageOut {
     fn wall(&self) -> Option<crate::walls::WallKind> {
         self.record.wall.as_ref().map(|w| w.kind)
     }
+
+    fn lane(&self) -> Option<&'static str> {
+        crate::batch::lane_key(&self.record)
+    }
 }

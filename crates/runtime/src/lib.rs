@@ -69,7 +69,7 @@ pub use extractor::{BrowserStats, Extractor, Options, Page, Source};
 pub use render::guard::NetPolicy;
 pub use render::reap::end_all_now;
 pub use render::steer::{Action, Steer};
-pub use render::{BrowserSource, RenderOptions, ScrollOptions, Timings};
+pub use render::{BrowserSource, RenderMode, RenderOptions, ScrollOptions, Timings};
 pub use scoring::Scoring;
 pub use sightline_core::{
     output::WriterOptions, Algorithm, BoxError, Error, Extraction, Format, Metadata, Params,

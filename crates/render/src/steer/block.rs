@@ -71,6 +71,8 @@ pub(crate) enum Skip {
     Font,
     /// A filter of the block list matched it (`--block-list`).
     List,
+    /// A script, not fetched by the static lane (`--render static`).
+    Script,
 }
 
 /// How a skipped request ends.
@@ -137,6 +139,10 @@ pub struct SkippedRequests {
     /// Requests refused by the block list (`--block-list`).
     #[serde(skip_serializing_if = "is_zero")]
     pub block_list: usize,
+    /// Scripts not fetched by the static lane (`--render static`, or `auto` rendering a page
+    /// static), whose images, media and fonts count above.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub scripts: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -151,12 +157,13 @@ impl SkippedRequests {
             Skip::Media => self.media += 1,
             Skip::Font => self.fonts += 1,
             Skip::List => self.block_list += 1,
+            Skip::Script => self.scripts += 1,
         }
     }
 
     /// Every request skipped.
     pub fn total(&self) -> usize {
-        self.images + self.media + self.fonts + self.block_list
+        self.images + self.media + self.fonts + self.block_list + self.scripts
     }
 
     /// Add the counts of another render (a retry of the same page, or another page).
@@ -165,6 +172,7 @@ impl SkippedRequests {
         self.media += other.media;
         self.fonts += other.fonts;
         self.block_list += other.block_list;
+        self.scripts += other.scripts;
     }
 }
 

@@ -29,6 +29,7 @@ use parking_lot::Mutex;
 
 use super::{Fault, State};
 use crate::cdp;
+use crate::lane::FetchedDocument;
 use sightline_core::archive::{Archive, Exchange};
 
 /// The exchanges of the page being captured. The tab's event streams are read side by side,
@@ -201,7 +202,7 @@ impl Capture {
 /// Content-Type, or of the document's `<meta charset>`, so the archive holds what the server
 /// sent; when there is none, or the text does not encode back, UTF-8, and the archived
 /// Content-Type then says `charset=utf-8` so that a replay decodes it the same way.
-fn stored_text(text: String, headers: &mut [(String, String)]) -> Vec<u8> {
+pub(super) fn stored_text(text: String, headers: &mut [(String, String)]) -> Vec<u8> {
     let declared =
         crate::checks::header_charset(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .or_else(|| meta_charset(&text));
@@ -250,6 +251,28 @@ fn meta_charset(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Answer the main document's request with the document an earlier render fetched: its
+/// status, its headers (but those of the transfer: the body is already decoded) and its body.
+pub(super) async fn fulfil_fetched(pg: &Page, id: RequestId, doc: &FetchedDocument) {
+    use base64::Engine;
+    let mut p = FulfillRequestParams::new(id, doc.status);
+    p.response_headers = Some(
+        doc.headers
+            .iter()
+            .filter(|(n, _)| {
+                !["content-encoding", "content-length", "transfer-encoding"]
+                    .iter()
+                    .any(|h| n.eq_ignore_ascii_case(h))
+            })
+            .map(|(name, value)| HeaderEntry::new(name.clone(), value.clone()))
+            .collect(),
+    );
+    p.body = Some(chromiumoxide::Binary::from(
+        base64::engine::general_purpose::STANDARD.encode(&doc.body),
+    ));
+    let _ = pg.execute(p).await;
 }
 
 /// Answer a paused request from the archive, off the event loop (the archive is read from

@@ -9,6 +9,8 @@ use std::time::Duration;
 use sightline_core::archive::Archive;
 use sightline_egress::guard::NetPolicy;
 
+use crate::lane::FetchedDocument;
+use crate::lane::RenderMode;
 use crate::options::RenderOptions;
 use crate::scroll::ScrollOptions;
 use crate::steer::Steer;
@@ -49,6 +51,10 @@ pub(crate) struct TabConfig {
     pub capture: bool,
     /// Every request answered from this archive (`RenderOptions::replay`).
     pub replay: Option<Arc<Archive>>,
+    /// The render lane (`RenderOptions::render`); `static` turns `javascript` off.
+    pub render: RenderMode,
+    /// The main document as an earlier render fetched it (`RenderOptions::fetched`).
+    pub fetched: Option<Arc<FetchedDocument>>,
 }
 
 impl TabConfig {
@@ -66,11 +72,13 @@ impl TabConfig {
             policy: opts.policy().cloned(),
             exempt_origin: opts.exempt_origin.clone(),
             accept_http_errors: opts.accept_http_errors,
-            javascript: opts.javascript,
+            javascript: opts.javascript && opts.render != RenderMode::Static,
             steer: opts.steer.clone(),
             proxied: opts.proxy.is_some(),
             capture: opts.capture,
             replay: opts.replay.clone(),
+            render: opts.render,
+            fetched: opts.fetched.clone(),
         }
     }
 }

@@ -288,6 +288,10 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     if super::pdf::answer_request(pg, st, ev).await {
         return;
     }
+    // `auto`: the main document's response, read and decided (tab/lane.rs).
+    if super::lane::answer_response(pg, st, ev).await {
+        return;
+    }
     let Paused {
         d,
         policy,
@@ -295,10 +299,17 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
         skip,
         replay,
         pdf_fetch,
+        decide_lane,
+        fetched,
     } = paused_request(&mut st.lock(), ev);
     let id = ev.request_id.clone();
     if let Some(why) = skip {
         block::answer(pg, id, why, ev.resource_type.as_ref()).await;
+        return;
+    }
+    // The main document as an earlier render fetched it (`auto`): not fetched again.
+    if let Some(doc) = fetched {
+        capture::fulfil_fetched(pg, id, &doc).await;
         return;
     }
     // `--replay`: answered from the archive, never from the network.
@@ -311,7 +322,7 @@ async fn on_paused(pg: &Page, st: &Arc<Mutex<State>>, ev: &EventRequestPaused) {
     let go = move |id: RequestId| {
         let mut p = ContinueRequestParams::new(id);
         p.headers = headers;
-        p.intercept_response = pdf_fetch.then_some(true);
+        p.intercept_response = (pdf_fetch || decide_lane).then_some(true);
         p
     };
     match policy {
@@ -351,6 +362,11 @@ struct Paused {
     replay: Option<Arc<Archive>>,
     /// The PDF's request again (`tab/pdf.rs`): its response is paused, to read the PDF.
     pdf_fetch: bool,
+    /// The main document under `auto`: its response is paused, to choose the lane
+    /// (`tab/lane.rs`).
+    decide_lane: bool,
+    /// The main document as an earlier render fetched it: the request is answered with it.
+    fetched: Option<Arc<crate::lane::FetchedDocument>>,
 }
 
 /// Decide a paused request ([`decide`]) and count it.
@@ -371,8 +387,15 @@ fn paused_request(s: &mut State, ev: &EventRequestPaused) -> Paused {
         exempt_origin: s.rules.exempt_origin.as_deref(),
     });
     if d.navigation_document {
-        s.seen.main_request = network_id;
+        s.seen.main_request.clone_from(&network_id);
     }
+    // The navigation's document, or a redirect of it.
+    let main_hop = d.main_document
+        && d.allow
+        && (d.navigation_document
+            || (ev.redirected_request_id.is_some()
+                && network_id.is_some()
+                && s.seen.main_request == network_id));
     if !d.allow {
         s.seen.blocked += 1;
     }
@@ -385,9 +408,18 @@ fn paused_request(s: &mut State, ev: &EventRequestPaused) -> Paused {
         let kind = ev.resource_type.as_ref();
         b.skip(&ev.request.url, page, kind, d.main_document)
     });
+    // The static lane does not fetch scripts, media, fonts (nor images, but for a
+    // screenshot).
+    let skip = skip.or_else(|| {
+        (d.allow && !d.main_document && super::lane::is_static(s))
+            .then(|| super::lane::static_skip(&ev.resource_type, s.rules.screenshot))
+            .flatten()
+    });
     if let Some(why) = skip {
         s.seen.skipped.count(why);
     }
+    let decide_lane = super::lane::pauses_response(s, main_hop);
+    let fetched = s.rules.fetched.clone().filter(|_| d.navigation_document);
     // `tab/pdf.rs`: the PDF's request again, its response paused to read the PDF.
     let pdf_fetch = s.seen.pdf_fetch && d.main_document && d.navigation_document;
     let policy = s.rules.policy.clone().filter(|_| d.check_target);
@@ -411,6 +443,8 @@ fn paused_request(s: &mut State, ev: &EventRequestPaused) -> Paused {
         skip,
         replay,
         pdf_fetch,
+        decide_lane,
+        fetched,
     }
 }
 

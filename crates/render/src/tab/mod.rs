@@ -14,6 +14,8 @@
 //!   it needs of the tab: settling after an action, following the navigation it caused.
 //! - `capture`: `--warc` (every exchange of the page, from the Network events) and
 //!   `--replay` (every request answered from an archive).
+//! - `lane`: the render lane in the tab: `auto`'s decision at the main document's response,
+//!   what the static lane does not fetch, the document handed to a render that follows.
 //! - `consent`: the page's consent dialog answered (autoconsent) before the snapshot kept.
 //! - `pdf`: a PDF main document read and laid out as a page of its own text (PDF.js).
 //! - `screenshot`: the screenshot phase (the page down to its height limit, as PNG).
@@ -27,6 +29,7 @@ mod capture;
 mod config;
 mod consent;
 mod events;
+mod lane;
 mod lifecycle;
 mod navigate;
 mod pdf;
@@ -53,6 +56,7 @@ use chromiumoxide::Page;
 use parking_lot::Mutex;
 
 use crate::cdp;
+use crate::lane::FetchedDocument;
 use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle::INSTRUMENT_JS;
@@ -132,6 +136,13 @@ struct Rules {
     proxied: bool,
     /// The archive every request is answered from (`RenderOptions::replay`).
     replay: Option<Arc<sightline_core::archive::Archive>>,
+    /// The render lane asked for (`RenderOptions::render`).
+    render: crate::lane::RenderMode,
+    /// A screenshot is taken: the static lane fetches images.
+    screenshot: bool,
+    /// The main document as an earlier render fetched it: its request is answered with it
+    /// (`RenderOptions::fetched`).
+    fetched: Option<Arc<FetchedDocument>>,
 }
 
 impl Rules {
@@ -163,6 +174,9 @@ impl Rules {
             },
             proxied: opts.proxied,
             replay: opts.replay.clone(),
+            render: opts.render,
+            screenshot: opts.screenshot,
+            fetched: opts.fetched.clone(),
         }
     }
 }
@@ -231,6 +245,14 @@ struct Seen {
     page_navigation: Option<String>,
     /// The page's exchanges being captured (`RenderOptions::capture`).
     capture: Option<capture::Capture>,
+    /// The page's lane: `static` when asked, or as `auto` chose it at the main document's
+    /// response (`tab/lane.rs`); None for a full render that was not chosen.
+    lane: Option<crate::lane::LaneReport>,
+    /// The main document as `auto` read it at its response, for a render that follows.
+    fetched: Option<Arc<FetchedDocument>>,
+    /// `auto` switched the tab's scripts off for this page (the tab's next page switches them
+    /// back on).
+    scripts_off_by_lane: bool,
 }
 
 impl State {
@@ -456,6 +478,11 @@ pub struct Rendered {
     pub exchanges: Option<Vec<sightline_core::archive::Exchange>>,
     /// The document the page was laid out from, when its main document was a PDF.
     pub document: Option<Document>,
+    /// The lane of this render and why (`RenderOptions::render` `auto` or `static`; None for
+    /// `full`).
+    pub render: Option<crate::lane::LaneReport>,
+    /// The main document as this render fetched it (`auto`), for a render that follows.
+    pub(crate) fetched: Option<Arc<FetchedDocument>>,
 }
 
 /// How a bounded wait ended.
@@ -493,6 +520,8 @@ impl Rendered {
             consent: None,
             exchanges: None,
             document: None,
+            render: None,
+            fetched: None,
         }
     }
 }

@@ -71,7 +71,12 @@ impl Tab {
         deadline: Instant,
     ) -> Result<bool, Error> {
         self.switch_javascript(input, opts).await?;
-        match self.go(url, deadline).await {
+        let went = self.go(url, deadline).await;
+        if self.state.lock().seen.scripts_off_by_lane {
+            // `auto` chose the static lane at the response and switched scripts off.
+            self.js_disabled = true;
+        }
+        match went {
             Err(Cut::Refused) => self.after_refused(input, opts).await,
             Err(Cut::Fault(f, ended)) => {
                 if ended {
@@ -187,7 +192,7 @@ impl Tab {
         }
         // Read while the page settles; checked after the settle.
         self.start_body_read();
-        if !opts.javascript {
+        if !opts.javascript || super::lane::is_static(&self.state.lock()) {
             // The snapshot skips <noscript> (with scripts on, it never shows); with scripts
             // off its content is the page's: unwrap it.
             cdp::execute(

@@ -16,6 +16,7 @@ use super::{
 use crate::cdp;
 use crate::checks;
 use crate::error::BrowserError;
+use crate::lane::{Lane, LaneReport, RenderMode};
 use crate::options::RenderOptions;
 use crate::scroll::{self, ScrollReport};
 use crate::settle;
@@ -118,10 +119,14 @@ impl Tab {
         let deadline = start + opts.timeout;
         self.begin(input, url, opts, start).await?;
         let (load_timed_out, document) = self.navigate_or_pdf(input, url, opts, deadline).await?;
+        // The static lane (asked, or chosen at the response): no consent step (its dialogs
+        // are scripts'), no scroll.
+        let static_lane = super::lane::is_static(&self.state.lock());
         let platform = self
             .settle_page(input, opts, start, deadline, load_timed_out)
-            .await?;
-        let early = platform.is_some();
+            .await?
+            .filter(|_| !static_lane);
+        let early = platform.is_some() || static_lane;
         let consent = self
             .answer_consent_early(input, opts, start, deadline, platform)
             .await?;
@@ -141,9 +146,15 @@ impl Tab {
         } else {
             None
         };
-        let scroll = self
-            .scroll_page(input, opts, start, deadline, load_timed_out)
-            .await?;
+        let scroll = if static_lane {
+            ScrollReport {
+                stopped: "static".into(),
+                ..ScrollReport::default()
+            }
+        } else {
+            self.scroll_page(input, opts, start, deadline, load_timed_out)
+                .await?
+        };
         let ((snapshot, json), late) = self
             .snapshot_page(input, opts, start, deadline, early && !searched, searched)
             .await?;
@@ -192,10 +203,16 @@ impl Tab {
         {
             let mut s = self.state.lock();
             s.abort_body_read();
+            if s.seen.scripts_off_by_lane {
+                // `auto` switched the previous page's scripts off (tab/lane.rs).
+                self.js_disabled = true;
+            }
             *s = State {
                 rules: Rules::for_page(url, &self.main_frame, opts, self.egress.clone()),
                 seen: Seen {
                     capture: opts.capture.then(Default::default),
+                    lane: (opts.render == RenderMode::Static)
+                        .then(|| LaneReport::new(Lane::Static, "asked")),
                     ..Seen::default()
                 },
             };
@@ -441,6 +458,15 @@ impl Tab {
             consent,
             exchanges,
             document,
+            render: seen.lane.clone().or_else(|| {
+                (opts.render == RenderMode::Auto).then(|| {
+                    LaneReport::new(
+                        Lane::Full,
+                        "the main document was not seen at its response (not fetched over HTTP)",
+                    )
+                })
+            }),
+            fetched: seen.fetched.clone(),
         }
     }
 

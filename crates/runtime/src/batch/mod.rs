@@ -160,6 +160,24 @@ pub struct Summary {
     /// Records whose page is behind a wall, by the wall's kind (`{"challenge": 3,
     /// "paywall": 1}`): `blocked` errors and successes that name a wall.
     pub walls: std::collections::BTreeMap<String, usize>,
+    /// Records by the render lane their snapshot came from (`--render auto` or `static`):
+    /// `static`, `full`, and `static-then-full` for pages `auto` rendered twice.
+    pub lanes: std::collections::BTreeMap<String, usize>,
+}
+
+impl Summary {
+    /// Count a record's lane in [`Summary::lanes`].
+    pub fn count_lane(&mut self, record: &Record) {
+        if let Some(key) = lane_key(record) {
+            *self.lanes.entry(key.to_string()).or_default() += 1;
+        }
+    }
+}
+
+/// A record's lane as summaries count it: `static`, `full`, or `static-then-full`; None when
+/// no lane was asked for.
+pub fn lane_key(record: &Record) -> Option<&'static str> {
+    record.render.as_ref().map(|r| r.summary_key())
 }
 
 /// The runner's core: `f` applied to each item with at most `concurrency` in flight,
@@ -325,6 +343,7 @@ pub async fn run<R: PageRenderer + ?Sized>(
         } else if out.empty {
             summary.empty += 1;
         }
+        summary.count_lane(&out.record);
         if let Some(w) = &out.record.wall {
             *summary
                 .walls
@@ -487,6 +506,7 @@ mod tests {
                 empty: 1,
                 interrupted: false,
                 walls: Default::default(),
+                lanes: Default::default(),
             }
         );
         let recs = records(&buf);

@@ -300,6 +300,7 @@ pub(crate) fn finish_page(
     let streamed = r.snapshot.streamed_segments;
     out.record.streamed_segments = (streamed > 0).then_some(streamed);
     out.record.javascript = r.javascript.clone();
+    out.record.render = r.render.clone();
     out.record.scroll = Some(r.scroll.clone());
     out.record.actions = r.actions.clone();
     out.record.wall = r.wall.clone();

@@ -96,6 +96,12 @@ pub struct Record {
     /// "disabled-fallback" when the snapshot was rendered with JavaScript disabled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub javascript: Option<String>,
+    /// The render lane this record's snapshot came from (`--render auto` or `static`; absent
+    /// for the default `full`): `mode` (`static` or `full`), the `reason` (`asked`, the sign
+    /// `auto` read in the response, or why a static render was followed by a full one) and
+    /// the page's `renders` (2 when `auto` rendered it static, then in full).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub render: Option<crate::render::lane::LaneReport>,
     /// What the scroll phase did before the snapshot: `px` scrolled, `steps`, and why it
     /// `stopped` (`bottom`, a bound: `max-scroll-px` / `max-scroll-steps` / `time-budget`, or
     /// a skip: `fits-viewport` / `no-scroll-hints` / `off`), with the document height

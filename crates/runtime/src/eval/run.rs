@@ -100,6 +100,10 @@ pub struct RunStats {
     /// absent when none was.
     #[serde(skip_serializing_if = "no_skips")]
     pub requests_skipped: crate::render::steer::SkippedRequests,
+    /// Pages by the render lane their snapshot came from (`eval --render auto|static`):
+    /// `static`, `full`, `static-then-full`; absent without a lane.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub lanes: BTreeMap<String, usize>,
 }
 
 fn no_skips(s: &crate::render::steer::SkippedRequests) -> bool {
@@ -309,6 +313,9 @@ impl RunStats {
             self.pages_js_fallback += 1;
         }
         self.requests_skipped.add(&rendered.skipped_requests);
+        if let Some(l) = &rendered.render {
+            *self.lanes.entry(l.summary_key().to_string()).or_default() += 1;
+        }
     }
 }
 

@@ -29,7 +29,7 @@ use crate::eval::run::{EvalConfig, Progress, RunStats};
 use crate::eval::Results;
 use crate::extract::{Algorithm, Params};
 use crate::output::Format;
-use crate::render::{BrowserPool, BrowserSource, Input, RenderOptions};
+use crate::render::{BrowserPool, BrowserSource, Input, RenderMode, RenderOptions};
 use crate::{Error, Snapshot};
 
 /// How an [`Extractor`] renders and scores pages. `Options::default()` launches the Chromium
@@ -79,6 +79,12 @@ impl Options {
     /// nothing leaves the machine (tests, benchmarks, saved pages).
     pub fn offline(mut self, on: bool) -> Options {
         self.render.offline = on;
+        self
+    }
+    /// How pages are rendered: `full` (the default), `static` (scripts off, only stylesheets
+    /// fetched, no scroll) or `auto` (per page, from its response) ([`RenderMode`]).
+    pub fn render_mode(mut self, mode: RenderMode) -> Options {
+        self.render.render = mode;
         self
     }
     /// The deadline of one page, from the start of navigation to its snapshot (default 15 s).
