@@ -239,7 +239,8 @@ fn load_page(cfg: &TrainConfig, ds: &Dataset, id: &str) -> Result<Option<Page>, 
 /// little-endian f32, row-major, pages in order; numpy:
 /// `np.fromfile(p, '<f4').reshape(-1, len(names))`) and `pages.jsonl` (per page, in the same
 /// order: dataset, id, page type, site ([`site_key`]), unit count, gold tokens, and per unit
-/// its label, aligned share, token count and loss weight). No page text is written.
+/// its label, aligned share, token count, loss weight, and where it is in the page's snapshot:
+/// `blocks`, `ancestors`, `nodes`, node ids). No page text is written.
 pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
     let fail = |path: &Path, e: std::io::Error| Error::Output {
         path: path.display().to_string(),
@@ -267,6 +268,12 @@ pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
             "share": p.share,
             "lens": p.lens,
             "weights": p.weights,
+            // Where each unit is in the page's snapshot (node ids: its block, the block's
+            // three ancestors, its text nodes), for experiments that read the snapshot's
+            // markup and text themselves (scripts/token-experiment).
+            "blocks": p.features.units.iter().map(|u| u.block).collect::<Vec<_>>(),
+            "ancestors": p.features.units.iter().map(|u| u.ancestors).collect::<Vec<_>>(),
+            "nodes": p.features.units.iter().map(|u| &u.nodes).collect::<Vec<_>>(),
         });
         meta.push_str(&line.to_string());
         meta.push('\n');

@@ -378,7 +378,20 @@ fn the_exported_matrix_has_a_row_per_unit_and_a_line_per_page_without_text() {
         candidate: vec![false; 2],
         keeps_comments: false,
         features: PageFeatures {
-            units: Vec::new(),
+            units: vec![
+                crate::extract::learned::units::Unit {
+                    block: 4,
+                    nodes: vec![5, 7],
+                    text: "secret words".into(),
+                    ancestors: [3, 2, 1],
+                },
+                crate::extract::learned::units::Unit {
+                    block: 9,
+                    nodes: vec![10],
+                    text: "more".into(),
+                    ancestors: [8, 2, 1],
+                },
+            ],
             rows: (0..2 * n).map(|v| v as f64 / 4.0).collect(),
         },
         labels: vec![1.0, 0.0],
@@ -401,6 +414,10 @@ fn the_exported_matrix_has_a_row_per_unit_and_a_line_per_page_without_text() {
     assert_eq!(line["page_type"], "product");
     assert_eq!(line["units"], 2);
     assert_eq!(line["share"][1], 0.5);
+    assert_eq!(line["blocks"], serde_json::json!([4, 9]));
+    assert_eq!(line["ancestors"][1], serde_json::json!([8, 2, 1]));
+    assert_eq!(line["nodes"], serde_json::json!([[5, 7], [10]]));
     let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
     assert!(!keys.iter().any(|k| k.contains("text")), "{keys:?}");
+    assert!(!meta.contains("secret"), "no page text: {meta}");
 }
