@@ -166,21 +166,6 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
         .any(|d| matches!(tree.node(d).tag.as_str(), "form" | "nav" | "aside"))
 }
 
-/// A badge: an image in a link whose source names one (`badge` in its URL, shields.io,
-/// badgen.net), as READMEs show their build status and version. Drawn at 20 px high, it is
-/// smaller than any content image, but a reader of a README expects it.
-pub(super) fn is_badge(n: &Node) -> bool {
-    n.tag == "img"
-        && n.link
-        && n.display != "none"
-        && n.visibility == "visible"
-        && n.src.as_deref().is_some_and(|s| {
-            let s = s.to_ascii_lowercase();
-            !s.starts_with("data:")
-                && (s.contains("badge") || s.contains("shields.io") || s.contains("badgen.net"))
-        })
-}
-
 /// Does the block's text hold a word (not only rules of underscores or dots)?
 fn worded(tree: &Tree, s: NodeId) -> bool {
     tree.subtree(s).any(|d| {
@@ -261,7 +246,9 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         {
             continue;
         }
-        let badges = tree.subtree(s).any(|d| is_badge(tree.node(d)));
+        let badges = tree
+            .subtree(s)
+            .any(|d| super::images::is_badge(tree.node(d)));
         if !badges && !worded(tree, s) {
             continue;
         }

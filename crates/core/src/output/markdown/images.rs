@@ -47,12 +47,27 @@ fn declared(n: &Node, name: &str) -> Option<f64> {
     v.trim().trim_end_matches("px").trim().parse::<f64>().ok()
 }
 
+/// A badge: an image in a link whose source names one (`badge` in its URL, shields.io,
+/// badgen.net), as READMEs show their build status and version. Drawn at 20 px high, it is
+/// smaller than any content image, but a reader of a README expects it.
+pub(super) fn is_badge(n: &Node) -> bool {
+    n.tag == "img"
+        && n.link
+        && n.display != "none"
+        && n.visibility == "visible"
+        && n.src.as_deref().is_some_and(|s| {
+            let s = s.to_ascii_lowercase();
+            !s.starts_with("data:")
+                && (s.contains("badge") || s.contains("shields.io") || s.contains("badgen.net"))
+        })
+}
+
 /// Is node `n` an `<img>` that can be content (see the module rules)?
 pub(super) fn content_image(n: &Node) -> bool {
     if n.tag != "img" || n.display == "none" || n.visibility != "visible" {
         return false;
     }
-    if super::article::is_badge(n) {
+    if is_badge(n) {
         return true;
     }
     let (w, h) = (n.rect.w, n.rect.h);
