@@ -33,6 +33,7 @@ def records(out):
 
 
 def run(lst, tabs, mode, out):
+    os.makedirs(out, exist_ok=True)
     t = time.monotonic()
     subprocess.run(
         [EXE, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q", "--render", mode,
