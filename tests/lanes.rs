@@ -192,3 +192,27 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     assert_eq!(counts.get("/thin"), Some(&1), "{counts:?}");
     assert_eq!(counts.get("/late"), Some(&2), "{counts:?}");
 }
+
+/// The command line refuses `--render static` with a plan that needs scripts before any page
+/// (exit 2, the flag and the fix named on stderr).
+#[test]
+fn the_command_line_refuses_a_static_lane_with_waits() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layout-article/page.html");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args([
+            "extract",
+            "--offline",
+            "--render",
+            "static",
+            "--wait-for",
+            "h1",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--render static runs no scripts"), "{err}");
+    assert!(err.contains("use --render full"), "{err}");
+    assert!(out.stdout.is_empty());
+}

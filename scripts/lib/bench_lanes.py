@@ -16,18 +16,15 @@ Nothing from the benchmark is written into the repository.
 """
 import json
 import os
-import random
 import re
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchserve import Server, load_pages  # noqa: E402
+from benchserve import Server, load_pages, png  # noqa: E402
 
 EXE = "./target/release/sightline"
 MODES = ["static", "auto", "full"]
@@ -55,21 +52,6 @@ def render_ms(rec):
 
 def texts(recs):
     return {r["input"]: r.get("text") for r in recs if "error" not in r}
-
-
-def png(w, h, seed):
-    """Noise of four colours (a palette PNG), about what a JPEG photo of that size weighs
-    (as scripts/bench-block makes them)."""
-    rnd = random.Random(seed)
-    four = bytes(range(4)) * 64
-    raw = b"".join(b"\x00" + rnd.randbytes(w).translate(four) for _ in range(h))
-
-    def chunk(t, d):
-        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
-            + chunk(b"PLTE", bytes([200, 120, 40, 40, 120, 200, 60, 160, 90, 230, 230, 220]))
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
 
 
 def with_loopback_images(body, cs, srv):

@@ -94,15 +94,17 @@ impl Renderer {
     /// nothing fetched. Returns the lane so chosen, for the record; None when the tab decides
     /// (a URL under `auto`, at its response) or nothing was chosen (`full`, `static`).
     fn lane_before(input: &Input, opts: &mut RenderOptions) -> Result<Option<LaneReport>, Error> {
-        let steered = opts.steer.steers_page() || opts.steer.scroll_container.is_some();
+        let steered = opts.steer.needs_scripts();
         match opts.render {
             RenderMode::Full => Ok(None),
-            RenderMode::Static if steered => Err(Error::Input {
-                input: input.name(),
-                message: "--render static runs no scripts, so the page's waits, actions or scroll box cannot run: use --render full, or auto (which renders a steered page in full)".into(),
-                source: None,
-            }),
-            RenderMode::Static => Ok(None),
+            RenderMode::Static => match opts.check_plan(&opts.steer) {
+                Ok(()) => Ok(None),
+                Err(e) => Err(Error::Input {
+                    input: input.name(),
+                    message: format!("{} {}", e.flag(), e.message),
+                    source: None,
+                }),
+            },
             RenderMode::Auto if steered => {
                 opts.render = RenderMode::Full;
                 Ok(Some(LaneReport::new(
