@@ -1,4 +1,4 @@
-//! The render lanes in real Chromium (`--render auto|full|static`, `src/render/lane.rs`), on
+//! The render lanes in real Chromium (`--render auto|full|static`, `crates/render/src/lane.rs`), on
 //! fixture pages served by a loopback server that counts the requests for each path:
 //!
 //! - `static`: the record says `render: {"mode": "static", "reason": "asked"}`, the content a
@@ -140,6 +140,10 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     let article = ex.extract(&url("/article")).await.expect("/article auto");
     let late = ex.extract(&url("/late")).await.expect("/late auto");
     let thin = ex.extract(&url("/thin")).await.expect("/thin auto");
+    // A file: URL (no response to hold) is decided from the file's bytes.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layout-article/page.html");
+    let file_url = format!("file://{}", file.display());
+    let from_file = ex.extract(&file_url).await.expect("file: URL auto");
     let cfg = Arc::new(
         Options::default()
             .offline(true)
@@ -183,6 +187,8 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
         "{r}"
     );
     assert!(shown(&thin).contains("High water at the harbour mouth"));
+    let r = &from_file.json()["render"];
+    assert_eq!(r["mode"], "static", "{r}");
     let r = &steered.json()["render"];
     assert_eq!(r["mode"], "full", "{r}");
     assert!(r["reason"].as_str().unwrap().starts_with("steered"), "{r}");

@@ -113,8 +113,19 @@ impl Renderer {
                 )))
             }
             RenderMode::Auto => {
-                let Some((bytes, charset)) = local_html(input) else {
-                    return Ok(None);
+                // A file (a path, or a file: URL, which the browser reads without a response
+                // to hold) is decided from its bytes.
+                let file_url = match input {
+                    Input::Url(u) if u.starts_with("file:") => url::Url::parse(u)
+                        .ok()
+                        .and_then(|u| u.to_file_path().ok())
+                        .and_then(|p| std::fs::read(p).ok()),
+                    _ => None,
+                };
+                let (bytes, charset) = match (local_html(input), file_url) {
+                    (Some(local), _) => local,
+                    (None, Some(bytes)) => (bytes.into(), None),
+                    (None, None) => return Ok(None),
                 };
                 let html = checks::decode(&bytes, charset);
                 let c = lane::choose(200, "", &html, &LaneParams::default());
