@@ -65,6 +65,9 @@ enum Cut {
 /// `load`: what `load` would still wait for there is nothing a snapshot needs.
 const STATIC_QUIET: Duration = Duration::from_millis(300);
 
+/// After [`Cut::StaticQuiet`], how long the parser may still take to finish the document.
+const STATIC_PARSE_WAIT: Duration = Duration::from_secs(2);
+
 impl Tab {
     /// The navigate phase, in order: [`Tab::switch_javascript`] as `opts.javascript` asks,
     /// [`Tab::go`] to `url` and wait for `load`, then what the wait's end means:
@@ -219,6 +222,26 @@ impl Tab {
         }
         self.start_body_read();
         self.finish_body_read(input).await?;
+        // The parser may still be at work on a large document: its end is waited for (at
+        // most STATIC_PARSE_WAIT).
+        let parsed = async {
+            loop {
+                let r = self
+                    .page
+                    .execute(EvaluateParams::new("document.readyState"))
+                    .await;
+                match r {
+                    Ok(r)
+                        if r.result.result.value.as_ref().and_then(|v| v.as_str())
+                            == Some("loading") =>
+                    {
+                        tokio::time::sleep(Duration::from_millis(50)).await
+                    }
+                    _ => return,
+                }
+            }
+        };
+        let _ = tokio::time::timeout(STATIC_PARSE_WAIT, parsed).await;
         let _ = tokio::time::timeout(
             ALIVE_CHECK,
             self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
