@@ -1,9 +1,10 @@
-//! The render lanes in real Chromium (`--render auto|full|static`, `src/render/lane.rs`), on
+//! The render lanes in real Chromium (`--render auto|full|static`, `crates/render/src/lane.rs`), on
 //! fixture pages served by a loopback server that counts the requests for each path:
 //!
 //! - `static`: the record says `render: {"mode": "static", "reason": "asked"}`, the content a
 //!   script builds is absent, the page's image and external script are not fetched (the image
-//!   counted in `skipped_requests`), and nothing scrolls;
+//!   counted in `skipped_requests`), nothing scrolls, and a `javascript:` frame (whose `load`
+//!   never comes with scripts off) does not hold the page to its deadline;
 //! - `full` (the default): no `render` in the record, the script-built content is there;
 //! - `auto`: a server-rendered article is static, a page whose story a script fetches is full
 //!   (decided from the response), and a page that looks server-rendered but whose static render
@@ -38,6 +39,11 @@ const THIN: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Ti
 
 const TIDES_JS: &str = r#"document.getElementById("tides").innerHTML = "<p>High water at the harbour mouth comes forty minutes after it reaches the lighthouse, and the spring tides of March and September cover the causeway for nearly three hours, so walkers should check the board by the slipway before they set out across the sands.</p>";"#;
 
+/// A page with a frame whose `javascript:` URL never runs with scripts off (so `load` never
+/// comes in the static lane).
+const JS_FRAME: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Frames</title></head>
+<body><h1>The ferry</h1><p>The ferry leaves at nine.</p><iframe src="javascript:false"></iframe></body></html>"#;
+
 /// The loopback server: each path's answer, and how many times it was asked for.
 fn server() -> (String, Arc<Mutex<HashMap<String, usize>>>) {
     let counts = Arc::new(Mutex::new(HashMap::new()));
@@ -51,6 +57,7 @@ fn server() -> (String, Arc<Mutex<HashMap<String, usize>>>) {
             "/story.json" => Answer::bare(200, fixture("js-late-fetch/story.json"))
                 .with("Content-Type", "application/json"),
             "/thin" => Answer::html(200, THIN),
+            "/js-frame" => Answer::html(200, JS_FRAME),
             "/tides.js" => Answer::bare(200, TIDES_JS).with("Content-Type", "text/javascript"),
             _ => Answer::html(404, "<p>not here</p>"),
         }
@@ -84,6 +91,10 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     let ex = extractor(RenderMode::Static).await;
     let late = ex.extract(&url("/late")).await.expect("/late static");
     let thin = ex.extract(&url("/thin")).await.expect("/thin static");
+    let frame = ex
+        .extract(&url("/js-frame"))
+        .await
+        .expect("/js-frame static");
     let mut waits = Steer::default();
     waits.wait_for = Some("#app h1".into());
     let cfg = Arc::new(
@@ -121,6 +132,11 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     );
     assert_eq!(counts.lock().unwrap().get("/harbour.png"), None);
     assert_eq!(counts.lock().unwrap().get("/tides.js"), None);
+    // A `javascript:` frame holds `load` back for good with scripts off: the static lane
+    // captures the page once it is here and quiet, long before the 15 s deadline.
+    let nav = frame.json()["timings_ms"]["navigate"].as_f64().unwrap();
+    assert!(nav < 10_000.0, "{}", frame.json());
+    assert!(shown(&frame).contains("The ferry leaves at nine"));
     let Err(e) = refused else {
         panic!("static refuses a plan that waits")
     };
@@ -140,6 +156,10 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     let article = ex.extract(&url("/article")).await.expect("/article auto");
     let late = ex.extract(&url("/late")).await.expect("/late auto");
     let thin = ex.extract(&url("/thin")).await.expect("/thin auto");
+    // A file: URL (no response to hold) is decided from the file's bytes.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layout-article/page.html");
+    let file_url = format!("file://{}", file.display());
+    let from_file = ex.extract(&file_url).await.expect("file: URL auto");
     let cfg = Arc::new(
         Options::default()
             .offline(true)
@@ -183,6 +203,8 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
         "{r}"
     );
     assert!(shown(&thin).contains("High water at the harbour mouth"));
+    let r = &from_file.json()["render"];
+    assert_eq!(r["mode"], "static", "{r}");
     let r = &steered.json()["render"];
     assert_eq!(r["mode"], "full", "{r}");
     assert!(r["reason"].as_str().unwrap().starts_with("steered"), "{r}");
@@ -191,4 +213,28 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     assert_eq!(counts.get("/article"), Some(&1), "{counts:?}");
     assert_eq!(counts.get("/thin"), Some(&1), "{counts:?}");
     assert_eq!(counts.get("/late"), Some(&2), "{counts:?}");
+}
+
+/// The command line refuses `--render static` with a plan that needs scripts before any page
+/// (exit 2, the flag and the fix named on stderr).
+#[test]
+fn the_command_line_refuses_a_static_lane_with_waits() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layout-article/page.html");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args([
+            "extract",
+            "--offline",
+            "--render",
+            "static",
+            "--wait-for",
+            "h1",
+        ])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--render static runs no scripts"), "{err}");
+    assert!(err.contains("use --render full"), "{err}");
+    assert!(out.stdout.is_empty());
 }

@@ -65,7 +65,13 @@ fn page(a: &ExtractArgs, format: Format) -> Result<PageConfig> {
         bail!("--body needs -f json (the body is a field of the JSON record; -f FORMAT alone writes it)");
     }
     Ok(match a.render.plan()? {
-        Some(plan) => cfg.steer(plan),
+        Some(plan) => {
+            a.render
+                .options
+                .check_plan(&plan)
+                .map_err(cli::flag_error)?;
+            cfg.steer(plan)
+        }
         None => cfg,
     })
 }

@@ -8,12 +8,15 @@ median wall time of each mode and its ratio to `full`, the median render time a 
 (navigate + settle + scroll + snapshot, from the records' `timings_ms`), the lanes `auto`
 took, and how many pages' extracted text is the same as `full`'s.
 
+With ASSETS=1, every <img> of the pages is pointed at a PNG served from the same loopback origin
+(as scripts/bench-block does), so that `full` fetches images as a live page would.
 With QUALITY=1, also `sightline eval --render auto` against `--render full` on the same pages
 (LCS F1 against the gold, per dataset; eval serves the pages itself).
 Nothing from the benchmark is written into the repository.
 """
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -21,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchserve import Server, load_pages  # noqa: E402
+from benchserve import Server, load_pages, png  # noqa: E402
 
 EXE = "./target/release/sightline"
 MODES = ["static", "auto", "full"]
@@ -33,6 +36,7 @@ def records(out):
 
 
 def run(lst, tabs, mode, out):
+    os.makedirs(out, exist_ok=True)
     t = time.monotonic()
     subprocess.run(
         [EXE, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q", "--render", mode,
@@ -50,18 +54,47 @@ def texts(recs):
     return {r["input"]: r.get("text") for r in recs if "error" not in r}
 
 
+def with_loopback_images(body, cs, srv):
+    """ASSETS=1: every <img> of the page points at a PNG of its size (width/height, else
+    640x480) served from the same loopback origin, so `full` fetches and decodes them as a
+    live page would (offline, the page's own image URLs are refused in every mode)."""
+    html = body.decode(cs, errors="replace")
+
+    def num(tag, name):
+        m = re.search(r'\s%s\s*=\s*["\']?(\d+)' % name, tag, re.I)
+        return int(m.group(1)) if m and 0 < int(m.group(1)) <= 2000 else None
+
+    def rewrite(m):
+        tag = m.group(0)
+        w, h = num(tag, "width") or 640, num(tag, "height") or 480
+        path = f"/img/{w}x{h}.png"
+        if path not in srv.files:
+            srv.add(path, png(w, h, w * 10000 + h), "image/png")
+        tag = re.sub(r'\s(src|srcset|sizes|data-src|data-srcset|loading)\s*=\s*("[^"]*"|\'[^\']*\'|[^\s>]+)', "", tag, flags=re.I)
+        return re.sub(r"^<img", f'<img src="{path}"', tag, flags=re.I)
+
+    html = re.sub(r"<(source|base)\b[^>]*>", "", html, flags=re.I)
+    html = re.sub(r"<img\b[^>]*>", rewrite, html, flags=re.I)
+    html = re.sub(r"<meta[^>]+charset[^>]*>", "", html, flags=re.I)
+    return ('<meta charset="utf-8">' + html).encode("utf-8"), "utf-8"
+
+
 def speed(per, reps, bench, tmp):
     pages = load_pages(bench, per)
     srv = Server()
     urls = []
+    assets = bool(os.environ.get("ASSETS"))
     for ds, pid, body, cs in pages:
+        if assets:
+            body, cs = with_loopback_images(body, cs, srv)
         urls.append(srv.add(f"/{ds}/{pid}.html", body, f"text/html; charset={cs}"))
     lst = os.path.join(tmp, "urls.txt")
     with open(lst, "w") as f:
         f.write("\n".join(urls) + "\n")
     n = len(urls)
     print(f"render lanes: {n} benchmark pages ({per} per dataset, every 7th id) over HTTP on "
-          f"127.0.0.1, offline, `extract --input LIST -f json -o DIR`, median of {reps} alternating runs\n")
+          f"127.0.0.1, offline, `extract --input LIST -f json -o DIR`, median of {reps} alternating runs"
+          + (f"; ASSETS=1: images from loopback ({len(srv.files) - n} PNG sizes)" if assets else "") + "\n")
     print("| tabs | mode | wall | pages/s | wall / full | render ms a page (median) | errors | lanes | same text as full |")
     print("|---:|---|---:|---:|---:|---:|---:|---|---:|")
     for tabs in (1, 4):
@@ -102,17 +135,27 @@ def speed(per, reps, bench, tmp):
 
 
 def quality(per, bench, tmp):
-    print(f"\nLCS F1 against the gold, `sightline eval --bench BENCH --limit {per} --every 7 -j 2`, "
-          "`--render auto` against `--render full` (one run each):\n")
-    f1 = {}
-    for mode in ("full", "auto"):
+    print(f"\nLCS F1 (`learned`) against the gold, `sightline eval --bench BENCH --limit {per} --every 7 "
+          "-j 2 --render MODE` (eval serves the pages itself; one run each):\n")
+    reps = {}
+    for mode in ("full", "auto", "static"):
         out = os.path.join(tmp, f"eval-{mode}")
         subprocess.run([EXE, "eval", "--bench", bench, "--limit", str(per), "--every", "7", "-j", "2",
                         "-q", "--render", mode, "--out", out], check=True, stdout=subprocess.DEVNULL)
-        rep = json.load(open(os.path.join(out, "report.json")))
-        f1[mode] = rep
-    print(json.dumps({m: f1[m].get("run", {}).get("lanes") for m in f1}))
-    return f1
+        reps[mode] = json.load(open(os.path.join(out, "report.json")))
+
+    def f1(mode, ds):
+        rows = [r for r in reps[mode]["rows"] if r["algorithm"] == "learned" and r["dataset"] == ds]
+        return rows[0]["lcs_f1"], rows[0]["pages"]
+
+    datasets = sorted({r["dataset"] for r in reps["full"]["rows"]})
+    print("| dataset | pages | full | auto | static |\n|---|---:|---:|---:|---:|")
+    for ds in datasets:
+        print(f"| {ds} | {f1('full', ds)[1]} | " + " | ".join(f"{f1(m, ds)[0]:.3f}" for m in reps) + " |")
+    print("| mean | | " + " | ".join(f"{statistics.mean(f1(m, ds)[0] for ds in datasets):.3f}" for m in reps) + " |")
+    for m, rep in reps.items():
+        run = rep["run"]
+        print(f"- {m}: render {run['render_s']:.1f} s (2 tabs), lanes {run.get('lanes', {})}")
 
 
 def main():
@@ -120,10 +163,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="sightline-lanes-")
     speed(per, reps, bench, tmp)
     if os.environ.get("QUALITY"):
-        rep = quality(per, bench, tmp)
-        with open(os.path.join(tmp, "quality.json"), "w") as f:
-            json.dump(rep, f)
-        print(f"reports: {tmp}/eval-full/report.json, {tmp}/eval-auto/report.json")
+        quality(per, bench, tmp)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ import gzip
 import http.server
 import json
 import os
+import random
+import struct
 import threading
+import zlib
 
 
 def load_pages(bench, per_dataset, every=7, no_scripts=False):
@@ -93,3 +96,18 @@ class Server:
     def add(self, path, body, ctype):
         self.files[path] = (body, ctype)
         return f"http://127.0.0.1:{self.port}{path}"
+
+
+def png(w, h, seed):
+    """Noise of four colours (a palette PNG), about what a JPEG photo of that size weighs
+    (as scripts/bench-block makes them)."""
+    rnd = random.Random(seed)
+    four = bytes(range(4)) * 64
+    raw = b"".join(b"\x00" + rnd.randbytes(w).translate(four) for _ in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
+            + chunk(b"PLTE", bytes([200, 120, 40, 40, 120, 200, 60, 160, 90, 230, 230, 220]))
+            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))

@@ -313,6 +313,18 @@ impl RenderOptions {
         sightline_core::described::described(&schemars::schema_for!(RenderOptions), None)
     }
 
+    /// Whether `plan` can be carried out in the lane asked for: `static` runs no script, so a
+    /// plan that waits, acts or scrolls a box cannot (`auto` renders such a page in full).
+    pub fn check_plan(&self, plan: &Steer) -> Result<(), SettingsError> {
+        if self.render == RenderMode::Static && plan.needs_scripts() {
+            return Err(SettingsError::new(
+                "render",
+                "static runs no scripts, so the page's waits, actions or scroll box (--scroll-container) cannot run: use --render full, or auto (which renders a steered page in full)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The checks the values' types do not make (JSON can say `"timeout": 0`).
     pub fn validate(&self) -> Result<(), SettingsError> {
         if self.timeout.is_zero() {

@@ -94,15 +94,17 @@ impl Renderer {
     /// nothing fetched. Returns the lane so chosen, for the record; None when the tab decides
     /// (a URL under `auto`, at its response) or nothing was chosen (`full`, `static`).
     fn lane_before(input: &Input, opts: &mut RenderOptions) -> Result<Option<LaneReport>, Error> {
-        let steered = opts.steer.steers_page() || opts.steer.scroll_container.is_some();
+        let steered = opts.steer.needs_scripts();
         match opts.render {
             RenderMode::Full => Ok(None),
-            RenderMode::Static if steered => Err(Error::Input {
-                input: input.name(),
-                message: "--render static runs no scripts, so the page's waits, actions or scroll box cannot run: use --render full, or auto (which renders a steered page in full)".into(),
-                source: None,
-            }),
-            RenderMode::Static => Ok(None),
+            RenderMode::Static => match opts.check_plan(&opts.steer) {
+                Ok(()) => Ok(None),
+                Err(e) => Err(Error::Input {
+                    input: input.name(),
+                    message: format!("{} {}", e.flag(), e.message),
+                    source: None,
+                }),
+            },
             RenderMode::Auto if steered => {
                 opts.render = RenderMode::Full;
                 Ok(Some(LaneReport::new(
@@ -111,8 +113,19 @@ impl Renderer {
                 )))
             }
             RenderMode::Auto => {
-                let Some((bytes, charset)) = local_html(input) else {
-                    return Ok(None);
+                // A file (a path, or a file: URL, which the browser reads without a response
+                // to hold) is decided from its bytes.
+                let file_url = match input {
+                    Input::Url(u) if u.starts_with("file:") => url::Url::parse(u)
+                        .ok()
+                        .and_then(|u| u.to_file_path().ok())
+                        .and_then(|p| std::fs::read(p).ok()),
+                    _ => None,
+                };
+                let (bytes, charset) = match (local_html(input), file_url) {
+                    (Some(local), _) => local,
+                    (None, Some(bytes)) => (bytes.into(), None),
+                    (None, None) => return Ok(None),
                 };
                 let html = checks::decode(&bytes, charset);
                 let c = lane::choose(200, "", &html, &LaneParams::default());

@@ -137,7 +137,7 @@ pub struct ScrollReport {
     /// Why it stopped: `bottom` (reached the end of the document), `no-new-content` (steps
     /// brought no text, nor did a jump to the bottom), `max-scroll-px`, `max-scroll-steps`,
     /// `time-budget` (`--max-scroll-ms` or the page deadline); or why it did not scroll:
-    /// `fits-viewport`, `no-scroll-hints`, `off`.
+    /// `fits-viewport`, `no-scroll-hints`, `off`, `static` (the static lane, `--render`).
     pub stopped: String,
     /// The document height before and after scrolling, in CSS px.
     pub height_before: f64,

@@ -244,6 +244,12 @@ impl Steer {
             || self.wait_for_js.is_some()
             || !self.actions.is_empty()
     }
+
+    /// The plan needs the page's scripts: it waits, acts or scrolls a named box (what the
+    /// static lane cannot do, `--render`).
+    pub fn needs_scripts(&self) -> bool {
+        self.steers_page() || self.scroll_container.is_some()
+    }
 }
 
 /// A filter list deciding which requests to refuse (`--block-list`).

@@ -55,7 +55,18 @@ enum Cut {
     /// The event task found the main document's fault; whether `Page.navigate` answered
     /// soon after.
     Fault(Fault, bool),
+    /// The static lane: the document is all here and the network quiet for
+    /// [`STATIC_QUIET`], and `load` has not come (a frame whose `javascript:` URL never runs
+    /// with scripts off holds it back for good).
+    StaticQuiet,
 }
+
+/// In the static lane, the document all here and no request for this long ends the wait for
+/// `load`: what `load` would still wait for there is nothing a snapshot needs.
+const STATIC_QUIET: Duration = Duration::from_millis(300);
+
+/// After [`Cut::StaticQuiet`], how long the parser may still take to finish the document.
+const STATIC_PARSE_WAIT: Duration = Duration::from_secs(2);
 
 impl Tab {
     /// The navigate phase, in order: [`Tab::switch_javascript`] as `opts.javascript` asks,
@@ -78,6 +89,7 @@ impl Tab {
         }
         match went {
             Err(Cut::Refused) => self.after_refused(input, opts).await,
+            Err(Cut::StaticQuiet) => self.after_static_quiet(input).await,
             Err(Cut::Fault(f, ended)) => {
                 if ended {
                     self.reset_after_error(opts).await;
@@ -140,6 +152,20 @@ impl Tab {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         };
+        let state = self.state.clone();
+        let static_quiet = async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let s = state.lock();
+                if super::lane::is_static(&s)
+                    && s.seen.main_finished
+                    && s.seen.inflight.is_empty()
+                    && s.seen.last_net.is_some_and(|t| t.elapsed() >= STATIC_QUIET)
+                {
+                    return;
+                }
+            }
+        };
         let goto = self.bounded(deadline.saturating_duration_since(Instant::now()), async {
             self.page.goto(NavigateParams::new(url)).await.map(drop)
         });
@@ -154,6 +180,7 @@ impl Tab {
                     Err(_) => Err(Cut::Refused),
                 }
             }
+            _ = static_quiet => Err(Cut::StaticQuiet),
             f = fault => {
                 // Page.navigate usually answers soon after. Dropped unanswered, it would
                 // leave chromiumoxide waiting on that navigation and the tab's next one
@@ -180,6 +207,46 @@ impl Tab {
         }
         self.start_body_read();
         self.finish_body_read(input).await?;
+        Ok(true)
+    }
+
+    /// The static lane's page is all here but `load` never came ([`Cut::StaticQuiet`]): the
+    /// page is captured as it is, its `<noscript>` shown, after the main document's fault if
+    /// there is one. The tab is replaced after this page: chromiumoxide still waits on the
+    /// navigation.
+    async fn after_static_quiet(&mut self, input: &str) -> Result<bool, Error> {
+        tracing::debug!("{input}: static lane: the page is here and quiet, but no load event; capturing it as it is");
+        self.healthy = false;
+        if let Some(f) = self.fault() {
+            return Err(f.error(input));
+        }
+        self.start_body_read();
+        self.finish_body_read(input).await?;
+        // The parser may still be at work on a large document: its end is waited for (at
+        // most STATIC_PARSE_WAIT).
+        let parsed = async {
+            loop {
+                let r = self
+                    .page
+                    .execute(EvaluateParams::new("document.readyState"))
+                    .await;
+                match r {
+                    Ok(r)
+                        if r.result.result.value.as_ref().and_then(|v| v.as_str())
+                            == Some("loading") =>
+                    {
+                        tokio::time::sleep(Duration::from_millis(50)).await
+                    }
+                    _ => return,
+                }
+            }
+        };
+        let _ = tokio::time::timeout(STATIC_PARSE_WAIT, parsed).await;
+        let _ = tokio::time::timeout(
+            ALIVE_CHECK,
+            self.page.execute(EvaluateParams::new(NOSCRIPT_UNWRAP_JS)),
+        )
+        .await;
         Ok(true)
     }
 

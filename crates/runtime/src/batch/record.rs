@@ -104,7 +104,7 @@ pub struct Record {
     pub render: Option<crate::render::lane::LaneReport>,
     /// What the scroll phase did before the snapshot: `px` scrolled, `steps`, and why it
     /// `stopped` (`bottom`, a bound: `max-scroll-px` / `max-scroll-steps` / `time-budget`, or
-    /// a skip: `fits-viewport` / `no-scroll-hints` / `off`), with the document height
+    /// a skip: `fits-viewport` / `no-scroll-hints` / `off` / `static`), with the document height
     /// before and after.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scroll: Option<crate::render::ScrollReport>,
