@@ -19,7 +19,8 @@
 //!   heading that does), holds no form, navigation or code (the code writer places code,
 //!   [`super::gaps`]), and holds words or a badge image; a
 //!   figure's caption without a content image (a video player's) stays out; a
-//!   block that is mostly links joins only as a section led by its own heading ("See also"),
+//!   block that is mostly links joins only as a section led by its own heading, or right
+//!   under a heading ("See also"),
 //!   and headings alone after the last kept text (a form's call to action) stay out;
 //! - at most [`MAX_ADDED_SHARE`] of the article's kept text is added, in page order: a block
 //!   past that bound and every block after it stay out.
@@ -272,7 +273,18 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
                     .take_while(|&d| d < h)
                     .any(|d| tree.own_chars[d] > 0)
             });
-        if !badges && !led && 2 * tree.link_chars[s] >= tree.chars[s] {
+        // Or right under one: the element before it is a heading (the extraction kept the
+        // "See also" heading but not its list).
+        let under = tree.parent(s).is_some_and(|p| {
+            let sibs = &tree.children[p];
+            let at = sibs.iter().position(|&c| c == s).unwrap_or(0);
+            sibs[..at]
+                .iter()
+                .rev()
+                .find(|&&c| tree.node(c).is_element())
+                .is_some_and(|&c| tree.node(c).heading_level().is_some())
+        });
+        if !badges && !led && !under && 2 * tree.link_chars[s] >= tree.chars[s] {
             continue;
         }
         // Headings and nothing else after the last kept text (a form's call to action).
