@@ -105,16 +105,14 @@ fn tokens(n: &Node) -> impl Iterator<Item = &str> {
     n.class.as_deref().unwrap_or("").split_whitespace()
 }
 
-fn is_article(tree: &Tree, i: NodeId) -> bool {
+/// Is node `i` an article (see the module rules)? `nested[i]`: an `<article>` below it.
+fn is_article(tree: &Tree, i: NodeId, nested: &[bool]) -> bool {
     let n = tree.node(i);
     if !n.is_element() {
         return false;
     }
     if n.tag == "article" {
-        return !tree
-            .subtree(i)
-            .skip(1)
-            .any(|d| tree.node(d).tag == "article");
+        return !nested[i];
     }
     n.attrs.get("itemprop").is_some_and(|p| p == "articleBody")
         || tokens(n).any(|c| ARTICLE_CLASSES.contains(&c.to_ascii_lowercase().as_str()))
@@ -197,8 +195,21 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
     if total == 0 {
         return;
     }
+    // One pass each, bottom-up and top-down, so that a page nested 100,000 deep costs n:
+    // an `<article>` below each node; a heading at or above each node.
+    let mut nested = vec![false; n];
+    for i in (1..n).rev() {
+        if let Some(p) = tree.parent(i) {
+            nested[p] |= nested[i] || tree.node(i).tag == "article";
+        }
+    }
+    let mut in_heading = vec![false; n];
+    for i in 1..n {
+        in_heading[i] =
+            tree.node(i).heading_level().is_some() || tree.parent(i).is_some_and(|p| in_heading[p]);
+    }
     let Some(article) = (1..n).find(|&i| {
-        is_article(tree, i)
+        is_article(tree, i, &nested)
             && kept_chars[i] as f64 >= MIN_KEPT_SHARE * tree.chars[i] as f64
             && kept_chars[i] as f64 >= MIN_CONTENT_SHARE * total as f64
     }) else {
@@ -288,16 +299,10 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             continue;
         }
         // Headings and nothing else after the last kept text (a form's call to action).
-        let in_heading = |d: NodeId| {
-            std::iter::once(d)
-                .chain(tree.ancestors(d))
-                .take_while(|&a| a >= s)
-                .any(|a| tree.node(a).heading_level().is_some())
-        };
         if s > last
             && tree
                 .subtree(s)
-                .all(|d| tree.own_chars[d] == 0 || in_heading(d))
+                .all(|d| tree.own_chars[d] == 0 || in_heading[d])
         {
             continue;
         }

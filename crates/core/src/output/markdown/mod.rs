@@ -267,14 +267,21 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
-        // A callout without a kind is written whole (its emoji holds no text to score).
-        for i in 1..n {
-            if callouts::plain_box(tree.node(i)) && tree.subtree(i).any(|d| kept[d]) {
-                let k = kept.to_mut();
-                for d in tree.subtree(i) {
-                    k[d] |= tree.node(d).rendered;
+        // A callout without a kind is written whole (its emoji holds no text to score); the
+        // outermost one of nested boxes, so that each node is visited once.
+        let mut i = 1;
+        while i < n {
+            if !callouts::plain_box(tree.node(i)) {
+                i += 1;
+                continue;
+            }
+            let end = tree.subtree_end(i);
+            if (i..end).any(|d| kept[d]) {
+                for (d, kd) in kept.to_mut()[i..end].iter_mut().enumerate() {
+                    *kd |= tree.node(i + d).rendered;
                 }
             }
+            i = end;
         }
         let title = title::with_title(tree, kept.to_mut());
         let mut hide = vec![false; n];
