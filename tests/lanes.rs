@@ -67,13 +67,7 @@ fn server() -> (String, Arc<Mutex<HashMap<String, usize>>>) {
 
 /// Every rendered text of the snapshot, joined.
 fn shown(p: &Page) -> String {
-    p.snapshot()
-        .nodes
-        .iter()
-        .filter(|n| n.rendered)
-        .filter_map(|n| n.text.as_deref())
-        .collect::<Vec<_>>()
-        .join(" ")
+    common::shown_text(p.snapshot())
 }
 
 async fn extractor(mode: RenderMode) -> Extractor {

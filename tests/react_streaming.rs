@@ -4,14 +4,10 @@
 
 use sightline::render::{Input, RenderOptions, Renderer};
 
+mod common;
+
 fn text_of(r: &sightline::render::Rendered) -> String {
-    r.snapshot
-        .nodes
-        .iter()
-        .filter(|n| n.rendered)
-        .filter_map(|n| n.text.as_deref())
-        .collect::<Vec<_>>()
-        .join(" ")
+    common::shown_text(&r.snapshot)
 }
 
 fn page(name: &str, html: String) -> Input {

@@ -16,6 +16,16 @@ use sightline::render::reap;
 
 use sightline::render::{Input, RenderOptions, Rendered, Renderer};
 
+/// Every rendered text of a snapshot, joined by spaces (what the page shows, in document order).
+pub fn shown_text(snap: &sightline::Snapshot) -> String {
+    snap.nodes
+        .iter()
+        .filter(|n| n.rendered)
+        .filter_map(|n| n.text.as_deref())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Render HTML bytes offline in a fresh browser, which is shut down after the page.
 pub async fn render_html(name: &str, html: &str) -> Result<Rendered, sightline::Error> {
     let r = Renderer::new(RenderOptions::default().offline(true))

@@ -145,24 +145,27 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
         return true;
     }
     // A heading that names furniture, on the block or as its first element.
-    let first = tree
-        .subtree(i)
-        .find(|&d| tree.node(d).heading_level().is_some());
-    if let Some(h) = first {
-        let before_text = tree
-            .subtree(i)
-            .take_while(|&d| d < h)
-            .any(|d| tree.own_chars[d] > 0);
-        if !before_text {
-            let t = tree.text(h).to_lowercase();
-            if FURNITURE_HEADINGS.iter().any(|f| t.starts_with(f)) {
-                return true;
-            }
+    if let Some(h) = leading_heading(tree, i) {
+        let t = tree.text(h).to_lowercase();
+        if FURNITURE_HEADINGS.iter().any(|f| t.starts_with(f)) {
+            return true;
         }
     }
     tree.subtree(i)
         .skip(1)
         .any(|d| matches!(tree.node(d).tag.as_str(), "form" | "nav" | "aside"))
+}
+
+/// The heading that opens block `i` (itself, or its first heading with no text before it).
+fn leading_heading(tree: &Tree, i: NodeId) -> Option<NodeId> {
+    let h = tree
+        .subtree(i)
+        .find(|&d| tree.node(d).heading_level().is_some())?;
+    (!tree
+        .subtree(i)
+        .take_while(|&d| d < h)
+        .any(|d| tree.own_chars[d] > 0))
+    .then_some(h)
 }
 
 /// Does the block's text hold a word (not only rules of underscores or dots)?
@@ -275,15 +278,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         }
         // Links ("Read the full transcript", "Related reports include …") join only as a
         // section under a heading of their own ("See also").
-        let led = tree
-            .subtree(s)
-            .find(|&d| tree.node(d).heading_level().is_some())
-            .is_some_and(|h| {
-                !tree
-                    .subtree(s)
-                    .take_while(|&d| d < h)
-                    .any(|d| tree.own_chars[d] > 0)
-            });
+        let led = leading_heading(tree, s).is_some();
         // Or right under one: the element before it is a heading (the extraction kept the
         // "See also" heading but not its list).
         let under = tree.parent(s).is_some_and(|p| {
