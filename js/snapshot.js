@@ -68,6 +68,7 @@
   const childNodesOf = onEl("childNodes");
   const nodeTypeOf = onEl("nodeType");
   const prevSiblingOf = onEl("previousSibling");
+  const parentNodeOf = onEl("parentNode");
   const shadowRootOf = onEl("shadowRoot");
   const closedRoots = window[Symbol.for("sightline.closedShadowRoots")];
   const hostRoot = (el) => shadowRootOf.call(el) || (closedRoots ? closedRoots.get(el) : null) || null;
@@ -330,6 +331,20 @@
           flushLead();
           lead = asWritten(node.data);
           leadParent = parent;
+          // An element holding only the indentation (Expressive Code's `<span class="indent">`)
+          // or a blank line: the lead belongs to the line that opens with it, the outermost
+          // element it is first in, below the code block.
+          if (before === null) {
+            let el = parentNodeOf.call(node);
+            while (el && nodeTypeOf.call(el) === 1 && prevSiblingOf.call(el) === null
+              && nodes[leadParent].tag !== "pre" && nodes[leadParent].tag !== "code") {
+              const up = nodes[leadParent].parent, pe = parentNodeOf.call(el);
+              if (up < 0 || !pe || nodeTypeOf.call(pe) !== 1
+                || nodes[up].tag !== String(tagNameOf.call(pe)).toLowerCase()) break;
+              leadParent = up;
+              el = pe;
+            }
+          }
         } else if (pre) {
           flushLead();
           appendRaw(asWritten(node.data));

@@ -42,6 +42,17 @@ const ARTICLE_CLASSES: [&str; 9] = [
     "story-body",
 ];
 
+/// Partly kept elements whose blocks are looked at one by one (a `section` of the article, a
+/// `div` of a docs page, a `details` of a rustdoc impl, a list with some items kept).
+const DESCEND: [&str; 8] = [
+    "section", "div", "details", "ol", "ul", "main", "article", "figure",
+];
+/// How deep the blocks are looked for below the article.
+const MAX_DESCENT: usize = 6;
+
+/// The share of the kept text a thread's posts hold together ([`is_thread`]).
+const MIN_THREAD_SHARE: f64 = 0.5;
+
 /// The share of the article's text the extraction must have kept.
 const MIN_KEPT_SHARE: f64 = 0.5;
 /// The share of all kept text the article must hold.
@@ -50,7 +61,9 @@ const MIN_CONTENT_SHARE: f64 = 0.8;
 const MAX_ADDED_SHARE: f64 = 0.5;
 
 /// Parts of class names and ids (lower-case) of page furniture inside an article.
-const FURNITURE: [&str; 30] = [
+const FURNITURE: [&str; 32] = [
+    "license",
+    "copyright",
     "share",
     "social",
     "comment",
@@ -84,7 +97,11 @@ const FURNITURE: [&str; 30] = [
 ];
 
 /// Headings (lower-case, a prefix) of furniture sections.
-const FURNITURE_HEADINGS: [&str; 14] = [
+const FURNITURE_HEADINGS: [&str; 18] = [
+    "reuse",
+    "license",
+    "licence",
+    "copyright",
     "related",
     "recommended",
     "more from",
@@ -121,6 +138,10 @@ fn is_article(tree: &Tree, i: NodeId, nested: &[bool]) -> bool {
 /// Is this element page furniture by its tag, role, class, id or heading?
 fn furniture(tree: &Tree, i: NodeId) -> bool {
     let n = tree.node(i);
+    // A callout is content, an `<aside>` though it is (Starlight's, MDN's).
+    if super::callouts::kind(n).is_some() || super::callouts::plain_box(n) {
+        return false;
+    }
     if matches!(
         n.tag.as_str(),
         "aside" | "nav" | "header" | "footer" | "form" | "button" | "menu" | "dialog" | "iframe"
@@ -130,7 +151,16 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
     if n.role.as_deref().is_some_and(|r| {
         matches!(
             r,
-            "navigation" | "complementary" | "contentinfo" | "banner" | "search" | "dialog"
+            "navigation"
+                | "complementary"
+                | "contentinfo"
+                | "banner"
+                | "search"
+                | "dialog"
+                | "alert"
+                | "alertdialog"
+                | "status"
+                | "tooltip"
         )
     }) {
         return true;
@@ -151,9 +181,13 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
             return true;
         }
     }
-    tree.subtree(i)
-        .skip(1)
-        .any(|d| matches!(tree.node(d).tag.as_str(), "form" | "nav" | "aside"))
+    tree.subtree(i).skip(1).any(|d| {
+        let dn = tree.node(d);
+        matches!(dn.tag.as_str(), "form" | "nav")
+            || (dn.tag == "aside"
+                && super::callouts::kind(dn).is_none()
+                && !super::callouts::plain_box(dn))
+    })
 }
 
 /// The heading that opens block `i` (itself, or its first heading with no text before it).
@@ -168,10 +202,28 @@ fn leading_heading(tree: &Tree, i: NodeId) -> Option<NodeId> {
     .then_some(h)
 }
 
-/// Does the block's text hold a word (not only rules of underscores or dots)?
+/// Is the element a code block's wrapper (its title bar, language label and copy button
+/// beside the code, [`WRAPPER_EXTRA_CHARS`] at most), whose labels the code writer places?
+fn code_wrapper(tree: &Tree, s: NodeId) -> bool {
+    tree.subtree(s).any(|d| {
+        let dn = tree.node(d);
+        (dn.tag == "pre" || super::code::is_widget(dn))
+            && tree.chars[s] <= tree.chars[d] + WRAPPER_EXTRA_CHARS
+    })
+}
+
+/// The most characters a code block's wrapper holds beyond the code ([`code_wrapper`]).
+const WRAPPER_EXTRA_CHARS: usize = 40;
+
+/// Does the block's text hold a word (not only rules of underscores or dots) that the page
+/// shows (not in a 1-pixel `sr-only` box: Starlight's "Section titled …" anchors)?
 fn worded(tree: &Tree, s: NodeId) -> bool {
     tree.subtree(s).any(|d| {
         tree.own_chars[d] > 0
+            && tree.parent(d).is_some_and(|p| {
+                let r = tree.node(p).rect;
+                r.w > 1.0 && r.h > 1.0
+            })
             && tree
                 .node(d)
                 .text
@@ -211,11 +263,19 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         in_heading[i] =
             tree.node(i).heading_level().is_some() || tree.parent(i).is_some_and(|p| in_heading[p]);
     }
-    let Some(article) = (1..n).find(|&i| {
-        is_article(tree, i, &nested)
-            && kept_chars[i] as f64 >= MIN_KEPT_SHARE * tree.chars[i] as f64
+    let chosen = |i: NodeId| {
+        kept_chars[i] as f64 >= MIN_KEPT_SHARE * tree.chars[i] as f64
             && kept_chars[i] as f64 >= MIN_CONTENT_SHARE * total as f64
-    }) else {
+    };
+    let marked = (1..n).find(|&i| is_article(tree, i, &nested) && chosen(i));
+    let home = || {
+        text_home(tree, &kept_chars, total)
+            .filter(|&i| chosen(i) && !is_thread(tree, i, &kept_chars, total))
+    };
+    // Found from where the kept text is, the article's end is less sure: past its last kept
+    // text only a section under a heading joins.
+    let found = marked.is_none();
+    let Some(article) = marked.or_else(home) else {
         return;
     };
     let Some(first) = tree
@@ -246,12 +306,21 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             continue;
         }
         if any_kept(s) {
-            if depth < 3 && node.tag == "section" && !furniture(tree, s) {
+            if depth < MAX_DESCENT
+                && DESCEND.contains(&node.tag.as_str())
+                && !furniture(tree, s)
+                && !code_wrapper(tree, s)
+            {
                 stack.extend(tree.children[s].iter().rev().map(|&c| (c, depth + 1)));
             }
             continue;
         }
         if !node.rendered || node.visibility != "visible" || furniture(tree, s) {
+            continue;
+        }
+        // Beside kept text, only blocks join: an inline element there is a heading's
+        // permalink or "[edit]" link (MediaWiki's `span.mw-editsection`), a toast's time.
+        if depth > 0 && (super::INLINE.contains(&node.tag.as_str()) || node.tag == "span") {
             continue;
         }
         // Code blocks and their wrappers' labels are the code writer's ([`super::gaps`]).
@@ -268,17 +337,30 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             continue;
         }
         // A caption whose video or image the writers do not show (a player) is no content.
+        // A caption joins with its figure's image or table (Quarto's "Table 1: …" above a
+        // kept table).
         let caption = tree.subtree(s).any(|d| tree.node(d).tag == "figcaption");
+        let scope = if node.tag == "figcaption" {
+            tree.parent(s).unwrap_or(s)
+        } else {
+            s
+        };
         if caption
-            && !tree
-                .subtree(s)
-                .any(|d| super::images::content_image(tree.node(d)))
+            && !tree.subtree(scope).any(|d| {
+                let dn = tree.node(d);
+                super::images::content_image(dn) || dn.tag == "table"
+            })
         {
             continue;
         }
         // Links ("Read the full transcript", "Related reports include …") join only as a
         // section under a heading of their own ("See also").
-        let led = leading_heading(tree, s).is_some();
+        // (A heading holding most of the block's text leads it too: rustdoc's impl summary,
+        // a "Source" link and a `§` before its `<h3>`.)
+        let led = leading_heading(tree, s).is_some()
+            || tree.subtree(s).any(|d| {
+                tree.node(d).heading_level().is_some() && 2 * tree.chars[d] >= tree.chars[s]
+            });
         // Or right under one: the element before it is a heading (the extraction kept the
         // "See also" heading but not its list).
         let under = tree.parent(s).is_some_and(|p| {
@@ -290,7 +372,18 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
                 .find(|&&c| tree.node(c).is_element())
                 .is_some_and(|&c| tree.node(c).heading_level().is_some())
         });
-        if !badges && !led && !under && 2 * tree.link_chars[s] >= tree.chars[s] {
+        // (Found from where the kept text is, not marked, a list of links never joins: on a
+        // listing, the other listings.)
+        let linky = 2 * tree.link_chars[s] >= tree.chars[s];
+        if !badges && linky && (found || (!led && !under)) {
+            continue;
+        }
+        // A word alone is a control's label ("Back", "Menu"), not the article's.
+        if !badges && tree.text(s).split_whitespace().nth(1).is_none() {
+            continue;
+        }
+        let callout = super::callouts::kind(node).is_some() || super::callouts::plain_box(node);
+        if found && s > last && !led && !under && !callout {
             continue;
         }
         // Headings and nothing else after the last kept text (a form's call to action).
@@ -307,14 +400,93 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         added += tree.chars[s];
         add.push(s);
     }
-    if add.is_empty() {
-        return;
-    }
-    let out = kept.to_mut();
-    for s in add {
-        for d in tree.subtree(s) {
-            let dn = tree.node(d);
-            out[d] |= dn.rendered || dn.tag == "br" || d == s;
+    if !add.is_empty() {
+        let out = kept.to_mut();
+        for s in add {
+            for d in tree.subtree(s) {
+                let dn = tree.node(d);
+                out[d] |= dn.rendered || dn.tag == "br" || d == s;
+            }
         }
     }
+    // The containers of what is kept, up to the article: a list whose items are kept is
+    // written as a list, a callout as a callout (the extraction keeps the units, not
+    // always the elements around them).
+    // Not a table's parts: a table the extraction kept cells of, not the table, is a layout.
+    let mut up = vec![false; n];
+    for d in tree.subtree(article).rev() {
+        if d != article && (kept[d] || up[d]) {
+            if let Some(p) = tree.parent(d).filter(|&p| p != article) {
+                up[p] = !matches!(
+                    tree.node(p).tag.as_str(),
+                    "table" | "thead" | "tbody" | "tfoot" | "tr" | "td" | "th"
+                );
+            }
+        }
+    }
+    if tree.subtree(article).any(|d| up[d] && !kept[d]) {
+        let out = kept.to_mut();
+        for d in tree.subtree(article) {
+            out[d] |= up[d];
+        }
+    }
+}
+
+/// Does the element hold a thread or a feed rather than one article: signed siblings
+/// ([`signed`]) whose class starts the same (phpBB's `div.post.bg1` and `div.post.bg2`,
+/// XenForo's `article.message`), two or more, holding together at least
+/// [`MIN_THREAD_SHARE`] of the kept text?
+fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> bool {
+    let need = MIN_THREAD_SHARE * total as f64;
+    tree.subtree(home).any(|p| {
+        let posts: Vec<(&str, usize)> = tree.children[p]
+            .iter()
+            .filter(|&&c| kept_chars[c] > 0 && signed(tree, c))
+            .filter_map(|&c| {
+                let first = tree.node(c).class.as_deref()?.split_whitespace().next()?;
+                Some((first, kept_chars[c]))
+            })
+            .collect();
+        posts.iter().any(|&(class, _)| {
+            let same: Vec<usize> = posts
+                .iter()
+                .filter(|(c, _)| *c == class)
+                .map(|&(_, k)| k)
+                .collect();
+            same.len() >= 2 && same.iter().sum::<usize>() as f64 >= need
+        })
+    })
+}
+
+/// Does the element hold its writer's name or a date, as a post does (an article's
+/// sections, `section.level2` twice, do not)?
+fn signed(tree: &Tree, i: NodeId) -> bool {
+    tree.subtree(i).any(|d| {
+        let n = tree.node(d);
+        n.tag == "time"
+            || n.attrs.get("itemprop").is_some_and(|p| p == "author")
+            || tokens(n).any(|t| {
+                let t = t.to_ascii_lowercase();
+                ["author", "user", "profile", "avatar"]
+                    .iter()
+                    .any(|w| t.contains(w))
+            })
+    })
+}
+
+/// Where the kept text lives when no element is marked as the article: the deepest element
+/// holding at least [`MIN_CONTENT_SHARE`] of it (Gitea's `div.markup`, Starlight's
+/// `div.sl-markdown-content`, rustdoc's `section#main-content`); not `body`, which holds the
+/// page's furniture too.
+fn text_home(tree: &Tree, kept_chars: &[usize], total: usize) -> Option<NodeId> {
+    let need = MIN_CONTENT_SHARE * total as f64;
+    let mut at = 0;
+    while let Some(&c) = tree.children[at]
+        .iter()
+        .find(|&&c| kept_chars[c] as f64 >= need)
+    {
+        at = c;
+    }
+    let n = tree.node(at);
+    (at > 0 && n.is_element() && !matches!(n.tag.as_str(), "html" | "body")).then_some(at)
 }

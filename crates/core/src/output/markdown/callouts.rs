@@ -16,7 +16,7 @@
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
-use crate::snapshot::{Node, NodeId};
+use crate::snapshot::{Node, NodeId, Tree};
 
 /// Class tokens (or `data-callout`) naming a kind, and the alert they become.
 const KINDS: [(&str, &str); 37] = [
@@ -47,7 +47,9 @@ const KINDS: [(&str, &str); 37] = [
     ("warning", "WARNING"),
     ("warn", "WARNING"),
     ("attention", "WARNING"),
-    ("caution", "CAUTION"),
+    // Docusaurus and Starlight draw a caution as a warning (yellow); GitHub's CAUTION is
+    // their danger.
+    ("caution", "WARNING"),
     ("danger", "CAUTION"),
     ("error", "CAUTION"),
     ("bug", "CAUTION"),
@@ -74,8 +76,9 @@ const CONTAINERS: [&str; 10] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 9] = [
+const PREFIXES: [&str; 10] = [
     "markdown-alert-",
+    "attention-",
     "starlight-aside--",
     "hint-",
     "theme-admonition-",
@@ -131,8 +134,65 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
         // MkDocs `.admonition.note`, `details.warning`, `aside.tip`.
         return toks.iter().find_map(|t| alert(t));
     }
+    // A box classed with nothing but a kind: rustdoc's `div.warning`.
+    if let [only] = toks.as_slice() {
+        if SOLE_KINDS.contains(&only.to_ascii_lowercase().as_str()) && n.tag != "section" {
+            return alert(only);
+        }
+    }
     None
 }
+
+/// Kinds a box's only class may be and still be a callout (`info`, `success` and the like
+/// name a status elsewhere).
+const SOLE_KINDS: [&str; 6] = ["note", "warning", "tip", "important", "caution", "danger"];
+
+/// The kind of a blockquote that opens with a bold kind on a line of its own: GitHub's
+/// older alert syntax (`> **Note**` / `> text`), which Gitea and many READMEs still write.
+pub(super) fn legacy_kind(tree: &Tree, id: NodeId) -> Option<&'static str> {
+    if tree.node(id).tag != "blockquote" {
+        return None;
+    }
+    let p = *tree.children[id]
+        .iter()
+        .find(|&&c| tree.node(c).is_element())?;
+    if tree.node(p).tag != "p" {
+        return None;
+    }
+    let bold = *tree.children[p]
+        .iter()
+        .find(|&&c| tree.node(c).is_element() && tree.node(c).tag != "svg")?;
+    if !matches!(tree.node(bold).tag.as_str(), "strong" | "b") {
+        return None;
+    }
+    // Nothing but blanks before the bold word; after it, the paragraph's end or a line break.
+    let kids = &tree.children[p];
+    let at = kids.iter().position(|&c| c == bold)?;
+    if kids[..at].iter().any(|&c| !tree.text(c).trim().is_empty()) {
+        return None;
+    }
+    let next = kids[at + 1..]
+        .iter()
+        .find(|&&c| !tree.text(c).trim().is_empty() || tree.node(c).tag == "br");
+    if next.is_some_and(|&c| tree.node(c).tag != "br") {
+        return None;
+    }
+    let word = tree.text(bold);
+    let word = word.trim().trim_end_matches(':').trim();
+    LEGACY
+        .iter()
+        .find(|(k, _)| word.eq_ignore_ascii_case(k))
+        .map(|(_, v)| *v)
+}
+
+/// The words of GitHub's older alerts.
+const LEGACY: [(&str, &str); 5] = [
+    ("Note", "NOTE"),
+    ("Tip", "TIP"),
+    ("Important", "IMPORTANT"),
+    ("Warning", "WARNING"),
+    ("Caution", "CAUTION"),
+];
 
 /// Does the title only repeat the kind ("Note", "Warning:")?
 fn repeats_kind(title: &str) -> bool {
@@ -164,16 +224,24 @@ fn without_kind_lead_in(para: &str) -> String {
 }
 
 impl Writer<'_, '_> {
-    /// The callout's title element: a child classed `*title*`/`*heading*`, a `<summary>`, or a
-    /// first child heading.
+    /// The callout's title element: a child classed `*title*`/`*heading*`/`*header*` (Quarto's
+    /// `.callout-header`), a `<summary>`, or a first child heading.
     fn callout_title(&self, id: NodeId) -> Option<NodeId> {
         let first = self.kids(id).find(|&k| self.tree.node(k).is_element())?;
         let n = self.tree.node(first);
         let titled = n.class.as_deref().is_some_and(|c| {
             let c = c.to_ascii_lowercase();
-            c.contains("title") || c.contains("heading")
+            c.contains("title") || c.contains("heading") || c.contains("header")
         });
-        (titled || n.tag == "summary" || n.heading_level().is_some()).then_some(first)
+        // Or a paragraph of the kind alone in bold (Gitea's `<p><svg/><strong>Note</strong>`).
+        let bold_kind = n.tag == "p"
+            && repeats_kind(&self.tree.text(first))
+            && !self.tree.text(first).trim().is_empty()
+            && self
+                .tree
+                .subtree(first)
+                .any(|d| matches!(self.tree.node(d).tag.as_str(), "strong" | "b"));
+        (titled || bold_kind || n.tag == "summary" || n.heading_level().is_some()).then_some(first)
     }
 
     /// `> [!KIND]` and the callout's content.
@@ -200,6 +268,18 @@ impl Writer<'_, '_> {
         self.container(self.kids(id).filter(|&k| Some(k) != title), &mut inner);
         if let Some(first) = inner.first_mut() {
             first.text = without_kind_lead_in(&first.text);
+            // GitHub's older alert: `**Note**` on a line of its own above the text.
+            if let Some(rest) = first.text.strip_prefix("**") {
+                if let Some((word, after)) = rest.split_once("**") {
+                    let after = after.trim_start_matches(':');
+                    if repeats_kind(word) && (after.is_empty() || after.starts_with("\\\n")) {
+                        first.text = after.trim_start_matches("\\\n").to_string();
+                    }
+                }
+            }
+            if first.text.trim().is_empty() {
+                inner.remove(0);
+            }
         }
         let body = join(&inner);
         let text = if body.is_empty() {

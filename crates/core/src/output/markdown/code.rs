@@ -227,14 +227,30 @@ fn node_language(n: &Node) -> Option<String> {
                 .or_else(|| t.strip_prefix("lang-"))
                 .or_else(|| t.strip_prefix("highlight-source-"))
                 .or_else(|| t.strip_prefix("highlight-"))
+                .or_else(|| t.strip_prefix("hl-"))
                 .or_else(|| t.strip_prefix("brush:"))
         };
         if let Some(l) = l.and_then(clean) {
             return Some(l);
         }
     }
+    // A class that is a language's own name, on the block itself: rustdoc's `pre.rust`,
+    // pandoc's `pre.sourceCode.r` (not a wrapper's class, where `c` or `go` may mean
+    // anything).
+    if matches!(n.tag.as_str(), "pre" | "code") {
+        return class.split_whitespace().find_map(|t| {
+            let t = t.to_ascii_lowercase();
+            LABELS
+                .iter()
+                .find(|(k, _)| *k == t && !NOT_CLASS_LANGUAGES.contains(k))
+                .map(|(_, v)| (*v).to_string())
+        });
+    }
     None
 }
+
+/// Label names that, as a class, style a block rather than name its language.
+const NOT_CLASS_LANGUAGES: [&str; 5] = ["text", "plaintext", "terminal", "console", "cmd"];
 
 /// A usable fence language: no backticks or spaces, not a placeholder.
 fn clean(l: &str) -> Option<String> {
@@ -243,6 +259,11 @@ fn clean(l: &str) -> Option<String> {
         && l.len() <= 40
         && !l.contains(|c: char| c == '`' || c.is_whitespace())
         && !matches!(l, "none" | "default" | "name" | "plain");
+    // IPython's lexers (nbconvert's `hl-ipython3`) highlight Python.
+    let l = match l.to_ascii_lowercase().as_str() {
+        "ipython" | "ipython2" | "ipython3" => "python",
+        _ => l,
+    };
     ok.then(|| l.to_string())
 }
 
@@ -363,7 +384,7 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                 if tree.contains(i, s) || tree.contains(s, i) || hide[s] || tree.node(s).is_text() {
                     continue;
                 }
-                if is_copy_button(tree, s) {
+                if is_copy_button(tree, s) || is_fold_label(tree, s) {
                     for d in tree.subtree(s) {
                         hide[d] = true;
                     }
@@ -390,6 +411,18 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
     found
 }
 
+/// The `<summary>` of a `<details>` that folds a code block ("Code", "Show code": Quarto's
+/// and R Markdown's code folding), not a title of the code.
+fn is_fold_label(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if n.tag != "summary" || tree.chars[id] > 24 {
+        return false;
+    }
+    let t = tree.text(id).to_lowercase();
+    t.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "code" || w == "source")
+}
+
 /// The language stated by the block, its `<code>` or a wrapper's classes and attributes.
 fn own_language(tree: &Tree, root: NodeId) -> Option<String> {
     if let Some(l) = node_language(tree.node(root)) {
@@ -397,7 +430,11 @@ fn own_language(tree: &Tree, root: NodeId) -> Option<String> {
     }
     for d in tree.subtree(root).skip(1).take(64) {
         let dn = tree.node(d);
-        if dn.tag == "code" || LANGUAGE_ATTRS.iter().any(|a| dn.attrs.contains_key(*a)) {
+        // An editor widget's `<pre>` or highlighter `div` (nbconvert's
+        // `div.cm-editor > div.highlight.hl-ipython3 > pre`).
+        if matches!(dn.tag.as_str(), "code" | "pre" | "div")
+            || LANGUAGE_ATTRS.iter().any(|a| dn.attrs.contains_key(*a))
+        {
             if let Some(l) = node_language(dn) {
                 return Some(l);
             }
@@ -445,12 +482,18 @@ impl Writer<'_, '_> {
         let mut out = String::new();
         // Line elements just closed: the next text starts a new line.
         let mut pending = false;
-        // (node, entering)
-        let mut stack: Vec<(NodeId, bool)> = self.kids(root).map(|k| (k, true)).collect();
+        // (node, entering, the output's length when a line element opened)
+        let mut stack: Vec<(NodeId, bool, usize)> = self.kids(root).map(|k| (k, true, 0)).collect();
         stack.reverse();
-        while let Some((id, enter)) = stack.pop() {
+        while let Some((id, enter, opened)) = stack.pop() {
             let n = self.tree.node(id);
             if !enter {
+                // A line element with nothing in it is a blank line (Expressive Code's
+                // `<div class="ec-line"><div class="code">\n</div></div>`), unless a blank
+                // line already ends the output (Shiki's newline between its lines).
+                if out.len() == opened && !out.is_empty() && !out.ends_with("\n\n") {
+                    out.push('\n');
+                }
                 pending = true;
                 continue;
             }
@@ -476,14 +519,14 @@ impl Writer<'_, '_> {
                     out.push('\n');
                 }
                 pending = false;
-                stack.push((id, false));
+                stack.push((id, false, out.len()));
             }
             stack.extend(
                 self.kids(id)
                     .collect::<Vec<_>>()
                     .into_iter()
                     .rev()
-                    .map(|k| (k, true)),
+                    .map(|k| (k, true, 0)),
             );
         }
         out.replace('\u{a0}', " ")

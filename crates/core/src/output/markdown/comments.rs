@@ -7,6 +7,10 @@
 //! WordPress's `li.comment`, Disqus-like `.post`s are not recognised) or whose id is
 //! `comment-N`; its author is the first element inside classed `comment-author`, `author`,
 //! `fn`, `username` or with `itemprop="author"`.
+//!
+//! A forum quote's attribution line (phpBB's `<cite>name wrote: ↑ date</cite>` at the top of
+//! the `<blockquote>`) is dropped: it names who is quoted, which the quote's text does not
+//! need, and its arrow and date are navigation ([`hide_quote_attributions`]).
 
 use std::collections::HashSet;
 
@@ -89,4 +93,38 @@ pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashSet<
         i += 1;
     }
     authors
+}
+
+/// Words of a forum quote's attribution ("stallhorn wrote:", "Alice said:").
+const ATTRIBUTION_WORDS: [&str; 4] = ["wrote", "said", "writes", "posted"];
+
+/// The longest attribution line, in characters.
+const MAX_ATTRIBUTION_CHARS: usize = 120;
+
+/// Hide the attribution `<cite>` that opens a kept blockquote (see the module header).
+pub(super) fn hide_quote_attributions(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
+    for q in 1..tree.len() {
+        if !kept[q] || tree.node(q).tag != "blockquote" {
+            continue;
+        }
+        // The first text of the quote, and the `<cite>` it is in.
+        let Some(first) = tree.subtree(q).find(|&d| tree.own_chars[d] > 0 && kept[d]) else {
+            continue;
+        };
+        let Some(cite) = tree
+            .ancestors(first)
+            .take_while(|&a| a != q)
+            .find(|&a| tree.node(a).tag == "cite")
+        else {
+            continue;
+        };
+        let text = tree.text(cite).to_lowercase();
+        let attribution = tree.chars[cite] <= MAX_ATTRIBUTION_CHARS
+            && text
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| ATTRIBUTION_WORDS.contains(&w));
+        if attribution {
+            hide[cite..tree.subtree_end(cite)].fill(true);
+        }
+    }
 }

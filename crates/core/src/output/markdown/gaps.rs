@@ -31,8 +31,21 @@ fn candidate(tree: &Tree, id: NodeId) -> bool {
         })
 }
 
+/// How many times the gaps are looked for: a code block kept in one round is kept text for the
+/// next, so a run of blocks (a notebook's code cell, its output, the next cell) joins whole.
+const ROUNDS: usize = 3;
+
 /// Keep the code blocks, videos and side notes that sit between kept texts.
 pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
+    for _ in 0..ROUNDS {
+        if !keep_between_once(tree, kept) {
+            break;
+        }
+    }
+}
+
+/// One round of [`keep_between`]; did it keep anything?
+fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     let n = tree.len();
     // Per node: the state of the last text before it (None: no text), any kept text before.
     let mut before = vec![(None, false); n];
@@ -84,7 +97,7 @@ pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
         i = end;
     }
     if add.is_empty() {
-        return;
+        return false;
     }
     let k = kept.to_mut();
     for (s, e) in add {
@@ -93,4 +106,5 @@ pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
             *kd |= dn.rendered || dn.tag == "br" || d == s;
         }
     }
+    true
 }

@@ -289,11 +289,14 @@ impl<'t, 'a> Writer<'t, 'a> {
         let notes = footnotes::Notes::find(tree, &mut kept, &mut hide, &mut moved);
         let code = code::prepare(tree, &mut kept, &mut hide);
         let authors = comments::prepare(tree, &kept, &mut hide);
+        comments::hide_quote_attributions(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree.snap.nodes.iter().any(|n| {
             n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)
         });
+        // In-page anchors resolve to what the writer shows (the article's rest too).
+        let links = links::Links::new(tree, &kept, opts);
         let mut w = Writer {
             tree,
             kept,
@@ -308,7 +311,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
-            links: links::Links::new(tree, &ex.kept, opts),
+            links,
             title,
         };
         for id in (1..n).rev() {
@@ -484,7 +487,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         if code::is_widget(n) {
             return self.code_block(id, blocks);
         }
-        if let Some(kind) = callouts::kind(n) {
+        if let Some(kind) = callouts::kind(n).or_else(|| callouts::legacy_kind(self.tree, id)) {
             return self.callout(id, kind, blocks);
         }
         match n.tag.as_str() {

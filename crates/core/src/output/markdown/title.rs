@@ -40,7 +40,11 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
         }
         has_h1 |= kept[id] && level == 1;
     }
-    let first = (0..n).find(|&i| kept[i])?;
+    // The first kept text (the elements around it may be kept too, and start before a title
+    // inside them).
+    let first = (0..n)
+        .find(|&i| kept[i] && has_text(tree.node(i)))
+        .or_else(|| (0..n).find(|&i| kept[i]))?;
     if let Some(p) = marked_title(tree, kept, first) {
         return Some(p);
     }
@@ -76,10 +80,13 @@ fn is_title(tree: &Tree, id: NodeId) -> bool {
     if text.is_empty() || text.chars().count() > MAX_TITLE_CHARS {
         return false;
     }
-    if tree
-        .ancestors(id)
-        .any(|a| matches!(tree.node(a).tag.as_str(), "nav" | "footer" | "aside"))
-    {
+    // Not in the page's navigation or furniture, nor in the site's header (the `banner`
+    // landmark: phpBB's board name above every topic).
+    if tree.ancestors(id).any(|a| {
+        let an = tree.node(a);
+        matches!(an.tag.as_str(), "nav" | "footer" | "aside")
+            || an.role.as_deref() == Some("banner")
+    }) {
         return false;
     }
     // A link to the site's root in it: the site's name, as a home link.
