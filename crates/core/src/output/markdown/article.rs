@@ -10,15 +10,25 @@
 //!   (a feed of posts is not one article), an `itemprop="articleBody"`, or a class an article
 //!   body carries ([`ARTICLE_CLASSES`]: GitHub's `markdown-body`, WordPress's `entry-content`,
 //!   MDN's `main-page-content`, ...);
+//!   or, when no element is marked, where the kept text is: the deepest element holding
+//!   [`MIN_CONTENT_SHARE`] of it ([`text_home`]: Gitea's `div.markup`, Starlight's
+//!   `div.sl-markdown-content`), unless it holds a thread (signed posts of one class,
+//!   [`is_thread`]); found this way, past its last kept text only a section under a heading
+//!   or a callout joins, and a list of links never does;
 //! - the extraction chose it: at least [`MIN_KEPT_SHARE`] of its text is kept, and that is at
 //!   least [`MIN_CONTENT_SHARE`] of all the kept text;
-//! - a block of it (a child, or a child of a partly kept `section` in it) with nothing
+//! - the elements around kept content in it are kept (a list whose items are kept is a
+//!   list, an `<aside>` callout a callout), not a table's parts nor what holds them;
+//! - a block of it (a child, or a child of a partly kept `section`, `div`, `details`, list
+//!   or figure in it, [`MAX_DESCENT`] levels down; not an inline element, not a code
+//!   block's wrapper) with nothing
 //!   kept joins when it comes after the article's first kept text, is shown, is not page
 //!   furniture (`aside`, `nav`, `header`, `footer`, `form`, a landmark role, a class or id that
 //!   names sharing, comments, related posts, tags, bylines and the like, [`FURNITURE`], or a
-//!   heading that does), holds no form, navigation or code (the code writer places code,
-//!   [`super::gaps`]), and holds words or a badge image; a
-//!   figure's caption without a content image (a video player's) stays out; a
+//!   heading that does; a callout is never furniture), holds no form, navigation or code (the
+//!   code writer places code, [`super::gaps`]), and holds two words or more (not a control's
+//!   label) or a badge image; a figure's caption without a content image or table (a video
+//!   player's) stays out; a
 //!   block that is mostly links joins only as a section led by its own heading, or right
 //!   under a heading ("See also"),
 //!   and headings alone after the last kept text (a form's call to action) stay out;
@@ -412,22 +422,35 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
     // The containers of what is kept, up to the article: a list whose items are kept is
     // written as a list, a callout as a callout (the extraction keeps the units, not
     // always the elements around them).
-    // Not a table's parts: a table the extraction kept cells of, not the table, is a layout.
+    // Not a table's parts: a table the extraction kept cells of, not the table, is a layout;
+    // nor the elements above such a table (the writer would put what is kept in its cells
+    // after their other content: kept text is written from its outermost kept element).
     let mut up = vec![false; n];
+    let mut cut = vec![false; n];
     for d in tree.subtree(article).rev() {
-        if d != article && (kept[d] || up[d]) {
-            if let Some(p) = tree.parent(d).filter(|&p| p != article) {
-                up[p] = !matches!(
-                    tree.node(p).tag.as_str(),
-                    "table" | "thead" | "tbody" | "tfoot" | "tr" | "td" | "th"
-                );
+        if d == article {
+            continue;
+        }
+        let Some(p) = tree.parent(d).filter(|&p| p != article) else {
+            continue;
+        };
+        let table_part = matches!(
+            tree.node(p).tag.as_str(),
+            "table" | "thead" | "tbody" | "tfoot" | "tr" | "td" | "th"
+        );
+        if kept[d] || up[d] {
+            if table_part && !kept[p] {
+                cut[p] = true;
+            } else {
+                up[p] = true;
             }
         }
+        cut[p] |= cut[d];
     }
-    if tree.subtree(article).any(|d| up[d] && !kept[d]) {
+    if tree.subtree(article).any(|d| up[d] && !cut[d] && !kept[d]) {
         let out = kept.to_mut();
         for d in tree.subtree(article) {
-            out[d] |= up[d];
+            out[d] |= up[d] && !cut[d];
         }
     }
 }

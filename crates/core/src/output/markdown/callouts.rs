@@ -5,7 +5,9 @@
 //! `.admonition-note`), MkDocs Material and Sphinx (`.admonition.note`, `details.note`),
 //! Hugo and Docsy (`.alert`, `.callout` with a kind), Bootstrap alerts (`.alert-info`, ...),
 //! VitePress and VuePress (`.custom-block.tip`), MDN (`.notecard.note`), Starlight
-//! (`.starlight-aside--note`), GitBook (`.hint-info`),
+//! (`.starlight-aside--note`), GitBook (`.hint-info`, `.hint.bg-info`), Gitea
+//! (`.attention-note`), Hexo NexT (`.note.info`), rustdoc (`div.warning`), GitHub's older
+//! `> **Note**` quotes,
 //! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. Other kinds
 //! map onto the five: info/abstract/summary/seealso/example/quote → NOTE, hint/success/check →
 //! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
@@ -62,8 +64,9 @@ const KINDS: [(&str, &str); 37] = [
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
-const CONTAINERS: [&str; 10] = [
+const CONTAINERS: [&str; 11] = [
     "admonition",
+    "hint",
     "custom-block",
     "notecard",
     "starlight-aside",
@@ -76,8 +79,9 @@ const CONTAINERS: [&str; 10] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 10] = [
+const PREFIXES: [&str; 11] = [
     "markdown-alert-",
+    "bg-",
     "attention-",
     "starlight-aside--",
     "hint-",
@@ -123,8 +127,9 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     for t in &toks {
         for p in PREFIXES {
             if let Some(k) = t.strip_prefix(p).and_then(alert) {
-                // `is-info` (Bulma) and `alert-dark` need the container token too.
-                if p != "is-" || container {
+                // `is-info` (Bulma) and `bg-info` (GitBook's `div.hint.bg-info`, a
+                // background elsewhere) need the container token too.
+                if (p != "is-" && p != "bg-") || container {
                     return Some(k);
                 }
             }
@@ -134,7 +139,11 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
         // MkDocs `.admonition.note`, `details.warning`, `aside.tip`.
         return toks.iter().find_map(|t| alert(t));
     }
-    // A box classed with nothing but a kind: rustdoc's `div.warning`.
+    // A box classed with nothing but kinds: Hexo NexT's `div.note.info` (the last names
+    // it), rustdoc's `div.warning`.
+    if toks.len() >= 2 && toks.iter().all(|t| alert(t).is_some()) {
+        return toks.last().and_then(|t| alert(t));
+    }
     if let [only] = toks.as_slice() {
         if SOLE_KINDS.contains(&only.to_ascii_lowercase().as_str()) && n.tag != "section" {
             return alert(only);

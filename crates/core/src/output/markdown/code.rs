@@ -235,9 +235,13 @@ fn node_language(n: &Node) -> Option<String> {
         }
     }
     // A class that is a language's own name, on the block itself: rustdoc's `pre.rust`,
-    // pandoc's `pre.sourceCode.r` (not a wrapper's class, where `c` or `go` may mean
-    // anything).
-    if matches!(n.tag.as_str(), "pre" | "code") {
+    // pandoc's `pre.sourceCode.r`, or beside `highlight` (Hexo's `figure.highlight.python`);
+    // not on another wrapper, where `c` or `go` may mean anything.
+    if matches!(n.tag.as_str(), "pre" | "code")
+        || class
+            .split_whitespace()
+            .any(|t| t == "highlight" || t == "sourceCode")
+    {
         return class.split_whitespace().find_map(|t| {
             let t = t.to_ascii_lowercase();
             LABELS

@@ -216,10 +216,20 @@ impl Writer<'_, '_> {
             Target::Text => href.contains('#'),
             Target::Url(_) => false,
         };
+        let worded = self.tree.text(id).chars().any(char::is_alphanumeric);
         if in_page && self.in_heading(id) {
-            if self.tree.text(id).chars().any(char::is_alphanumeric) {
+            if worded {
                 self.inline_children(id, inl);
             }
+            return;
+        }
+        // Elsewhere, a link to a place in the page that is only a sign is a permalink too
+        // (Sphinx's `a.headerlink` after a glossary term or a caption).
+        let imaged = self
+            .tree
+            .subtree(id)
+            .any(|d| self.tree.node(d).tag == "img");
+        if in_page && !worded && !imaged && !self.tree.text(id).trim().is_empty() {
             return;
         }
         match (target, self.links.links) {

@@ -267,6 +267,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
+        tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the
         // outermost one of nested boxes, so that each node is visited once.
         let mut i = 1;
@@ -290,6 +291,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         let code = code::prepare(tree, &mut kept, &mut hide);
         let authors = comments::prepare(tree, &kept, &mut hide);
         comments::hide_quote_attributions(tree, &kept, &mut hide);
+        hide_marked(tree, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree.snap.nodes.iter().any(|n| {
@@ -490,6 +492,9 @@ impl<'t, 'a> Writer<'t, 'a> {
         if let Some(kind) = callouts::kind(n).or_else(|| callouts::legacy_kind(self.tree, id)) {
             return self.callout(id, kind, blocks);
         }
+        if tables::is_div_table(self.tree, id) {
+            return tables::table(self, id, blocks);
+        }
         match n.tag.as_str() {
             "ul" | "ol" => self.list(id, blocks),
             "dl" => self.definition_list(id, blocks),
@@ -556,8 +561,35 @@ impl<'t, 'a> Writer<'t, 'a> {
         });
     }
 
+    /// Does every kept item of the list open with a heading (Javadoc's `ul.member-list > li >
+    /// section > h3`)? Such a list only stacks sections: its items are written as blocks.
+    fn sectioning_list(&self, id: NodeId) -> bool {
+        let mut items = self
+            .kids(id)
+            .filter(|&c| self.tree.node(c).tag == "li")
+            .peekable();
+        items.peek().is_some()
+            && items.all(|li| {
+                self.tree
+                    .subtree(li)
+                    .find(|&d| self.kept[d] && self.tree.own_chars[d] > 0)
+                    .is_some_and(|t| {
+                        self.tree
+                            .ancestors(t)
+                            .take_while(|&a| a != li)
+                            .any(|a| self.tree.node(a).heading_level().is_some())
+                    })
+            })
+    }
+
     /// `- item` / `1. item`, nested content indented under the marker.
     fn list(&self, id: NodeId, blocks: &mut Vec<Block>) {
+        if self.sectioning_list(id) {
+            for li in self.kids(id) {
+                self.container(self.kids(li), blocks);
+            }
+            return;
+        }
         let ordered = self.tree.node(id).tag == "ol";
         // `<ol start>`: the first item's number.
         let start = (self.tree.node(id).attrs.get("start"))
@@ -929,5 +961,29 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
     Markdown {
         markdown: md,
         sections,
+    }
+}
+
+/// Class tokens of page furniture written into content: equation numbers beside a display
+/// formula (Sphinx's and MyST's `span.eqno` with its `#` permalink: the TeX is the formula,
+/// its number the page's layout) and MediaWiki's "[edit]" links inside section headings.
+const HIDDEN_CLASSES: [&str; 2] = ["eqno", "mw-editsection"];
+
+/// Hide the elements classed with [`HIDDEN_CLASSES`].
+fn hide_marked(tree: &Tree, hide: &mut [bool]) {
+    let mut i = 1;
+    while i < tree.len() {
+        let eqno = tree
+            .node(i)
+            .class
+            .as_deref()
+            .is_some_and(|c| c.split_whitespace().any(|t| HIDDEN_CLASSES.contains(&t)));
+        if eqno {
+            let end = tree.subtree_end(i);
+            hide[i..end].fill(true);
+            i = end;
+        } else {
+            i += 1;
+        }
     }
 }

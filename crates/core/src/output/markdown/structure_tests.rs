@@ -723,3 +723,243 @@ fn a_callout_without_a_kind_is_a_quote_with_its_emoji() {
         "Before the callout.\n\n> ⚠️\n>\n> Raw schemas are reloaded nightly.\n"
     );
 }
+
+#[test]
+fn alerts_in_older_and_platform_shapes() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // GitHub's older alert: a bold kind on its own line, then the text (a `<br>` between).
+    let q = el(&mut b, 0, "blockquote", "");
+    let p = el(&mut b, q, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Note");
+    span(&mut b, p, "br", "");
+    b.text(p, "Backups run nightly.");
+    // Gitea: the kind in a paragraph of its own, classed `attention-warning`.
+    let q = el(
+        &mut b,
+        0,
+        "blockquote",
+        "attention-header attention-warning",
+    );
+    let p = el(&mut b, q, "p", "");
+    let s = span(&mut b, p, "strong", "attention-warning");
+    b.text(s, "Warning");
+    let p = el(&mut b, q, "p", "");
+    b.text(p, "Keys rotate monthly.");
+    // rustdoc's `div.warning`, Hexo's `div.note.info`, GitBook's `div.hint.bg-success`.
+    for class in ["warning", "note info", "hint bg-success"] {
+        let d = el(&mut b, 0, "div", class);
+        let p = el(&mut b, d, "p", "");
+        b.text(p, class);
+    }
+    // A bold word that is not a kind opens an ordinary quote.
+    let q = el(&mut b, 0, "blockquote", "");
+    let p = el(&mut b, q, "p", "");
+    let s = span(&mut b, p, "strong", "");
+    b.text(s, "Update");
+    b.text(p, " it shipped.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> Backups run nightly.\n\n> [!WARNING]\n> Keys rotate monthly.\n\n\
+         > [!WARNING]\n> warning\n\n> [!NOTE]\n> note info\n\n> [!TIP]\n> hint bg-success\n\n\
+         > **Update** it shipped.\n"
+    );
+}
+
+#[test]
+fn code_languages_named_by_the_block_itself() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let pre = el(&mut b, 0, "pre", "rust rust-example-rendered");
+    raw(&mut b, pre, "let x = 1;");
+    let pre = el(&mut b, 0, "pre", "sourceCode r");
+    raw(&mut b, pre, "x <- 1");
+    let d = el(&mut b, 0, "div", "highlight hl-ipython3");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "import numpy");
+    let f = el(&mut b, 0, "figure", "highlight python");
+    let pre = el(&mut b, f, "pre", "");
+    raw(&mut b, pre, "print(1)");
+    // A wrapper's class that happens to be a language's name names nothing.
+    let d = el(&mut b, 0, "div", "go");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "plain");
+    assert_eq!(
+        md(&b.build()),
+        "```rust\nlet x = 1;\n```\n\n```r\nx <- 1\n```\n\n```python\nimport numpy\n```\n\n\
+         ```python\nprint(1)\n```\n\n```\nplain\n```\n"
+    );
+}
+
+#[test]
+fn an_empty_line_element_is_a_blank_line_of_the_code() {
+    // Expressive Code: a `div.ec-line` per line; a blank line's holds no text.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let pre = el(&mut b, 0, "pre", "");
+    for line in ["import a;", "", "run(a);"] {
+        let l = el(&mut b, pre, "div", "ec-line");
+        let c = el(&mut b, l, "div", "code");
+        if !line.is_empty() {
+            raw(&mut b, c, line);
+        }
+    }
+    assert_eq!(md(&b.build()), "```\nimport a;\n\nrun(a);\n```\n");
+}
+
+#[test]
+fn div_tables_aria_and_css_grid() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // ARIA: a header row of column headers, then rows of cells.
+    let t = el(&mut b, 0, "div", "");
+    b.node_mut(t).role = Some("table".into());
+    for (i, row) in [["Event", "Retries"], ["sent", "5"], ["bounced", "none"]]
+        .iter()
+        .enumerate()
+    {
+        let r = el(&mut b, t, "div", "");
+        b.node_mut(r).role = Some("row".into());
+        for cell in row {
+            let c = el(&mut b, r, "div", "");
+            b.node_mut(c).role = Some(if i == 0 { "columnheader" } else { "cell" }.into());
+            b.text(c, cell);
+        }
+    }
+    // Javadoc's summary table: a CSS grid, three cells a row (by their boxes).
+    let g = el(&mut b, 0, "div", "summary-table three-column-summary");
+    b.node_mut(g).display = "grid".into();
+    let cells = [
+        ("table-header col-first", "Type"),
+        ("table-header col-second", "Method"),
+        ("table-header col-last", "Description"),
+        ("col-first", "int"),
+        ("col-second", "size()"),
+        ("col-last", "The count."),
+    ];
+    for (k, (class, text)) in cells.iter().enumerate() {
+        let c = b.el(
+            g,
+            "div",
+            rect(
+                200.0 * (k % 3) as f64,
+                100.0 + 20.0 * (k / 3) as f64,
+                200.0,
+                20.0,
+            ),
+        );
+        b.node_mut(c).class = Some((*class).into());
+        b.text(c, text);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "| Event | Retries |\n| --- | --- |\n| sent | 5 |\n| bounced | none |\n\n\
+         | Type | Method | Description |\n| --- | --- | --- |\n| int | size() | The count. |\n"
+    );
+}
+
+#[test]
+fn a_list_of_sections_is_written_as_its_sections() {
+    // Javadoc: `ul.member-list > li > section > h3` stacks sections, not list items.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ul = el(&mut b, 0, "ul", "member-list");
+    for name in ["size", "clear"] {
+        let li = el(&mut b, ul, "li", "");
+        let sec = el(&mut b, li, "section", "detail");
+        let h = el(&mut b, sec, "h3", "");
+        b.text(h, name);
+        let p = el(&mut b, sec, "p", "");
+        b.text(p, "Does it.");
+    }
+    // A list whose items are not all sections stays a list.
+    let ul = el(&mut b, 0, "ul", "");
+    let li = el(&mut b, ul, "li", "");
+    let h = el(&mut b, li, "h4", "");
+    b.text(h, "Heading item");
+    let li = el(&mut b, ul, "li", "");
+    b.text(li, "plain item");
+    assert_eq!(
+        md(&b.build()),
+        "# size\n\nDoes it.\n\n# clear\n\nDoes it.\n\n- ## Heading item\n- plain item\n"
+    );
+}
+
+#[test]
+fn a_forum_quote_loses_its_attribution_line() {
+    // phpBB: `<blockquote><div><cite>name wrote: ↑ date</cite>text</div></blockquote>`.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let q = el(&mut b, 0, "blockquote", "");
+    let d = el(&mut b, q, "div", "");
+    let c = span(&mut b, d, "cite", "");
+    let a = span(&mut b, c, "a", "");
+    b.node_mut(a).href = Some("https://forum.example/u/7".into());
+    b.text(a, "stallhorn");
+    b.text(c, " wrote: ");
+    b.text(d, "why at idle?");
+    // A cite that is the quote's source, not a poster, stays.
+    let q = el(&mut b, 0, "blockquote", "");
+    let p = el(&mut b, q, "p", "");
+    b.text(p, "Less is more.");
+    let c = span(&mut b, q, "cite", "");
+    b.text(c, "Mies van der Rohe");
+    assert_eq!(
+        md(&b.build()),
+        "> why at idle?\n\n> Less is more.\n>\n> *Mies van der Rohe*\n"
+    );
+}
+
+#[test]
+fn a_sign_alone_linking_into_the_page_is_a_permalink() {
+    // Sphinx: `<dt id="term-x">Term<a class="headerlink" href="#term-x">#</a></dt>`.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.node_mut(p).id = Some("term-x".into());
+    b.text(p, "Term");
+    let a = span(&mut b, p, "a", "headerlink");
+    b.node_mut(a).href = Some("https://docs.example/glossary.html#term-x".into());
+    b.text(a, "#");
+    b.text(p, " and ");
+    let a = span(&mut b, p, "a", "");
+    b.node_mut(a).href = Some("https://docs.example/glossary.html#term-x".into());
+    b.text(a, "a worded anchor");
+    let mut snap = b.build();
+    snap.url = "https://docs.example/glossary.html".into();
+    assert_eq!(md(&snap), "Term and [a worded anchor](#term-x)\n");
+}
+
+/// A page with no element marked as the article: a `div` holding two kept paragraphs around a
+/// list the extraction left out; with `posts`, the paragraphs are two signed posts of a thread.
+fn unmarked_page(posts: bool) -> (Snapshot, Vec<NodeId>) {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let body = el(&mut b, 0, "div", "markup");
+    let long = "A paragraph long enough to be the content the extraction chose for this page. ";
+    let mut kept = Vec::new();
+    let post = |b: &mut SnapshotBuilder, text: &str| {
+        let wrap = if posts {
+            let d = el(b, body, "div", "post bg1");
+            let a = span(b, d, "span", "author");
+            b.text(a, "stallhorn");
+            d
+        } else {
+            body
+        };
+        let p = el(b, wrap, "p", "");
+        b.text(p, &text.repeat(3));
+        p
+    };
+    kept.push(post(&mut b, long));
+    let ul = el(&mut b, body, "ul", "");
+    for item in ["Batch inserts", "Predicted tides"] {
+        let li = el(&mut b, ul, "li", "");
+        b.text(li, item);
+    }
+    kept.push(post(&mut b, long));
+    (b.build(), kept)
+}
+
+#[test]
+fn the_article_is_found_where_the_kept_text_is_unless_it_is_a_thread() {
+    let (snap, kept) = unmarked_page(false);
+    let out = md_kept(&snap, Some(&kept));
+    assert!(out.contains("- Batch inserts\n- Predicted tides"), "{out}");
+    let (snap, kept) = unmarked_page(true);
+    let out = md_kept(&snap, Some(&kept));
+    assert!(!out.contains("Batch inserts"), "{out}");
+}

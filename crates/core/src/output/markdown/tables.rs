@@ -2,13 +2,16 @@
 //! and the content alone when the table only places boxes on the page.
 //!
 //! Rules, in order:
+//! 0. a table is a `<table>`, an ARIA `role="table"` or `"grid"` of `row`s and `cell`s, or a
+//!    CSS grid classed as a table whose children are its cells ([`is_div_table`]).
 //! 1. the grid: rows from `thead`, `tbody`, `tfoot` and bare `tr`; a cell's `colspan` and
 //!    `rowspan` (capped at [`MAX_SPAN`]) repeat its text into every slot it covers.
 //! 2. a *layout table* is unwrapped (its cells written as ordinary blocks): `role=presentation`
 //!    or `none`; one column; one row of several cells; or a cell holding a heading, or a big
 //!    block of content (at least [`BIG_CELL_PX`] tall holding more than one block), which is
 //!    how pages placed boxes before CSS layout.
-//! 3. a table whose cells hold block content (lists, several paragraphs, code, a nested table)
+//! 3. a table whose cells hold block content (lists, more than [`MAX_CELL_PARAS`] paragraphs,
+//!    code, a nested table)
 //!    is written as HTML with minimal tags (`table`, `tr`, `th`, `td` with their spans, `p`,
 //!    lists, `a href`, `img src alt`, emphasis, code; no class or style): never one cell per
 //!    paragraph.
@@ -17,7 +20,7 @@
 //!    needs a header row). `|` is escaped and line breaks become `<br>`.
 
 use super::{images, math, Block, BlockKind, Kind, Writer};
-use crate::snapshot::NodeId;
+use crate::snapshot::{NodeId, Tree};
 
 /// The largest `colspan`/`rowspan` honoured (HTML caps colspan at 1000 and rowspan at 65534; a
 /// page's typo must not make a million-cell grid).
@@ -25,6 +28,8 @@ const MAX_SPAN: usize = 64;
 /// A cell at least this tall (CSS px) holding more than one block places a box of content:
 /// the table is a layout table.
 const BIG_CELL_PX: f64 = 300.0;
+/// The most paragraphs a GFM cell holds (as lines joined by `<br>`); more is block content.
+const MAX_CELL_PARAS: usize = 2;
 /// Font weight from which a row's text counts as bold (a header row styled as one).
 const BOLD: u32 = 600;
 
@@ -43,30 +48,149 @@ fn span(w: &Writer, id: NodeId, name: &str) -> usize {
         .clamp(1, MAX_SPAN)
 }
 
+/// ARIA roles of a table's cells.
+const CELL_ROLES: [&str; 4] = ["cell", "gridcell", "columnheader", "rowheader"];
+
+/// Is this element a table built of `div`s: ARIA's `role="table"`/`"grid"` with `row`s and
+/// `cell`s (GitBook's tables), or a CSS grid classed as a table whose cells are its children
+/// (Javadoc's `div.summary-table`)?
+pub(super) fn is_div_table(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if n.tag == "table" || !n.is_element() {
+        return false;
+    }
+    matches!(n.role.as_deref(), Some("table" | "grid")) || css_grid_columns(tree, id).is_some()
+}
+
+/// A table of `div`s the extraction kept part of is kept whole (its cells' text scores low
+/// for an extractor, but a table with empty cells says nothing).
+pub(super) fn keep_div_tables(tree: &Tree, kept: &mut std::borrow::Cow<[bool]>) {
+    let mut i = 1;
+    while i < tree.len() {
+        let end = tree.subtree_end(i);
+        if !is_div_table(tree, i) {
+            i += 1;
+            continue;
+        }
+        if (i..end).any(|d| kept[d]) && (i..end).any(|d| !kept[d] && tree.node(d).rendered) {
+            for (d, k) in kept.to_mut()[i..end].iter_mut().enumerate() {
+                *k |= tree.node(i + d).rendered;
+            }
+        }
+        i = end;
+    }
+}
+
+/// The columns of a CSS grid classed as a table (`summary-table`): the children on the first
+/// child's line, when there are at least two and the children fill whole rows.
+fn css_grid_columns(tree: &Tree, id: NodeId) -> Option<usize> {
+    let n = tree.node(id);
+    let tabled = n.display == "grid"
+        && n.class
+            .as_deref()
+            .is_some_and(|c| c.split_whitespace().any(|t| t.contains("table")));
+    if !tabled {
+        return None;
+    }
+    let kids: Vec<NodeId> = tree.children[id]
+        .iter()
+        .copied()
+        .filter(|&c| tree.node(c).is_element() && tree.node(c).rendered)
+        .collect();
+    let y = tree.node(*kids.first()?).rect.y;
+    let cols = kids
+        .iter()
+        .take_while(|&&c| (tree.node(c).rect.y - y).abs() < 1.0)
+        .count();
+    (cols >= 2 && kids.len() % cols == 0 && kids.len() > cols).then_some(cols)
+}
+
+/// The cell elements of a row: its `td`/`th` (or ARIA cells), kept or not, so that an empty
+/// corner cell keeps its column.
+fn row_cells(w: &Writer, r: NodeId) -> Vec<NodeId> {
+    w.tree.children[r]
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let n = w.tree.node(c);
+            n.rendered
+                && !w.hide[c]
+                && (matches!(n.tag.as_str(), "td" | "th")
+                    || n.role.as_deref().is_some_and(|r| CELL_ROLES.contains(&r)))
+        })
+        .collect()
+}
+
+/// Is this cell a header cell (`th`, or an ARIA column or row header)?
+fn is_header_cell(w: &Writer, c: NodeId) -> bool {
+    let n = w.tree.node(c);
+    n.tag == "th" || matches!(n.role.as_deref(), Some("columnheader" | "rowheader"))
+}
+
 /// Write a table (see the module rules).
 pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
     let tree = w.tree;
     let mut caption = Vec::new();
-    let mut rows: Vec<(NodeId, bool)> = Vec::new();
-    for c in w.kids(id) {
-        match tree.node(c).tag.as_str() {
-            "caption" => caption.extend(w.children_blocks(c)),
-            "tr" => rows.push((c, false)),
-            t @ ("thead" | "tbody" | "tfoot") => rows.extend(
-                w.kids(c)
-                    .filter(|&r| tree.node(r).tag == "tr")
-                    .map(|r| (r, t == "thead")),
-            ),
-            _ => {}
+    // Each row's cells, and whether the row is in the table's head.
+    let mut rows: Vec<(Vec<NodeId>, bool)> = Vec::new();
+    if let Some(cols) = css_grid_columns(tree, id) {
+        let kids: Vec<NodeId> = tree.children[id]
+            .iter()
+            .copied()
+            .filter(|&c| tree.node(c).is_element() && tree.node(c).rendered)
+            .collect();
+        for (i, chunk) in kids.chunks(cols).enumerate() {
+            // Javadoc's header cells: `div.table-header`.
+            let head = i == 0
+                && chunk.iter().all(|&c| {
+                    tree.node(c)
+                        .class
+                        .as_deref()
+                        .is_some_and(|k| k.contains("header"))
+                });
+            rows.push((chunk.to_vec(), head));
+        }
+    } else if tree.node(id).tag != "table" {
+        // ARIA: rows, directly or in row groups.
+        for c in w.kids(id) {
+            let role = tree.node(c).role.as_deref().unwrap_or("");
+            let group: Vec<NodeId> = match role {
+                "row" => vec![c],
+                "rowgroup" => w
+                    .kids(c)
+                    .filter(|&r| tree.node(r).role.as_deref() == Some("row"))
+                    .collect(),
+                _ => continue,
+            };
+            for r in group {
+                let cells = row_cells(w, r);
+                let head = !cells.is_empty()
+                    && cells
+                        .iter()
+                        .all(|&k| tree.node(k).role.as_deref() == Some("columnheader"));
+                rows.push((cells, head));
+            }
+        }
+    } else {
+        for c in w.kids(id) {
+            match tree.node(c).tag.as_str() {
+                "caption" => caption.extend(w.children_blocks(c)),
+                "tr" => rows.push((row_cells(w, c), false)),
+                t @ ("thead" | "tbody" | "tfoot") => rows.extend(
+                    w.kids(c)
+                        .filter(|&r| tree.node(r).tag == "tr")
+                        .map(|r| (row_cells(w, r), t == "thead")),
+                ),
+                _ => {}
+            }
         }
     }
     let role = tree.node(id).role.as_deref().unwrap_or("");
     let mut cells: Vec<Vec<Cell>> = Vec::new();
-    for &(r, _) in &rows {
-        let row: Vec<Cell> = w
-            .kids(r)
-            .filter(|&c| matches!(tree.node(c).tag.as_str(), "td" | "th"))
-            .map(|c| Cell {
+    for (r, _) in &rows {
+        let row: Vec<Cell> = r
+            .iter()
+            .map(|&c| Cell {
                 node: c,
                 blocks: w.children_blocks(c),
             })
@@ -117,17 +241,22 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         return;
     }
     // 3. Block content: HTML.
-    let blocky = all
-        .iter()
-        .any(|c| c.blocks.len() > 1 || c.blocks.iter().any(|b| b.kind != BlockKind::Para));
+    // (Two paragraphs are one cell's lines: Javadoc's "Deprecated." above its note.)
+    let blocky = all.iter().any(|c| {
+        c.blocks.len() > MAX_CELL_PARAS || c.blocks.iter().any(|b| b.kind != BlockKind::Para)
+    });
     if blocky {
         let mut out = String::from("<table>\n");
         for row in &cells {
             out.push_str("<tr>");
             for c in row {
-                let n = tree.node(c.node);
+                let tag = if is_header_cell(w, c.node) {
+                    "th"
+                } else {
+                    "td"
+                };
                 out.push('<');
-                out.push_str(&n.tag);
+                out.push_str(tag);
                 for a in ["colspan", "rowspan"] {
                     if span(w, c.node, a) > 1 {
                         out.push_str(&format!(" {a}=\"{}\"", span(w, c.node, a)));
@@ -135,7 +264,7 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
                 }
                 out.push('>');
                 inner_html(w, c.node, &mut out, 0);
-                out.push_str(&format!("</{}>", n.tag));
+                out.push_str(&format!("</{tag}>"));
             }
             out.push_str("</tr>\n");
         }
@@ -192,7 +321,7 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
 
 /// Is the row a header: in `thead`, all `th`, or every text in it bold?
 fn header_row(w: &Writer, row: &[Cell], in_head: bool) -> bool {
-    if in_head || row.iter().all(|c| w.tree.node(c.node).tag == "th") {
+    if in_head || row.iter().all(|c| is_header_cell(w, c.node)) {
         return true;
     }
     let mut any = false;
