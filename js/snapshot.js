@@ -38,8 +38,9 @@
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
-    "data-code-block-lang", "data-code-language", "data-footnote-backref", "data-footnote-ref", "data-lang", "data-language",
-    "data-mode-id", "datetime", "display", "encoding", "height", "itemprop", "lang", "name",
+    "data-callout-type", "data-code-block-lang", "data-code-language", "data-component-part", "data-footnote-backref",
+    "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "datetime", "display", "encoding", "height",
+    "itemprop", "lang", "language", "name",
     "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
   // <form> with an <input name="id"> makes `form.id` an element (DOM clobbering), named
@@ -191,6 +192,12 @@
       if (closestOf.call(el, ".katex, mjx-container, .MathJax, .MathJax_Display, .MJX_Assistive_MathML")) return null;
       m = el;
       display = attr(el, "display") === "block";
+    } else if (tagU === "D-MATH") {
+      // Distill's `<d-math>` holds its TeX as text until its script renders it (offline it
+      // never does); `block` marks a display formula.
+      if (qsOf.call(el, "math, .katex")) return null;
+      const t = String(textOfEl.call(el) || "").trim();
+      return t ? { tex: t, display: hasAttr(el, "block") } : null;
     } else if (cls && /(^|\s)katex(\s|$)/.test(cls)) {
       m = qsOf.call(el, "math");
       display = !!closestOf.call(el, ".katex-display");
@@ -331,13 +338,16 @@
           flushLead();
           lead = asWritten(node.data);
           leadParent = parent;
-          // An element holding only the indentation (Expressive Code's `<span class="indent">`)
-          // or a blank line: the lead belongs to the line that opens with it, the outermost
-          // element it is first in, below the code block.
+          // An element holding only the indentation (Expressive Code's `<span class="indent">`,
+          // SyntaxHighlighter's `<code class="spaces">`) or a blank line: the lead belongs to
+          // the line that opens with it, the outermost element it is first in, below the code
+          // block's `<pre>` (or its `<pre><code>`).
           if (before === null) {
             let el = parentNodeOf.call(node);
+            const isBlockRoot = (i) => nodes[i].tag === "pre"
+              || (nodes[i].tag === "code" && nodes[i].parent >= 0 && nodes[nodes[i].parent].tag === "pre");
             while (el && nodeTypeOf.call(el) === 1 && prevSiblingOf.call(el) === null
-              && nodes[leadParent].tag !== "pre" && nodes[leadParent].tag !== "code") {
+              && !isBlockRoot(leadParent)) {
               const up = nodes[leadParent].parent, pe = parentNodeOf.call(el);
               if (up < 0 || !pe || nodeTypeOf.call(pe) !== 1
                 || nodes[up].tag !== String(tagNameOf.call(pe)).toLowerCase()) break;

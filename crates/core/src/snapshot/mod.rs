@@ -223,15 +223,17 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 27] = [
+pub const WRITER_ATTRS: [&str; 30] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
     "checked",
     "colspan",
     "data-callout",
+    "data-callout-type",
     "data-code-block-lang",
     "data-code-language",
+    "data-component-part",
     "data-footnote-backref",
     "data-footnote-ref",
     "data-lang",
@@ -243,6 +245,7 @@ pub const WRITER_ATTRS: [&str; 27] = [
     "height",
     "itemprop",
     "lang",
+    "language",
     "name",
     "reversed",
     "rowspan",

@@ -111,19 +111,32 @@ pub(super) fn plain_box(n: &Node) -> bool {
 }
 
 pub(super) fn kind(n: &Node) -> Option<&'static str> {
+    // Doxygen writes its notes as `<dl class="section note"><dt>Note</dt><dd>…`.
+    let doxygen = n.tag == "dl"
+        && n.class
+            .as_deref()
+            .is_some_and(|c| c.split_whitespace().any(|t| t == "section"));
     if !matches!(
         n.tag.as_str(),
         "div" | "aside" | "details" | "section" | "blockquote"
-    ) {
+    ) && !doxygen
+    {
         return None;
     }
-    if let Some(k) = n.attrs.get("data-callout") {
+    // Obsidian's `data-callout`, Mintlify's `data-callout-type`.
+    if let Some(k) = n
+        .attrs
+        .get("data-callout")
+        .or_else(|| n.attrs.get("data-callout-type"))
+    {
         return Some(alert(k).unwrap_or("NOTE"));
     }
     let class = n.class.as_deref()?;
     let toks: Vec<&str> = class.split_whitespace().collect();
-    let container =
-        toks.iter().any(|t| CONTAINERS.contains(t)) || n.tag == "details" || n.tag == "aside";
+    let container = toks.iter().any(|t| CONTAINERS.contains(t))
+        || n.tag == "details"
+        || n.tag == "aside"
+        || doxygen;
     for t in &toks {
         for p in PREFIXES {
             if let Some(k) = t.strip_prefix(p).and_then(alert) {
@@ -250,7 +263,8 @@ impl Writer<'_, '_> {
                 .tree
                 .subtree(first)
                 .any(|d| matches!(self.tree.node(d).tag.as_str(), "strong" | "b"));
-        (titled || bold_kind || n.tag == "summary" || n.heading_level().is_some()).then_some(first)
+        (titled || bold_kind || n.tag == "summary" || n.tag == "dt" || n.heading_level().is_some())
+            .then_some(first)
     }
 
     /// `> [!KIND]` and the callout's content.

@@ -36,7 +36,11 @@ const WRAPPER_EXTRA_CHARS: usize = 40;
 const WRAPPER_LEVELS: usize = 3;
 
 /// Class tokens of gutters, line numbers and editor layers that hold no code.
-const GUTTER_CLASSES: [&str; 33] = [
+const GUTTER_CLASSES: [&str; 35] = [
+    // Asciidoctor's callout numbers (`<b class="conum">(1)</b>`), explained below the code.
+    "conum",
+    // SyntaxHighlighter's toolbar ("?").
+    "toolbar",
     "linenos",
     "linenodiv",
     "lineno",
@@ -170,9 +174,18 @@ fn has_class(n: &Node, name: &str) -> bool {
 /// An editor widget or a table of code lines, written as one code block.
 pub(super) fn is_widget(n: &Node) -> bool {
     match n.tag.as_str() {
-        "div" => ["CodeMirror", "cm-editor", "monaco-editor"]
-            .iter()
-            .any(|c| has_class(n, c)),
+        // SyntaxHighlighter (WordPress's SyntaxHighlighter Evolved): a table of a gutter
+        // and `div.line`s of `<code>` tokens, no `<pre>`; Doxygen's `div.fragment` of
+        // `div.line`s with their `span.lineno`.
+        "div" => [
+            "CodeMirror",
+            "cm-editor",
+            "monaco-editor",
+            "syntaxhighlighter",
+            "fragment",
+        ]
+        .iter()
+        .any(|c| has_class(n, c)),
         "table" => ["hljs-ln", "js-file-line-container"]
             .iter()
             .any(|c| has_class(n, c)),
@@ -200,8 +213,10 @@ fn is_root(tree: &Tree, id: NodeId) -> bool {
 
 /// Attributes that name a block's language: `data-lang`/`data-language` (many highlighters),
 /// `data-code-language`, Medium's `data-code-block-lang`, Monaco's `data-mode-id`.
-const LANGUAGE_ATTRS: [&str; 5] = [
+const LANGUAGE_ATTRS: [&str; 6] = [
     "data-lang",
+    // Mintlify's `<pre language="bash">`.
+    "language",
     "data-language",
     "data-code-language",
     "data-code-block-lang",
@@ -240,7 +255,7 @@ fn node_language(n: &Node) -> Option<String> {
     if matches!(n.tag.as_str(), "pre" | "code")
         || class
             .split_whitespace()
-            .any(|t| t == "highlight" || t == "sourceCode")
+            .any(|t| matches!(t, "highlight" | "sourceCode" | "syntaxhighlighter"))
     {
         return class.split_whitespace().find_map(|t| {
             let t = t.to_ascii_lowercase();
@@ -388,7 +403,7 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                 if tree.contains(i, s) || tree.contains(s, i) || hide[s] || tree.node(s).is_text() {
                     continue;
                 }
-                if is_copy_button(tree, s) || is_fold_label(tree, s) {
+                if is_copy_button(tree, s) || is_fold_label(tree, s) || is_code_title(tree, s, i) {
                     for d in tree.subtree(s) {
                         hide[d] = true;
                     }
@@ -414,6 +429,30 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
     }
     found
 }
+
+/// A code block's title above it in its wrapper (Asciidoctor's `div.title`, Docusaurus's
+/// `codeBlockTitle`, Hexo's `figcaption`): a file name the page shows over the code, not a
+/// line of it. Written nowhere, as the language label is.
+fn is_code_title(tree: &Tree, id: NodeId, code: NodeId) -> bool {
+    let n = tree.node(id);
+    id < code
+        && tree.chars[id] > 0
+        && tree.chars[id] <= MAX_TITLE_CHARS
+        && n.heading_level().is_none()
+        && (n.tag == "figcaption"
+            || n.class.as_deref().is_some_and(|c| {
+                c.split_whitespace().any(|t| {
+                    let t = t.to_ascii_lowercase();
+                    t == "title"
+                        || t.ends_with("-title")
+                        || t.ends_with("title_")
+                        || t.starts_with("codeblocktitle")
+                })
+            }))
+}
+
+/// The longest code title ([`is_code_title`]), in characters.
+const MAX_TITLE_CHARS: usize = 60;
 
 /// The `<summary>` of a `<details>` that folds a code block ("Code", "Show code": Quarto's
 /// and R Markdown's code folding), not a title of the code.
@@ -487,10 +526,22 @@ impl Writer<'_, '_> {
         // Line elements just closed: the next text starts a new line.
         let mut pending = false;
         // (node, entering, the output's length when a line element opened)
-        let mut stack: Vec<(NodeId, bool, usize)> = self.kids(root).map(|k| (k, true, 0)).collect();
+        let mut stack: Vec<(NodeId, bool, usize)> = self
+            .code_kids(root)
+            .into_iter()
+            .map(|k| (k, true, 0))
+            .collect();
         stack.reverse();
         while let Some((id, enter, opened)) = stack.pop() {
             let n = self.tree.node(id);
+            // A hidden element's line break: the line ends there.
+            if self.hide[id] {
+                if let Some(tail) = self.hidden_break(id) {
+                    out.truncate(out.trim_end_matches([' ', '\t']).len());
+                    out.push_str(tail);
+                }
+                continue;
+            }
             if !enter {
                 // A line element with nothing in it is a blank line (Expressive Code's
                 // `<div class="ec-line"><div class="code">\n</div></div>`), unless a blank
@@ -525,15 +576,35 @@ impl Writer<'_, '_> {
                 pending = false;
                 stack.push((id, false, out.len()));
             }
-            stack.extend(
-                self.kids(id)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .map(|k| (k, true, 0)),
-            );
+            stack.extend(self.code_kids(id).into_iter().rev().map(|k| (k, true, 0)));
         }
         out.replace('\u{a0}', " ")
+    }
+
+    /// The children of a code element to write: its kept ones, and a hidden one (a callout
+    /// number, a toolbar) whose text carried a line break, which the snapshot gives to the
+    /// text before it ([`Self::hidden_break`]).
+    fn code_kids(&self, id: NodeId) -> Vec<NodeId> {
+        self.tree.children[id]
+            .iter()
+            .copied()
+            .filter(|&k| {
+                self.kept[k] && !self.moved[k] && (!self.hide[k] || self.hidden_break(k).is_some())
+            })
+            .collect()
+    }
+
+    /// The line break (and the next line's indentation) at the end of a hidden element's
+    /// text, if any.
+    fn hidden_break(&self, id: NodeId) -> Option<&str> {
+        let last = self
+            .tree
+            .subtree(id)
+            .rev()
+            .find(|&d| self.tree.node(d).raw.is_some())?;
+        let raw = self.tree.node(last).raw.as_deref()?;
+        let tail = &raw[raw.trim_end().len()..];
+        tail.contains('\n').then_some(tail)
     }
 
     /// Monaco's lines (`.view-line`), ordered by their box.

@@ -59,8 +59,12 @@ impl Links {
                 }
             }
         }
+        // An empty anchor (`<a id="a7d20"></a>` before a member's heading, as Doxygen and
+        // Javadoc write) is where its parent's output is.
         let ids = (0..tree.len())
-            .filter(|&i| holds[i])
+            .filter(|&i| {
+                holds[i] || (tree.chars[i] == 0 && tree.parent(i).is_some_and(|p| holds[p]))
+            })
             .filter_map(|i| tree.node(i).id.clone())
             .collect();
         Links {

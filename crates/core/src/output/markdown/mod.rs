@@ -497,6 +497,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         }
         match n.tag.as_str() {
             "ul" | "ol" => self.list(id, blocks),
+            _ if n.role.as_deref() == Some("list") => self.list(id, blocks),
             "dl" => self.definition_list(id, blocks),
             "pre" | "code" => self.code_block(id, blocks),
             "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
@@ -590,7 +591,12 @@ impl<'t, 'a> Writer<'t, 'a> {
             }
             return;
         }
-        let ordered = self.tree.node(id).tag == "ol";
+        // An ARIA list of steps (Mintlify's `data-component-part="steps"`) is numbered.
+        let node = self.tree.node(id);
+        let ordered = node.tag == "ol"
+            || (node.tag != "ul"
+                && (node.class.iter().chain(node.attrs.values()))
+                    .any(|v| v.to_ascii_lowercase().contains("step")));
         // `<ol start>`: the first item's number.
         let start = (self.tree.node(id).attrs.get("start"))
             .and_then(|v| v.trim().parse::<i64>().ok())
@@ -600,7 +606,12 @@ impl<'t, 'a> Writer<'t, 'a> {
         for c in self.kids(id) {
             let parts = match self.kind(c) {
                 Kind::Skip => continue,
-                Kind::Block if self.tree.node(c).tag == "li" => self.children_blocks(c),
+                Kind::Block
+                    if self.tree.node(c).tag == "li"
+                        || self.tree.node(c).role.as_deref() == Some("listitem") =>
+                {
+                    self.children_blocks(c)
+                }
                 _ => {
                     let mut b = Vec::new();
                     self.container(std::iter::once(c), &mut b);

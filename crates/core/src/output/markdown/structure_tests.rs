@@ -963,3 +963,94 @@ fn the_article_is_found_where_the_kept_text_is_unless_it_is_a_thread() {
     let out = md_kept(&snap, Some(&kept));
     assert!(!out.contains("Batch inserts"), "{out}");
 }
+
+#[test]
+fn code_without_pre_syntaxhighlighter_and_doxygen() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // SyntaxHighlighter: a gutter cell and a cell of `div.line`s of `<code>` tokens.
+    let w = el(&mut b, 0, "div", "syntaxhighlighter php");
+    let bar = el(&mut b, w, "div", "toolbar");
+    let a = span(&mut b, bar, "a", "");
+    b.text(a, "?");
+    let t = el(&mut b, w, "table", "");
+    let tr = el(&mut b, t, "tr", "");
+    let g = el(&mut b, tr, "td", "gutter");
+    for n in ["1", "2"] {
+        let l = el(&mut b, g, "div", "line");
+        b.text(l, n);
+    }
+    let c = el(&mut b, tr, "td", "code");
+    let box_ = el(&mut b, c, "div", "container");
+    for (indent, tok) in [("", "if ($a) {"), ("\u{a0}\u{a0}\u{a0}\u{a0}", "run();")] {
+        let l = el(&mut b, box_, "div", "line");
+        let code = span(&mut b, l, "code", "php plain");
+        raw(&mut b, code, &format!("{indent}{tok}"));
+    }
+    // Doxygen: `div.fragment` of `div.line`s, each with its `span.lineno`.
+    let f = el(&mut b, 0, "div", "fragment");
+    for (n, tok) in [("1", "int x;"), ("2", "x++;")] {
+        let l = el(&mut b, f, "div", "line");
+        let num = span(&mut b, l, "span", "lineno");
+        b.text(num, n);
+        raw(&mut b, l, tok);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "```php\nif ($a) {\n    run();\n```\n\n```\nint x;\nx++;\n```\n"
+    );
+}
+
+#[test]
+fn a_hidden_callout_number_keeps_its_line_break() {
+    // Asciidoctor: `key: v <b class="conum">(1)</b>` then the next line; the snapshot gives
+    // the line break to the number's text.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let pre = el(&mut b, 0, "pre", "");
+    let code = span(&mut b, pre, "code", "language-yaml");
+    raw(&mut b, code, "max_age: 7d ");
+    let n = span(&mut b, code, "b", "conum");
+    raw(&mut b, n, "(1)\n");
+    raw(&mut b, code, "max_size: 20GiB ");
+    let n = span(&mut b, code, "b", "conum");
+    raw(&mut b, n, "(2)");
+    assert_eq!(
+        md(&b.build()),
+        "```yaml\nmax_age: 7d\nmax_size: 20GiB\n```\n"
+    );
+}
+
+#[test]
+fn doxygen_notes_aria_lists_and_mintlify_attributes() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let dl = el(&mut b, 0, "dl", "section note");
+    let dt = el(&mut b, dl, "dt", "");
+    b.text(dt, "Note");
+    let dd = el(&mut b, dl, "dd", "");
+    b.text(dd, "Not thread-safe.");
+    let d = el(&mut b, 0, "div", "callout");
+    b.node_mut(d)
+        .attrs
+        .insert("data-callout-type".into(), "tip".into());
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Test first.");
+    let list = el(&mut b, 0, "div", "");
+    b.node_mut(list).role = Some("list".into());
+    b.node_mut(list)
+        .attrs
+        .insert("data-component-part".into(), "steps".into());
+    for step in ["Create it", "Store it"] {
+        let item = el(&mut b, list, "div", "");
+        b.node_mut(item).role = Some("listitem".into());
+        b.text(item, step);
+    }
+    let pre = el(&mut b, 0, "pre", "shiki");
+    b.node_mut(pre)
+        .attrs
+        .insert("language".into(), "bash".into());
+    raw(&mut b, pre, "curl x");
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> Not thread-safe.\n\n> [!TIP]\n> Test first.\n\n1. Create it\n2. Store it\n\n\
+         ```bash\ncurl x\n```\n"
+    );
+}
