@@ -62,6 +62,9 @@ const MAX_DESCENT: usize = 6;
 
 /// The share of the kept text a thread's posts hold together ([`is_thread`]).
 const MIN_THREAD_SHARE: f64 = 0.5;
+/// The most kept characters a listing's card holds on average ([`is_thread`]); an article's
+/// sections hold more.
+const MAX_CARD_CHARS: usize = 400;
 
 /// The share of the article's text the extraction must have kept.
 const MIN_KEPT_SHARE: f64 = 0.5;
@@ -455,46 +458,63 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
 }
 
-/// Does the element hold a thread or a feed rather than one article: signed siblings
-/// ([`signed`]) whose class starts the same (phpBB's `div.post.bg1` and `div.post.bg2`,
-/// XenForo's `article.message`), two or more, holding together at least
-/// [`MIN_THREAD_SHARE`] of the kept text?
+/// Does the element hold a thread or a listing rather than one article: siblings whose class
+/// starts the same, holding together at least [`MIN_THREAD_SHARE`] of the kept text, that are
+/// two or more signed posts (holding a byline, [`signs`]: phpBB's `div.post.bg1` and
+/// `div.post.bg2`, XenForo's `article.message`) or three or more short cards (at most
+/// [`MAX_CARD_CHARS`] kept characters each on average: a shop's products, a course list)?
 fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> bool {
     let need = MIN_THREAD_SHARE * total as f64;
+    // Which subtrees are signed, bottom-up in one pass (a page nested 100,000 deep stays
+    // linear).
+    let range = tree.subtree(home);
+    let mut signed = vec![false; range.len()];
+    for i in range.clone().rev() {
+        signed[i - home] |= signs(tree.node(i));
+        if let Some(p) = tree.parent(i).filter(|&p| p >= home && i != home) {
+            signed[p - home] |= signed[i - home];
+        }
+    }
     tree.subtree(home).any(|p| {
-        let posts: Vec<(&str, usize)> = tree.children[p]
-            .iter()
-            .filter(|&&c| kept_chars[c] > 0 && signed(tree, c))
-            .filter_map(|&c| {
-                let first = tree.node(c).class.as_deref()?.split_whitespace().next()?;
-                Some((first, kept_chars[c]))
-            })
-            .collect();
-        posts.iter().any(|&(class, _)| {
-            let same: Vec<usize> = posts
-                .iter()
-                .filter(|(c, _)| *c == class)
-                .map(|&(_, k)| k)
-                .collect();
-            same.len() >= 2 && same.iter().sum::<usize>() as f64 >= need
+        // Per first class token: siblings, their kept characters, the signed ones.
+        let mut groups: std::collections::HashMap<&str, (usize, usize, usize)> =
+            std::collections::HashMap::new();
+        for &c in &tree.children[p] {
+            if kept_chars[c] == 0 {
+                continue;
+            }
+            let Some(first) = tree
+                .node(c)
+                .class
+                .as_deref()
+                .and_then(|k| k.split_whitespace().next())
+            else {
+                continue;
+            };
+            let g = groups.entry(first).or_default();
+            g.0 += 1;
+            g.1 += kept_chars[c];
+            g.2 += usize::from(signed[c - home]);
+        }
+        groups.values().any(|&(n, chars, signed)| {
+            let posts = signed >= 2;
+            let cards = n >= 3 && chars <= n * MAX_CARD_CHARS;
+            (posts || cards) && chars as f64 >= need
         })
     })
 }
 
-/// Does the element hold its writer's name or a date, as a post does (an article's
-/// sections, `section.level2` twice, do not)?
-fn signed(tree: &Tree, i: NodeId) -> bool {
-    tree.subtree(i).any(|d| {
-        let n = tree.node(d);
-        n.tag == "time"
-            || n.attrs.get("itemprop").is_some_and(|p| p == "author")
-            || tokens(n).any(|t| {
-                let t = t.to_ascii_lowercase();
-                ["author", "user", "profile", "avatar"]
-                    .iter()
-                    .any(|w| t.contains(w))
-            })
-    })
+/// Does the element name a writer or a date, as a post's byline does (an article's
+/// sections, `section.level2` twice, hold none)?
+fn signs(n: &Node) -> bool {
+    n.tag == "time"
+        || n.attrs.get("itemprop").is_some_and(|p| p == "author")
+        || tokens(n).any(|t| {
+            let t = t.to_ascii_lowercase();
+            ["author", "user", "profile", "avatar"]
+                .iter()
+                .any(|w| t.contains(w))
+        })
 }
 
 /// Where the kept text lives when no element is marked as the article: the deepest element
