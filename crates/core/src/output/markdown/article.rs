@@ -110,7 +110,9 @@ const FURNITURE: [&str; 32] = [
 ];
 
 /// Headings (lower-case, a prefix) of furniture sections.
-const FURNITURE_HEADINGS: [&str; 18] = [
+const FURNITURE_HEADINGS: [&str; 20] = [
+    "feedback",
+    "was this page helpful",
     "reuse",
     "license",
     "licence",
@@ -185,6 +187,22 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
         })
     };
     if named(n.class.as_deref()) || named(n.id.as_deref()) {
+        return true;
+    }
+    // Or most of its text is in furniture so named (a post's tail: its licence and share
+    // boxes).
+    let mut in_named = 0;
+    let mut d = i + 1;
+    while d < tree.subtree_end(i) {
+        let dn = tree.node(d);
+        if named(dn.class.as_deref()) || named(dn.id.as_deref()) {
+            in_named += tree.chars[d];
+            d = tree.subtree_end(d);
+        } else {
+            d += 1;
+        }
+    }
+    if tree.chars[i] > 0 && 2 * in_named >= tree.chars[i] {
         return true;
     }
     // A heading that names furniture, on the block or as its first element.

@@ -64,8 +64,10 @@ const KINDS: [(&str, &str); 37] = [
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
-const CONTAINERS: [&str; 11] = [
+const CONTAINERS: [&str; 12] = [
     "admonition",
+    // VuePress's `div.custom-container.tip`.
+    "custom-container",
     "hint",
     "custom-block",
     "notecard",
@@ -79,8 +81,10 @@ const CONTAINERS: [&str; 11] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 11] = [
+const PREFIXES: [&str; 12] = [
     "markdown-alert-",
+    // Jekyll Chirpy's `blockquote.prompt-tip`.
+    "prompt-",
     "bg-",
     "attention-",
     "starlight-aside--",

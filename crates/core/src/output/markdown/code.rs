@@ -100,7 +100,7 @@ const COPY_WORDS: [&str; 8] = [
 ];
 
 /// Language names as labels write them (lower-case) and the fence info they give.
-const LABELS: [(&str, &str); 62] = [
+const LABELS: [(&str, &str); 63] = [
     ("bash", "bash"),
     ("c", "c"),
     ("c#", "csharp"),
@@ -135,6 +135,7 @@ const LABELS: [(&str, &str); 62] = [
     ("makefile", "makefile"),
     ("markdown", "markdown"),
     ("matlab", "matlab"),
+    ("mermaid", "mermaid"),
     ("nginx", "nginx"),
     ("objective-c", "objectivec"),
     ("perl", "perl"),

@@ -1054,3 +1054,23 @@ fn doxygen_notes_aria_lists_and_mintlify_attributes() {
          ```bash\ncurl x\n```\n"
     );
 }
+
+#[test]
+fn vuepress_and_chirpy_callouts_and_mermaid_sources() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let d = el(&mut b, 0, "div", "custom-container danger");
+    let t = el(&mut b, d, "p", "custom-container-title");
+    b.text(t, "DANGER");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Never change the options.");
+    let q = el(&mut b, 0, "blockquote", "prompt-tip");
+    let p = el(&mut b, q, "p", "");
+    b.text(p, "Test restores monthly.");
+    let pre = el(&mut b, 0, "pre", "mermaid");
+    raw(&mut b, pre, "graph TD\n  A --> B");
+    assert_eq!(
+        md(&b.build()),
+        "> [!CAUTION]\n> Never change the options.\n\n> [!TIP]\n> Test restores monthly.\n\n\
+         ```mermaid\ngraph TD\n  A --> B\n```\n"
+    );
+}
