@@ -485,12 +485,11 @@ fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> b
     let need = MIN_THREAD_SHARE * total as f64;
     // Which subtrees are signed, bottom-up in one pass (a page nested 100,000 deep stays
     // linear).
-    let range = tree.subtree(home);
-    let mut signed = vec![false; range.len()];
-    for i in range.clone().rev() {
-        signed[i - home] |= signs(tree.node(i));
-        if let Some(p) = tree.parent(i).filter(|&p| p >= home && i != home) {
-            signed[p - home] |= signed[i - home];
+    let mut signed = vec![false; tree.len()];
+    for i in tree.subtree(home).rev() {
+        signed[i] |= signs(tree.node(i));
+        if let Some(p) = tree.parent(i).filter(|_| i != home) {
+            signed[p] |= signed[i];
         }
     }
     tree.subtree(home).any(|p| {
@@ -512,7 +511,7 @@ fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> b
             let g = groups.entry(first).or_default();
             g.0 += 1;
             g.1 += kept_chars[c];
-            g.2 += usize::from(signed[c - home]);
+            g.2 += usize::from(signed[c]);
         }
         groups.values().any(|&(n, chars, signed)| {
             let posts = signed >= 2;
