@@ -36,6 +36,22 @@ pub enum RenderMode {
     Static,
 }
 
+/// The Content-Security-Policy the static lane adds to the main document's response: what the
+/// lane does not fetch (scripts, fonts, media, plugins, and images unless a screenshot is
+/// taken) is then refused by Chromium itself, before any request leaves the renderer. Each
+/// of those would otherwise be a request paused, sent to sightline over CDP and answered
+/// there: on 20 WCXB pages served from loopback that round trip was half of the static
+/// lane's navigation (docs/speed.md#render-lanes). A page's own policy still applies (a
+/// second policy only narrows the first); what slips through (a CSS `url()` the page's
+/// policy allows, a frame's own subresources) is still skipped at the request.
+pub fn static_policy(screenshot: bool) -> &'static str {
+    if screenshot {
+        "script-src 'none'; font-src 'none'; media-src 'none'; object-src 'none'"
+    } else {
+        "script-src 'none'; font-src 'none'; media-src 'none'; object-src 'none'; img-src 'none'"
+    }
+}
+
 impl RenderMode {
     /// The name the flag and JSON take.
     pub fn as_str(self) -> &'static str {
@@ -579,6 +595,22 @@ fn named_ids(js: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_static_policy_refuses_what_the_lane_does_not_fetch() {
+        let p = static_policy(false);
+        for d in [
+            "script-src 'none'",
+            "font-src 'none'",
+            "media-src 'none'",
+            "img-src 'none'",
+        ] {
+            assert!(p.contains(d), "{p}");
+        }
+        // Stylesheets and frames load; a screenshot needs the images.
+        assert!(!p.contains("style-src") && !p.contains("frame-src"), "{p}");
+        assert!(!static_policy(true).contains("img-src"));
+    }
 
     fn lane(html: &str) -> Choice {
         choose(

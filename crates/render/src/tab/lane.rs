@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EventRequestPaused, GetResponseBodyParams,
+    ContinueRequestParams, EventRequestPaused, FulfillRequestParams, GetResponseBodyParams,
+    HeaderEntry, RequestId,
 };
 use chromiumoxide::cdp::browser_protocol::network::ResourceType;
 use chromiumoxide::Page;
@@ -43,16 +44,81 @@ pub(super) fn is_static(s: &State) -> bool {
     s.seen.lane.as_ref().is_some_and(|l| l.mode == Lane::Static)
 }
 
-/// Under `auto`, with no lane chosen yet and no document to answer with: the main document's
-/// request (`main_hop`: the navigation's document or a redirect of it) continues with its
-/// response paused, for [`answer_response`].
+/// Under `auto`, with no lane chosen yet, or under `static`, with no document to answer with:
+/// the main document's request (`main_hop`: the navigation's document or a redirect of it)
+/// continues with its response paused, for [`answer_response`].
 pub(super) fn pauses_response(s: &State, main_hop: bool) -> bool {
+    let lane_open = match s.rules.render {
+        RenderMode::Auto => s.seen.lane.is_none(),
+        RenderMode::Static => true,
+        RenderMode::Full => false,
+    };
     main_hop
-        && s.rules.render == RenderMode::Auto
-        && s.seen.lane.is_none()
+        && lane_open
         && s.rules.fetched.is_none()
         && s.rules.replay.is_none()
         && !s.seen.pdf_fetch
+}
+
+/// Answer a paused main document's response with the static lane's policy added
+/// ([`lane::static_policy`]): its status, its headers (but those of the transfer: the body
+/// given is decoded) and one more, its body. `Fetch.continueResponse` with the header added
+/// is not enough: Chromium enforces the policy of the response it received. Without a body
+/// (it could not be read) the response continues as it came, and the static lane skips
+/// those requests one by one.
+async fn continue_static(
+    pg: &Page,
+    id: RequestId,
+    status: i64,
+    headers: &[(String, String)],
+    body: Option<&[u8]>,
+    screenshot: bool,
+) {
+    use base64::Engine;
+    let Some(body) = body else {
+        let _ = pg.execute(ContinueRequestParams::new(id)).await;
+        return;
+    };
+    let mut entries: Vec<HeaderEntry> = headers
+        .iter()
+        .filter(|(n, _)| {
+            !["content-encoding", "content-length", "transfer-encoding"]
+                .iter()
+                .any(|h| n.eq_ignore_ascii_case(h))
+        })
+        .map(|(n, v)| HeaderEntry::new(n.clone(), v.clone()))
+        .collect();
+    entries.push(HeaderEntry::new(
+        "Content-Security-Policy",
+        lane::static_policy(screenshot),
+    ));
+    let mut p = FulfillRequestParams::new(id.clone(), status);
+    p.response_headers = Some(entries);
+    p.body = Some(chromiumoxide::Binary::from(
+        base64::engine::general_purpose::STANDARD.encode(body),
+    ));
+    if pg.execute(p).await.is_err() {
+        let _ = pg.execute(ContinueRequestParams::new(id)).await;
+    }
+}
+
+/// The body of a paused response as it is stored: a body CDP gives as text is stored back in
+/// its charset (as capture does, `headers` adjusted), so that a render answered with it
+/// decodes it the same way.
+async fn stored_body(
+    pg: &Page,
+    id: &RequestId,
+    limit: std::time::Duration,
+    headers: &mut [(String, String)],
+) -> Option<Vec<u8>> {
+    read_body(pg, id, limit)
+        .await
+        .map(|(bytes, text)| match text {
+            true => {
+                super::capture::stored_text(String::from_utf8(bytes).unwrap_or_default(), headers)
+            }
+            false => bytes,
+        })
 }
 
 /// A paused response: the main document's under `auto`, before its lane is chosen, is read,
@@ -67,16 +133,53 @@ pub(super) async fn answer_response(
     if !response || ev.resource_type != ResourceType::Document {
         return false;
     }
-    let limit = {
+    // `static` asked: no decision; the policy on the document (not on a redirect or a
+    // failure, which continue as they are). `auto`: read, decide, continue.
+    enum Step {
+        Static(bool),
+        Auto(std::time::Duration, bool),
+        Other,
+    }
+    let step = {
         let s = st.lock();
-        if s.rules.render != RenderMode::Auto
-            || s.seen.lane.is_some()
-            || s.seen.pdf_fetch
-            || s.rules.main_frame.as_deref() != Some(ev.frame_id.inner().as_str())
-        {
-            return false;
+        let main = s.rules.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
+        let open = main && !s.seen.pdf_fetch;
+        match s.rules.render {
+            RenderMode::Static if open && s.rules.fetched.is_none() && s.rules.replay.is_none() => {
+                Step::Static(s.rules.screenshot)
+            }
+            RenderMode::Auto if open && s.seen.lane.is_none() => {
+                Step::Auto(s.rules.body_limit, s.rules.screenshot)
+            }
+            _ => Step::Other,
         }
-        s.rules.body_limit
+    };
+    let (limit, screenshot) = match step {
+        Step::Other => return false,
+        Step::Static(screenshot) => {
+            let status = ev.response_status_code.unwrap_or(0);
+            if ev.response_error_reason.is_some() || (300..400).contains(&status) {
+                let _ = pg
+                    .execute(ContinueRequestParams::new(ev.request_id.clone()))
+                    .await;
+                return true;
+            }
+            let limit = st.lock().rules.body_limit;
+            let (pg, ev) = (pg.clone(), ev.clone());
+            tokio::spawn(async move {
+                let mut headers: Vec<(String, String)> = ev
+                    .response_headers
+                    .iter()
+                    .flatten()
+                    .map(|h| (h.name.clone(), h.value.clone()))
+                    .collect();
+                let body = stored_body(&pg, &ev.request_id, limit, &mut headers).await;
+                let id = ev.request_id.clone();
+                continue_static(&pg, id, status, &headers, body.as_deref(), screenshot).await;
+            });
+            return true;
+        }
+        Step::Auto(limit, screenshot) => (limit, screenshot),
     };
     let id = ev.request_id.clone();
     let status = ev.response_status_code.unwrap_or(0);
@@ -103,17 +206,7 @@ pub(super) async fn answer_response(
         let html_like =
             content_type.is_empty() || content_type.to_ascii_lowercase().contains("html");
         let body = if html_like {
-            // A body CDP gives as text is stored back in its charset (as capture does), so
-            // that a render answered with it decodes it the same way.
-            read_body(&pg, &id, limit)
-                .await
-                .map(|(bytes, text)| match text {
-                    true => super::capture::stored_text(
-                        String::from_utf8(bytes).unwrap_or_default(),
-                        &mut headers,
-                    ),
-                    false => bytes,
-                })
+            stored_body(&pg, &id, limit, &mut headers).await
         } else {
             None
         };
@@ -156,7 +249,23 @@ pub(super) async fn answer_response(
                 })
             });
         }
-        let _ = pg.execute(ContinueRequestParams::new(id)).await;
+        let document = st.lock().seen.fetched.clone();
+        match document {
+            Some(doc) if choice.lane == Lane::Static => {
+                continue_static(
+                    &pg,
+                    id,
+                    doc.status,
+                    &doc.headers,
+                    Some(&doc.body),
+                    screenshot,
+                )
+                .await
+            }
+            _ => {
+                let _ = pg.execute(ContinueRequestParams::new(id)).await;
+            }
+        }
     });
     true
 }
