@@ -1074,3 +1074,35 @@ fn vuepress_and_chirpy_callouts_and_mermaid_sources() {
          ```mermaid\ngraph TD\n  A --> B\n```\n"
     );
 }
+
+#[test]
+fn an_empty_corner_keeps_its_column_and_a_spacer_column_goes() {
+    // pandas: an empty corner `th` above the row labels.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let t = el(&mut b, 0, "table", "dataframe");
+    for (i, row) in [["", "level"], ["0", "1.41"], ["1", "1.47"]]
+        .iter()
+        .enumerate()
+    {
+        let tr = el(&mut b, t, "tr", "");
+        for cell in row {
+            let c = el(&mut b, tr, if i == 0 { "th" } else { "td" }, "");
+            if !cell.is_empty() {
+                b.text(c, cell);
+            }
+        }
+    }
+    // An old layout: an empty spacer cell beside each line of content is no column.
+    let t = el(&mut b, 0, "table", "");
+    for line in ["First line of the story.", "Second line of the story."] {
+        let tr = el(&mut b, t, "tr", "");
+        el(&mut b, tr, "td", "spacer");
+        let c = el(&mut b, tr, "td", "");
+        b.text(c, line);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "|  | level |\n| --- | --- |\n| 0 | 1.41 |\n| 1 | 1.47 |\n\n\
+         First line of the story.\n\nSecond line of the story.\n"
+    );
+}

@@ -105,8 +105,9 @@ fn css_grid_columns(tree: &Tree, id: NodeId) -> Option<usize> {
     (cols >= 2 && kids.len() % cols == 0 && kids.len() > cols).then_some(cols)
 }
 
-/// The cell elements of a row: its `td`/`th` (or ARIA cells), kept or not, so that an empty
-/// corner cell keeps its column.
+/// The cell elements of a row: its kept `td`/`th` (or ARIA cells), and its empty ones, so
+/// that an empty corner cell keeps its column (a cell with text the extraction left out, a
+/// layout table's sidebar, stays out).
 fn row_cells(w: &Writer, r: NodeId) -> Vec<NodeId> {
     w.tree.children[r]
         .iter()
@@ -115,6 +116,7 @@ fn row_cells(w: &Writer, r: NodeId) -> Vec<NodeId> {
             let n = w.tree.node(c);
             n.rendered
                 && !w.hide[c]
+                && (w.kept[c] || w.tree.chars[c] == 0)
                 && (matches!(n.tag.as_str(), "td" | "th")
                     || n.role.as_deref().is_some_and(|r| CELL_ROLES.contains(&r)))
         })
@@ -216,6 +218,28 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
                 }
             }
             col += cs;
+        }
+    }
+    // A column of empty cells only (a spacer beside a layout table's content) is no column;
+    // an empty corner cell above a column of row labels keeps its column.
+    let width = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let empty_col: Vec<bool> = (0..width)
+        .map(|col| {
+            grid.iter().all(|row| {
+                row.get(col)
+                    .copied()
+                    .flatten()
+                    .is_none_or(|(r, k)| cells[r][k].blocks.is_empty())
+            })
+        })
+        .collect();
+    if empty_col.iter().any(|&e| e) {
+        for row in &mut grid {
+            let mut col = 0;
+            row.retain(|_| {
+                col += 1;
+                !empty_col[col - 1]
+            });
         }
     }
     let ncols = grid.iter().map(Vec::len).max().unwrap_or(0);
