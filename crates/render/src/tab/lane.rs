@@ -50,7 +50,9 @@ pub(super) fn is_static(s: &State) -> bool {
 pub(super) fn pauses_response(s: &State, main_hop: bool) -> bool {
     let lane_open = match s.rules.render {
         RenderMode::Auto => s.seen.lane.is_none(),
-        RenderMode::Static => true,
+        // (Not while capturing: the archive keeps the response as the server sent it, and
+        // the lane's policy header would be in it.)
+        RenderMode::Static => s.seen.capture.is_none(),
         RenderMode::Full => false,
     };
     main_hop
@@ -145,7 +147,12 @@ pub(super) async fn answer_response(
         let main = s.rules.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
         let open = main && !s.seen.pdf_fetch;
         match s.rules.render {
-            RenderMode::Static if open && s.rules.fetched.is_none() && s.rules.replay.is_none() => {
+            RenderMode::Static
+                if open
+                    && s.rules.fetched.is_none()
+                    && s.rules.replay.is_none()
+                    && s.seen.capture.is_none() =>
+            {
                 Step::Static(s.rules.screenshot)
             }
             RenderMode::Auto if open && s.seen.lane.is_none() => {
@@ -249,7 +256,12 @@ pub(super) async fn answer_response(
                 })
             });
         }
-        let document = st.lock().seen.fetched.clone();
+        // The lane's policy on a static page, but not while capturing (the archive keeps the
+        // response as the server sent it).
+        let document = {
+            let s = st.lock();
+            s.seen.fetched.clone().filter(|_| s.seen.capture.is_none())
+        };
         match document {
             Some(doc) if choice.lane == Lane::Static => {
                 continue_static(
