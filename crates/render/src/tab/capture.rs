@@ -256,6 +256,17 @@ fn meta_charset(text: &str) -> Option<String> {
 /// Answer the main document's request with the document an earlier render fetched: its
 /// status, its headers (but those of the transfer: the body is already decoded) and its body.
 pub(super) async fn fulfil_fetched(pg: &Page, id: RequestId, doc: &FetchedDocument) {
+    fulfil_decoded(pg, id, doc, None).await;
+}
+
+/// Answer a paused request with a decoded document ([`fulfil_fetched`]) and, after its own
+/// headers, `extra` (the static lane's policy); false when Chromium refused the answer.
+pub(super) async fn fulfil_decoded(
+    pg: &Page,
+    id: RequestId,
+    doc: &FetchedDocument,
+    extra: Option<(&str, &str)>,
+) -> bool {
     use base64::Engine;
     let mut p = FulfillRequestParams::new(id, doc.status);
     p.response_headers = Some(
@@ -267,12 +278,13 @@ pub(super) async fn fulfil_fetched(pg: &Page, id: RequestId, doc: &FetchedDocume
                     .any(|h| n.eq_ignore_ascii_case(h))
             })
             .map(|(name, value)| HeaderEntry::new(name.clone(), value.clone()))
+            .chain(extra.map(|(n, v)| HeaderEntry::new(n, v)))
             .collect(),
     );
     p.body = Some(chromiumoxide::Binary::from(
         base64::engine::general_purpose::STANDARD.encode(&doc.body),
     ));
-    let _ = pg.execute(p).await;
+    pg.execute(p).await.is_ok()
 }
 
 /// Answer a paused request from the archive, off the event loop (the archive is read from

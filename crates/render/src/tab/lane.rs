@@ -12,8 +12,7 @@ use std::sync::Arc;
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetScriptExecutionDisabledParams;
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EventRequestPaused, FulfillRequestParams, GetResponseBodyParams,
-    HeaderEntry, RequestId,
+    ContinueRequestParams, EventRequestPaused, GetResponseBodyParams, RequestId,
 };
 use chromiumoxide::cdp::browser_protocol::network::ResourceType;
 use chromiumoxide::Page;
@@ -50,9 +49,7 @@ pub(super) fn is_static(s: &State) -> bool {
 pub(super) fn pauses_response(s: &State, main_hop: bool) -> bool {
     let lane_open = match s.rules.render {
         RenderMode::Auto => s.seen.lane.is_none(),
-        // (Not while capturing: the archive keeps the response as the server sent it, and
-        // the lane's policy header would be in it.)
-        RenderMode::Static => s.seen.capture.is_none(),
+        RenderMode::Static => adds_policy(s),
         RenderMode::Full => false,
     };
     main_hop
@@ -62,46 +59,41 @@ pub(super) fn pauses_response(s: &State, main_hop: bool) -> bool {
         && !s.seen.pdf_fetch
 }
 
+/// Under `static`, the main document is answered with the lane's policy: not when it is
+/// answered from an earlier render or an archive, nor while capturing (the archive keeps the
+/// response as the server sent it, and the policy header would be in it).
+fn adds_policy(s: &State) -> bool {
+    s.rules.fetched.is_none() && s.rules.replay.is_none() && s.seen.capture.is_none()
+}
+
 /// Answer a paused main document's response with the static lane's policy added
-/// ([`lane::static_policy`]): its status, its headers (but those of the transfer: the body
-/// given is decoded) and one more, its body. `Fetch.continueResponse` with the header added
-/// is not enough: Chromium enforces the policy of the response it received. Without a body
-/// (it could not be read) the response continues as it came, and the static lane skips
-/// those requests one by one.
+/// ([`lane::static_policy`]) after its own headers ([`super::capture::fulfil_decoded`]).
+/// `Fetch.continueResponse` with the header added is not enough: Chromium enforces the
+/// policy of the response it received. Without a document (its body could not be read) the
+/// response continues as it came, and the static lane skips those requests one by one.
 async fn continue_static(
     pg: &Page,
     id: RequestId,
-    status: i64,
-    headers: &[(String, String)],
-    body: Option<&[u8]>,
+    doc: Option<&FetchedDocument>,
     screenshot: bool,
 ) {
-    use base64::Engine;
-    let Some(body) = body else {
-        let _ = pg.execute(ContinueRequestParams::new(id)).await;
-        return;
+    let policy = ("Content-Security-Policy", lane::static_policy(screenshot));
+    let answered = match doc {
+        Some(doc) => super::capture::fulfil_decoded(pg, id.clone(), doc, Some(policy)).await,
+        None => false,
     };
-    let mut entries: Vec<HeaderEntry> = headers
-        .iter()
-        .filter(|(n, _)| {
-            !["content-encoding", "content-length", "transfer-encoding"]
-                .iter()
-                .any(|h| n.eq_ignore_ascii_case(h))
-        })
-        .map(|(n, v)| HeaderEntry::new(n.clone(), v.clone()))
-        .collect();
-    entries.push(HeaderEntry::new(
-        "Content-Security-Policy",
-        lane::static_policy(screenshot),
-    ));
-    let mut p = FulfillRequestParams::new(id.clone(), status);
-    p.response_headers = Some(entries);
-    p.body = Some(chromiumoxide::Binary::from(
-        base64::engine::general_purpose::STANDARD.encode(body),
-    ));
-    if pg.execute(p).await.is_err() {
+    if !answered {
         let _ = pg.execute(ContinueRequestParams::new(id)).await;
     }
+}
+
+/// A paused response's headers, as `(name, value)` pairs.
+fn response_headers(ev: &EventRequestPaused) -> Vec<(String, String)> {
+    ev.response_headers
+        .iter()
+        .flatten()
+        .map(|h| (h.name.clone(), h.value.clone()))
+        .collect()
 }
 
 /// The body of a paused response as it is stored: a body CDP gives as text is stored back in
@@ -147,14 +139,7 @@ pub(super) async fn answer_response(
         let main = s.rules.main_frame.as_deref() == Some(ev.frame_id.inner().as_str());
         let open = main && !s.seen.pdf_fetch;
         match s.rules.render {
-            RenderMode::Static
-                if open
-                    && s.rules.fetched.is_none()
-                    && s.rules.replay.is_none()
-                    && s.seen.capture.is_none() =>
-            {
-                Step::Static(s.rules.screenshot)
-            }
+            RenderMode::Static if open && adds_policy(&s) => Step::Static(s.rules.screenshot),
             RenderMode::Auto if open && s.seen.lane.is_none() => {
                 Step::Auto(s.rules.body_limit, s.rules.screenshot)
             }
@@ -174,15 +159,14 @@ pub(super) async fn answer_response(
             let limit = st.lock().rules.body_limit;
             let (pg, ev) = (pg.clone(), ev.clone());
             tokio::spawn(async move {
-                let mut headers: Vec<(String, String)> = ev
-                    .response_headers
-                    .iter()
-                    .flatten()
-                    .map(|h| (h.name.clone(), h.value.clone()))
-                    .collect();
+                let mut headers = response_headers(&ev);
                 let body = stored_body(&pg, &ev.request_id, limit, &mut headers).await;
-                let id = ev.request_id.clone();
-                continue_static(&pg, id, status, &headers, body.as_deref(), screenshot).await;
+                let doc = body.map(|body| FetchedDocument {
+                    status,
+                    headers,
+                    body,
+                });
+                continue_static(&pg, ev.request_id.clone(), doc.as_ref(), screenshot).await;
             });
             return true;
         }
@@ -190,12 +174,7 @@ pub(super) async fn answer_response(
     };
     let id = ev.request_id.clone();
     let status = ev.response_status_code.unwrap_or(0);
-    let mut headers: Vec<(String, String)> = ev
-        .response_headers
-        .iter()
-        .flatten()
-        .map(|h| (h.name.clone(), h.value.clone()))
-        .collect();
+    let mut headers = response_headers(ev);
     let header = |name: &str| {
         headers
             .iter()
@@ -260,19 +239,14 @@ pub(super) async fn answer_response(
         // response as the server sent it).
         let document = {
             let s = st.lock();
-            s.seen.fetched.clone().filter(|_| s.seen.capture.is_none())
+            s.seen
+                .fetched
+                .clone()
+                .filter(|_| s.seen.capture.is_none() && s.rules.replay.is_none())
         };
         match document {
             Some(doc) if choice.lane == Lane::Static => {
-                continue_static(
-                    &pg,
-                    id,
-                    doc.status,
-                    &doc.headers,
-                    Some(&doc.body),
-                    screenshot,
-                )
-                .await
+                continue_static(&pg, id, Some(&doc), screenshot).await
             }
             _ => {
                 let _ = pg.execute(ContinueRequestParams::new(id)).await;

@@ -233,19 +233,6 @@ fn leading_heading(tree: &Tree, i: NodeId) -> Option<NodeId> {
     .then_some(h)
 }
 
-/// Is the element a code block's wrapper (its title bar, language label and copy button
-/// beside the code, [`WRAPPER_EXTRA_CHARS`] at most), whose labels the code writer places?
-fn code_wrapper(tree: &Tree, s: NodeId) -> bool {
-    tree.subtree(s).any(|d| {
-        let dn = tree.node(d);
-        (dn.tag == "pre" || super::code::is_widget(dn))
-            && tree.chars[s] <= tree.chars[d] + WRAPPER_EXTRA_CHARS
-    })
-}
-
-/// The most characters a code block's wrapper holds beyond the code ([`code_wrapper`]).
-const WRAPPER_EXTRA_CHARS: usize = 40;
-
 /// Does the block's text hold a word (not only rules of underscores or dots) that the page
 /// shows (not in a 1-pixel `sr-only` box: Starlight's "Section titled …" anchors)?
 fn worded(tree: &Tree, s: NodeId) -> bool {
@@ -340,7 +327,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             if depth < MAX_DESCENT
                 && DESCEND.contains(&node.tag.as_str())
                 && !furniture(tree, s)
-                && !code_wrapper(tree, s)
+                && !super::code::is_wrapper(tree, s)
             {
                 stack.extend(tree.children[s].iter().rev().map(|&c| (c, depth + 1)));
             }
@@ -355,10 +342,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             continue;
         }
         // Code blocks and their wrappers' labels are the code writer's ([`super::gaps`]).
-        if tree
-            .subtree(s)
-            .any(|d| tree.node(d).tag == "pre" || super::code::is_widget(tree.node(d)))
-        {
+        if tree.subtree(s).any(|d| super::code::is_root(tree, d)) {
             continue;
         }
         let badges = tree

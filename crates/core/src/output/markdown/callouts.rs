@@ -230,8 +230,10 @@ fn repeats_kind(title: &str) -> bool {
     t.is_empty() || alert(&t).is_some() || t == "see also" || t == "warning!"
 }
 
-/// A paragraph without its bold lead-in when that is a label that only repeats the kind
-/// (`**Note:** text`; `**Done!** text` stays).
+/// A paragraph without its bold lead-in when that is a label that only repeats the kind:
+/// `**Note:** text` (MDN), or `**Note**` on a line of its own (GitHub's older alerts, Gitea's
+/// `<p><svg/><strong>Note</strong></p>`, which leaves the paragraph empty); `**Done!** text`
+/// stays.
 fn without_kind_lead_in(para: &str) -> String {
     let Some(rest) = para.strip_prefix("**") else {
         return para.to_string();
@@ -240,13 +242,18 @@ fn without_kind_lead_in(para: &str) -> String {
         return para.to_string();
     };
     let (lead, after) = (&rest[..end], &rest[end + 2..]);
-    // A label ("Note:"), not a sentence that starts with a kind's word ("Done! It worked.").
-    let label = lead.trim_end().ends_with(':') || after.starts_with(':');
-    let after = after.trim_start_matches(':').trim_start();
-    if !label || lead.trim().is_empty() || !repeats_kind(lead) || after.is_empty() {
+    // A label ("Note:", or the word on its own line), not a sentence that starts with a
+    // kind's word ("Done! It worked.").
+    let own_line = after.trim_start_matches(':').is_empty() || after.starts_with("\\\n");
+    let label = lead.trim_end().ends_with(':') || after.starts_with(':') || own_line;
+    if !label || lead.trim().is_empty() || !repeats_kind(lead) {
         return para.to_string();
     }
-    after.to_string()
+    after
+        .trim_start_matches(':')
+        .trim_start_matches("\\\n")
+        .trim_start()
+        .to_string()
 }
 
 impl Writer<'_, '_> {
@@ -259,15 +266,7 @@ impl Writer<'_, '_> {
             let c = c.to_ascii_lowercase();
             c.contains("title") || c.contains("heading") || c.contains("header")
         });
-        // Or a paragraph of the kind alone in bold (Gitea's `<p><svg/><strong>Note</strong>`).
-        let bold_kind = n.tag == "p"
-            && repeats_kind(&self.tree.text(first))
-            && !self.tree.text(first).trim().is_empty()
-            && self
-                .tree
-                .subtree(first)
-                .any(|d| matches!(self.tree.node(d).tag.as_str(), "strong" | "b"));
-        (titled || bold_kind || n.tag == "summary" || n.tag == "dt" || n.heading_level().is_some())
+        (titled || n.tag == "summary" || n.tag == "dt" || n.heading_level().is_some())
             .then_some(first)
     }
 
@@ -295,15 +294,6 @@ impl Writer<'_, '_> {
         self.container(self.kids(id).filter(|&k| Some(k) != title), &mut inner);
         if let Some(first) = inner.first_mut() {
             first.text = without_kind_lead_in(&first.text);
-            // GitHub's older alert: `**Note**` on a line of its own above the text.
-            if let Some(rest) = first.text.strip_prefix("**") {
-                if let Some((word, after)) = rest.split_once("**") {
-                    let after = after.trim_start_matches(':');
-                    if repeats_kind(word) && (after.is_empty() || after.starts_with("\\\n")) {
-                        first.text = after.trim_start_matches("\\\n").to_string();
-                    }
-                }
-            }
             if first.text.trim().is_empty() {
                 inner.remove(0);
             }

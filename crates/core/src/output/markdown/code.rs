@@ -31,9 +31,9 @@ use super::{Block, BlockKind, Writer};
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// How many characters beyond the code block's own a wrapper may hold (labels, buttons).
-const WRAPPER_EXTRA_CHARS: usize = 40;
+pub(super) const WRAPPER_EXTRA_CHARS: usize = 40;
 /// How many levels above a code block its wrapper may be.
-const WRAPPER_LEVELS: usize = 3;
+pub(super) const WRAPPER_LEVELS: usize = 3;
 
 /// Class tokens of gutters, line numbers and editor layers that hold no code.
 const GUTTER_CLASSES: [&str; 35] = [
@@ -206,8 +206,15 @@ pub(super) fn is_block_code(tree: &Tree, id: NodeId) -> bool {
         })
 }
 
+/// Is the element a code block's wrapper: it holds a code block and at most
+/// [`WRAPPER_EXTRA_CHARS`] more (a title bar, a language label, a copy button)?
+pub(super) fn is_wrapper(tree: &Tree, id: NodeId) -> bool {
+    tree.subtree(id)
+        .any(|d| is_root(tree, d) && tree.chars[id] <= tree.chars[d] + WRAPPER_EXTRA_CHARS)
+}
+
 /// Is this node a code block's root (the outermost)?
-fn is_root(tree: &Tree, id: NodeId) -> bool {
+pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
     n.tag == "pre" || is_widget(n) || (n.tag == "code" && is_block_code(tree, id))
 }

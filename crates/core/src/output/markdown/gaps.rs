@@ -12,10 +12,9 @@ use std::borrow::Cow;
 
 use crate::snapshot::{NodeId, Tree};
 
-/// How many ancestors above an element may wrap it.
-const WRAPPER_LEVELS: usize = 3;
-/// How many characters beyond the element's own a wrapper may hold.
-const WRAPPER_EXTRA_CHARS: usize = 40;
+// How many ancestors may wrap an element, and how many characters beyond its own they may
+// hold: a code block's wrapper's ([`super::code`]).
+use super::code::{WRAPPER_EXTRA_CHARS, WRAPPER_LEVELS};
 
 fn candidate(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);

@@ -59,7 +59,7 @@ pub(super) fn is_div_table(tree: &Tree, id: NodeId) -> bool {
     if n.tag == "table" || !n.is_element() {
         return false;
     }
-    matches!(n.role.as_deref(), Some("table" | "grid")) || css_grid_columns(tree, id).is_some()
+    matches!(n.role.as_deref(), Some("table" | "grid")) || css_grid(tree, id).is_some()
 }
 
 /// A table of `div`s the extraction kept part of is kept whole (its cells' text scores low
@@ -81,9 +81,9 @@ pub(super) fn keep_div_tables(tree: &Tree, kept: &mut std::borrow::Cow<[bool]>) 
     }
 }
 
-/// The columns of a CSS grid classed as a table (`summary-table`): the children on the first
-/// child's line, when there are at least two and the children fill whole rows.
-fn css_grid_columns(tree: &Tree, id: NodeId) -> Option<usize> {
+/// A CSS grid classed as a table (`summary-table`): its columns (the children on the first
+/// child's line, at least two, the children filling whole rows) and its cells in order.
+fn css_grid(tree: &Tree, id: NodeId) -> Option<(usize, Vec<NodeId>)> {
     let n = tree.node(id);
     let tabled = n.display == "grid"
         && n.class
@@ -102,7 +102,7 @@ fn css_grid_columns(tree: &Tree, id: NodeId) -> Option<usize> {
         .iter()
         .take_while(|&&c| (tree.node(c).rect.y - y).abs() < 1.0)
         .count();
-    (cols >= 2 && kids.len() % cols == 0 && kids.len() > cols).then_some(cols)
+    (cols >= 2 && kids.len() % cols == 0 && kids.len() > cols).then_some((cols, kids))
 }
 
 /// The cell elements of a row: its kept `td`/`th` (or ARIA cells), and its empty ones, so
@@ -135,12 +135,7 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
     let mut caption = Vec::new();
     // Each row's cells, and whether the row is in the table's head.
     let mut rows: Vec<(Vec<NodeId>, bool)> = Vec::new();
-    if let Some(cols) = css_grid_columns(tree, id) {
-        let kids: Vec<NodeId> = tree.children[id]
-            .iter()
-            .copied()
-            .filter(|&c| tree.node(c).is_element() && tree.node(c).rendered)
-            .collect();
+    if let Some((cols, kids)) = css_grid(tree, id) {
         for (i, chunk) in kids.chunks(cols).enumerate() {
             // Javadoc's header cells: `div.table-header`.
             let head = i == 0
