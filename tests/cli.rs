@@ -418,6 +418,47 @@ fn body_puts_the_chosen_format_in_the_json_record() {
     assert!(String::from_utf8_lossy(&e.stderr).contains("the body is markdown, text or html"));
 }
 
+/// The record names the page's type: predicted (a blog post with comments is an article,
+/// surely), or as `--page-type` states it; a type it does not know fails before any page.
+#[test]
+fn the_record_names_the_page_type_predicted_or_stated() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot_of("comments-blog", dir.path());
+    let run = |args: &[&str]| {
+        bin()
+            .args(["extract", "-q", "-f", "json", "--snapshot"])
+            .arg(&snap)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let rec: serde_json::Value = serde_json::from_slice(&run(&[]).stdout).unwrap();
+    assert_eq!(rec["page_type"]["type"], "article", "{rec}");
+    assert_eq!(rec["page_type"]["source"], "predicted");
+    assert!(
+        rec["page_type"]["probability"].as_f64().unwrap() > 0.8,
+        "{rec}"
+    );
+    let rec: serde_json::Value =
+        serde_json::from_slice(&run(&["--page-type", "forum"]).stdout).unwrap();
+    assert_eq!(
+        rec["page_type"],
+        serde_json::json!({"type": "forum", "probability": 1.0, "source": "stated"})
+    );
+    let e = run(&["--page-type", "blog"]);
+    assert_eq!(
+        e.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&e.stderr)
+    );
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert!(
+        err.contains("blog") && err.contains("documentation"),
+        "{err}"
+    );
+}
+
 /// A batch's summary on stderr counts the pages behind walls by kind (`fixtures/walls/`): a
 /// challenge (a `blocked` record) and a paywall after a lead (a success that names it).
 #[test]

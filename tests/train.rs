@@ -116,6 +116,7 @@ fn train_run(root: &Path, datasets: &[&str]) -> TrainRun {
         cv_pages: None,
         cv_models: None,
         lodo_models: None,
+        page_type_out: None,
     }
 }
 

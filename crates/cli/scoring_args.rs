@@ -13,7 +13,7 @@ use crate::shared::{load_model, load_params, parse_algorithms};
 /// How each page is scored (shared by `extract`, `serve` and `mcp`).
 #[derive(Debug, Args, Clone)]
 pub struct ScoringArgs {
-    /// The algorithm (`-a`, default `learned`) and `--comments`.
+    /// The algorithm (`-a`, default `learned`), `--comments` and `--page-type`.
     #[command(flatten)]
     pub scoring: sightline::Scoring,
     /// Fail pages whose visible text is larger than this many bytes.
@@ -35,12 +35,14 @@ impl ScoringArgs {
         let mut params = load_params(&self.params)?;
         params.learned.comments |= self.scoring.comments.unwrap_or(false);
         let algorithm = self.scoring.algorithm.as_deref();
+        let page_type = self.scoring.page_kind().map_err(anyhow::Error::msg)?;
         Ok(sightline::PageConfig::default()
             .algorithms(parse_algorithms(
                 algorithm.unwrap_or(sightline::extract::DEFAULT_ALGORITHM.name()),
             )?)
             .params(params)
             .model(load_model(&self.model)?)
+            .page_type(page_type)
             .max_text_bytes(self.max_text_bytes))
     }
 }

@@ -36,6 +36,7 @@ class BrowserOptions(RenderOptions, total=False):
     accept_http_errors: bool  # default: False
     algorithm: Optional[str]  # default: None
     comments: bool  # default: False
+    page_type: Optional[Literal["article", "product", "listing", "forum", "collection", "service", "documentation"]]  # default: None
     base_url: Optional[str]  # default: None
     images: Literal["keep", "alt", "none"]  # default: 'keep'
     links: Literal["inline", "references", "none"]  # default: 'inline'

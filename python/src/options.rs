@@ -502,6 +502,9 @@ impl BrowserOptions {
     ) -> PyResult<Options> {
         let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
         params.learned.comments |= scoring.comments.unwrap_or(false);
+        let page_type = scoring
+            .page_kind()
+            .map_err(pyo3::exceptions::PyValueError::new_err)?;
         let tabs = tabs.max(1);
         let mut o = Options::default()
             .render_options(render)
@@ -513,6 +516,7 @@ impl BrowserOptions {
             .params(params)
             .deny_private(self.deny_private)
             .writer(writer)
+            .page_type(page_type)
             .units(self.units);
         if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);

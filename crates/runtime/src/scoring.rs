@@ -29,6 +29,13 @@ pub struct Scoring {
     #[schemars(with = "Option<bool>")]
     #[cfg_attr(feature = "clap", arg(long, action = clap::ArgAction::SetTrue))]
     pub comments: Option<bool>,
+    /// The page's type as you know it (article, product, listing, forum, collection, service,
+    /// documentation): the record's `page_type` states it instead of the model's prediction.
+    /// Default: predicted from each page's markup and URL.
+    #[serde(default)]
+    #[schemars(transform = page_type_names)]
+    #[cfg_attr(feature = "clap", arg(long = "page-type", value_name = "TYPE"))]
+    pub page_type: Option<String>,
 }
 
 impl Scoring {
@@ -38,6 +45,27 @@ impl Scoring {
     pub fn described() -> Vec<(String, serde_json::Value, String)> {
         sightline_core::described::described(&schemars::schema_for!(Scoring), None)
     }
+}
+
+impl Scoring {
+    /// The stated page type, checked: `Err` names the value and the types to give.
+    pub fn page_kind(&self) -> Result<Option<crate::extract::page_type::PageKind>, String> {
+        self.page_type
+            .as_deref()
+            .map(|t| t.parse().map_err(|e: String| format!("page_type: {e}")))
+            .transpose()
+    }
+}
+
+/// The page type's schema names the types, or null.
+fn page_type_names(schema: &mut schemars::Schema) {
+    let names = crate::extract::page_type::PageKind::ALL
+        .iter()
+        .map(|k| Some(k.name()));
+    schema.insert(
+        "enum".into(),
+        serde_json::json!(names.chain([None]).collect::<Vec<_>>()),
+    );
 }
 
 /// The algorithm's schema names the algorithms ([`crate::Algorithm::ALL`]), or null.
@@ -135,12 +163,30 @@ mod tests {
     fn every_field_is_described_and_the_algorithms_are_named() {
         let d = Scoring::described();
         let names: Vec<&str> = d.iter().map(|f| f.0.as_str()).collect();
-        assert_eq!(names, ["algorithm", "comments"]);
+        assert_eq!(names, ["algorithm", "comments", "page_type"]);
         assert_eq!(d[0].1, serde_json::Value::Null);
         assert_eq!(d[1].1, json!(false));
         assert!(d.iter().all(|f| !f.2.is_empty()), "{d:?}");
         let s = serde_json::to_value(schemars::schema_for!(Scoring)).unwrap();
         let names = s["properties"]["algorithm"]["enum"].as_array().unwrap();
         assert!(names.contains(&json!("learned")) && names.contains(&json!(null)));
+        let types = s["properties"]["page_type"]["enum"].as_array().unwrap();
+        assert!(types.contains(&json!("product")) && types.contains(&json!(null)));
+    }
+
+    #[test]
+    fn a_stated_page_type_is_checked() {
+        let s: Scoring = serde_json::from_value(json!({"page_type": "forum"})).unwrap();
+        assert_eq!(
+            s.page_kind(),
+            Ok(Some(crate::extract::page_type::PageKind::Forum))
+        );
+        let s: Scoring = serde_json::from_value(json!({"page_type": "blog"})).unwrap();
+        let e = s.page_kind().unwrap_err();
+        assert!(
+            e.contains("page_type") && e.contains("blog") && e.contains("article"),
+            "{e}"
+        );
+        assert_eq!(Scoring::default().page_kind(), Ok(None));
     }
 }

@@ -232,6 +232,9 @@ pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusa
     if let Some(c) = req.scoring.comments {
         page.params.learned.comments = c;
     }
+    if let Some(t) = req.scoring.page_kind().map_err(Refusal::input)? {
+        page.page_type = Some(t);
+    }
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(Refusal::input)?;
     }

@@ -9,6 +9,7 @@
 //! - `crunch`: Gupta et al. — Crunch DOM filters;
 //! - `blocks`: Griazev & Ramanauskaite — content blocks and variations;
 //! - `learned`: sightline's own classifier over every signal above (gradient-boosted trees);
+//! - `page_type`: the page's type (article, product, forum, ...) from its markup and URL;
 //! - `params`: every constant, with its source.
 
 pub mod blocks;
@@ -20,6 +21,7 @@ pub(crate) mod hosts;
 pub mod learned;
 pub mod links;
 pub mod metadata;
+pub mod page_type;
 pub mod params;
 pub mod text;
 pub(crate) mod visual;

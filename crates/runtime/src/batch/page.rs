@@ -57,6 +57,9 @@ pub struct PageConfig {
     /// in the record's `body` (one render gives the record and the body: the service's
     /// `body`, the CLI's `--body`). Ignored for the other formats.
     pub json_body: Option<Format>,
+    /// The page's type as the caller states it (`--page-type`); None: predicted from each
+    /// page ([`crate::extract::page_type`]). The record's `page_type` says which.
+    pub page_type: Option<crate::extract::page_type::PageKind>,
 }
 
 impl PageConfig {
@@ -98,6 +101,11 @@ impl PageConfig {
     /// The front end's hint appended to error messages.
     pub fn hint(mut self, h: Option<fn(&Error) -> Option<String>>) -> PageConfig {
         self.hint = h;
+        self
+    }
+    /// State every page's type instead of predicting it (the record's `page_type`).
+    pub fn page_type(mut self, kind: Option<crate::extract::page_type::PageKind>) -> PageConfig {
+        self.page_type = kind;
         self
     }
     /// Start Markdown bodies with the page's metadata as YAML front matter.
@@ -172,6 +180,7 @@ impl Default for PageConfig {
             archive: None,
             units: false,
             json_body: None,
+            page_type: None,
         }
     }
 }
@@ -371,6 +380,26 @@ fn within_text_limit(input: &str, snap: &Snapshot, cfg: &PageConfig) -> Result<(
     Ok(())
 }
 
+/// The record's page type: the stated one, else the shipped model's prediction from the
+/// snapshot, read at the page's address on its site when `base_url` gives one.
+fn page_type(
+    input: &str,
+    snap: &Snapshot,
+    cfg: &PageConfig,
+) -> Option<crate::extract::page_type::PageType> {
+    use crate::extract::page_type;
+    if let Some(kind) = cfg.page_type {
+        return Some(page_type::PageType::stated(kind));
+    }
+    match page_type::predict(snap, cfg.writer.base_url.as_deref()) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            tracing::warn!("{input}: no page type: {e}");
+            None
+        }
+    }
+}
+
 /// Score a snapshot with each algorithm and build the record and the formatted body.
 pub(crate) fn score(
     input: &str,
@@ -433,6 +462,7 @@ pub(crate) fn score(
         url: Some(snap.url.clone()),
         title: Some(snap.title.clone()),
         metadata: (!metadata.is_empty()).then_some(metadata),
+        page_type: page_type(input, snap, cfg),
         timings_ms: Some(timings),
         ..Record::default()
     };

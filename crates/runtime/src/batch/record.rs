@@ -51,6 +51,11 @@ pub struct Record {
     /// ([`crate::extract::metadata`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<crate::extract::metadata::Metadata>,
+    /// The page's type (article, product, listing, forum, collection, service,
+    /// documentation): predicted from its markup and URL with the model's probability, or
+    /// stated by the caller (`page_type`); [`crate::extract::page_type`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<crate::extract::page_type::PageType>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub result: Option<AlgorithmResult>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -163,6 +163,11 @@ impl Options {
         self.render.user_agent = Some(ua.into());
         self
     }
+    /// State every page's type (the record's `page_type`) instead of predicting it.
+    pub fn page_type(mut self, kind: Option<crate::extract::page_type::PageKind>) -> Options {
+        self.page.page_type = kind;
+        self
+    }
     /// Start [`Page::markdown`] with the page's metadata as YAML front matter.
     pub fn front_matter(mut self, on: bool) -> Options {
         self.page.front_matter = on;

@@ -22,6 +22,7 @@
 
 mod data;
 mod fit;
+pub mod page_type;
 mod protocol;
 mod report;
 #[cfg(test)]
@@ -212,6 +213,9 @@ pub struct TrainRun {
     pub lodo_models: Option<PathBuf>,
     /// With `cv`: write each fold's model here as `fold-<f>.json`.
     pub cv_models: Option<PathBuf>,
+    /// Fit the page-type model ([`page_type`]) on the typed pages and write it here, after its
+    /// held-out-by-site report (None: neither).
+    pub page_type_out: Option<PathBuf>,
 }
 
 /// Run `sightline train`: load, optionally LODO, fit and write the model, and return the
@@ -225,6 +229,15 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
             message: "cross-validation needs at least 2 folds (5 is usual)".into(),
             source: None,
         });
+    }
+    let mut report = String::new();
+    if let Some(out) = &r.page_type_out {
+        report = page_types(r, out, &mut log)?;
+        let more = r.model_out.is_some() || r.lodo || r.cv.is_some() || r.export.is_some();
+        if !more {
+            log(&format!("done in {:.0} s", t0.elapsed().as_secs_f64()));
+            return Ok(report);
+        }
     }
     let (mut pages, missing) = load_pages(&r.cfg, |ds, n, total| {
         log(&format!(
@@ -323,7 +336,35 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
         }
     }
     log(&format!("done in {:.0} s", t0.elapsed().as_secs_f64()));
-    Ok(markdown(&rows, &types))
+    Ok(report + &markdown(&rows, &types))
+}
+
+/// The page-type part of [`run`]: the held-out-by-site report, then the model fit on every
+/// typed page written to `out`.
+fn page_types(r: &TrainRun, out: &Path, log: &mut impl FnMut(&str)) -> Result<String, Error> {
+    let pages = page_type::load_type_pages(&r.cfg, &mut *log)?;
+    if pages.is_empty() {
+        return Err(Error::Input {
+            input: r.cfg.snapshots.display().to_string(),
+            message: "no page whose manifest names a page_type has a snapshot: give --dataset wcxb-dev (and --extra-bench ../shared/bench-extra) with their snapshots from `sightline eval --save-snapshots DIR`".into(),
+            source: None,
+        });
+    }
+    let pred =
+        page_type::held_out_types(&pages, page_type::TYPE_FOLDS, page_type::TYPE_C, &mut *log);
+    let report = page_type::type_report(&pages, &pred, page_type::TYPE_FOLDS);
+    let mut names: Vec<&str> = pages.iter().map(|p| p.dataset.as_str()).collect();
+    names.dedup();
+    let description = format!(
+        "multinomial logistic regression (C {}, {} hashed buckets) on the {} typed pages of {} (sightline train --page-type-model)",
+        page_type::TYPE_C,
+        1usize << crate::extract::page_type::HASH_BITS,
+        pages.len(),
+        names.join(", ")
+    );
+    let bytes = page_type::write_type_model(&pages, out, &description)?;
+    log(&format!("wrote {} ({bytes} bytes)", out.display()));
+    Ok(report + "\n")
 }
 
 /// The label of the rows scored by the model written with `--model`: in-sample, and trained on

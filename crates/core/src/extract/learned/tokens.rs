@@ -262,7 +262,7 @@ const ROLES: [(&str, &str); 9] = [
 ];
 
 /// Split a class or id attribute into lower-case words (on non-alphanumerics and camelCase).
-fn class_words(s: &str, out: &mut Vec<String>) {
+pub(crate) fn class_words(s: &str, out: &mut Vec<String>) {
     let mut cur = String::new();
     let mut prev_lower = false;
     for c in s.chars() {
