@@ -36,10 +36,12 @@
     "LINK", "TITLE", "BASE", "#comment"]);
   const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
+  // List markers that count (a `<ul>` drawn so is an ordered list).
+  const NUMBERED = /^(decimal|decimal-leading-zero|lower-alpha|upper-alpha|lower-latin|upper-latin|lower-roman|upper-roman|lower-greek)$/;
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
     "data-callout-type", "data-code-block-lang", "data-code-language", "data-component-part", "data-footnote-backref",
-    "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "datetime", "display", "encoding", "height",
+    "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "data-syntaxhighlighter-params", "datetime", "display", "encoding", "height",
     "itemprop", "lang", "language", "name",
     "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a
@@ -437,6 +439,11 @@
     }
     for (const n of WRITER_ATTRS) {
       if (hasAttr(node, n)) (o.attrs || (o.attrs = {}))[n] = String(attr(node, n) || "").slice(0, 300);
+    }
+    // A `<ul>`'s item drawn with numbers (WP Recipe Maker's steps: `li { list-style-type:
+    // decimal }`): the computed style, as `list-style-type` (not an attribute of the page).
+    if (tagU === "LI" && nodes[parent] && nodes[parent].tag === "ul" && NUMBERED.test(cs.listStyleType)) {
+      (o.attrs || (o.attrs = {}))["list-style-type"] = cs.listStyleType;
     }
     const mi = mathOf(node, tagU, cls);
     if (mi) {

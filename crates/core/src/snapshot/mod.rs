@@ -223,7 +223,7 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 30] = [
+pub const WRITER_ATTRS: [&str; 31] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -239,6 +239,7 @@ pub const WRITER_ATTRS: [&str; 30] = [
     "data-lang",
     "data-language",
     "data-mode-id",
+    "data-syntaxhighlighter-params",
     "datetime",
     "display",
     "encoding",
@@ -298,7 +299,9 @@ pub struct Node {
     /// `reversed`), task-list boxes (`checked`), code languages (`data-lang`, `data-language`), titles and labels
     /// (`title`, `aria-label`), `datetime`, footnote markers (`data-footnote-ref`,
     /// `data-footnote-backref`, `aria-describedby`), `itemprop`, and the rest of
-    /// [`WRITER_ATTRS`]. Scores never read them.
+    /// [`WRITER_ATTRS`]; and, not an attribute, `list-style-type`: the computed numbering
+    /// (`decimal`, `lower-alpha`, ...) of an `<li>` of a `<ul>` drawn with numbers. Scores
+    /// never read them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attrs: BTreeMap<String, String>,
     /// The TeX source of a formula, when the page keeps it: KaTeX's

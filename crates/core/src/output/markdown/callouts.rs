@@ -8,7 +8,10 @@
 //! (`.starlight-aside--note`), GitBook (`.hint-info`, `.hint.bg-info`), Gitea
 //! (`.attention-note`), Hexo NexT (`.note.info`), rustdoc (`div.warning`), GitHub's older
 //! `> **Note**` quotes,
-//! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. Other kinds
+//! DokuWiki (`.wrap_info.plugin_wrap`), Confluence (`.confluence-information-macro-tip`),
+//! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. A title
+//! that is a kind's name decides the kind (Microsoft Learn draws a warning with the danger
+//! style: `div.alert.is-danger` titled "Warning"). Other kinds
 //! map onto the five: info/abstract/summary/seealso/example/quote → NOTE, hint/success/check →
 //! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
 //! The callout's title (its `.*-title`/`.*-heading` child, `<summary>`, or a leading heading)
@@ -64,8 +67,12 @@ const KINDS: [(&str, &str); 37] = [
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
-const CONTAINERS: [&str; 12] = [
+const CONTAINERS: [&str; 14] = [
     "admonition",
+    // DokuWiki's wrap plugin: `div.wrap_info.plugin_wrap`.
+    "plugin_wrap",
+    // Confluence's info, tip, note and warning macros.
+    "confluence-information-macro",
     // VuePress's `div.custom-container.tip`.
     "custom-container",
     "hint",
@@ -81,8 +88,10 @@ const CONTAINERS: [&str; 12] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 12] = [
+const PREFIXES: [&str; 14] = [
     "markdown-alert-",
+    "wrap_",
+    "confluence-information-macro-",
     // Jekyll Chirpy's `blockquote.prompt-tip`.
     "prompt-",
     "bg-",
@@ -273,6 +282,12 @@ impl Writer<'_, '_> {
     /// `> [!KIND]` and the callout's content.
     pub(super) fn callout(&self, id: NodeId, kind: &str, blocks: &mut Vec<Block>) {
         let title = self.callout_title(id);
+        // The reader sees the title's word, whatever colour the class gives the box.
+        let titled = title.and_then(|t| {
+            let text = self.tree.text(t);
+            alert(text.trim().trim_end_matches([':', '.', '!']).trim())
+        });
+        let kind = titled.unwrap_or(kind);
         let mut inner = Vec::new();
         if let Some(t) = title {
             let text = self.tree.text(t);

@@ -221,7 +221,7 @@ pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
 
 /// Attributes that name a block's language: `data-lang`/`data-language` (many highlighters),
 /// `data-code-language`, Medium's `data-code-block-lang`, Monaco's `data-mode-id`.
-const LANGUAGE_ATTRS: [&str; 6] = [
+const LANGUAGE_ATTRS: [&str; 7] = [
     "data-lang",
     // Mintlify's `<pre language="bash">`.
     "language",
@@ -229,12 +229,19 @@ const LANGUAGE_ATTRS: [&str; 6] = [
     "data-code-language",
     "data-code-block-lang",
     "data-mode-id",
+    // Confluence's code macro: `data-syntaxhighlighter-params="brush: sql; gutter: false"`.
+    "data-syntaxhighlighter-params",
 ];
 
 /// A language from a node's classes and attributes.
 fn node_language(n: &Node) -> Option<String> {
     for a in LANGUAGE_ATTRS {
         if let Some(v) = n.attrs.get(a) {
+            let v = if a == "data-syntaxhighlighter-params" {
+                brush(v).unwrap_or_default()
+            } else {
+                v.as_str()
+            };
             if let Some(l) = clean(v) {
                 return Some(l);
             }
@@ -274,6 +281,14 @@ fn node_language(n: &Node) -> Option<String> {
         });
     }
     None
+}
+
+/// The `brush` of SyntaxHighlighter's parameters (`brush: sql; gutter: false`).
+fn brush(params: &str) -> Option<&str> {
+    params.split(';').find_map(|kv| {
+        let (k, v) = kv.split_once(':')?;
+        (k.trim() == "brush").then(|| v.trim())
+    })
 }
 
 /// Label names that, as a class, style a block rather than name its language.

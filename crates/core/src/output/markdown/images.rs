@@ -89,12 +89,19 @@ pub(super) fn content_image(n: &Node) -> bool {
     }
     // An image that did not load (its host did not answer) shows its alt text in a box of
     // the text's size: the size the page declares for it says what it is.
+    // With one side declared (an e-mail's `width="564"`), the broken box takes that side.
     n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
-        && matches!(
-            (declared(n, "width"), declared(n, "height")),
-            (Some(a), Some(b)) if a >= MIN_SIDE && b >= MIN_SIDE
-        )
+        && match (declared(n, "width"), declared(n, "height")) {
+            (Some(a), Some(b)) => a >= MIN_SIDE && b >= MIN_SIDE,
+            (Some(a), None) => a >= LEAD_SIDE && w >= LEAD_SIDE,
+            (None, Some(b)) => b >= LEAD_SIDE && h >= LEAD_SIDE,
+            (None, None) => false,
+        }
 }
+
+/// A lead image outside any figure (a shop's product gallery) is at least this large on both
+/// sides (CSS px); so is the declared side of a broken image with one side declared.
+const LEAD_SIDE: f64 = 160.0;
 
 /// The alt text of a small image that is an emoji (WordPress's `img.emoji`): at most four
 /// characters, not all ASCII.
@@ -189,7 +196,7 @@ fn lead_figure(
         .take(3)
         .find(|&a| matches!(tree.node(a).tag.as_str(), "figure" | "picture"))
     else {
-        return false;
+        return lead_gallery_image(tree, img, before, after, has_text);
     };
     // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`).
     let fig = tree
@@ -204,6 +211,33 @@ fn lead_figure(
         && none_before
         && tree
             .ancestors(fig)
+            .take(64)
+            .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
+            .is_some_and(|a| has_text[a])
+}
+
+/// A large image outside any figure before the first kept text of the `<main>` or `<article>`
+/// holding that text (a shop's product gallery beside its title and description; a post's
+/// header image): not a link (a promotion's tile), at least [`LEAD_SIDE`] on both sides, with
+/// alt text and a source of its own (a card grid's decorative placeholders have neither).
+fn lead_gallery_image(
+    tree: &Tree,
+    img: NodeId,
+    before: &[(bool, bool)],
+    after: &[(bool, bool)],
+    has_text: &[bool],
+) -> bool {
+    let n = tree.node(img);
+    let described = n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
+        && n.src.as_deref().is_some_and(|s| !s.starts_with("data:"));
+    if n.link || !described || n.rect.w < LEAD_SIDE || n.rect.h < LEAD_SIDE || before[img].1 {
+        return false;
+    }
+    let end = tree.subtree_end(img);
+    end < tree.len()
+        && after[end - 1].1
+        && tree
+            .ancestors(img)
             .take(64)
             .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
             .is_some_and(|a| has_text[a])
@@ -501,6 +535,41 @@ mod tests {
             md,
             "# Headline\n\n![A ferry at night](ferry.jpg)\n\nThe ferry at the quay.\n\n\
              The body the extraction kept.\n"
+        );
+    }
+
+    #[test]
+    fn a_product_gallery_and_a_broken_image_with_one_declared_side_join() {
+        let mut b = SnapshotBuilder::new(1200.0);
+        let main = b.el(0, "main", rect(0.0, 0.0, 1200.0, 1500.0));
+        // A shop's gallery (no figure) in the left column, the title and text on the right.
+        let list = b.el(main, "ul", rect(0.0, 0.0, 600.0, 1400.0));
+        for (k, src) in ["front.jpg", "inside.jpg"].iter().enumerate() {
+            let li = b.el(list, "li", rect(0.0, 700.0 * k as f64, 600.0, 700.0));
+            img(&mut b, li, 600.0, 700.0, src, "The tote");
+        }
+        // A thumbnail strip's tiny copies, and a promotion's linked tile: not lead images.
+        let thumb = img(&mut b, list, 80.0, 80.0, "thumb.jpg", "Thumb");
+        b.node_mut(thumb).rect.y = 1400.0;
+        let promo = img(&mut b, main, 600.0, 300.0, "promo.jpg", "Sale");
+        b.node_mut(promo).link = true;
+        let h = b.el(main, "h1", rect(620.0, 0.0, 500.0, 40.0));
+        let th = b.text(h, "The tote");
+        let p = b.el(main, "p", rect(620.0, 50.0, 500.0, 40.0));
+        let t = b.text(p, "A bag for the market.");
+        // An e-mail's image whose host did not answer, only its width declared.
+        let e = img(&mut b, main, 564.0, 20.0, "seedlings.jpg", "Seedlings");
+        b.node_mut(e).attrs.insert("width".into(), "564".into());
+        let p2 = b.el(main, "p", rect(620.0, 120.0, 500.0, 40.0));
+        let t2 = b.text(p2, "More text.");
+        // A broken icon with only a small width: not content.
+        let i = img(&mut b, main, 24.0, 20.0, "fb.png", "Facebook");
+        b.node_mut(i).attrs.insert("width".into(), "24".into());
+        let md = md_text_kept(&b, &[th, t, t2], &[h, p, p2]);
+        assert_eq!(
+            md,
+            "![The tote](front.jpg)\n\n![The tote](inside.jpg)\n\n# The tote\n\nA bag for the market.\n\n\
+             ![Seedlings](seedlings.jpg)\n\nMore text.\n"
         );
     }
 

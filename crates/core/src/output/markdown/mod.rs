@@ -551,6 +551,12 @@ impl<'t, 'a> Writer<'t, 'a> {
         if text.is_empty() {
             return;
         }
+        // A heading's text is never a list: `## 1. Introduction` needs no `1\.` (RFCs, specs
+        // and manuals number their sections so).
+        let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && text[digits..].starts_with("\\.") {
+            text.remove(digits);
+        }
         // A trailing `#` run would be read as the closing sequence.
         if text.ends_with('#') {
             let at = text.trim_end_matches('#').len();
@@ -583,9 +589,40 @@ impl<'t, 'a> Writer<'t, 'a> {
             })
     }
 
+    /// A gallery marked up as a list (a shop's product images, a carousel's slides): every
+    /// item kept shows an image and no kept text. Its images are written one after another,
+    /// not as list items.
+    fn gallery_list(&self, id: NodeId) -> bool {
+        let mut items = self
+            .kids(id)
+            .filter(|&c| self.tree.node(c).tag == "li")
+            .peekable();
+        items.peek().is_some()
+            && items.all(|li| {
+                let mut sub = self.tree.subtree(li).filter(|&d| self.kept[d]);
+                let (mut image, mut text) = (false, false);
+                for d in &mut sub {
+                    image |= self.tree.node(d).tag == "img";
+                    text |= self.tree.own_chars[d] > 0;
+                }
+                image && !text
+            })
+    }
+
+    /// Is every kept item of this `<ul>` drawn with a number (the snapshot's computed
+    /// `list-style-type`)? Then it is an ordered list, as the reader sees it.
+    fn numbered_items(&self, id: NodeId) -> bool {
+        let mut items = self
+            .kids(id)
+            .filter(|&c| self.tree.node(c).tag == "li")
+            .peekable();
+        items.peek().is_some()
+            && items.all(|li| self.tree.node(li).attrs.contains_key("list-style-type"))
+    }
+
     /// `- item` / `1. item`, nested content indented under the marker.
     fn list(&self, id: NodeId, blocks: &mut Vec<Block>) {
-        if self.sectioning_list(id) {
+        if self.sectioning_list(id) || self.gallery_list(id) {
             for li in self.kids(id) {
                 self.container(self.kids(li), blocks);
             }
@@ -594,6 +631,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         // An ARIA list of steps (Mintlify's `data-component-part="steps"`) is numbered.
         let node = self.tree.node(id);
         let ordered = node.tag == "ol"
+            || self.numbered_items(id)
             || (node.tag != "ul"
                 && (node.class.iter().chain(node.attrs.values()))
                     .any(|v| v.to_ascii_lowercase().contains("step")));

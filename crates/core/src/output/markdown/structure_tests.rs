@@ -1106,3 +1106,69 @@ fn an_empty_corner_keeps_its_column_and_a_spacer_column_goes() {
          First line of the story.\n\nSecond line of the story.\n"
     );
 }
+
+#[test]
+fn dokuwiki_and_confluence_boxes_and_a_title_that_names_the_kind() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let d = el(&mut b, 0, "div", "wrap_important plugin_wrap");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Back up first.");
+    let d = el(
+        &mut b,
+        0,
+        "div",
+        "confluence-information-macro confluence-information-macro-tip conf-macro",
+    );
+    let body = el(&mut b, d, "div", "confluence-information-macro-body");
+    let p = el(&mut b, body, "p", "");
+    b.text(p, "Use a prompt.");
+    // Microsoft Learn draws a warning in the danger style: its title says which.
+    let d = el(&mut b, 0, "div", "alert is-danger");
+    let t = el(&mut b, d, "p", "alert-title");
+    b.text(t, " Warning");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Keys rotate hourly.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!IMPORTANT]\n> Back up first.\n\n> [!TIP]\n> Use a prompt.\n\n\
+         > [!WARNING]\n> Keys rotate hourly.\n"
+    );
+}
+
+#[test]
+fn a_numbered_heading_is_not_escaped_but_a_numbered_paragraph_is() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let h = el(&mut b, 0, "h1", "");
+    b.text(h, "RFC 9999");
+    let h = el(&mut b, 0, "h2", "");
+    b.text(h, "1. Introduction");
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "2. Not a list item.");
+    assert_eq!(
+        md(&b.build()),
+        "# RFC 9999\n\n## 1. Introduction\n\n2\\. Not a list item.\n"
+    );
+}
+
+#[test]
+fn a_list_drawn_with_numbers_is_ordered_and_confluence_names_its_brush() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ul = el(&mut b, 0, "ul", "wprm-recipe-instructions");
+    for step in ["Melt the butter.", "Bake."] {
+        let li = el(&mut b, ul, "li", "");
+        b.node_mut(li)
+            .attrs
+            .insert("list-style-type".into(), "decimal".into());
+        b.text(li, step);
+    }
+    let pre = el(&mut b, 0, "pre", "syntaxhighlighter-pre");
+    b.node_mut(pre).attrs.insert(
+        "data-syntaxhighlighter-params".into(),
+        "brush: sql; gutter: false; theme: Confluence".into(),
+    );
+    raw(&mut b, pre, "SELECT 1;");
+    assert_eq!(
+        md(&b.build()),
+        "1. Melt the butter.\n2. Bake.\n\n```sql\nSELECT 1;\n```\n"
+    );
+}

@@ -183,6 +183,10 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         }
     }
     let role = tree.node(id).role.as_deref().unwrap_or("");
+    // The cells are written once here to decide the table's form; a layout table is then
+    // written again as blocks, so the images these drafts wrote (once per source) are
+    // forgotten first.
+    let seen = w.seen.borrow().clone();
     let mut cells: Vec<Vec<Cell>> = Vec::new();
     for (r, _) in &rows {
         let row: Vec<Cell> = r
@@ -252,6 +256,7 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         || all.iter().any(|c| holds_heading(c) || big(c));
     if layout {
         blocks.extend(caption);
+        *w.seen.borrow_mut() = seen;
         w.container(w.kids(id), blocks);
         return;
     }
@@ -580,5 +585,20 @@ mod tests {
             &[&[("td", "Main text", 1, 1), ("td", "Sidebar", 1, 1)]],
         );
         assert_eq!(md(&b), "Main text\n\nSidebar\n");
+        // An image in a layout table (an e-mail's image card) is written once, not lost to
+        // the draft that decided the table's form.
+        let mut b = SnapshotBuilder::new(800.0);
+        let cells = table(
+            &mut b,
+            &[&[("td", "", 1, 1)], &[("td", "A caption.", 1, 1)]],
+        );
+        let img = b.el(cells[0], "img", rect(0.0, 0.0, 560.0, 300.0));
+        b.node_mut(img).display = "inline".into();
+        b.node_mut(img).src = Some("https://example.org/seedlings.jpg".into());
+        b.node_mut(img).alt = Some("Seedlings".into());
+        assert_eq!(
+            md(&b),
+            "![Seedlings](https://example.org/seedlings.jpg)\n\nA caption.\n"
+        );
     }
 }
