@@ -194,17 +194,9 @@ impl TypeModel {
     /// The model compiled into the binary, parsed once.
     pub fn shipped() -> Result<&'static TypeModel, Error> {
         static SHIPPED: OnceLock<Result<TypeModel, String>> = OnceLock::new();
-        SHIPPED
-            .get_or_init(|| {
-                TypeModel::from_json(SHIPPED_TYPE_JSON, "models/page-type.json (built in)")
-                    .map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(|e| Error::Input {
-                input: "models/page-type.json (built in)".into(),
-                message: e.clone(),
-                source: None,
-            })
+        super::learned::model::built_in(&SHIPPED, "models/page-type.json", || {
+            TypeModel::from_json(SHIPPED_TYPE_JSON, "models/page-type.json (built in)")
+        })
     }
 
     /// Each type's probability (in [`PageKind::ALL`]'s order) for a page's features.

@@ -305,18 +305,26 @@ impl Model {
     /// The model compiled into the binary, parsed once.
     pub fn shipped() -> Result<&'static Model, Error> {
         static SHIPPED: OnceLock<Result<Model, String>> = OnceLock::new();
-        SHIPPED
-            .get_or_init(|| {
-                Model::from_json(SHIPPED_JSON, "models/learned.json (built in)")
-                    .map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(|e| Error::Input {
-                input: "models/learned.json (built in)".into(),
-                message: e.clone(),
-                source: None,
-            })
+        built_in(&SHIPPED, "models/learned.json", || {
+            Model::from_json(SHIPPED_JSON, "models/learned.json (built in)")
+        })
     }
+}
+
+/// A model compiled into the binary, parsed on first use into `cell`; a parse error (a
+/// broken build) is an [`Error::Input`] naming the file, every time it is asked for.
+pub(crate) fn built_in<T>(
+    cell: &'static OnceLock<Result<T, String>>,
+    file: &str,
+    parse: impl FnOnce() -> Result<T, Error>,
+) -> Result<&'static T, Error> {
+    cell.get_or_init(|| parse().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| Error::Input {
+            input: format!("{file} (built in)"),
+            message: e.clone(),
+            source: None,
+        })
 }
 
 #[cfg(test)]

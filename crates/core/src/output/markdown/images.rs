@@ -207,13 +207,15 @@ fn lead_figure(
     let end = tree.subtree_end(fig);
     let next_kept = end < tree.len() && after[end - 1].0;
     let none_before = !before[fig].1;
-    next_kept
-        && none_before
-        && tree
-            .ancestors(fig)
-            .take(64)
-            .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
-            .is_some_and(|a| has_text[a])
+    next_kept && none_before && in_kept_article(tree, fig, has_text)
+}
+
+/// Is node `id` inside the nearest `<article>` or `<main>`, and does that hold kept text?
+fn in_kept_article(tree: &Tree, id: NodeId, has_text: &[bool]) -> bool {
+    tree.ancestors(id)
+        .take(64)
+        .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
+        .is_some_and(|a| has_text[a])
 }
 
 /// A large image outside any figure before the first kept text of the `<main>` or `<article>`
@@ -234,13 +236,7 @@ fn lead_gallery_image(
         return false;
     }
     let end = tree.subtree_end(img);
-    end < tree.len()
-        && after[end - 1].1
-        && tree
-            .ancestors(img)
-            .take(64)
-            .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
-            .is_some_and(|a| has_text[a])
+    end < tree.len() && after[end - 1].1 && in_kept_article(tree, img, has_text)
 }
 
 /// The keep mask with the media the extraction left out (see the module rules). Linear.

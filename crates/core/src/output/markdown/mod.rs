@@ -571,53 +571,48 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// Does every kept item of the list open with a heading (Javadoc's `ul.member-list > li >
     /// section > h3`)? Such a list only stacks sections: its items are written as blocks.
     fn sectioning_list(&self, id: NodeId) -> bool {
+        self.every_item(id, |li| {
+            self.tree
+                .subtree(li)
+                .find(|&d| self.kept[d] && self.tree.own_chars[d] > 0)
+                .is_some_and(|t| {
+                    self.tree
+                        .ancestors(t)
+                        .take_while(|&a| a != li)
+                        .any(|a| self.tree.node(a).heading_level().is_some())
+                })
+        })
+    }
+
+    /// Does the list have a kept `<li>`, and does `f` hold for each?
+    fn every_item(&self, id: NodeId, f: impl Fn(NodeId) -> bool) -> bool {
         let mut items = self
             .kids(id)
             .filter(|&c| self.tree.node(c).tag == "li")
             .peekable();
-        items.peek().is_some()
-            && items.all(|li| {
-                self.tree
-                    .subtree(li)
-                    .find(|&d| self.kept[d] && self.tree.own_chars[d] > 0)
-                    .is_some_and(|t| {
-                        self.tree
-                            .ancestors(t)
-                            .take_while(|&a| a != li)
-                            .any(|a| self.tree.node(a).heading_level().is_some())
-                    })
-            })
+        items.peek().is_some() && items.all(f)
     }
 
     /// A gallery marked up as a list (a shop's product images, a carousel's slides): every
     /// item kept shows an image and no kept text. Its images are written one after another,
     /// not as list items.
     fn gallery_list(&self, id: NodeId) -> bool {
-        let mut items = self
-            .kids(id)
-            .filter(|&c| self.tree.node(c).tag == "li")
-            .peekable();
-        items.peek().is_some()
-            && items.all(|li| {
-                let mut sub = self.tree.subtree(li).filter(|&d| self.kept[d]);
-                let (mut image, mut text) = (false, false);
-                for d in &mut sub {
-                    image |= self.tree.node(d).tag == "img";
-                    text |= self.tree.own_chars[d] > 0;
-                }
-                image && !text
-            })
+        self.every_item(id, |li| {
+            let (mut image, mut text) = (false, false);
+            for d in self.tree.subtree(li).filter(|&d| self.kept[d]) {
+                image |= self.tree.node(d).tag == "img";
+                text |= self.tree.own_chars[d] > 0;
+            }
+            image && !text
+        })
     }
 
     /// Is every kept item of this `<ul>` drawn with a number (the snapshot's computed
     /// `list-style-type`)? Then it is an ordered list, as the reader sees it.
     fn numbered_items(&self, id: NodeId) -> bool {
-        let mut items = self
-            .kids(id)
-            .filter(|&c| self.tree.node(c).tag == "li")
-            .peekable();
-        items.peek().is_some()
-            && items.all(|li| self.tree.node(li).attrs.contains_key("list-style-type"))
+        self.every_item(id, |li| {
+            self.tree.node(li).attrs.contains_key("list-style-type")
+        })
     }
 
     /// `- item` / `1. item`, nested content indented under the marker.
