@@ -465,6 +465,60 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
 /// two or more signed posts (holding a byline, [`signs`]: phpBB's `div.post.bg1` and
 /// `div.post.bg2`, XenForo's `article.message`) or three or more short cards (at most
 /// [`MAX_CARD_CHARS`] kept characters each on average: a shop's products, a course list)?
+/// A list's items stand together: in a `<ul>`/`<ol>` of at least [`MIN_LIST_ITEMS`] shown
+/// items with text, of which the extraction kept text in more than half, the others join
+/// (Confluence's last task, a recipe's equipment item that is an affiliate link). Items of a
+/// navigation, a form or a footer are never completed.
+pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let n = tree.len();
+    // Kept text per subtree, bottom-up.
+    let mut has_kept = vec![false; n];
+    for i in (0..n).rev() {
+        if kept[i] && tree.node(i).is_text() && tree.own_chars[i] > 0 {
+            has_kept[i] = true;
+        }
+        if let (true, Some(p)) = (has_kept[i], tree.parent(i)) {
+            has_kept[p] = true;
+        }
+    }
+    for l in 1..n {
+        let node = tree.node(l);
+        if !matches!(node.tag.as_str(), "ul" | "ol") || !has_kept[l] {
+            continue;
+        }
+        let items: Vec<NodeId> = tree.children[l]
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let li = tree.node(c);
+                li.tag == "li" && li.rendered && li.visibility == "visible" && tree.chars[c] > 0
+            })
+            .collect();
+        let with = items.iter().filter(|&&c| has_kept[c]).count();
+        if items.len() < MIN_LIST_ITEMS || 2 * with <= items.len() || with == items.len() {
+            continue;
+        }
+        let furniture = tree.ancestors(l).chain([l]).any(|a| {
+            let an = tree.node(a);
+            matches!(an.tag.as_str(), "nav" | "form" | "footer")
+                || matches!(an.role.as_deref(), Some("navigation" | "menu" | "contentinfo"))
+        });
+        if furniture {
+            continue;
+        }
+        let k = kept.to_mut();
+        k[l] = true;
+        for &c in items.iter().filter(|&&c| !has_kept[c]) {
+            for d in tree.subtree(c) {
+                k[d] = tree.node(d).rendered;
+            }
+        }
+    }
+}
+
+/// The fewest shown items a list needs for [`complete_lists`] to complete it.
+const MIN_LIST_ITEMS: usize = 3;
+
 fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> bool {
     let need = MIN_THREAD_SHARE * total as f64;
     // Which subtrees are signed, bottom-up in one pass (a page nested 100,000 deep stays

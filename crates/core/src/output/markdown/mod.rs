@@ -267,6 +267,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
+        article::complete_lists(tree, &mut kept);
         tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the
         // outermost one of nested boxes, so that each node is visited once.
@@ -686,8 +687,23 @@ impl<'t, 'a> Writer<'t, 'a> {
     }
 
     /// A task-list item's box (GitHub's `<li><input type="checkbox" checked>`): ticked or not;
-    /// None for an ordinary item. The box is looked for first in the item.
+    /// None for an ordinary item. The box is looked for first in the item; in a list classed as
+    /// a task list whose boxes are drawn by CSS (Confluence's `ul.inline-task-list`), an item
+    /// classed `checked` is ticked.
     fn task_box(&self, li: NodeId) -> Option<bool> {
+        let drawn = self.tree.parent(li).is_some_and(|ul| {
+            self.tree.node(ul).class.as_deref().is_some_and(|c| {
+                c.split_whitespace()
+                    .any(|t| matches!(t, "inline-task-list" | "task-list" | "checklist"))
+            })
+        });
+        let has_input = self.tree.subtree(li).any(|k| self.tree.node(k).tag == "input");
+        if drawn && !has_input {
+            return Some(self.tree.node(li).class.as_deref().is_some_and(|c| {
+                c.split_whitespace()
+                    .any(|t| matches!(t, "checked" | "is-checked" | "done" | "completed"))
+            }));
+        }
         self.tree
             .subtree(li)
             .skip(1)

@@ -1172,3 +1172,58 @@ fn a_list_drawn_with_numbers_is_ordered_and_confluence_names_its_brush() {
         "1. Melt the butter.\n2. Bake.\n\n```sql\nSELECT 1;\n```\n"
     );
 }
+
+#[test]
+fn a_task_list_drawn_by_css_and_a_boxed_title_paragraph() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // Confluence's info macro titles its box with `p.title`: not the page's title.
+    let d = el(
+        &mut b,
+        0,
+        "div",
+        "confluence-information-macro confluence-information-macro-information",
+    );
+    let t = el(&mut b, d, "p", "title");
+    b.text(t, "Before you start");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Get the role.");
+    let ul = el(&mut b, 0, "ul", "inline-task-list");
+    for (cls, text) in [("checked", "Ticket approved"), ("", "Role dropped")] {
+        let li = el(&mut b, ul, "li", cls);
+        b.text(li, text);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> **Before you start**\n>\n> Get the role.\n\n\
+         - [x] Ticket approved\n- [ ] Role dropped\n"
+    );
+}
+
+#[test]
+fn a_list_mostly_kept_is_kept_whole_but_not_a_menu() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let ul = el(&mut b, 0, "ul", "");
+    let mut keep = Vec::new();
+    for t in ["Blender", "Baking sheet", "Pastry cutter"] {
+        let li = el(&mut b, ul, "li", "");
+        let a = span(&mut b, li, "a", "");
+        b.text(a, t);
+        if t != "Pastry cutter" {
+            keep.push(li);
+        }
+    }
+    let nav = el(&mut b, 0, "nav", "");
+    let ul = el(&mut b, nav, "ul", "");
+    for t in ["Home", "About", "Blog"] {
+        let li = el(&mut b, ul, "li", "");
+        b.text(li, t);
+        if t != "Blog" {
+            keep.push(li);
+        }
+    }
+    let snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&keep)),
+        "- Blender\n- Baking sheet\n- Pastry cutter\n\nHome\n\nAbout\n"
+    );
+}

@@ -146,5 +146,13 @@ fn marked_title(tree: &Tree, kept: &[bool], first: NodeId) -> Option<NodeId> {
         .class
         .as_deref()
         .is_some_and(|c| c.split_whitespace().any(|t| t == "title"));
-    (marked && kept[p] && tree.text(p).chars().count() <= MAX_TITLE_CHARS).then_some(p)
+    // A box's own title (Confluence's info macro: `p.title` inside the callout) is not the
+    // page's.
+    let boxed = tree.ancestors(p).any(|a| {
+        let n = tree.node(a);
+        matches!(n.tag.as_str(), "blockquote" | "aside" | "figure" | "td" | "li")
+            || super::callouts::kind(n).is_some()
+            || super::callouts::plain_box(n)
+    });
+    (marked && !boxed && kept[p] && tree.text(p).chars().count() <= MAX_TITLE_CHARS).then_some(p)
 }
