@@ -501,7 +501,10 @@ pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
         let furniture = tree.ancestors(l).chain([l]).any(|a| {
             let an = tree.node(a);
             matches!(an.tag.as_str(), "nav" | "form" | "footer")
-                || matches!(an.role.as_deref(), Some("navigation" | "menu" | "contentinfo"))
+                || matches!(
+                    an.role.as_deref(),
+                    Some("navigation" | "menu" | "contentinfo")
+                )
         });
         if furniture {
             continue;

@@ -697,7 +697,10 @@ impl<'t, 'a> Writer<'t, 'a> {
                     .any(|t| matches!(t, "inline-task-list" | "task-list" | "checklist"))
             })
         });
-        let has_input = self.tree.subtree(li).any(|k| self.tree.node(k).tag == "input");
+        let has_input = self
+            .tree
+            .subtree(li)
+            .any(|k| self.tree.node(k).tag == "input");
         if drawn && !has_input {
             return Some(self.tree.node(li).class.as_deref().is_some_and(|c| {
                 c.split_whitespace()

@@ -150,8 +150,10 @@ fn marked_title(tree: &Tree, kept: &[bool], first: NodeId) -> Option<NodeId> {
     // page's.
     let boxed = tree.ancestors(p).any(|a| {
         let n = tree.node(a);
-        matches!(n.tag.as_str(), "blockquote" | "aside" | "figure" | "td" | "li")
-            || super::callouts::kind(n).is_some()
+        matches!(
+            n.tag.as_str(),
+            "blockquote" | "aside" | "figure" | "td" | "li"
+        ) || super::callouts::kind(n).is_some()
             || super::callouts::plain_box(n)
     });
     (marked && !boxed && kept[p] && tree.text(p).chars().count() <= MAX_TITLE_CHARS).then_some(p)
