@@ -358,23 +358,37 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             q = tree.parent(p);
         }
     }
-    // A figure's caption goes with its image, though the extraction left it out.
-    for f in 1..n {
-        if out[f] && tree.node(f).tag == "figure" {
-            let shows = tree
-                .subtree(f)
-                .any(|j| out[j] && content_image(tree.node(j)));
-            if !shows {
-                continue;
-            }
-            for &c in &tree.children[f] {
-                if tree.node(c).tag == "figcaption" {
-                    tree.subtree(c).for_each(|j| out[j] = true);
-                }
+    caption_figures(tree, &mut out);
+    out
+}
+
+/// A figure's caption goes with what it shows (an image, a table, code or a diagram drawn in
+/// text: an RFC's artwork, whose caption is below it), though the extraction left the
+/// caption out. Run again after the
+/// writer's other passes have kept code ([`super::gaps`]).
+pub(crate) fn caption_figures(tree: &Tree, out: &mut [bool]) {
+    for f in 1..tree.len() {
+        if tree.node(f).tag != "figure" {
+            continue;
+        }
+        let shown = tree.subtree(f).find(|&j| {
+            let d = tree.node(j);
+            out[j]
+                && (content_image(d) || matches!(d.tag.as_str(), "pre" | "table"))
+                && !tree.ancestors(j).any(|a| tree.node(a).tag == "figcaption")
+        });
+        let Some(shown) = shown else {
+            continue;
+        };
+        // Above code, a figcaption is the code's file name (Hexo's, rehype-pretty-code's),
+        // which the code writer leaves out: only a caption below it joins.
+        let image = content_image(tree.node(shown));
+        for &c in &tree.children[f] {
+            if tree.node(c).tag == "figcaption" && (image || c > shown) {
+                tree.subtree(c).for_each(|j| out[j] = true);
             }
         }
     }
-    out
 }
 
 /// The LaTeX of a formula image (its alt text) and whether it is a display formula: an image

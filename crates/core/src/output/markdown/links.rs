@@ -212,8 +212,9 @@ impl Writer<'_, '_> {
         if self.in_title(id) {
             return self.inline_children(id, inl);
         }
-        // In a heading, a link to a place in the page is the heading's permalink: its text
-        // alone, and nothing when that is a sign (`¶`, `#`, `§`, `🔗`).
+        // In a heading or a caption, a link to a place in the page is the heading's (or the
+        // figure's, table's: xml2rfc's `a.selfRef`) permalink: its text alone, and nothing
+        // when that is a sign (`¶`, `#`, `§`, `🔗`).
         let target = self.links.target(href);
         let in_page = match &target {
             Target::Anchor(_) => true,
@@ -221,7 +222,12 @@ impl Writer<'_, '_> {
             Target::Url(_) => false,
         };
         let worded = self.tree.text(id).chars().any(char::is_alphanumeric);
-        if in_page && self.in_heading(id) {
+        let captioned = || {
+            self.tree
+                .ancestors(id)
+                .any(|a| matches!(self.tree.node(a).tag.as_str(), "figcaption" | "caption"))
+        };
+        if in_page && (self.in_heading(id) || captioned()) {
             if worded {
                 self.inline_children(id, inl);
             }

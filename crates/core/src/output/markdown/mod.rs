@@ -268,6 +268,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
         article::complete_lists(tree, &mut kept);
+        images::caption_figures(tree, kept.to_mut());
         tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the
         // outermost one of nested boxes, so that each node is visited once.
@@ -293,6 +294,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         let authors = comments::prepare(tree, &kept, &mut hide);
         comments::hide_quote_attributions(tree, &kept, &mut hide);
         hide_marked(tree, &mut hide);
+        hide_navigation_titles(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree.snap.nodes.iter().any(|n| {
@@ -1031,6 +1033,41 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// formula (Sphinx's and MyST's `span.eqno` with its `#` permalink: the TeX is the formula,
 /// its number the page's layout) and MediaWiki's "[edit]" links inside section headings.
 const HIDDEN_CLASSES: [&str; 2] = ["eqno", "mw-editsection"];
+
+/// Hide a kept heading that only titles a navigation the extraction left out (an RFC's or a
+/// wiki's "Table of Contents" above its `nav`): its next shown sibling is a `nav`, a
+/// `role="navigation"` or a `toc`-classed element with no kept text, and nothing else of its
+/// parent is kept.
+fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
+    let kept_text = |r: NodeId| {
+        tree.subtree(r)
+            .any(|d| kept[d] && tree.node(d).is_text() && tree.own_chars[d] > 0)
+    };
+    for h in 1..tree.len() {
+        if !kept[h] || tree.node(h).heading_level().is_none() {
+            continue;
+        }
+        let Some(p) = tree.parent(h) else { continue };
+        let sibs = &tree.children[p];
+        let at = sibs.iter().position(|&c| c == h).unwrap_or(0);
+        let Some(&next) = sibs[at + 1..]
+            .iter()
+            .find(|&&c| tree.node(c).is_element() && tree.node(c).rendered)
+        else {
+            continue;
+        };
+        let nn = tree.node(next);
+        let navigation = nn.tag == "nav"
+            || nn.role.as_deref() == Some("navigation")
+            || nn
+                .class
+                .as_deref()
+                .is_some_and(|c| c.split_whitespace().any(|t| t == "toc"));
+        if navigation && !kept_text(next) && !sibs.iter().any(|&c| c != h && kept_text(c)) {
+            tree.subtree(h).for_each(|d| hide[d] = true);
+        }
+    }
+}
 
 /// Hide the elements classed with [`HIDDEN_CLASSES`].
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {

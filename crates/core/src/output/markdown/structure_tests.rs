@@ -1227,3 +1227,43 @@ fn a_list_mostly_kept_is_kept_whole_but_not_a_menu() {
         "- Blender\n- Baking sheet\n- Pastry cutter\n\nHome\n\nAbout\n"
     );
 }
+
+#[test]
+fn a_heading_over_a_left_out_toc_goes_and_a_figure_keeps_its_artwork_caption() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let h1 = el(&mut b, 0, "h1", "");
+    let t1 = b.text(h1, "Retry budgets");
+    let toc = el(&mut b, 0, "section", "");
+    let h = el(&mut b, toc, "h2", "");
+    let th = b.text(h, "Table of Contents");
+    let nav = el(&mut b, toc, "nav", "toc");
+    let a = span(&mut b, nav, "a", "");
+    b.text(a, "1. Introduction");
+    let p = el(&mut b, 0, "p", "");
+    let tp = b.text(p, "Clients retry.");
+    let fig = el(&mut b, 0, "figure", "");
+    let pre = el(&mut b, fig, "pre", "");
+    let tpre = raw(&mut b, pre, "+--+\n|  |\n+--+");
+    let cap = el(&mut b, fig, "figcaption", "");
+    b.text(cap, "Figure 1: A window");
+    let snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&[t1, th, tp, fig, pre, tpre])),
+        "# Retry budgets\n\nClients retry.\n\n```\n+--+\n|  |\n+--+\n```\n\nFigure 1: A window\n"
+    );
+}
+
+#[test]
+fn a_captions_links_to_its_own_figure_are_its_text() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let fig = el(&mut b, 0, "figure", "");
+    b.node_mut(fig).id = Some("figure-1".into());
+    let pre = el(&mut b, fig, "pre", "");
+    raw(&mut b, pre, "+--+");
+    let cap = el(&mut b, fig, "figcaption", "");
+    let a = span(&mut b, cap, "a", "selfRef");
+    b.node_mut(a).href = Some("#figure-1".into());
+    b.text(a, "Figure 1");
+    b.text(cap, ": A window");
+    assert_eq!(md(&b.build()), "```\n+--+\n```\n\nFigure 1: A window\n");
+}
