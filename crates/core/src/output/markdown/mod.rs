@@ -1043,8 +1043,8 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
         tree.subtree(r)
             .any(|d| kept[d] && tree.node(d).is_text() && tree.own_chars[d] > 0)
     };
-    for h in 1..tree.len() {
-        if !kept[h] || tree.node(h).heading_level().is_none() {
+    for (h, _) in kept.iter().enumerate().skip(1).filter(|(_, &k)| k) {
+        if tree.node(h).heading_level().is_none() {
             continue;
         }
         let Some(p) = tree.parent(h) else { continue };
