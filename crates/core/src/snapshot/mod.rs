@@ -223,7 +223,7 @@ fn is_400(v: &u32) -> bool {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 31] = [
+pub const WRITER_ATTRS: [&str; 32] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -240,6 +240,7 @@ pub const WRITER_ATTRS: [&str; 31] = [
     "data-language",
     "data-mode-id",
     "data-syntaxhighlighter-params",
+    "data-type",
     "datetime",
     "display",
     "encoding",

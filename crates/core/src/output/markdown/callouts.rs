@@ -144,15 +144,40 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     {
         return Some(alert(k).unwrap_or("NOTE"));
     }
+    // HTMLBook (O'Reilly's books): `<div data-type="note">`.
+    if let Some(k) = n.attrs.get("data-type").and_then(|t| strong_kind(t)) {
+        return Some(k);
+    }
     let class = n.class.as_deref()?;
     let toks: Vec<&str> = class.split_whitespace().collect();
+    if let Some(k) = nextra_kind(&toks) {
+        return Some(k);
+    }
+    // A base class and its modifier naming a kind (`callout callout--info`,
+    // `archwiki-template-box archwiki-template-box-tip`, `panel panel-warning`).
+    for t in &toks {
+        for base in &toks {
+            let modifier = t
+                .strip_prefix(base)
+                .filter(|m| m.starts_with(['-', '_']))
+                .map(|m| m.trim_start_matches(['-', '_']));
+            if let Some(k) = modifier.and_then(strong_kind) {
+                return Some(k);
+            }
+        }
+    }
     let container = toks.iter().any(|t| CONTAINERS.contains(t))
         || n.tag == "details"
         || n.tag == "aside"
         || doxygen;
     for t in &toks {
         for p in PREFIXES {
-            if let Some(k) = t.strip_prefix(p).and_then(alert) {
+            // BEM's doubled dash too (`alert--info`).
+            if let Some(k) = t
+                .strip_prefix(p)
+                .map(|k| k.trim_start_matches('-'))
+                .and_then(alert)
+            {
                 // `is-info` (Bulma) and `bg-info` (GitBook's `div.hint.bg-info`, a
                 // background elsewhere) need the container token too.
                 if (p != "is-" && p != "bg-") || container {
@@ -176,6 +201,49 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// The alert of a word that names a callout's kind beyond doubt (not `primary`, `light` and
+/// the other colours of a theme, which name a box's look).
+fn strong_kind(word: &str) -> Option<&'static str> {
+    const STRONG: [&str; 11] = [
+        "note",
+        "info",
+        "tip",
+        "hint",
+        "warning",
+        "caution",
+        "danger",
+        "important",
+        "error",
+        "success",
+        "attention",
+    ];
+    let w = word.trim().to_ascii_lowercase();
+    STRONG.contains(&w.as_str()).then(|| alert(&w)).flatten()
+}
+
+/// Nextra's callout (`div.nextra-callout`) says its kind only by its colour classes
+/// (`x:bg-blue-100`): blue a note, green a tip, yellow or orange a warning, purple important,
+/// red a caution, as Nextra draws GitHub's alerts.
+fn nextra_kind(toks: &[&str]) -> Option<&'static str> {
+    if !toks.contains(&"nextra-callout") {
+        return None;
+    }
+    toks.iter()
+        .find_map(|t| {
+            let colour = t.trim_start_matches("x:").strip_prefix("bg-")?;
+            let name = colour.split('-').next()?;
+            match name {
+                "blue" => Some("NOTE"),
+                "green" => Some("TIP"),
+                "yellow" | "orange" | "amber" => Some("WARNING"),
+                "purple" | "violet" => Some("IMPORTANT"),
+                "red" => Some("CAUTION"),
+                _ => None,
+            }
+        })
+        .or(Some("NOTE"))
 }
 
 /// Kinds a box's only class may be and still be a callout (`info`, `success` and the like

@@ -1267,3 +1267,37 @@ fn a_captions_links_to_its_own_figure_are_its_text() {
     b.text(cap, ": A window");
     assert_eq!(md(&b.build()), "```\n+--+\n```\n\nFigure 1: A window\n");
 }
+
+#[test]
+fn bem_htmlbook_and_nextra_callouts() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    for (class, text) in [
+        ("callout callout--warning", "Zendesk."),
+        (
+            "archwiki-template-box archwiki-template-box-tip",
+            "ArchWiki.",
+        ),
+        (
+            "nextra-callout x:flex x:bg-purple-100 x:text-purple-600",
+            "Nextra.",
+        ),
+        ("card card-primary", "Not a callout."),
+    ] {
+        let d = el(&mut b, 0, "div", class);
+        let p = el(&mut b, d, "p", "");
+        b.text(p, text);
+    }
+    let d = el(&mut b, 0, "div", "");
+    b.node_mut(d)
+        .attrs
+        .insert("data-type".into(), "note".into());
+    let h = el(&mut b, d, "h6", "");
+    b.text(h, "Note");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "O'Reilly.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!WARNING]\n> Zendesk.\n\n> [!TIP]\n> ArchWiki.\n\n> [!IMPORTANT]\n> Nextra.\n\n\
+         Not a callout.\n\n> [!NOTE]\n> O'Reilly.\n"
+    );
+}
