@@ -1069,16 +1069,24 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
     }
 }
 
-/// Hide the elements classed with [`HIDDEN_CLASSES`].
+/// Hide the elements classed with [`HIDDEN_CLASSES`], and text for screen readers only.
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {
     let mut i = 1;
     while i < tree.len() {
-        let eqno = tree
-            .node(i)
+        let n = tree.node(i);
+        let eqno = n
             .class
             .as_deref()
             .is_some_and(|c| c.split_whitespace().any(|t| HIDDEN_CLASSES.contains(&t)));
-        if eqno {
+        // Text for screen readers only: an absolutely placed box of one pixel (the `sr-only`,
+        // `screen-reader-text`, `visually-hidden` pattern: WooCommerce's "Original price
+        // was: £12.00."). The reader of the page never sees it.
+        let screen_reader = n.is_element()
+            && matches!(n.position.as_str(), "absolute" | "fixed")
+            && n.rect.w <= 1.5
+            && n.rect.h <= 1.5
+            && tree.chars[i] > 0;
+        if eqno || screen_reader {
             let end = tree.subtree_end(i);
             hide[i..end].fill(true);
             i = end;

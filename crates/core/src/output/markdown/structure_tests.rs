@@ -1301,3 +1301,17 @@ fn bem_htmlbook_and_nextra_callouts() {
          Not a callout.\n\n> [!NOTE]\n> O'Reilly.\n"
     );
 }
+
+#[test]
+fn text_for_screen_readers_only_is_left_out() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "price");
+    let del = span(&mut b, p, "del", "");
+    b.text(del, "£12.00");
+    let sr = span(&mut b, p, "span", "screen-reader-text");
+    b.node_mut(sr).position = "absolute".into();
+    b.node_mut(sr).rect = rect(0.0, 0.0, 1.0, 1.0);
+    b.text(sr, "Original price was: £12.00.");
+    b.text(p, " £9.60");
+    assert_eq!(md(&b.build()), "~~£12.00~~ £9.60\n");
+}
