@@ -668,7 +668,13 @@ impl Writer<'_, '_> {
                 .find(|c: char| c != '\n' && c != '\r')
                 .unwrap_or(raw.len());
             let start = raw[..start].rfind('\n').map_or(0, |i| i + 1);
-            raw[start..].trim_end().to_string()
+            // White space at a line's end shows nothing (a callout marker left it behind).
+            raw[start..]
+                .trim_end()
+                .lines()
+                .map(str::trim_end)
+                .collect::<Vec<_>>()
+                .join("\n")
         } else {
             raw.trim().to_string()
         };

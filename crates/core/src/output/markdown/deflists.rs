@@ -7,20 +7,84 @@ use super::{join, Block, BlockKind, Inline, Writer};
 use crate::snapshot::NodeId;
 
 impl Writer<'_, '_> {
-    /// The `dt`/`dd` children of a `dl`, through `div` wrappers (HTML allows them).
-    fn dl_items(&self, id: NodeId, out: &mut Vec<NodeId>) {
-        for k in self.kids(id) {
+    /// The kept `dt`/`dd` children of a `dl`, through `div` wrappers (HTML allows them); with
+    /// `shown`, every shown one, kept or not.
+    fn dl_items(&self, id: NodeId, shown: bool, out: &mut Vec<NodeId>) {
+        let kids: Vec<NodeId> = if shown {
+            self.tree.children[id]
+                .iter()
+                .copied()
+                .filter(|&k| self.tree.node(k).rendered)
+                .collect()
+        } else {
+            self.kids(id).collect()
+        };
+        for k in kids {
             match self.tree.node(k).tag.as_str() {
                 "dt" | "dd" => out.push(k),
-                "div" => self.dl_items(k, out),
+                "div" => self.dl_items(k, shown, out),
                 _ => {}
             }
         }
     }
 
+    /// The list's numbers when its terms are only the numbers 1, 2, 3, ... (as text, or as
+    /// the alt text of a marker image: O'Reilly's and DocBook's code callout lists, whose
+    /// terms are the callout markers), each followed by one definition: the first number.
+    fn numbered_terms(&self, items: &[NodeId]) -> Option<u32> {
+        let mut first = None;
+        let mut next = 0u32;
+        for pair in items.chunks(2) {
+            let [dt, dd] = pair else { return None };
+            if self.tree.node(*dt).tag != "dt" || self.tree.node(*dd).tag != "dd" {
+                return None;
+            }
+            let mut label = self.tree.text(*dt).trim().to_string();
+            if label.is_empty() {
+                label = self
+                    .tree
+                    .subtree(*dt)
+                    .find_map(|d| self.tree.node(d).alt.clone())
+                    .unwrap_or_default();
+            }
+            let n: u32 = label
+                .trim()
+                .trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '.'))
+                .parse()
+                .ok()?;
+            if first.is_some() && n != next {
+                return None;
+            }
+            first.get_or_insert(n);
+            next = n + 1;
+        }
+        first
+    }
+
     pub(super) fn definition_list(&self, id: NodeId, blocks: &mut Vec<Block>) {
+        // Numbered markers as terms are often left out by the extraction with their
+        // definitions kept: the shown items decide.
+        let mut shown = Vec::new();
+        self.dl_items(id, true, &mut shown);
+        if let Some(start) = self.numbered_terms(&shown) {
+            let lines: Vec<String> = shown
+                .chunks(2)
+                .zip(start..)
+                .filter(|(pair, _)| self.kept[pair[1]])
+                .map(|(pair, n)| {
+                    let marker = format!("{n}. ");
+                    let pad = " ".repeat(marker.len());
+                    prefix_lines(&join(&self.children_blocks(pair[1])), &marker, &pad)
+                })
+                .collect();
+            blocks.push(Block {
+                kind: BlockKind::List,
+                text: lines.join("\n"),
+            });
+            return;
+        }
         let mut items = Vec::new();
-        self.dl_items(id, &mut items);
+        self.dl_items(id, false, &mut items);
         let mut groups: Vec<String> = Vec::new();
         let mut cur = String::new();
         let mut last_dd = false;

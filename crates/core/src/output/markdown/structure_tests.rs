@@ -1315,3 +1315,45 @@ fn text_for_screen_readers_only_is_left_out() {
     b.text(p, " £9.60");
     assert_eq!(md(&b.build()), "~~£12.00~~ £9.60\n");
 }
+
+#[test]
+fn a_callout_list_of_numbered_markers_is_an_ordered_list() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let dl = el(&mut b, 0, "dl", "calloutlist");
+    for (n, text) in [("1", "The limit."), ("2", "The wait.")] {
+        let dt = el(&mut b, dl, "dt", "");
+        let a = span(&mut b, dt, "a", "co");
+        let img = span(&mut b, a, "img", "");
+        b.node_mut(img).alt = Some(n.into());
+        b.node_mut(img).src = Some(format!("https://example.org/callouts/{n}.png"));
+        b.node_mut(img).rect = rect(0.0, 0.0, 12.0, 12.0);
+        let dd = el(&mut b, dl, "dd", "");
+        let p = el(&mut b, dd, "p", "");
+        b.text(p, text);
+    }
+    // Terms that are words stay a definition list.
+    let dl = el(&mut b, 0, "dl", "");
+    let dt = el(&mut b, dl, "dt", "");
+    b.text(dt, "KiB");
+    let dd = el(&mut b, dl, "dd", "");
+    b.text(dd, "Binary units.");
+    assert_eq!(
+        md(&b.build()),
+        "1. The limit.\n2. The wait.\n\n**KiB**\n: Binary units.\n"
+    );
+}
+
+#[test]
+fn code_lines_lose_the_blanks_at_their_ends() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let pre = el(&mut b, 0, "pre", "");
+    raw(
+        &mut b,
+        pre,
+        "queue = Queue(100)  \nawait queue.put(r)\t\n    done()",
+    );
+    assert_eq!(
+        md(&b.build()),
+        "```\nqueue = Queue(100)\nawait queue.put(r)\n    done()\n```\n"
+    );
+}
