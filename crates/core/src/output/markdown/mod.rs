@@ -910,6 +910,13 @@ impl<'t, 'a> Writer<'t, 'a> {
                 }
                 continue;
             }
+            // The page's title found in an inline element (Hacker News's title link).
+            if self.title == Some(r) && self.kind(r) != Kind::Block {
+                flush(&mut inl, out);
+                cur = None;
+                self.heading(r, 1, out);
+                continue;
+            }
             match self.kind(r) {
                 Kind::Skip => {}
                 Kind::Block => {

@@ -1357,3 +1357,23 @@ fn code_lines_lose_the_blanks_at_their_ends() {
         "```\nqueue = Queue(100)\nawait queue.put(r)\n    done()\n```\n"
     );
 }
+
+#[test]
+fn the_element_holding_the_documents_title_is_the_title_when_no_h1_is() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    b.title("Show HN: A plain-text ledger | Hacker News");
+    let td = el(&mut b, 0, "td", "title");
+    let line = span(&mut b, td, "span", "titleline");
+    let a = span(&mut b, line, "a", "");
+    b.node_mut(a).href = Some("https://ledger.example/".into());
+    b.text(a, "Show HN: A plain-text ledger");
+    let site = span(&mut b, line, "span", "sitebit");
+    b.text(site, " (ledger.example)");
+    let p = el(&mut b, 0, "div", "toptext");
+    let t = b.text(p, "I built a ledger.");
+    let snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&[t])),
+        "# Show HN: A plain-text ledger\n\nI built a ledger.\n"
+    );
+}

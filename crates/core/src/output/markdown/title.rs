@@ -15,6 +15,9 @@
 //!   marked as a logo, brand or site title), with its text but not its permalinks or
 //!   buttons. It is written first as `# title`, its links as their text, and the sections
 //!   start from it.
+//! - with no such `h1`, the element above the content whose text is the document's `<title>`
+//!   (whole, or without the site's name after its last separator) is the title
+//!   ([`document_title`]: Hacker News's title link);
 //! - a page marks its title on a paragraph in some exports (Google Docs writes
 //!   `<p class="title">` above sections in `h1`): such a paragraph holding the content's first
 //!   text is the `#` heading ([`marked_title`]).
@@ -51,7 +54,10 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
     if has_h1 {
         return None;
     }
-    let title = (0..first).rev().find(|&id| is_title(tree, id))?;
+    let title = (0..first)
+        .rev()
+        .find(|&id| is_title(tree, id))
+        .or_else(|| document_title(tree, first))?;
     for i in tree.subtree(title) {
         kept[i] = !tree
             .ancestors(i)
@@ -61,6 +67,53 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
     }
     Some(title)
 }
+
+/// When no `h1` can be the title: the element above the content (before `first`) whose text
+/// is the document's `<title>`, whole or without a site name after its last ` | `, ` - `,
+/// ` — `, ` · ` (Hacker News's `span.titleline > a`, a forum's topic line), at least
+/// [`MIN_DOCUMENT_TITLE_CHARS`] long, shown, not a heading nor in one (a heading keeps its
+/// level), and not in navigation or furniture; the deepest such element.
+fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
+    let full = crate::snapshot::collapse_ws(&tree.snap.title);
+    let full = full.trim();
+    let mut wanted = vec![full.to_string()];
+    for sep in [" | ", " - ", " — ", " – ", " · ", " :: "] {
+        if let Some(i) = full.rfind(sep) {
+            wanted.push(full[..i].trim().to_string());
+        }
+    }
+    wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
+    if wanted.is_empty() {
+        return None;
+    }
+    let lens: Vec<usize> = wanted.iter().map(|t| t.chars().count()).collect();
+    (1..first).rev().find(|&id| {
+        let n = tree.node(id);
+        if !n.is_element() || !n.rendered || n.visibility != "visible" {
+            return false;
+        }
+        // Characters (collapsed white space aside) near a wanted title's, before any string.
+        let c = tree.chars[id];
+        if !lens.iter().any(|&l| c + 2 >= l && c <= l + 2) {
+            return false;
+        }
+        let text = crate::snapshot::collapse_ws(&tree.text(id));
+        // A heading of another level keeps its own (the heading rules place it).
+        wanted.iter().any(|t| text.trim() == t)
+            && tree
+                .subtree(id)
+                .all(|d| tree.node(d).heading_level().is_none())
+            && !tree.ancestors(id).any(|a| {
+                let an = tree.node(a);
+                matches!(an.tag.as_str(), "nav" | "footer" | "aside")
+                    || an.role.as_deref() == Some("navigation")
+                    || an.heading_level().is_some()
+            })
+    })
+}
+
+/// The shortest document title [`document_title`] looks for (a shorter one is a site name).
+const MIN_DOCUMENT_TITLE_CHARS: usize = 12;
 
 /// Does the node hold text that is not white space?
 fn has_text(n: &Node) -> bool {
