@@ -356,6 +356,14 @@
               leadParent = up;
               el = pe;
             }
+            // An element holding only the blank right after a <br> (TypeDoc's
+            // `<br/><span>  </span><span>throw`): the indentation of the line the <br> opens,
+            // for the next text in the element that holds both.
+            const sib = el && nodeTypeOf.call(el) === 1 ? prevSiblingOf.call(el) : null;
+            if (sib && nodeTypeOf.call(sib) === 1 && String(tagNameOf.call(sib)).toUpperCase() === "BR"
+              && nodes[leadParent].parent >= 0) {
+              leadParent = nodes[leadParent].parent;
+            }
           }
         } else if (pre) {
           flushLead();

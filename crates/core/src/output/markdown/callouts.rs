@@ -117,8 +117,13 @@ fn alert(word: &str) -> Option<&'static str> {
 pub(super) fn plain_box(n: &Node) -> bool {
     matches!(n.tag.as_str(), "div" | "figure" | "aside")
         && n.class.as_deref().is_some_and(|c| {
-            c.split_whitespace()
-                .any(|t| t == "callout" || t == "kg-callout-card")
+            c.split_whitespace().any(|t| {
+                // The GOV.UK and NHS design systems' inset text.
+                matches!(
+                    t,
+                    "callout" | "kg-callout-card" | "govuk-inset-text" | "nhsuk-inset-text"
+                )
+            })
         })
         && kind(n).is_none()
 }
@@ -152,6 +157,21 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     let toks: Vec<&str> = class.split_whitespace().collect();
     if let Some(k) = nextra_kind(&toks) {
         return Some(k);
+    }
+    // GOV.UK's warning text; a kind before a box's name (`info-notice`, `warning-box`,
+    // NHS's `nhsuk-warning-callout`).
+    if toks.contains(&"govuk-warning-text") {
+        return Some("WARNING");
+    }
+    for t in &toks {
+        let words: Vec<&str> = t.split(['-', '_']).filter(|w| !w.is_empty()).collect();
+        if let [.., kind, boxed] = words.as_slice() {
+            if BOX_WORDS.contains(boxed) {
+                if let Some(k) = strong_kind(kind) {
+                    return Some(k);
+                }
+            }
+        }
     }
     // A base class and its modifier naming a kind (`callout callout--info`,
     // `archwiki-template-box archwiki-template-box-tip`, `panel panel-warning`).
@@ -202,6 +222,9 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     }
     None
 }
+
+/// Names of a box after its kind in one class token (`info-notice`, `warning-box`).
+const BOX_WORDS: [&str; 6] = ["notice", "callout", "box", "alert", "admonition", "panel"];
 
 /// The alert of a word that names a callout's kind beyond doubt (not `primary`, `light` and
 /// the other colours of a theme, which name a box's look).

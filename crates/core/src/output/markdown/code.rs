@@ -247,6 +247,15 @@ fn node_language(n: &Node) -> Option<String> {
             }
         }
     }
+    // `<pre lang="python3">` (PyPI's and older GitHub READMEs): on a code element `lang`
+    // names the code's language unless it is a human language's tag (`en`, `de-CH`).
+    if matches!(n.tag.as_str(), "pre" | "code") {
+        if let Some(l) = n.attrs.get("lang").filter(|v| !human_language_tag(v)) {
+            if let Some(l) = clean(l) {
+                return Some(l);
+            }
+        }
+    }
     let class = n.class.as_deref()?;
     let mut toks = class.split_whitespace();
     while let Some(t) = toks.next() {
@@ -281,6 +290,16 @@ fn node_language(n: &Node) -> Option<String> {
         });
     }
     None
+}
+
+/// A BCP 47 tag's shape: a two- or three-letter language, then optional subtags of two to
+/// eight letters or digits (`en`, `pt-BR`, `zh-Hant-TW`).
+fn human_language_tag(v: &str) -> bool {
+    let mut parts = v.trim().split('-');
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// The `brush` of SyntaxHighlighter's parameters (`brush: sql; gutter: false`).

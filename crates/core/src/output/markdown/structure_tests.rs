@@ -1377,3 +1377,43 @@ fn the_element_holding_the_documents_title_is_the_title_when_no_h1_is() {
         "# Show HN: A plain-text ledger\n\nI built a ledger.\n"
     );
 }
+
+#[test]
+fn a_pre_lang_names_its_code_unless_it_is_a_human_language() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let pre = el(&mut b, 0, "pre", "");
+    b.node_mut(pre)
+        .attrs
+        .insert("lang".into(), "python3".into());
+    raw(&mut b, pre, "print(1)");
+    let pre = el(&mut b, 0, "pre", "");
+    b.node_mut(pre).attrs.insert("lang".into(), "en-GB".into());
+    raw(&mut b, pre, "a poem");
+    assert_eq!(
+        md(&b.build()),
+        "```python3\nprint(1)\n```\n\n```\na poem\n```\n"
+    );
+}
+
+#[test]
+fn govuk_boxes_and_a_kind_before_a_box_name() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    for (class, text) in [
+        ("application-notice info-notice", "No need to register."),
+        ("gem-c-inset-text govuk-inset-text", "It takes 15 minutes."),
+        (
+            "gem-c-warning-text govuk-warning-text",
+            "You could be fined.",
+        ),
+        ("nhsuk-warning-callout", "Call 999."),
+    ] {
+        let d = el(&mut b, 0, "div", class);
+        let p = el(&mut b, d, "p", "");
+        b.text(p, text);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> No need to register.\n\n> It takes 15 minutes.\n\n\
+         > [!WARNING]\n> You could be fined.\n\n> [!WARNING]\n> Call 999.\n"
+    );
+}
