@@ -1,7 +1,9 @@
 //! Scoring-only throughput of an algorithm over saved snapshots, on one thread: loads the
 //! snapshots first (not timed), then times tree building + extraction + the text writer for
 //! every page, and, for `learned`, its phases (features, pass 1, pass 2). `learned` runs as
-//! `sightline eval` re-scores: without the JSON explanations' feature contributions.
+//! `sightline eval` re-scores: without the JSON explanations' feature contributions. The
+//! record's page type (`extract::page_type::predict`), made once a page beside the
+//! algorithms, is timed apart: its mean and 90th percentile.
 //!
 //! Usage: cargo run --release --example score_speed -- DIR [EVERY=1] [ALGORITHM=learned] [REPS=1]
 //! where DIR holds `<dataset>/<id>.json` (`sightline eval --save-snapshots DIR`); every
@@ -71,6 +73,22 @@ fn main() -> anyhow::Result<()> {
         Duration::ZERO,
     );
     let mut sink = 0usize;
+    let mut t_type = Vec::with_capacity(snaps.len());
+    for snap in &snaps {
+        let t = Instant::now();
+        let kind = sightline::extract::page_type::predict(snap, None)?;
+        t_type.push(t.elapsed().as_secs_f64() * 1000.0);
+        sink += kind.kind.name().len();
+    }
+    t_type.sort_by(f64::total_cmp);
+    if !t_type.is_empty() {
+        eprintln!(
+            "page type, ms a page: mean {:.2}, 90th percentile {:.2}, max {:.2}",
+            t_type.iter().sum::<f64>() / t_type.len() as f64,
+            t_type[(t_type.len() * 9 / 10).min(t_type.len() - 1)],
+            t_type[t_type.len() - 1]
+        );
+    }
     let cpu0 = thread_cpu_seconds();
     for _ in 0..reps {
         for snap in &snaps {
