@@ -392,6 +392,7 @@ mod tests {
             json!({"algorithm": "nope"}),
             json!({"format": "yaml"}),
             json!({"base_url": "example.org/a"}),
+            json!({"page_type": "blog"}),
         ] {
             let e = choose(&base, &request(bad.clone())).unwrap_err();
             assert_eq!(e.kind, RefusalKind::Input, "{bad}");
@@ -405,6 +406,16 @@ mod tests {
         .unwrap();
         assert!(page.units && page.params.learned.comments);
         assert_eq!(page.algorithms, [sightline::Algorithm::Ctd]);
+        let page = choose(&base, &request(json!({"page_type": "product"}))).unwrap();
+        assert_eq!(
+            page.page_type,
+            Some(sightline::extract::page_type::PageKind::Product)
+        );
+        let e = choose(&base, &request(json!({"page_type": "blog"}))).unwrap_err();
+        assert!(
+            e.message.contains("blog") && e.message.contains("forum"),
+            "{e}"
+        );
         let e = choose(&base, &request(json!({"base_url": "/a/b.html"}))).unwrap_err();
         assert!(e.message.contains("base_url `/a/b.html`"), "{e}");
         assert!(serde_json::from_value::<PageRequest>(json!({"links": "footnotes"})).is_err());

@@ -5,7 +5,8 @@
 //! The prediction is a multinomial logistic regression over hashed page tokens
 //! ([`page_features`]): the words of the URL's path, the words of every `class` and `id`
 //! (each once, and once more when it is repeated eight times or more: a listing's cards), ARIA
-//! roles, `itemprop` and `itemtype`, JSON-LD `@type`s, `og:type`, the tags present, and three
+//! roles, `itemprop` (of elements and of the head's microdata), JSON-LD `@type`s, `og:type`,
+//! the tags present, and three
 //! binned counts (text length, the share of text in links, price-like strings). No token is
 //! page text: words of markup names and of the URL only, hashed to [`HASH_BITS`] buckets, so
 //! the model file (`models/page-type.json`, made by `sightline train --page-type-model`) holds
@@ -295,9 +296,6 @@ pub fn page_tokens(snap: &Snapshot, url: &str) -> Vec<String> {
         }
         if let Some(p) = n.attrs.get("itemprop") {
             add(format!("ip:{}", p.trim().to_lowercase()));
-        }
-        if let Some(t) = n.attrs.get("itemtype") {
-            add(format!("it:{}", last_segment(t)));
         }
     }
     for (k, v) in &snap.head.metas {
