@@ -371,11 +371,20 @@ pub(crate) fn caption_figures(tree: &Tree, out: &mut [bool]) {
         if tree.node(f).tag != "figure" {
             continue;
         }
+        // Its captions, as ranges of node ids (a caption's own content shows nothing).
+        let captions: Vec<std::ops::Range<NodeId>> = tree.children[f]
+            .iter()
+            .filter(|&&c| tree.node(c).tag == "figcaption")
+            .map(|&c| tree.subtree(c))
+            .collect();
+        if captions.is_empty() {
+            continue;
+        }
         let shown = tree.subtree(f).find(|&j| {
             let d = tree.node(j);
             out[j]
                 && (content_image(d) || matches!(d.tag.as_str(), "pre" | "table"))
-                && !tree.ancestors(j).any(|a| tree.node(a).tag == "figcaption")
+                && !captions.iter().any(|r| r.contains(&j))
         });
         let Some(shown) = shown else {
             continue;
