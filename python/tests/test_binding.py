@@ -107,6 +107,20 @@ def test_a_calls_own_params_keep_the_browsers_comments(server):
         assert comment in b.extract(url, algorithm="learned", params="{}").text
 
 
+def test_the_record_names_the_page_type_predicted_or_stated(server):
+    # The Rust twin: tests/cli.rs the_record_names_the_page_type_predicted_or_stated.
+    url = f"{server}/comments-blog/page.html"
+    with sightline.Browser(tabs=1, offline=True) as b:
+        kind = b.extract(url).to_dict()["page_type"]
+        assert kind["type"] == "article" and kind["source"] == "predicted", kind
+        assert kind["probability"] > 0.8, kind
+    with sightline.Browser(tabs=1, offline=True, page_type="forum") as b:
+        kind = b.extract(url).to_dict()["page_type"]
+        assert kind == {"type": "forum", "probability": 1.0, "source": "stated"}, kind
+    with pytest.raises(ValueError, match="blog.*documentation"):
+        sightline.Browser(tabs=1, offline=True, page_type="blog")
+
+
 def test_steer_waits_acts_and_names_a_failing_action(browser):
     late = FIXTURES / "steer-late-article" / "page.html"
     assert "Loading" in browser.extract(late).text

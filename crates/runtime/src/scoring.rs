@@ -59,22 +59,23 @@ impl Scoring {
 
 /// The page type's schema names the types, or null.
 fn page_type_names(schema: &mut schemars::Schema) {
-    let names = crate::extract::page_type::PageKind::ALL
-        .iter()
-        .map(|k| Some(k.name()));
-    schema.insert(
-        "enum".into(),
-        serde_json::json!(names.chain([None]).collect::<Vec<_>>()),
+    named(
+        schema,
+        crate::extract::page_type::PageKind::ALL
+            .iter()
+            .map(|k| k.name()),
     );
 }
 
 /// The algorithm's schema names the algorithms ([`crate::Algorithm::ALL`]), or null.
 fn algorithm_names(schema: &mut schemars::Schema) {
-    let names = crate::Algorithm::ALL.iter().map(|a| Some(a.name()));
-    schema.insert(
-        "enum".into(),
-        serde_json::json!(names.chain([None]).collect::<Vec<_>>()),
-    );
+    named(schema, crate::Algorithm::ALL.iter().map(|a| a.name()));
+}
+
+/// An optional string field's schema: one of `names`, or null.
+fn named<'a>(schema: &mut schemars::Schema, names: impl Iterator<Item = &'a str>) {
+    let values: Vec<Option<&str>> = names.map(Some).chain([None]).collect();
+    schema.insert("enum".into(), serde_json::json!(values));
 }
 
 /// Booleans as JSON gives them or as a query string does (`true`, `false`, `1`, `0`): a

@@ -300,8 +300,12 @@ pub fn choose_threshold(pages: &[&Page], probs: &[Vec<f64>]) -> f64 {
 
 /// Write a model file; returns its size in bytes.
 pub(super) fn write_model(m: &Model, path: &Path) -> Result<usize, Error> {
-    let json = m.to_json();
-    std::fs::write(path, &json).map_err(|e| Error::Output {
+    write_json(&m.to_json(), path)
+}
+
+/// Write a model's JSON to `path`: its length, or an [`Error::Output`] naming the file.
+pub(super) fn write_json(json: &str, path: &Path) -> Result<usize, Error> {
+    std::fs::write(path, json).map_err(|e| Error::Output {
         path: path.display().to_string(),
         message: e.to_string(),
         source: Some(Box::new(e)),

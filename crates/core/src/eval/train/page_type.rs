@@ -326,21 +326,14 @@ pub fn type_report(pages: &[TypePage], pred: &[(PageKind, f64)], folds: usize) -
     s
 }
 
-/// Fit the model on every typed page and write it; `None` when there is no typed page.
+/// Fit the model on every typed page and write it: the file's length.
 pub fn write_type_model(
     pages: &[TypePage],
     out: &std::path::Path,
     description: &str,
 ) -> Result<usize, Error> {
     let all: Vec<&TypePage> = pages.iter().collect();
-    let m = fit_types(&all, TYPE_C, description);
-    let json = m.to_json();
-    std::fs::write(out, &json).map_err(|e| Error::Input {
-        input: out.display().to_string(),
-        message: format!("cannot write the page-type model ({e})"),
-        source: Some(Box::new(e)),
-    })?;
-    Ok(json.len())
+    super::fit::write_json(&fit_types(&all, TYPE_C, description).to_json(), out)
 }
 
 #[cfg(test)]

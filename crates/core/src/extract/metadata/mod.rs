@@ -140,7 +140,8 @@ const CONTENT_TYPES: &[&str] = &[
     "aboutpage",
 ];
 
-fn types_of(v: &Value) -> Vec<String> {
+/// A JSON-LD object's `@type`s, lower-cased.
+pub(crate) fn types_of(v: &Value) -> Vec<String> {
     match v.get("@type") {
         Some(Value::String(s)) => vec![s.to_lowercase()],
         Some(Value::Array(a)) => a
@@ -152,7 +153,7 @@ fn types_of(v: &Value) -> Vec<String> {
 }
 
 /// Every object of the blocks, `@graph` lists flattened.
-fn ld_objects(snap: &Snapshot) -> Vec<Value> {
+pub(crate) fn ld_objects(snap: &Snapshot) -> Vec<Value> {
     fn walk(v: Value, out: &mut Vec<Value>, depth: usize) {
         if depth > 8 || out.len() > 200 {
             return;

@@ -472,15 +472,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
 pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
     let n = tree.len();
     // Kept text per subtree, bottom-up.
-    let mut has_kept = vec![false; n];
-    for i in (0..n).rev() {
-        if kept[i] && tree.node(i).is_text() && tree.own_chars[i] > 0 {
-            has_kept[i] = true;
-        }
-        if let (true, Some(p)) = (has_kept[i], tree.parent(i)) {
-            has_kept[p] = true;
-        }
-    }
+    let has_kept = super::holds_kept_text(tree, kept);
     for l in 1..n {
         let node = tree.node(l);
         if !matches!(node.tag.as_str(), "ul" | "ol") || !has_kept[l] {

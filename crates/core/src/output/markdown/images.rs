@@ -281,15 +281,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         }
     }
     // Kept text in the subtree (ancestors holding some are left alone when climbing).
-    let mut has_text = vec![false; n];
-    for i in (0..n).rev() {
-        if text_kept(i) == Some(true) {
-            has_text[i] = true;
-        }
-        if let (true, Some(p)) = (has_text[i], tree.parent(i)) {
-            has_text[p] = true;
-        }
-    }
+    let has_text = super::holds_kept_text(tree, kept);
     for (i, kind) in cands {
         if out[i] {
             continue;

@@ -1041,15 +1041,26 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// its number the page's layout) and MediaWiki's "[edit]" links inside section headings.
 const HIDDEN_CLASSES: [&str; 2] = ["eqno", "mw-editsection"];
 
+/// Which nodes hold kept text (a kept, non-empty text node at or below them), bottom-up in one
+/// pass: the writer's passes that ask whether a block is partly kept share it.
+pub(super) fn holds_kept_text(tree: &Tree, kept: &[bool]) -> Vec<bool> {
+    let mut below = vec![false; tree.len()];
+    for i in (0..tree.len()).rev() {
+        below[i] |= kept[i] && tree.node(i).is_text() && tree.own_chars[i] > 0;
+        if let (true, Some(p)) = (below[i], tree.parent(i)) {
+            below[p] = true;
+        }
+    }
+    below
+}
+
 /// Hide a kept heading that only titles a navigation the extraction left out (an RFC's or a
 /// wiki's "Table of Contents" above its `nav`): its next shown sibling is a `nav`, a
 /// `role="navigation"` or a `toc`-classed element with no kept text, and nothing else of its
 /// parent is kept.
 fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
-    let kept_text = |r: NodeId| {
-        tree.subtree(r)
-            .any(|d| kept[d] && tree.node(d).is_text() && tree.own_chars[d] > 0)
-    };
+    let below = holds_kept_text(tree, kept);
+    let kept_text = |r: NodeId| below[r];
     for (h, _) in kept.iter().enumerate().skip(1).filter(|(_, &k)| k) {
         if tree.node(h).heading_level().is_none() {
             continue;

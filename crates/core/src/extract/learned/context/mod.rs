@@ -10,7 +10,7 @@
 //! - `patterns`: price, rating, date, "ago", forum words, short labels, machine identifiers;
 //! - `phrases`: the phrase lists of edge lines and shop chrome, and the heading scope.
 
-mod patterns;
+pub(crate) mod patterns;
 mod phrases;
 mod records;
 mod relative;
