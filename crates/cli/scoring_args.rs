@@ -32,17 +32,19 @@ impl ScoringArgs {
     /// The page settings these flags choose: algorithms, parameters (with `--comments`),
     /// model and text limit; the front end sets the rest.
     pub fn page(&self) -> Result<sightline::PageConfig> {
-        let mut params = load_params(&self.params)?;
-        params.learned.comments |= self.scoring.comments.unwrap_or(false);
-        let algorithm = self.scoring.algorithm.as_deref();
-        let page_type = self.scoring.page_kind().map_err(anyhow::Error::msg)?;
-        Ok(sightline::PageConfig::default()
+        let mut page = sightline::PageConfig::default()
             .algorithms(parse_algorithms(
-                algorithm.unwrap_or(sightline::extract::DEFAULT_ALGORITHM.name()),
+                sightline::extract::DEFAULT_ALGORITHM.name(),
             )?)
-            .params(params)
+            .params(load_params(&self.params)?)
             .model(load_model(&self.model)?)
-            .page_type(page_type)
-            .max_text_bytes(self.max_text_bytes))
+            .max_text_bytes(self.max_text_bytes);
+        // `--comments` only turns comments on: without it, a `--params` file's choice stays.
+        let scoring = sightline::Scoring {
+            comments: self.scoring.comments.filter(|&on| on),
+            ..self.scoring.clone()
+        };
+        scoring.apply(&mut page).map_err(anyhow::Error::msg)?;
+        Ok(page)
     }
 }

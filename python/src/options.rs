@@ -500,11 +500,7 @@ impl BrowserOptions {
         scoring: Scoring,
         writer: WriterOptions,
     ) -> PyResult<Options> {
-        let mut params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
-        params.learned.comments |= scoring.comments.unwrap_or(false);
-        let page_type = scoring
-            .page_kind()
-            .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        let params = convert::params(py, self.params.as_ref().map(|p| p.bind(py)))?;
         let tabs = tabs.max(1);
         let mut o = Options::default()
             .render_options(render)
@@ -512,11 +508,11 @@ impl BrowserOptions {
             .max_browser_memory(Some(RenderOptions::default_memory_bound(tabs)))
             .screenshot(self.screenshot)
             .annotate(self.annotate)
-            .algorithm(convert::algorithm(scoring.algorithm.as_deref())?)
             .params(params)
+            .scoring(&scoring)
+            .map_err(convert::input_err)?
             .deny_private(self.deny_private)
             .writer(writer)
-            .page_type(page_type)
             .units(self.units);
         if let Some(ws) = self.browser_ws.clone().filter(|w| !w.is_empty()) {
             o = o.browser_ws(ws);

@@ -48,6 +48,25 @@ impl Scoring {
 }
 
 impl Scoring {
+    /// These choices over a page's settings, the one place each front end (the CLI, `serve`
+    /// and MCP, Python) turns them into a [`crate::PageConfig`]: a named algorithm (or a
+    /// comma list, or `all`) replaces the page's algorithms, `comments` sets reader comments
+    /// either way, a stated page type replaces the prediction; an unset field keeps the
+    /// page's. `Err` names the field, the value and what to give.
+    pub fn apply(&self, page: &mut crate::PageConfig) -> Result<(), String> {
+        if let Some(a) = &self.algorithm {
+            page.algorithms = crate::Algorithm::parse_list([a.as_str()], &crate::Algorithm::ALL)
+                .map_err(|e| format!("algorithm: {e}"))?;
+        }
+        if let Some(c) = self.comments {
+            page.params.learned.comments = c;
+        }
+        if let Some(t) = self.page_kind()? {
+            page.page_type = Some(t);
+        }
+        Ok(())
+    }
+
     /// The stated page type, checked: `Err` names the value and the types to give.
     pub fn page_kind(&self) -> Result<Option<crate::extract::page_type::PageKind>, String> {
         self.page_type
@@ -189,5 +208,32 @@ mod tests {
             "{e}"
         );
         assert_eq!(Scoring::default().page_kind(), Ok(None));
+    }
+
+    #[test]
+    fn apply_replaces_what_is_set_and_keeps_the_rest() {
+        use crate::extract::page_type::PageKind;
+        let mut page = crate::PageConfig::default().algorithms(vec![crate::Algorithm::Ctd]);
+        page.params.learned.comments = true;
+        Scoring::default().apply(&mut page).unwrap();
+        assert_eq!(page.algorithms, vec![crate::Algorithm::Ctd]);
+        assert!(page.params.learned.comments);
+        assert_eq!(page.page_type, None);
+        let s: Scoring = serde_json::from_value(
+            json!({"algorithm": "td,wang", "comments": false, "page_type": "forum"}),
+        )
+        .unwrap();
+        s.apply(&mut page).unwrap();
+        assert_eq!(
+            page.algorithms,
+            vec![crate::Algorithm::Td, crate::Algorithm::Wang]
+        );
+        assert!(!page.params.learned.comments);
+        assert_eq!(page.page_type, Some(PageKind::Forum));
+        let bad: Scoring = serde_json::from_value(json!({"algorithm": "tdd"})).unwrap();
+        let e = bad.apply(&mut page).unwrap_err();
+        assert!(e.starts_with("algorithm: ") && e.contains("tdd"), "{e}");
+        let bad: Scoring = serde_json::from_value(json!({"page_type": "blog"})).unwrap();
+        assert!(bad.apply(&mut page).unwrap_err().starts_with("page_type: "));
     }
 }

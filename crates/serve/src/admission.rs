@@ -226,15 +226,7 @@ pub async fn admit(
 /// comments, format, images, links, base_url, units, body), no browser involved: `Err` names the choice and the fix.
 pub fn choose(base: &PageConfig, req: &PageRequest) -> Result<PageConfig, Refusal> {
     let mut page = base.clone();
-    if let Some(a) = &req.scoring.algorithm {
-        page.algorithms = vec![a.parse::<sightline::Algorithm>().map_err(Refusal::input)?];
-    }
-    if let Some(c) = req.scoring.comments {
-        page.params.learned.comments = c;
-    }
-    if let Some(t) = req.scoring.page_kind().map_err(Refusal::input)? {
-        page.page_type = Some(t);
-    }
+    req.scoring.apply(&mut page).map_err(Refusal::input)?;
     if let Some(f) = &req.format {
         page.format = f.parse::<Format>().map_err(Refusal::input)?;
     }

@@ -163,6 +163,13 @@ impl Options {
         self.render.user_agent = Some(ua.into());
         self
     }
+    /// The caller's scoring choices over these options ([`crate::Scoring::apply`]: its
+    /// algorithm, reader comments and page type where set); give the parameters first, as
+    /// `comments` is one of them. `Err` names the choice and what to give.
+    pub fn scoring(mut self, s: &crate::Scoring) -> Result<Options, String> {
+        s.apply(&mut self.page)?;
+        Ok(self)
+    }
     /// State every page's type (the record's `page_type`) instead of predicting it.
     pub fn page_type(mut self, kind: Option<crate::extract::page_type::PageKind>) -> Options {
         self.page.page_type = kind;

@@ -239,8 +239,8 @@ fn worded(tree: &Tree, s: NodeId) -> bool {
     tree.subtree(s).any(|d| {
         tree.own_chars[d] > 0
             && tree.parent(d).is_some_and(|p| {
-                let r = tree.node(p).rect;
-                r.w > 1.0 && r.h > 1.0
+                let r = &tree.node(p).rect;
+                r.w > 0.0 && r.h > 0.0 && !super::pixel_box(r)
             })
             && tree
                 .node(d)

@@ -23,47 +23,61 @@ use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
 use crate::snapshot::{Node, NodeId, Tree};
 
-/// Class tokens (or `data-callout`) naming a kind, and the alert they become.
-const KINDS: [(&str, &str); 37] = [
-    ("note", "NOTE"),
-    ("info", "NOTE"),
-    ("information", "NOTE"),
-    ("abstract", "NOTE"),
-    ("summary", "NOTE"),
-    ("tldr", "NOTE"),
-    ("todo", "NOTE"),
-    ("seealso", "NOTE"),
-    ("example", "NOTE"),
-    ("quote", "NOTE"),
-    ("cite", "NOTE"),
-    ("primary", "NOTE"),
-    ("secondary", "NOTE"),
-    ("light", "NOTE"),
-    ("dark", "NOTE"),
-    ("tip", "TIP"),
-    ("hint", "TIP"),
-    ("success", "TIP"),
-    ("check", "TIP"),
-    ("done", "TIP"),
-    ("important", "IMPORTANT"),
-    ("question", "IMPORTANT"),
-    ("help", "IMPORTANT"),
-    ("faq", "IMPORTANT"),
-    ("warning", "WARNING"),
-    ("warn", "WARNING"),
-    ("attention", "WARNING"),
+/// How surely a word names a callout's kind.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Sureness {
+    /// Only with a callout container beside it (`primary`, `light`: a theme's colours,
+    /// which name a box's look; `example`, `question`).
+    Weak,
+    /// Beyond doubt wherever it is written (`data-type="warning"`, the modifier in
+    /// `notice--info`, a kind before a box word).
+    Strong,
+    /// Even as an element's only class (`<div class="note">`): GitHub's five and `danger`.
+    Sole,
+}
+use Sureness::{Sole, Strong, Weak};
+
+/// Class tokens (or `data-callout`) naming a kind, the alert they become, and how surely.
+const KINDS: [(&str, &str, Sureness); 37] = [
+    ("note", "NOTE", Sole),
+    ("info", "NOTE", Strong),
+    ("information", "NOTE", Weak),
+    ("abstract", "NOTE", Weak),
+    ("summary", "NOTE", Weak),
+    ("tldr", "NOTE", Weak),
+    ("todo", "NOTE", Weak),
+    ("seealso", "NOTE", Weak),
+    ("example", "NOTE", Weak),
+    ("quote", "NOTE", Weak),
+    ("cite", "NOTE", Weak),
+    ("primary", "NOTE", Weak),
+    ("secondary", "NOTE", Weak),
+    ("light", "NOTE", Weak),
+    ("dark", "NOTE", Weak),
+    ("tip", "TIP", Sole),
+    ("hint", "TIP", Strong),
+    ("success", "TIP", Strong),
+    ("check", "TIP", Weak),
+    ("done", "TIP", Weak),
+    ("important", "IMPORTANT", Sole),
+    ("question", "IMPORTANT", Weak),
+    ("help", "IMPORTANT", Weak),
+    ("faq", "IMPORTANT", Weak),
+    ("warning", "WARNING", Sole),
+    ("warn", "WARNING", Weak),
+    ("attention", "WARNING", Strong),
     // Docusaurus and Starlight draw a caution as a warning (yellow); GitHub's CAUTION is
     // their danger.
-    ("caution", "WARNING"),
-    ("danger", "CAUTION"),
-    ("error", "CAUTION"),
-    ("bug", "CAUTION"),
-    ("failure", "CAUTION"),
-    ("fail", "CAUTION"),
-    ("missing", "CAUTION"),
-    ("critical", "CAUTION"),
-    ("negative", "CAUTION"),
-    ("positive", "TIP"),
+    ("caution", "WARNING", Sole),
+    ("danger", "CAUTION", Sole),
+    ("error", "CAUTION", Strong),
+    ("bug", "CAUTION", Weak),
+    ("failure", "CAUTION", Weak),
+    ("fail", "CAUTION", Weak),
+    ("missing", "CAUTION", Weak),
+    ("critical", "CAUTION", Weak),
+    ("negative", "CAUTION", Weak),
+    ("positive", "TIP", Weak),
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
@@ -107,8 +121,16 @@ const PREFIXES: [&str; 14] = [
 ];
 
 fn alert(word: &str) -> Option<&'static str> {
-    let w = word.to_ascii_lowercase();
-    KINDS.iter().find(|(k, _)| *k == w).map(|(_, v)| *v)
+    alert_at_least(word, Weak)
+}
+
+/// The alert of a word that names a kind at least this surely.
+fn alert_at_least(word: &str, least: Sureness) -> Option<&'static str> {
+    let w = word.trim().to_ascii_lowercase();
+    KINDS
+        .iter()
+        .find(|(k, _, s)| *k == w && *s >= least)
+        .map(|(_, v, _)| *v)
 }
 
 /// The alert a node is, if it is a callout.
@@ -216,8 +238,8 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
         return toks.last().and_then(|t| alert(t));
     }
     if let [only] = toks.as_slice() {
-        if SOLE_KINDS.contains(&only.to_ascii_lowercase().as_str()) && n.tag != "section" {
-            return alert(only);
+        if n.tag != "section" {
+            return alert_at_least(only, Sole);
         }
     }
     None
@@ -229,21 +251,7 @@ const BOX_WORDS: [&str; 6] = ["notice", "callout", "box", "alert", "admonition",
 /// The alert of a word that names a callout's kind beyond doubt (not `primary`, `light` and
 /// the other colours of a theme, which name a box's look).
 fn strong_kind(word: &str) -> Option<&'static str> {
-    const STRONG: [&str; 11] = [
-        "note",
-        "info",
-        "tip",
-        "hint",
-        "warning",
-        "caution",
-        "danger",
-        "important",
-        "error",
-        "success",
-        "attention",
-    ];
-    let w = word.trim().to_ascii_lowercase();
-    STRONG.contains(&w.as_str()).then(|| alert(&w)).flatten()
+    alert_at_least(word, Strong)
 }
 
 /// Nextra's callout (`div.nextra-callout`) says its kind only by its colour classes
@@ -268,10 +276,6 @@ fn nextra_kind(toks: &[&str]) -> Option<&'static str> {
         })
         .or(Some("NOTE"))
 }
-
-/// Kinds a box's only class may be and still be a callout (`info`, `success` and the like
-/// name a status elsewhere).
-const SOLE_KINDS: [&str; 6] = ["note", "warning", "tip", "important", "caution", "danger"];
 
 /// The kind of a blockquote that opens with a bold kind on a line of its own: GitHub's
 /// older alert syntax (`> **Note**` / `> text`), which Gitea and many READMEs still write.

@@ -93,15 +93,20 @@ pub(super) fn content_image(n: &Node) -> bool {
     n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
         && match (declared(n, "width"), declared(n, "height")) {
             (Some(a), Some(b)) => a >= MIN_SIDE && b >= MIN_SIDE,
-            (Some(a), None) => a >= LEAD_SIDE && w >= LEAD_SIDE,
-            (None, Some(b)) => b >= LEAD_SIDE && h >= LEAD_SIDE,
+            (Some(a), None) => a >= ONE_SIDE && w >= ONE_SIDE,
+            (None, Some(b)) => b >= ONE_SIDE && h >= ONE_SIDE,
             (None, None) => false,
         }
 }
 
 /// A lead image outside any figure (a shop's product gallery) is at least this large on both
-/// sides (CSS px); so is the declared side of a broken image with one side declared.
+/// sides (CSS px).
 const LEAD_SIDE: f64 = 160.0;
+
+/// A broken image that declares one side only is content when that side, and the drawn box
+/// on that axis, are at least this large (CSS px): an e-mail's `width="564"` banner, not an
+/// icon. The same size as [`LEAD_SIDE`], chosen apart.
+const ONE_SIDE: f64 = 160.0;
 
 /// The alt text of a small image that is an emoji (WordPress's `img.emoji`): at most four
 /// characters, not all ASCII.

@@ -1041,6 +1041,16 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// its number the page's layout) and MediaWiki's "[edit]" links inside section headings.
 const HIDDEN_CLASSES: [&str; 2] = ["eqno", "mw-editsection"];
 
+/// The largest side of a box drawn for screen readers only (the `sr-only`,
+/// `screen-reader-text`, `visually-hidden` pattern: 1 x 1 px, clipped): what it holds, a
+/// reader of the page never sees.
+const SCREEN_READER_SIDE: f64 = 1.5;
+
+/// Is the box at most a pixel each way (a screen-reader box, [`SCREEN_READER_SIDE`])?
+pub(super) fn pixel_box(r: &crate::snapshot::Rect) -> bool {
+    r.w <= SCREEN_READER_SIDE && r.h <= SCREEN_READER_SIDE
+}
+
 /// Which nodes hold kept text (a kept, non-empty text node at or below them), bottom-up in one
 /// pass: the writer's passes that ask whether a block is partly kept share it.
 pub(super) fn holds_kept_text(tree: &Tree, kept: &[bool]) -> Vec<bool> {
@@ -1101,8 +1111,7 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
         // was: £12.00."). The reader of the page never sees it.
         let screen_reader = n.is_element()
             && matches!(n.position.as_str(), "absolute" | "fixed")
-            && n.rect.w <= 1.5
-            && n.rect.h <= 1.5
+            && pixel_box(&n.rect)
             && tree.chars[i] > 0;
         if eqno || screen_reader {
             let end = tree.subtree_end(i);
