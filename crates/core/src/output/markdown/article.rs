@@ -320,7 +320,9 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         .collect();
     while let Some((s, depth)) = stack.pop() {
         let node = tree.node(s);
-        if !node.is_element() || s < first {
+        // Blocks wholly before the first kept text stay out (a byline, a date, a
+        // standfirst the extraction judged); the one holding it is looked into.
+        if !node.is_element() || tree.subtree_end(s) <= first {
             continue;
         }
         if any_kept(s) {

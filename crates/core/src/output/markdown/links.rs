@@ -77,6 +77,19 @@ impl Links {
         }
     }
 
+    /// Does `href` lead to another site than the page's (another host, over the web)? A
+    /// snapshot without a web URL has no site: nothing leads off it.
+    pub(super) fn off_site(&self, href: &str) -> bool {
+        let Some(page) = self.page.as_ref().filter(|p| p.scheme().starts_with("http")) else {
+            return false;
+        };
+        page.join(href.trim()).is_ok_and(|u| {
+            u.scheme().starts_with("http")
+                && u.host_str().map(|h| h.trim_start_matches("www."))
+                    != page.host_str().map(|h| h.trim_start_matches("www."))
+        })
+    }
+
     /// A URL as the output gives it: resolved against the page's URL, then, with `base_url`,
     /// against the base when it points next to the page (see [`Links::rebase`]).
     pub(super) fn resolve(&self, url: &str) -> String {
@@ -209,7 +222,9 @@ impl Writer<'_, '_> {
     /// the link mode and its [`Target`] say.
     pub(super) fn link(&self, id: NodeId, inl: &mut Inline) {
         let href = self.tree.node(id).href.as_deref().unwrap_or("");
-        if self.in_title(id) {
+        // A title's link to its own site is its permalink (written as its text); one to
+        // another site is what the post is about (Hacker News's and Reddit's link posts).
+        if self.in_title(id) && !self.links.off_site(href) {
             return self.inline_children(id, inl);
         }
         // In a heading or a caption, a link to a place in the page is the heading's (or the

@@ -545,7 +545,16 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// `# Title`: the heading's content on one line.
     fn heading(&self, id: NodeId, level: u8, blocks: &mut Vec<Block>) {
         let level = usize::from(level);
-        let parts = self.children_blocks(id);
+        // The title found in a link (Hacker News's `titleline`) is written as that link.
+        let parts = if self.title == Some(id) && self.tree.node(id).tag == "a" {
+            let mut inl = Inline::default();
+            self.link(id, &mut inl);
+            let mut b = Vec::new();
+            flush(&mut inl, &mut b);
+            b
+        } else {
+            self.children_blocks(id)
+        };
         let mut text = parts
             .iter()
             .map(|b| b.text.replace("\\\n", " ").replace('\n', " "))

@@ -639,6 +639,31 @@ fn the_rest_of_the_chosen_article_joins_the_markdown() {
 }
 
 #[test]
+fn the_block_holding_the_first_kept_text_is_looked_into() {
+    // The article's first block holds the kept text and, after it, a list the mask left
+    // out (pkg.go.dev's index under its overview): the list joins, the byline before the
+    // kept text does not.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let body = el(&mut b, art, "div", "");
+    let by = el(&mut b, body, "p", "");
+    b.text(by, "Posted on a Tuesday");
+    let p = el(&mut b, body, "p", "");
+    b.text(p, &"The kept paragraph of the article, long enough to be chosen. ".repeat(4));
+    let list = el(&mut b, body, "ul", "");
+    for t in ["first item of the list", "second item of the list"] {
+        let li = el(&mut b, list, "li", "");
+        b.text(li, t);
+    }
+    let out = md_kept(&b.build(), Some(&[p]));
+    assert!(
+        out.contains("- first item of the list\n- second item of the list"),
+        "{out}"
+    );
+    assert!(!out.contains("Tuesday"), "{out}");
+}
+
+#[test]
 fn an_article_the_extraction_did_not_choose_brings_nothing() {
     let mut b = SnapshotBuilder::new(1000.0);
     let (_, mut kept) = readme(&mut b);
@@ -1371,7 +1396,19 @@ fn the_element_holding_the_documents_title_is_the_title_when_no_h1_is() {
     b.text(site, " (ledger.example)");
     let p = el(&mut b, 0, "div", "toptext");
     let t = b.text(p, "I built a ledger.");
-    let snap = b.build();
+    let mut snap = b.build();
+    assert_eq!(
+        md_kept(&snap, Some(&[t])),
+        "# Show HN: A plain-text ledger\n\nI built a ledger.\n"
+    );
+    // On the web, a title's link to another site is what the post is about: kept; a link
+    // to the page's own site is its permalink: its text.
+    snap.url = "https://news.ycombinator.com/item?id=1".into();
+    assert_eq!(
+        md_kept(&snap, Some(&[t])),
+        "# [Show HN: A plain-text ledger](https://ledger.example/)\n\nI built a ledger.\n"
+    );
+    snap.nodes[a].href = Some("https://www.news.ycombinator.com/item?id=1".into());
     assert_eq!(
         md_kept(&snap, Some(&[t])),
         "# Show HN: A plain-text ledger\n\nI built a ledger.\n"
