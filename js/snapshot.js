@@ -434,6 +434,9 @@
     if (tagU === "IMG") {
       const src = imageSrc(node);
       if (src !== null) o.src = src;
+      // An image whose source did not load (its host refused or unreachable; the static
+      // lane fetches none): the computed fact, as `broken` (not an attribute of the page).
+      if (node.complete && node.naturalWidth === 0 && node.currentSrc) (o.attrs || (o.attrs = {})).broken = "";
     } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
     else if (tagU === "VIDEO") {
       // <video><source src>: the first source (the markdown writer links the video).

@@ -300,9 +300,9 @@ pub struct Node {
     /// `reversed`), task-list boxes (`checked`), code languages (`data-lang`, `data-language`), titles and labels
     /// (`title`, `aria-label`), `datetime`, footnote markers (`data-footnote-ref`,
     /// `data-footnote-backref`, `aria-describedby`), `itemprop`, and the rest of
-    /// [`WRITER_ATTRS`]; and, not an attribute, `list-style-type`: the computed numbering
-    /// (`decimal`, `lower-alpha`, ...) of an `<li>` of a `<ul>` drawn with numbers. Scores
-    /// never read them.
+    /// [`WRITER_ATTRS`]; and, not attributes, `list-style-type`: the computed numbering
+    /// (`decimal`, `lower-alpha`, ...) of an `<li>` of a `<ul>` drawn with numbers, and
+    /// `broken` (empty) on an `<img>` whose source did not load. Scores never read them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attrs: BTreeMap<String, String>,
     /// The TeX source of a formula, when the page keeps it: KaTeX's

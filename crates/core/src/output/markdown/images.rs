@@ -56,10 +56,30 @@ pub(super) fn is_badge(n: &Node) -> bool {
         && n.display != "none"
         && n.visibility == "visible"
         && n.src.as_deref().is_some_and(|s| {
-            let s = s.to_ascii_lowercase();
-            !s.starts_with("data:")
-                && (s.contains("badge") || s.contains("shields.io") || s.contains("badgen.net"))
+            let names = |s: &str| {
+                let s = s.to_ascii_lowercase();
+                s.contains("badge") || s.contains("shields.io") || s.contains("badgen.net")
+            };
+            !s.starts_with("data:") && (names(s) || camo_origin(s).is_some_and(|o| names(&o)))
         })
+}
+
+/// The image a camo proxy serves (GitHub's `camo.githubusercontent.com`, PyPI's
+/// `warehouse-camo`): its path ends with the original URL in hex.
+fn camo_origin(src: &str) -> Option<String> {
+    let url = url::Url::parse(src).ok()?;
+    if !url.host_str()?.contains("camo") {
+        return None;
+    }
+    let hex = url.path_segments()?.next_back()?;
+    if hex.len() < 16 || hex.len() % 2 != 0 {
+        return None;
+    }
+    let bytes = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// Is node `n` an `<img>` that can be content (see the module rules)?
@@ -88,7 +108,13 @@ pub(super) fn content_image(n: &Node) -> bool {
         };
     }
     // An image that did not load (its host did not answer) shows its alt text in a box of
-    // the text's size: the size the page declares for it says what it is.
+    // the text's size: its alt text, when it describes a picture (three words or more: not
+    // an icon's "Facebook", an avatar's name) or names an image file (a forum's
+    // attachment), says it is content ...
+    if n.attrs.contains_key("broken") && describes(n.alt.as_deref().unwrap_or("")) {
+        return true;
+    }
+    // ... or the size the page declares for it does.
     // With one side declared (an e-mail's `width="564"`), the broken box takes that side.
     n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
         && match (declared(n, "width"), declared(n, "height")) {
@@ -97,6 +123,23 @@ pub(super) fn content_image(n: &Node) -> bool {
             (None, Some(b)) => b >= ONE_SIDE && h >= ONE_SIDE,
             (None, None) => false,
         }
+}
+
+/// Does an image's alt text describe a picture: three words or more, or an image file's
+/// name (`carb-icing-chart.png`)?
+fn describes(alt: &str) -> bool {
+    let alt = alt.trim();
+    let file = alt.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && !stem.contains(' ')
+            && ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif"]
+                .contains(&ext.to_ascii_lowercase().as_str())
+    });
+    file || alt
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .nth(2)
+        .is_some()
 }
 
 /// A lead image outside any figure (a shop's product gallery) is at least this large on both
@@ -523,6 +566,79 @@ mod tests {
         );
         assert!(!md.contains("icon.png") && !md.contains("pixel") && !md.contains("logo"));
         let _ = (icon, pix, in_p);
+    }
+
+    #[test]
+    fn a_broken_image_is_content_when_its_alt_describes_a_picture_and_camo_badges_are_badges() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t = b.text(p, "Here is the trace: ");
+        // Images whose host did not answer: alt text in a box of the text's size, no size
+        // declared.
+        let shot = img(
+            &mut b,
+            p,
+            420.0,
+            18.0,
+            "https://cdn.example/t.png",
+            "Event trace of two writes",
+        );
+        let file = img(
+            &mut b,
+            p,
+            150.0,
+            18.0,
+            "https://cdn.example/a",
+            "carb-icing-chart.png",
+        );
+        let icon = img(
+            &mut b,
+            p,
+            70.0,
+            18.0,
+            "https://cdn.example/f.svg",
+            "Facebook",
+        );
+        for i in [shot, file, icon] {
+            b.node_mut(i).attrs.insert("broken".into(), String::new());
+        }
+        // The same alt text on an image that loaded small is an icon's.
+        img(
+            &mut b,
+            p,
+            20.0,
+            18.0,
+            "https://cdn.example/s.png",
+            "Small loaded picture here",
+        );
+        // PyPI's camo proxy of a shields.io badge, in a link.
+        let a = b.el(p, "a", rect(0.0, 0.0, 90.0, 20.0));
+        b.node_mut(a).href = Some("https://pypi.org/project/x/".into());
+        let badge = img(
+            &mut b,
+            a,
+            90.0,
+            20.0,
+            "https://warehouse-camo.ingress.cmh1.psfhosted.org/e431d4/68747470733a2f2f696d672e736869656c64732e696f2f707970692f762f782e737667",
+            "PyPI version",
+        );
+        b.node_mut(badge).link = true;
+        b.node_mut(a).display = "inline".into();
+        let t2 = b.text(p, " and the rest.");
+        let md = md_text_kept(&b, &[t, t2], &[p]);
+        assert!(
+            md.contains("![Event trace of two writes](https://cdn.example/t.png)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("![carb-icing-chart.png](https://cdn.example/a)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("[![PyPI version](https://warehouse-camo"),
+            "{md}"
+        );
+        assert!(!md.contains("Facebook") && !md.contains("s.png"), "{md}");
     }
 
     #[test]

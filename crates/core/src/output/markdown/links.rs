@@ -80,7 +80,11 @@ impl Links {
     /// Does `href` lead to another site than the page's (another host, over the web)? A
     /// snapshot without a web URL has no site: nothing leads off it.
     pub(super) fn off_site(&self, href: &str) -> bool {
-        let Some(page) = self.page.as_ref().filter(|p| p.scheme().starts_with("http")) else {
+        let Some(page) = self
+            .page
+            .as_ref()
+            .filter(|p| p.scheme().starts_with("http"))
+        else {
             return false;
         };
         page.join(href.trim()).is_ok_and(|u| {

@@ -649,7 +649,10 @@ fn the_block_holding_the_first_kept_text_is_looked_into() {
     let by = el(&mut b, body, "p", "");
     b.text(by, "Posted on a Tuesday");
     let p = el(&mut b, body, "p", "");
-    b.text(p, &"The kept paragraph of the article, long enough to be chosen. ".repeat(4));
+    b.text(
+        p,
+        &"The kept paragraph of the article, long enough to be chosen. ".repeat(4),
+    );
     let list = el(&mut b, body, "ul", "");
     for t in ["first item of the list", "second item of the list"] {
         let li = el(&mut b, list, "li", "");
