@@ -462,11 +462,6 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
 }
 
-/// Does the element hold a thread or a listing rather than one article: siblings whose class
-/// starts the same, holding together at least [`MIN_THREAD_SHARE`] of the kept text, that are
-/// two or more signed posts (holding a byline, [`signs`]: phpBB's `div.post.bg1` and
-/// `div.post.bg2`, XenForo's `article.message`) or three or more short cards (at most
-/// [`MAX_CARD_CHARS`] kept characters each on average: a shop's products, a course list)?
 /// A list's items stand together: in a `<ul>`/`<ol>` of at least [`MIN_LIST_ITEMS`] shown
 /// items with text, of which the extraction kept text in more than half, the others join
 /// (Confluence's last task, a recipe's equipment item that is an affiliate link). Items of a
@@ -516,6 +511,45 @@ pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
 /// The fewest shown items a list needs for [`complete_lists`] to complete it.
 const MIN_LIST_ITEMS: usize = 3;
 
+/// A definition stands with its term: a `<dd>` with kept text brings the shown `<dt>`s just
+/// before it that the extraction left out (Sphinx's method signatures, scored low for their
+/// punctuation, above their kept descriptions).
+pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let has_kept = super::holds_kept_text(tree, kept);
+    let mut bring = Vec::new();
+    for d in 1..tree.len() {
+        if tree.node(d).tag != "dd" || !has_kept[d] {
+            continue;
+        }
+        let Some(p) = tree.parent(d) else { continue };
+        let sibs = &tree.children[p];
+        let at = sibs.iter().position(|&c| c == d).unwrap_or(0);
+        for &t in sibs[..at].iter().rev().filter(|&&c| tree.node(c).is_element()) {
+            let tn = tree.node(t);
+            if tn.tag != "dt" {
+                break;
+            }
+            if !has_kept[t] && tn.rendered && tn.visibility == "visible" {
+                bring.push(t);
+            }
+        }
+    }
+    if bring.is_empty() {
+        return;
+    }
+    let k = kept.to_mut();
+    for t in bring {
+        for d in tree.subtree(t) {
+            k[d] = tree.node(d).rendered;
+        }
+    }
+}
+
+/// Does the element hold a thread or a listing rather than one article: siblings whose class
+/// starts the same, holding together at least [`MIN_THREAD_SHARE`] of the kept text, that are
+/// two or more signed posts (holding a byline, [`signs`]: phpBB's `div.post.bg1` and
+/// `div.post.bg2`, XenForo's `article.message`) or three or more short cards (at most
+/// [`MAX_CARD_CHARS`] kept characters each on average: a shop's products, a course list)?
 fn is_thread(tree: &Tree, home: NodeId, kept_chars: &[usize], total: usize) -> bool {
     let need = MIN_THREAD_SHARE * total as f64;
     // Which subtrees are signed, bottom-up in one pass (a page nested 100,000 deep stays

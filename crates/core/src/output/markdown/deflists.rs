@@ -1,6 +1,7 @@
 //! Definition lists (`<dl>`): each term in bold on its own line, each definition under it
 //! after `: ` (the PHP Markdown Extra and pandoc form, which reads as plain text too),
-//! continuation lines indented; groups separated by a blank line.
+//! continuation lines indented; groups separated by a blank line. A list nested in a
+//! definition follows it, at the same level.
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Inline, Writer};
@@ -108,14 +109,38 @@ impl Writer<'_, '_> {
                 cur.push_str(&format!("**{term}**"));
                 last_dd = false;
             } else {
-                let body = join(&self.children_blocks(k));
-                if body.is_empty() {
+                // A list nested in the definition (Sphinx's methods and field lists inside a
+                // class's `<dd>`) follows it at the same level: markdown has no nested
+                // definition list that its parsers agree on.
+                let is_dl = |c: &NodeId| self.tree.node(*c).tag == "dl";
+                let mut body = Vec::new();
+                self.container(self.kids(k).filter(|c| !is_dl(c)), &mut body);
+                let body = join(&body);
+                let nested: Vec<String> = self
+                    .kids(k)
+                    .filter(is_dl)
+                    .map(|c| {
+                        let mut b = Vec::new();
+                        self.block(c, &mut b);
+                        join(&b)
+                    })
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                if body.is_empty() && nested.is_empty() {
                     continue;
                 }
-                if !cur.is_empty() {
-                    cur.push('\n');
+                if !body.is_empty() {
+                    if !cur.is_empty() {
+                        cur.push('\n');
+                    }
+                    cur.push_str(&prefix_lines(&body, ": ", "  "));
                 }
-                cur.push_str(&prefix_lines(&body, ": ", "  "));
+                for t in nested {
+                    if !cur.is_empty() {
+                        groups.push(std::mem::take(&mut cur));
+                    }
+                    groups.push(t);
+                }
                 last_dd = true;
             }
         }

@@ -268,6 +268,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
         article::complete_lists(tree, &mut kept);
+        article::complete_terms(tree, &mut kept);
         images::caption_figures(tree, kept.to_mut());
         tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the

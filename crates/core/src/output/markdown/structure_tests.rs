@@ -493,6 +493,37 @@ fn definition_lists_quotes_and_videos() {
 }
 
 #[test]
+fn a_nested_definition_list_follows_its_definition_and_a_kept_definition_brings_its_term() {
+    // Sphinx: a class's `<dd>` holds its description and a `<dl>` of methods; the
+    // extraction kept the descriptions, not the signatures.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let dl = el(&mut b, 0, "dl", "py class");
+    let dt = el(&mut b, dl, "dt", "sig");
+    b.text(dt, "class Chunker(size)");
+    let dd = el(&mut b, dl, "dd", "");
+    let p = el(&mut b, dd, "p", "");
+    let t1 = b.text(p, "Collect items into groups of a size.");
+    let inner = el(&mut b, dd, "dl", "py method");
+    let mdt = el(&mut b, inner, "dt", "sig");
+    b.text(mdt, "feed(item)");
+    let mdd = el(&mut b, inner, "dd", "");
+    let mp = el(&mut b, mdd, "p", "");
+    let t2 = b.text(mp, "Add one item to the group.");
+    let snap = b.build();
+    let tree = Tree::new(&snap);
+    let mut ex = Extraction::empty(Algorithm::Td, snap.nodes.len());
+    for i in [dl, dd, p, t1, inner, mdd, mp, t2] {
+        ex.kept[i] = true;
+    }
+    let out = render(&tree, &ex);
+    assert_eq!(
+        out,
+        "**class Chunker(size)**\n: Collect items into groups of a size.\n\n\
+         **feed(item)**\n: Add one item to the group.\n"
+    );
+}
+
+#[test]
 fn heading_levels_relative_with_one_title() {
     let mut b = SnapshotBuilder::new(1000.0);
     for (tag, t) in [("h2", "Title"), ("h3", "Part"), ("h4", "Detail")] {
