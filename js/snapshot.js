@@ -39,6 +39,8 @@
   // List markers that count (a `<ul>` drawn so is an ordered list).
   const NUMBERED = /^(decimal|decimal-leading-zero|lower-alpha|upper-alpha|lower-latin|upper-latin|lower-roman|upper-roman|lower-greek)$/;
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
+  // Classes of a note whose text shows on hover (see `hidden-text`).
+  const NOTEISH = /(^|[\s_-])(foot)?note([\s_-]|$)|ltx_note/i;
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
     "data-callout-type", "data-code-block-lang", "data-code-language", "data-component-part", "data-footnote-backref",
     "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "data-syntaxhighlighter-params", "data-type", "datetime", "display", "encoding", "height",
@@ -471,6 +473,13 @@
     o.font_size = parseFloat(cs.fontSize) || 0;
     const fw = parseInt(cs.fontWeight, 10);
     if (fw !== 400 && Number.isFinite(fw)) o.font_weight = fw;
+    // A note's text the page shows only on hover (LaTeXML's `ltx_note_outer`): an element
+    // not displayed, itself or its parent classed a note, keeps its text as `hidden-text`
+    // (not an attribute of the page) for the footnote writer.
+    if (cs.display === "none" && NOTEISH.test((cls || "") + " " + ((nodes[parent] && nodes[parent].class) || ""))) {
+      const t = String(textOfEl.call(node) || "").replace(/\s+/g, " ").trim();
+      if (t) (o.attrs || (o.attrs = {}))["hidden-text"] = t.slice(0, 4000);
+    }
     const idx = nodes.length;
     nodes.push(o);
     paints.push(cs.display !== "none" && cs.visibility === "visible" && onPage(r, ctx));

@@ -301,8 +301,10 @@ pub struct Node {
     /// (`title`, `aria-label`), `datetime`, footnote markers (`data-footnote-ref`,
     /// `data-footnote-backref`, `aria-describedby`), `itemprop`, and the rest of
     /// [`WRITER_ATTRS`]; and, not attributes, `list-style-type`: the computed numbering
-    /// (`decimal`, `lower-alpha`, ...) of an `<li>` of a `<ul>` drawn with numbers, and
-    /// `broken` (empty) on an `<img>` whose source did not load. Scores never read them.
+    /// (`decimal`, `lower-alpha`, ...) of an `<li>` of a `<ul>` drawn with numbers,
+    /// `broken` (empty) on an `<img>` whose source did not load, and `hidden-text` (cut at
+    /// 4,000 characters) on an element not displayed that is, or whose parent is, classed a
+    /// note (LaTeXML's hover footnotes). Scores never read them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attrs: BTreeMap<String, String>,
     /// The TeX source of a formula, when the page keeps it: KaTeX's

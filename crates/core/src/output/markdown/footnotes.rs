@@ -7,8 +7,10 @@
 //! footnote or reference (`footnote-ref`, `footnote-reference`, `reference`, `fn`), or a `<sup>`
 //! around or inside it, with a short text (`1`, `[1]`, `*`). Its target is the definition, or,
 //! when the target is an inline anchor (Google Docs' `#ftnt1`, Word's `name="_ftn1"`), the
-//! block holding it. Tufte CSS side and margin notes (`.sidenote`, `.marginnote`) are both:
-//! the reference where they stand and the definition.
+//! block holding it. Tufte CSS side and margin notes (`.sidenote`, `.marginnote`) and
+//! Distill's `<d-footnote>` are both: the reference where they stand and the definition. A
+//! note shown on hover (LaTeXML's `span.ltx_note`: a marker, and the note's text in a hidden
+//! element the snapshot keeps as `hidden-text`) is the reference; the hidden text its definition.
 //!
 //! Labels are the reference's number when it has one and it is free, else the next free
 //! number, in the order of first reference. A definition is written even when the extraction
@@ -178,6 +180,8 @@ impl Notes {
             let nd = tree.node(i);
             nd.href.as_deref().is_some_and(|h| h.contains('#'))
                 || classes(nd).any(|c| c == "sidenote" || c == "marginnote")
+                || nd.tag == "d-footnote"
+                || nd.attrs.contains_key(HIDDEN_TEXT)
         });
         if !has_links {
             return notes;
@@ -205,10 +209,13 @@ impl Notes {
             }
             let nd = tree.node(i);
             let side = nd.is_element()
-                && classes(nd).any(|c| c == "sidenote" || c == "marginnote")
+                && (classes(nd).any(|c| c == "sidenote" || c == "marginnote")
+                    || nd.tag == "d-footnote")
                 && tree.chars[i] > 0;
             let def = if side {
                 Some(i)
+            } else if let Some(h) = hover_note(tree, i) {
+                Some(h)
             } else if nd.tag == "a"
                 && is_ref_link(tree, i)
                 && !is_backlink(tree, i)
@@ -218,6 +225,7 @@ impl Notes {
                     .as_deref()
                     .and_then(|h| fragment(h, page))
                     .and_then(|f| ids.get(f.as_ref()).copied())
+                    .filter(|&t| !in_bibliography(tree, t))
                     .and_then(|t| definition(tree, t, i))
                     .filter(|_| marker(&tree.text(i)).is_some())
             } else {
@@ -386,6 +394,41 @@ impl Notes {
     }
 }
 
+/// Is the target an entry of a bibliography (LaTeXML's `li.ltx_bibitem` in `ul.ltx_biblist`,
+/// a `#bib.bib1` id)? A citation of it (`[1]`) stays a link to the list, which stays a list:
+/// the bibliography is the paper's, not notes.
+fn in_bibliography(tree: &Tree, target: NodeId) -> bool {
+    std::iter::once(target)
+        .chain(tree.ancestors(target).take(3))
+        .any(|a| {
+            let n = tree.node(a);
+            n.id.as_deref().is_some_and(|i| i.starts_with("bib"))
+                || classes(n).any(|c| c.to_ascii_lowercase().contains("bib"))
+        })
+}
+
+/// The snapshot's name for the text of a note shown only on hover (`js/snapshot.js`).
+const HIDDEN_TEXT: &str = "hidden-text";
+
+/// A note shown on hover (LaTeXML's `span.ltx_note` holding its `sup.ltx_note_mark` and a
+/// hidden `span.ltx_note_outer`): an element classed a note whose shown text is a marker and
+/// that holds a hidden element with the note's text. That element is the definition.
+fn hover_note(tree: &Tree, i: NodeId) -> Option<NodeId> {
+    let nd = tree.node(i);
+    if !nd.is_element()
+        || !classes(nd).any(|c| {
+            let c = c.to_ascii_lowercase();
+            c == "note" || c == "footnote" || c == "ltx_note"
+        })
+    {
+        return None;
+    }
+    marker(&tree.text(i))?;
+    tree.subtree(i)
+        .skip(1)
+        .find(|&d| tree.node(d).attrs.contains_key(HIDDEN_TEXT))
+}
+
 /// The definition a reference's target stands for: the target, or the block holding an
 /// inline anchor; None when it holds the reference itself or a heading (a section).
 fn definition(tree: &Tree, target: NodeId, reference: NodeId) -> Option<NodeId> {
@@ -451,7 +494,19 @@ impl Writer<'_, '_> {
     pub(super) fn footnote_definitions(&self, blocks: &mut Vec<Block>) {
         let mut lines = Vec::new();
         for (label, d) in &self.notes.defs {
-            let body = join(&self.children_blocks(*d));
+            let body = match self.tree.node(*d).attrs.get(HIDDEN_TEXT) {
+                Some(t) => {
+                    // LaTeXML repeats the marker at the note's start ("1Code and data").
+                    let t = t
+                        .strip_prefix(label.as_str())
+                        .filter(|r| !r.starts_with(|c: char| c.is_ascii_digit()))
+                        .map_or(t.as_str(), str::trim_start);
+                    let mut out = String::new();
+                    super::syntax::escape_text(&mut out, t, None, true);
+                    out
+                }
+                None => join(&self.children_blocks(*d)),
+            };
             let body = body.trim();
             if body.is_empty() {
                 continue;

@@ -337,6 +337,46 @@ fn sidenotes_and_numbered_definition_labels() {
 }
 
 #[test]
+fn hover_notes_and_distill_footnotes_are_notes_and_a_bibliography_stays_cited() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // LaTeXML: the marker shows, the note's text is in a hidden element (`hidden-text`).
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "We model the height");
+    let cite = span(&mut b, p, "cite", "ltx_cite");
+    b.text(cite, " [");
+    let a = span(&mut b, cite, "a", "ltx_ref");
+    b.node_mut(a).href = Some("#bib.bib1".into());
+    b.text(a, "1");
+    b.text(cite, "]");
+    b.text(p, " of a site.");
+    let note = span(&mut b, p, "span", "ltx_note ltx_role_footnote");
+    let mark = span(&mut b, note, "sup", "ltx_note_mark");
+    b.text(mark, "1");
+    let outer = span(&mut b, note, "span", "ltx_note_outer");
+    b.node_mut(outer).display = "none".into();
+    b.node_mut(outer).rendered = false;
+    b.node_mut(outer)
+        .attrs
+        .insert("hidden-text".into(), "1 Code and data: release 3.".into());
+    // Distill with its template script blocked: the note's text shows in the sentence.
+    let p2 = el(&mut b, 0, "p", "");
+    b.text(p2, "Its variance is large");
+    let d = span(&mut b, p2, "d-footnote", "");
+    b.text(d, "The correction fixes the mean.");
+    b.text(p2, ".");
+    let bib = el(&mut b, 0, "ul", "ltx_biblist");
+    let li = el(&mut b, bib, "li", "ltx_bibitem");
+    b.node_mut(li).id = Some("bib.bib1".into());
+    b.text(li, "A. Marsh (2019) Harmonic tides revisited.");
+    assert_eq!(
+        md(&b.build()),
+        "We model the height *\\[[1](#bib.bib1)\\]* of a site.[^1]\n\n\
+         Its variance is large[^2].\n\n- A. Marsh (2019) Harmonic tides revisited.\n\n\
+         [^1]: Code and data: release 3.\n[^2]: The correction fixes the mean.\n"
+    );
+}
+
+#[test]
 fn in_page_links_that_are_not_notes_stay_links() {
     let mut b = SnapshotBuilder::new(1000.0);
     let p = el(&mut b, 0, "p", "");
