@@ -324,7 +324,22 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         }
         s
     };
-    let keep: Vec<usize> = (0..nrows)
+    // Rows above the header made of one cell across the whole table (an infobox's title,
+    // image or caption row) are no row of it: written above it, as the reader sees them.
+    let spanning = |r: usize| {
+        grid[r].len() == ncols
+            && grid[r]
+                .iter()
+                .all(|s| s.is_some_and(|(rr, k)| rr == r && k == 0))
+    };
+    let mut lead = 0;
+    while lead + 2 < nrows && spanning(lead) && !rows[lead].1 {
+        lead += 1;
+    }
+    for row in cells.iter_mut().take(lead) {
+        blocks.append(&mut row[0].blocks);
+    }
+    let keep: Vec<usize> = (lead..nrows)
         .filter(|&r| {
             grid[r]
                 .iter()
@@ -528,6 +543,34 @@ mod tests {
             md(&b),
             "| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| x | y\\|z | tall |\n"
         );
+    }
+
+    #[test]
+    fn an_infobox_title_row_across_the_table_is_written_above_it() {
+        let mut b = SnapshotBuilder::new(800.0);
+        table(
+            &mut b,
+            &[
+                &[("td", "The mill from the harbour side", 2, 1)],
+                &[("th", "Location", 1, 1), ("td", "Brenner", 1, 1)],
+                &[("th", "Built", 1, 1), ("td", "1788", 1, 1)],
+            ],
+        );
+        assert_eq!(
+            md(&b),
+            "The mill from the harbour side\n\n| Location | Brenner |\n| --- | --- |\n\
+             | Built | 1788 |\n"
+        );
+        // A row across a two-row table stays: nothing would be left to tabulate.
+        let mut b = SnapshotBuilder::new(800.0);
+        table(
+            &mut b,
+            &[
+                &[("td", "Totals", 2, 1)],
+                &[("td", "a", 1, 1), ("td", "1", 1, 1)],
+            ],
+        );
+        assert_eq!(md(&b), "| Totals | Totals |\n| --- | --- |\n| a | 1 |\n");
     }
 
     #[test]
