@@ -324,10 +324,13 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
         }
         s
     };
-    // Rows above the header made of one cell across the whole table (an infobox's title,
-    // image or caption row) are no row of it: written above it, as the reader sees them.
+    // Rows above the header made of one data cell across the whole table (an infobox's
+    // image and caption) are no row of it: written above it, as the reader sees them. (A
+    // header cell across it, a title, stays the header: each column names it.)
     let spanning = |r: usize| {
         grid[r].len() == ncols
+            && !cells[r].is_empty()
+            && !is_header_cell(w, cells[r][0].node)
             && grid[r]
                 .iter()
                 .all(|s| s.is_some_and(|(rr, k)| rr == r && k == 0))
@@ -546,7 +549,7 @@ mod tests {
     }
 
     #[test]
-    fn an_infobox_title_row_across_the_table_is_written_above_it() {
+    fn an_infobox_image_row_across_the_table_is_written_above_it() {
         let mut b = SnapshotBuilder::new(800.0);
         table(
             &mut b,
@@ -560,6 +563,21 @@ mod tests {
             md(&b),
             "The mill from the harbour side\n\n| Location | Brenner |\n| --- | --- |\n\
              | Built | 1788 |\n"
+        );
+        // A title in a header cell across the table stays its header.
+        let mut b = SnapshotBuilder::new(800.0);
+        table(
+            &mut b,
+            &[
+                &[("th", "City Library", 2, 1)],
+                &[("th", "Opened", 1, 1), ("td", "1904", 1, 1)],
+                &[("th", "Books", 1, 1), ("td", "1.2 million", 1, 1)],
+            ],
+        );
+        assert_eq!(
+            md(&b),
+            "| City Library | City Library |\n| --- | --- |\n| Opened | 1904 |\n\
+             | Books | 1.2 million |\n"
         );
         // A row across a two-row table stays: nothing would be left to tabulate.
         let mut b = SnapshotBuilder::new(800.0);
