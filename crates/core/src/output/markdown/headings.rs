@@ -1,7 +1,8 @@
 //! Heading levels kept relative, with one `#` for the title: the page's highest heading level
 //! becomes 1 (a page whose title is an `<h2>` and whose sections are `<h3>`s gives `#` and
 //! `##`); the page's, not the content's, so that the sections of an article whose title the
-//! extraction left out keep `##`.
+//! extraction left out keep `##`. Under a title that is no heading (a `div.title` the
+//! document's `<title>` names), the highest level becomes 2 (1 when it is `<h1>`).
 
 use std::collections::HashMap;
 
@@ -12,7 +13,13 @@ use crate::snapshot::{NodeId, Tree};
 pub(super) struct Levels(HashMap<NodeId, u8>);
 
 impl Levels {
-    pub(super) fn new(tree: &Tree, kept: &[bool], hide: &[bool], moved: &[bool]) -> Levels {
+    pub(super) fn new(
+        tree: &Tree,
+        kept: &[bool],
+        hide: &[bool],
+        moved: &[bool],
+        title: Option<NodeId>,
+    ) -> Levels {
         let mut hs: Vec<(NodeId, u8)> = Vec::new();
         let mut i = 1;
         let n = tree.len();
@@ -43,9 +50,19 @@ impl Levels {
         else {
             return Levels::default();
         };
+        // A title that is no heading (Doxygen's `div.title`, a forum's topic line) is the
+        // `#`; the page's highest heading level is then `##`, unless the page has `<h1>`s
+        // (a Google Docs export's title paragraph above its `<h1>` sections keeps them `#`).
+        let top = if title.is_some_and(|t| {
+            tree.node(t).heading_level().is_none() && !hs.iter().any(|&(h, _)| h == t)
+        }) {
+            min.min(2)
+        } else {
+            1
+        };
         let map = hs
             .iter()
-            .map(|&(id, l)| (id, (l.saturating_sub(min) + 1).min(6)))
+            .map(|&(id, l)| (id, (l.saturating_sub(min) + top).min(6)))
             .collect();
         Levels(map)
     }

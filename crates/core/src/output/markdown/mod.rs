@@ -296,7 +296,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         comments::hide_quote_attributions(tree, &kept, &mut hide);
         hide_marked(tree, &mut hide);
         hide_navigation_titles(tree, &kept, &mut hide);
-        let headings = headings::Levels::new(tree, &kept, &hide, &moved);
+        let headings = headings::Levels::new(tree, &kept, &hide, &moved, title);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree.snap.nodes.iter().any(|n| {
             n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)

@@ -1490,6 +1490,37 @@ fn the_element_holding_the_documents_title_is_the_title_when_no_h1_is() {
 }
 
 #[test]
+fn under_a_title_that_is_no_heading_the_highest_heading_is_a_section() {
+    // Doxygen: `<title>project: Class Reference</title>`, a `div.title`, `<h2>` sections.
+    let page = |h: &str| {
+        let mut b = SnapshotBuilder::new(1000.0);
+        b.title("tidekit: tide::RingBuffer Class Reference");
+        let t = el(&mut b, 0, if h == "h1" { "p" } else { "div" }, "title");
+        b.text(t, "tide::RingBuffer Class Reference");
+        let h2 = el(&mut b, 0, h, "");
+        let a = b.text(h2, "Detailed Description");
+        let p = el(&mut b, 0, "p", "");
+        let c = b.text(p, "A fixed-capacity circular buffer.");
+        let mut kept = vec![a, c];
+        if h == "h1" {
+            kept.push(t);
+        }
+        md_kept(&b.build(), Some(&kept))
+    };
+    assert_eq!(
+        page("h2"),
+        "# tide::RingBuffer Class Reference\n\n## Detailed Description\n\n\
+         A fixed-capacity circular buffer.\n"
+    );
+    // A page with `<h1>` sections under a kept `p.title` (Google Docs) keeps them `#`.
+    assert_eq!(
+        page("h1"),
+        "# tide::RingBuffer Class Reference\n\n# Detailed Description\n\n\
+         A fixed-capacity circular buffer.\n"
+    );
+}
+
+#[test]
 fn a_pre_lang_names_its_code_unless_it_is_a_human_language() {
     let mut b = SnapshotBuilder::new(1000.0);
     let pre = el(&mut b, 0, "pre", "");

@@ -70,16 +70,22 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
 
 /// When no `h1` can be the title: the element above the content (before `first`) whose text
 /// is the document's `<title>`, whole or without a site name after its last ` | `, ` - `,
-/// ` — `, ` · ` (Hacker News's `span.titleline > a`, a forum's topic line), at least
+/// ` — `, ` · `, `: ` or before its first (Hacker News's `span.titleline > a`, a forum's
+/// topic line, Doxygen's `div.title` under "project: …"), at least
 /// [`MIN_DOCUMENT_TITLE_CHARS`] long, shown, not a heading nor in one (a heading keeps its
 /// level), and not in navigation or furniture; the deepest such element.
 fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
     let full = crate::snapshot::collapse_ws(&tree.snap.title);
     let full = full.trim();
     let mut wanted = vec![full.to_string()];
-    for sep in [" | ", " - ", " — ", " – ", " · ", " :: "] {
+    for sep in [" | ", " - ", " — ", " – ", " · ", " :: ", ": "] {
+        // The site's name after the title, or before it (Doxygen's "project: Class
+        // Reference").
         if let Some(i) = full.rfind(sep) {
             wanted.push(full[..i].trim().to_string());
+        }
+        if let Some(i) = full.find(sep) {
+            wanted.push(full[i + sep.len()..].trim().to_string());
         }
     }
     wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
