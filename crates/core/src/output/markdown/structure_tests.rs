@@ -1559,3 +1559,32 @@ fn govuk_boxes_and_a_kind_before_a_box_name() {
          > [!WARNING]\n> You could be fined.\n\n> [!WARNING]\n> Call 999.\n"
     );
 }
+
+#[test]
+fn a_title_in_a_kept_header_is_written_in_its_place() {
+    // NYT: `header > div > h1` and the standfirst `p`; the extraction kept the standfirst
+    // (so its `header`), not the title.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let header = el(&mut b, art, "header", "");
+    let d = el(&mut b, header, "div", "");
+    let h1 = el(&mut b, d, "h1", "");
+    b.text(h1, "In a Minnesota Town Built on Propane");
+    let p = el(&mut b, header, "p", "");
+    let s = b.text(p, "Minnesota's coldest towns were supposed to be the last.");
+    let sec = el(&mut b, art, "section", "");
+    let p2 = el(&mut b, sec, "p", "");
+    let t2 = b.text(p2, "On the coldest morning of the winter.");
+    let snap = b.build();
+    let tree = Tree::new(&snap);
+    let mut ex = Extraction::empty(Algorithm::Td, snap.nodes.len());
+    for i in [p, s, sec, p2, t2] {
+        ex.kept[i] = true;
+    }
+    assert_eq!(
+        render(&tree, &ex),
+        "# In a Minnesota Town Built on Propane\n\n\
+         Minnesota's coldest towns were supposed to be the last.\n\n\
+         On the coldest morning of the winter.\n"
+    );
+}
