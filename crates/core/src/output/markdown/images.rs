@@ -229,9 +229,10 @@ fn is_quote(tree: &Tree, id: NodeId) -> bool {
         && !tree.ancestors(id).any(|a| tree.node(a).tag == "blockquote")
 }
 
-/// A lead image: in a `<figure>` (or `<picture>`) that comes before any kept text and is
-/// followed by kept text, inside the `<article>` or `<main>` that holds that text (a news
-/// page's picture between its headline and standfirst and the body the extraction kept).
+/// A lead image: in a `<figure>` (or `<picture>`) that comes before any kept text (a
+/// `<figure>`: or after some) and is followed by kept text, inside the `<article>` or
+/// `<main>` that holds that text (a news page's picture between its headline and standfirst
+/// and the body the extraction kept).
 fn lead_figure(
     tree: &Tree,
     img: NodeId,
@@ -249,12 +250,15 @@ fn lead_figure(
     // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`).
     let fig = tree
         .ancestors(fig)
-        .take(2)
+        .take(3)
         .find(|&a| tree.node(a).tag == "figure")
         .unwrap_or(fig);
     let end = tree.subtree_end(fig);
     let next_kept = end < tree.len() && after[end - 1].0;
-    let none_before = !before[fig].1;
+    // Before any kept text; or, a `<figure>` of the article, after the standfirst the
+    // extraction kept and before the body (the New York Times' lead picture under its
+    // summary).
+    let none_before = !before[fig].1 || tree.node(fig).tag == "figure";
     next_kept && none_before && in_kept_article(tree, fig, has_text)
 }
 
