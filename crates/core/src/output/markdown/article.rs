@@ -524,7 +524,11 @@ pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
         let Some(p) = tree.parent(d) else { continue };
         let sibs = &tree.children[p];
         let at = sibs.iter().position(|&c| c == d).unwrap_or(0);
-        for &t in sibs[..at].iter().rev().filter(|&&c| tree.node(c).is_element()) {
+        for &t in sibs[..at]
+            .iter()
+            .rev()
+            .filter(|&&c| tree.node(c).is_element())
+        {
             let tn = tree.node(t);
             if tn.tag != "dt" {
                 break;

@@ -14,8 +14,8 @@
 //!   CodeMirror and Monaco gutters and their measuring and cursor layers), `aria-hidden`
 //!   numbers, unselectable prompt spans (`.no-select`, `.select-none`), and copy buttons
 //!   (`<button>`s, and elements classed `copy`/`clipboard`) in the block or its wrapper.
-//! - The language: a `language-X`, `lang-X`, `highlight-X`, `highlight-source-X` or
-//!   `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
+//! - The language: a `language-X`, `lang-X`, `highlight-X`, `highlight-source-X`,
+//!   `mw-highlight-lang-X` (or GeSHi's `source-X` beside `mw-geshi`) or `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
 //!   `data-mode-id`), on the
 //!   block, its `<code>` or a wrapper up to three levels up; else a visible label naming a
 //!   language (a title bar above the code, or an element before the `<code>` inside the
@@ -257,12 +257,18 @@ fn node_language(n: &Node) -> Option<String> {
         }
     }
     let class = n.class.as_deref()?;
+    // MediaWiki's syntax highlighters: GeSHi's `div.mw-geshi.source-cpp`, Pygments'
+    // `div.mw-highlight.mw-highlight-lang-cpp`.
+    let geshi = class.split_whitespace().any(|t| t == "mw-geshi");
     let mut toks = class.split_whitespace();
     while let Some(t) = toks.next() {
         let l = if t == "brush:" {
             toks.next().map(|s| s.trim_end_matches(';'))
+        } else if geshi && t.starts_with("source-") {
+            t.strip_prefix("source-")
         } else {
             t.strip_prefix("language-")
+                .or_else(|| t.strip_prefix("mw-highlight-lang-"))
                 .or_else(|| t.strip_prefix("lang-"))
                 .or_else(|| t.strip_prefix("highlight-source-"))
                 .or_else(|| t.strip_prefix("highlight-"))

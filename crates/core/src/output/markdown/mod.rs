@@ -1048,8 +1048,9 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 
 /// Class tokens of page furniture written into content: equation numbers beside a display
 /// formula (Sphinx's and MyST's `span.eqno` with its `#` permalink: the TeX is the formula,
-/// its number the page's layout) and MediaWiki's "[edit]" links inside section headings.
-const HIDDEN_CLASSES: [&str; 2] = ["eqno", "mw-editsection"];
+/// its number the page's layout) and MediaWiki's "[edit]" links inside section headings (`mw-editsection`;
+/// `editsection` in older skins and wikis such as cppreference).
+const HIDDEN_CLASSES: [&str; 3] = ["eqno", "mw-editsection", "editsection"];
 
 /// The largest side of a box drawn for screen readers only (the `sr-only`,
 /// `screen-reader-text`, `visually-hidden` pattern: 1 x 1 px, clipped): what it holds, a

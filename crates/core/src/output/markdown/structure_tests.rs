@@ -1588,3 +1588,26 @@ fn a_title_in_a_kept_header_is_written_in_its_place() {
          On the coldest morning of the winter.\n"
     );
 }
+
+#[test]
+fn mediawiki_highlighters_name_the_language_and_old_edit_links_go() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let h = el(&mut b, 0, "h3", "");
+    b.text(h, "Example");
+    let edit = span(&mut b, h, "span", "editsection");
+    b.text(edit, "[edit]");
+    let d = el(&mut b, 0, "div", "t-example mw-geshi source-cpp");
+    let pre = el(&mut b, d, "pre", "de1");
+    raw(&mut b, pre, "int main() {}");
+    let d = el(&mut b, 0, "div", "mw-highlight mw-highlight-lang-python");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "print(1)");
+    // `source-` alone names no language (a site's `div.source-code`).
+    let d = el(&mut b, 0, "div", "source-code");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, "x = 1");
+    assert_eq!(
+        md(&b.build()),
+        "# Example\n\n```cpp\nint main() {}\n```\n\n```python\nprint(1)\n```\n\n```\nx = 1\n```\n"
+    );
+}

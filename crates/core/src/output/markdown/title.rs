@@ -68,7 +68,11 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
     // Inside a kept element (a `<header>` kept for the standfirst after the title), the
     // elements between them join too, so that the title is written there, in its place.
     let chain: Vec<NodeId> = tree.ancestors(title).take_while(|&a| !kept[a]).collect();
-    if chain.last().and_then(|&a| tree.parent(a)).is_some_and(|p| kept[p] && p != 0) {
+    if chain
+        .last()
+        .and_then(|&a| tree.parent(a))
+        .is_some_and(|p| kept[p] && p != 0)
+    {
         for a in chain {
             kept[a] = true;
         }
