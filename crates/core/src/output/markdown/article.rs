@@ -110,8 +110,18 @@ const FURNITURE: [&str; 32] = [
 ];
 
 /// Headings (lower-case, a prefix) of furniture sections.
-const FURNITURE_HEADINGS: [&str; 20] = [
+const FURNITURE_HEADINGS: [&str; 30] = [
     "feedback",
+    "table of contents",
+    "contents",
+    "in this article",
+    "on this page",
+    "more articles",
+    "other articles",
+    "good articles",
+    "similar",
+    "you might",
+    "also read",
     "was this page helpful",
     "reuse",
     "license",

@@ -111,7 +111,8 @@ pub(super) fn content_image(n: &Node) -> bool {
     // the text's size: its alt text, when it describes a picture (three words or more: not
     // an icon's "Facebook", an avatar's name) or names an image file (a forum's
     // attachment), says it is content ...
-    if n.attrs.contains_key("broken") && describes(n.alt.as_deref().unwrap_or("")) {
+    // (Not in a link: a listing's product tiles, whose alt texts name the products.)
+    if n.attrs.contains_key("broken") && !n.link && describes(n.alt.as_deref().unwrap_or("")) {
         return true;
     }
     // ... or the size the page declares for it does.
@@ -255,10 +256,11 @@ fn lead_figure(
         .unwrap_or(fig);
     let end = tree.subtree_end(fig);
     let next_kept = end < tree.len() && after[end - 1].0;
-    // Before any kept text; or, a `<figure>` of the article, after the standfirst the
-    // extraction kept and before the body (the New York Times' lead picture under its
-    // summary).
-    let none_before = !before[fig].1 || tree.node(fig).tag == "figure";
+    // Before any kept text; or, a `<figure>` of the article not in a link (a teaser's),
+    // after the standfirst the extraction kept and before the body (the New York Times'
+    // lead picture under its summary).
+    let none_before =
+        !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
     next_kept && none_before && in_kept_article(tree, fig, has_text)
 }
 
