@@ -259,8 +259,7 @@ fn lead_figure(
     // Before any kept text; or, a `<figure>` of the article not in a link (a teaser's),
     // after the standfirst the extraction kept and before the body (the New York Times'
     // lead picture under its summary).
-    let none_before =
-        !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
+    let none_before = !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
     next_kept && none_before && in_kept_article(tree, fig, has_text)
 }
 

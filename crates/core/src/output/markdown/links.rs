@@ -225,11 +225,22 @@ impl Writer<'_, '_> {
     /// A link (`<a href>`): `[text](url)`, `[text][n]`, `[text](#id)` or its text alone, as
     /// the link mode and its [`Target`] say.
     pub(super) fn link(&self, id: NodeId, inl: &mut Inline) {
+        self.link_around(id, inl, &|w, inl| w.inline_children(id, inl));
+    }
+
+    /// A link written around `content` (the link's children, or a code span holding the
+    /// link: `<code><a>x</a></code>` is ``[`x`](url)``), as [`Writer::link`] decides.
+    pub(super) fn link_around(
+        &self,
+        id: NodeId,
+        inl: &mut Inline,
+        content: &dyn Fn(&Self, &mut Inline),
+    ) {
         let href = self.tree.node(id).href.as_deref().unwrap_or("");
         // A title's link to its own site is its permalink (written as its text); one to
         // another site is what the post is about (Hacker News's and Reddit's link posts).
         if self.in_title(id) && !self.links.off_site(href) {
-            return self.inline_children(id, inl);
+            return content(self, inl);
         }
         // In a heading or a caption, a link to a place in the page is the heading's (or the
         // figure's, table's: xml2rfc's `a.selfRef`) permalink: its text alone, and nothing
@@ -248,7 +259,7 @@ impl Writer<'_, '_> {
         };
         if in_page && (self.in_heading(id) || captioned()) {
             if worded {
-                self.inline_children(id, inl);
+                content(self, inl);
             }
             return;
         }
@@ -262,14 +273,16 @@ impl Writer<'_, '_> {
             return;
         }
         match (target, self.links.links) {
-            (Target::Text, _) | (_, LinksMode::None) => self.inline_children(id, inl),
-            (Target::Anchor(a), _) => self.wrap(id, inl, "[", &format!("]({})", destination(&a))),
+            (Target::Text, _) | (_, LinksMode::None) => content(self, inl),
+            (Target::Anchor(a), _) => {
+                self.wrap_with(inl, content, "[", &format!("]({})", destination(&a)))
+            }
             (Target::Url(u), LinksMode::Inline) => {
-                self.wrap(id, inl, "[", &format!("]({})", destination(&u)))
+                self.wrap_with(inl, content, "[", &format!("]({})", destination(&u)))
             }
             (Target::Url(u), LinksMode::References) => {
                 let start = inl.out.len();
-                self.wrap(id, inl, "[", &format!("]{PENDING}"));
+                self.wrap_with(inl, content, "[", &format!("]{PENDING}"));
                 // The link's own marker is the last one: inner links replaced theirs.
                 if let Some(at) = inl.out[start..].rfind(PENDING) {
                     let n = self.links.number(&u);

@@ -820,8 +820,19 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// breaks at their edges moved outside (`** bold **` is not emphasis). Only those edges
     /// are written when the content is empty.
     fn wrap(&self, id: NodeId, inl: &mut Inline, open: &str, close: &str) {
+        self.wrap_with(inl, &|w, inl| w.inline_children(id, inl), open, close);
+    }
+
+    /// [`Writer::wrap`] around what `content` writes.
+    fn wrap_with(
+        &self,
+        inl: &mut Inline,
+        content: &dyn Fn(&Self, &mut Inline),
+        open: &str,
+        close: &str,
+    ) {
         let start = inl.out.len();
-        self.inline_children(id, inl);
+        content(self, inl);
         let inner = inl.out.split_off(start);
         let mut body = inner.as_str();
         loop {
@@ -849,8 +860,28 @@ impl<'t, 'a> Writer<'t, 'a> {
         inl.out.push_str(tail);
     }
 
-    /// `` `code` ``: the raw text of the subtree, whitespace collapsed, no escaping.
+    /// `` `code` ``: the raw text of the subtree, whitespace collapsed, no escaping. A code
+    /// element whose text is one link's (`<code><a href>forward_range</a></code>`:
+    /// cppreference, Javadoc) is that link around the code: ``[`forward_range`](url)``.
     fn code_span(&self, id: NodeId, inl: &mut Inline) {
+        let n = self.tree.node(id);
+        if !n.link && self.tree.link_chars[id] > 0 {
+            let mut links = self
+                .tree
+                .subtree(id)
+                .skip(1)
+                .filter(|&d| self.tree.node(d).tag == "a" && self.tree.node(d).href.is_some());
+            if let (Some(a), None) = (links.next(), links.next()) {
+                if self.tree.text(a).trim() == self.tree.text(id).trim() {
+                    return self.link_around(a, inl, &|w, inl| w.code_span_text(id, inl));
+                }
+            }
+        }
+        self.code_span_text(id, inl);
+    }
+
+    /// A code span's text (see [`Writer::code_span`]).
+    fn code_span_text(&self, id: NodeId, inl: &mut Inline) {
         let mut raw = String::new();
         for i in self.tree.subtree(id).skip(1) {
             if let (true, Some(t)) = (self.kept[i], &self.tree.node(i).text) {

@@ -1611,3 +1611,24 @@ fn mediawiki_highlighters_name_the_language_and_old_edit_links_go() {
         "# Example\n\n```cpp\nint main() {}\n```\n\n```python\nprint(1)\n```\n\n```\nx = 1\n```\n"
     );
 }
+
+#[test]
+fn a_link_inside_inline_code_is_written_around_it() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "for ");
+    let code = span(&mut b, p, "code", "");
+    let a = span(&mut b, code, "a", "");
+    b.node_mut(a).href = Some("https://en.cppreference.com/w/cpp/ranges/forward_range".into());
+    let t = b.text(a, "forward_range");
+    b.node_mut(t).link = true;
+    b.node_mut(a).link = true;
+    b.text(p, "s, and ");
+    let code = span(&mut b, p, "code", "");
+    b.text(code, "take(n)");
+    b.text(p, ".");
+    assert_eq!(
+        md(&b.build()),
+        "for [`forward_range`](https://en.cppreference.com/w/cpp/ranges/forward_range)s, and `take(n)`.\n"
+    );
+}
