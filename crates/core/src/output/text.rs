@@ -34,10 +34,16 @@ pub fn apart(a: Rect, b: Rect) -> bool {
 /// Does a space go between text already written, ending in `before`, from a text node with
 /// box `prev`, and the next text node `(text, rect)`? Only where neither side has whitespace
 /// already, the layout shows them [`apart`], and neither side is Chinese or Japanese (which
-/// wrap between any two characters). The text and markdown writers both ask this.
+/// wrap between any two characters), nor before closing punctuation (the gap after a padded
+/// `<code>` box is no word space: "`start_link/1`."). The text and markdown writers both ask
+/// this.
 pub fn space_between(before: Option<char>, prev: Rect, text: &str, rect: Rect) -> bool {
     let written = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !is_cjk(c));
-    written(before) && written(text.chars().next()) && apart(prev, rect)
+    let next = text.chars().next();
+    written(before)
+        && written(next)
+        && !next.is_some_and(|c| matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}'))
+        && apart(prev, rect)
 }
 
 /// Han, kana, hangul and their punctuation and full-width forms: scripts written without
