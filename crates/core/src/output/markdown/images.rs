@@ -72,7 +72,7 @@ fn camo_origin(src: &str) -> Option<String> {
         return None;
     }
     let hex = url.path_segments()?.next_back()?;
-    if hex.len() < 16 || hex.len() % 2 != 0 {
+    if hex.len() < 16 || hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let bytes = (0..hex.len())
