@@ -41,6 +41,8 @@
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   // Classes of a note whose text shows on hover (see `hidden-text`).
   const NOTEISH = /(^|[\s_-])(foot)?note([\s_-]|$)|ltx_note/i;
+  // All hidden notes' text together is bounded (a page of hidden tooltips classed `note`).
+  let hiddenBudget = 200000;
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
     "data-callout-type", "data-code-block-lang", "data-code-language", "data-component-part", "data-footnote-backref",
     "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "data-syntaxhighlighter-params", "data-type", "datetime", "display", "encoding", "height",
@@ -476,9 +478,9 @@
     // A note's text the page shows only on hover (LaTeXML's `ltx_note_outer`): an element
     // not displayed, itself or its parent classed a note, keeps its text as `hidden-text`
     // (not an attribute of the page) for the footnote writer.
-    if (cs.display === "none" && NOTEISH.test((cls || "") + " " + ((nodes[parent] && nodes[parent].class) || ""))) {
-      const t = String(textOfEl.call(node) || "").replace(/\s+/g, " ").trim();
-      if (t) (o.attrs || (o.attrs = {}))["hidden-text"] = t.slice(0, 4000);
+    if (hiddenBudget > 0 && cs.display === "none" && NOTEISH.test((cls || "") + " " + ((nodes[parent] && nodes[parent].class) || ""))) {
+      const t = String(textOfEl.call(node) || "").replace(/\s+/g, " ").trim().slice(0, 4000);
+      if (t) { (o.attrs || (o.attrs = {}))["hidden-text"] = t; hiddenBudget -= t.length; }
     }
     const idx = nodes.length;
     nodes.push(o);
