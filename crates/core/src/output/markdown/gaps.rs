@@ -1,6 +1,7 @@
 //! What the extraction left out between kept texts but a reader of the markdown expects in
 //! place: a code block, an embedded video or a side note that sits right next to kept text,
-//! with kept text both before and after it (as `learned` does for images). Extractors score
+//! with kept text both before and after it (as `learned` does for images), or right after the
+//! kept sentence that introduces it with a colon (a page's last example). Extractors score
 //! text, and a code block or a video player has little prose to score.
 //!
 //! The element counts with its wrapper (up to [`WRAPPER_LEVELS`] ancestors holding at most
@@ -48,12 +49,20 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     let n = tree.len();
     // Per node: the state of the last text before it (None: no text), any kept text before.
     let mut before = vec![(None, false); n];
-    let (mut last, mut any) = (None, false);
+    // Per node: does the last text before it end with a colon (it introduces what follows)?
+    let mut colon = vec![false; n];
+    let (mut last, mut any, mut ends) = (None, false, false);
     for (i, b) in before.iter_mut().enumerate() {
         *b = (last, any);
+        colon[i] = ends;
         if tree.node(i).is_text() && tree.own_chars[i] > 0 {
             last = Some(kept[i]);
             any |= kept[i];
+            ends = tree
+                .node(i)
+                .text
+                .as_deref()
+                .is_some_and(|t| t.trim_end().ends_with(':'));
         }
     }
     // Per node: the state of the first text at or after it, any kept text at or after.
@@ -90,7 +99,10 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
         }
         let (prev, any_before) = before[outer];
         let (next, any_after) = after[tree.subtree_end(outer)];
-        if any_before && any_after && (prev == Some(true) || next == Some(true)) {
+        // Between kept texts; or right after the kept sentence that introduces it ("with a
+        // pause between batches:"), though nothing is kept after it (a page's last example).
+        let introduced = prev == Some(true) && colon[outer];
+        if (any_before && any_after && (prev == Some(true) || next == Some(true))) || introduced {
             add.push((i, end));
         }
         i = end;

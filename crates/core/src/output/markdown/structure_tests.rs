@@ -1632,3 +1632,32 @@ fn a_link_inside_inline_code_is_written_around_it() {
         "for [`forward_range`](https://en.cppreference.com/w/cpp/ranges/forward_range)s, and `take(n)`.\n"
     );
 }
+
+#[test]
+fn a_code_block_after_the_kept_sentence_that_introduces_it_joins() {
+    let mk = |intro: &str| {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let p = el(&mut b, 0, "p", "");
+        let t = b.text(p, intro);
+        let pre = el(&mut b, 0, "pre", "");
+        raw(
+            &mut b,
+            pre,
+            "for batch in batched(rows, 500):\n    upload(batch)",
+        );
+        let side = el(&mut b, 0, "div", "sidebar");
+        b.text(side, "Table of Contents");
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, snap.nodes.len());
+        ex.kept[p] = true;
+        ex.kept[t] = true;
+        render(&tree, &ex)
+    };
+    assert_eq!(
+        mk("Sending rows in batches of 500:"),
+        "Sending rows in batches of 500:\n\n```\nfor batch in batched(rows, 500):\n    upload(batch)\n```\n"
+    );
+    // Not introduced: the code after the last kept text stays out.
+    assert_eq!(mk("That is all."), "That is all.\n");
+}
