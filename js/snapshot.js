@@ -8,7 +8,8 @@
 //                rel? (of <a> and <area>), attrs? (WRITER_ATTRS, as written), link?,
 //                tex?, mathml?, tex_display? (formulas: see mathOf),
 //                box: [x, y, w, h] (CSS px, document
-//                coordinates), display?, visibility?, position?, opacity?, font_size?,
+//                coordinates), lines? ([first, last] line boxes of a text on several
+//                lines), display?, visibility?, position?, opacity?, font_size?,
 //                font_weight?, rendered }
 // Nodes are in flattened-tree (pre-)order; nodes[0] is <body> (or the root
 // element for a frameset page) and every parent index is smaller than its child's.
@@ -393,9 +394,20 @@
       }
       flushLead();
       lastText = nodes.length;
-      nodes.push({ parent, tag: "#text", text, link: inLink || undefined,
+      const t = { parent, tag: "#text", text, link: inLink || undefined,
         raw: pre ? indent + asWritten(node.data) : undefined,
-        box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] });
+        box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] };
+      // Drawn on more than one line: its first and last lines' boxes (`lines`), where the
+      // bounding box cannot say where it starts and ends on a line.
+      if (!pre && r.height > 1.6 * ((nodes[parent] && nodes[parent].font_size) || 16)) {
+        const rs = ctx.range.getClientRects();
+        if (rs.length > 1) {
+          const a = rs[0], b = rs[rs.length - 1];
+          t.lines = [[r1(a.left + ctx.ox), r1(a.top + ctx.oy), r1(a.width), r1(a.height)],
+            [r1(b.left + ctx.ox), r1(b.top + ctx.oy), r1(b.width), r1(b.height)]];
+        }
+      }
+      nodes.push(t);
       paints.push(parentVis === "visible" && onPage(r, ctx));
       continue;
     }

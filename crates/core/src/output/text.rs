@@ -110,7 +110,8 @@ pub fn paragraphs(tree: &Tree, ex: &Extraction) -> Vec<String> {
         // as inline-blocks with a margin, or the second on a later line) are two words.
         if let Some(p) = prev {
             let text = n.text.as_deref().unwrap_or("");
-            if space_between(cur.chars().next_back(), tree.node(p).rect, text, n.rect) {
+            let (a, b) = (tree.node(p).last_line(), n.first_line());
+            if space_between(cur.chars().next_back(), a, text, b) {
                 cur.push(' ');
             }
         }
@@ -142,6 +143,39 @@ mod tests {
     use super::*;
     use crate::extract::{Algorithm, Extraction};
     use crate::snapshot::{rect, SnapshotBuilder};
+
+    #[test]
+    fn a_text_on_several_lines_is_spaced_from_where_its_last_line_ends() {
+        // A caption wrapping to a second line that ends at x=200, then its credit in a box of
+        // its own 7 px further on that line: two words ("propane. Annika").
+        let mut b = SnapshotBuilder::new(800.0);
+        let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let cap = b.el(p, "span", rect(0.0, 0.0, 600.0, 40.0));
+        b.node_mut(cap).display = "inline".into();
+        let t1 = b.text(cap, "most of them in houses that used to burn propane.");
+        b.node_mut(t1).rect = rect(0.0, 0.0, 600.0, 40.0);
+        b.node_mut(t1).lines = Some([rect(0.0, 0.0, 600.0, 20.0), rect(0.0, 20.0, 200.0, 20.0)]);
+        let credit = b.el(p, "span", rect(207.0, 20.0, 150.0, 20.0));
+        b.node_mut(credit).display = "inline-block".into();
+        let t2 = b.text(credit, "Annika Sorensen");
+        b.node_mut(t2).rect = rect(207.0, 20.0, 150.0, 20.0);
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        ex.kept = vec![true; tree.len()];
+        assert_eq!(
+            paragraphs(&tree, &ex),
+            vec!["most of them in houses that used to burn propane. Annika Sorensen".to_string()]
+        );
+        // Without the line boxes, the bounding box hides the gap.
+        let mut snap = snap;
+        snap.nodes[t1].lines = None;
+        let tree = Tree::new(&snap);
+        assert_eq!(
+            paragraphs(&tree, &ex),
+            vec!["most of them in houses that used to burn propane.Annika Sorensen".to_string()]
+        );
+    }
 
     #[test]
     fn texts_the_layout_shows_apart_are_two_words() {

@@ -325,6 +325,11 @@ pub struct Node {
     /// Bounding box in CSS px, document coordinates.
     #[serde(rename = "box", default)]
     pub rect: Rect,
+    /// A text drawn on more than one line: the boxes of its first and last lines (CSS px,
+    /// document coordinates), where the bounding box cannot say where on a line it starts
+    /// and ends. The writers read them to space two texts the layout shows apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[Rect; 2]>,
     /// Computed `display` (elements only).
     #[serde(default = "default_display", skip_serializing_if = "is_block")]
     pub display: String,
@@ -799,6 +804,15 @@ impl SnapshotBuilder {
 }
 
 impl Node {
+    /// The box of the node's first line (its bounding box unless it is a text drawn on more
+    /// than one line, [`Node::lines`]).
+    pub fn first_line(&self) -> Rect {
+        self.lines.map_or(self.rect, |l| l[0])
+    }
+    /// The box of the node's last line (see [`Node::first_line`]).
+    pub fn last_line(&self) -> Rect {
+        self.lines.map_or(self.rect, |l| l[1])
+    }
     /// A rendered element with this box and default style.
     pub fn element(parent: i64, tag: &str, rect: Rect) -> Node {
         Node {
@@ -819,6 +833,7 @@ impl Node {
             mathml: None,
             tex_display: false,
             rect,
+            lines: None,
             display: if tag == "#text" {
                 "inline".into()
             } else {

@@ -755,12 +755,12 @@ impl<'t, 'a> Writer<'t, 'a> {
             let before = inl.out.chars().next_back();
             if let Some(prev) = inl.last_box {
                 if !before.is_some_and(|c| "[*~_`".contains(c))
-                    && super::text::space_between(before, prev, t, n.rect)
+                    && super::text::space_between(before, prev, t, n.first_line())
                 {
                     inl.out.push(' ');
                 }
             }
-            inl.last_box = Some(n.rect);
+            inl.last_box = Some(n.last_line());
             inl.text(t);
             return;
         }
