@@ -4,7 +4,7 @@
 //
 // Schema (schema_version 1), mirrored by `src/snapshot/mod.rs`:
 //   nodes[i] = { parent, tag ("#text" for text), text?, id?, class?, role?,
-//                href?, src? (resolved; for <img> the image shown, see imageSrc), alt?,
+//                href?, src? (resolved; for <img> its widest srcset candidate, else the image shown: see imageSrc), alt?,
 //                rel? (of <a> and <area>), attrs? (WRITER_ATTRS, as written), link?,
 //                tex?, mathml?, tex_display? (formulas: see mathOf),
 //                box: [x, y, w, h] (CSS px, document
@@ -166,6 +166,12 @@
     return best;
   };
   const imageSrc = (el) => {
+    // The widest candidate the image's own `srcset` offers, whether or not the browser has
+    // loaded one yet (a lazy image's `currentSrc` follows when it was scrolled into view: not
+    // a source to depend on); else the one the browser shows (a `<picture>`'s choice).
+    const own = attr(el, "srcset");
+    const wide = own && widest(own);
+    if (wide && !isData(wide)) return resolve(wide);
     const cur = currentSrcOf ? String(currentSrcOf.call(el) || "") : "";
     if (cur && !isData(cur)) return cur;
     for (const n of LAZY_SRC) {
