@@ -527,24 +527,29 @@ const MIN_LIST_ITEMS: usize = 3;
 pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
     let has_kept = super::holds_kept_text(tree, kept);
     let mut bring = Vec::new();
-    for d in 1..tree.len() {
-        if tree.node(d).tag != "dd" || !has_kept[d] {
+    // Each parent's children once, in order: the run of `<dt>`s since its last other
+    // element, brought by the `<dd>` that follows it.
+    let mut run: Vec<NodeId> = Vec::new();
+    for p in 0..tree.len() {
+        if !tree.children[p].iter().any(|&c| tree.node(c).tag == "dd") {
             continue;
         }
-        let Some(p) = tree.parent(d) else { continue };
-        let sibs = &tree.children[p];
-        let at = sibs.iter().position(|&c| c == d).unwrap_or(0);
-        for &t in sibs[..at]
-            .iter()
-            .rev()
-            .filter(|&&c| tree.node(c).is_element())
-        {
-            let tn = tree.node(t);
-            if tn.tag != "dt" {
-                break;
-            }
-            if !has_kept[t] && tn.rendered && tn.visibility == "visible" {
-                bring.push(t);
+        run.clear();
+        for &c in &tree.children[p] {
+            let cn = tree.node(c);
+            match cn.tag.as_str() {
+                _ if !cn.is_element() => {}
+                "dt" => run.push(c),
+                "dd" => {
+                    if has_kept[c] {
+                        bring.extend(run.iter().copied().filter(|&t| {
+                            let tn = tree.node(t);
+                            !has_kept[t] && tn.rendered && tn.visibility == "visible"
+                        }));
+                    }
+                    run.clear();
+                }
+                _ => run.clear(),
             }
         }
     }
