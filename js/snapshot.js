@@ -178,7 +178,7 @@
       const v = attr(el, n);
       if (v && v.trim() && !isData(v)) return resolve(v.trim());
     }
-    for (const n of ["data-srcset", "data-lazy-srcset", "srcset"]) {
+    for (const n of ["data-srcset", "data-lazy-srcset"]) {
       const v = attr(el, n);
       const c = v && widest(v);
       if (c && !isData(c)) return resolve(c);
@@ -233,6 +233,8 @@
   const textOfEl = onEl("textContent"), prevElOf = onEl("previousElementSibling");
   const sx = window.scrollX, sy = window.scrollY;
   const r1 = (v) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : 0);
+  // A client rect as the snapshot's `[x, y, w, h]` in document coordinates.
+  const boxOf = (r, ctx) => [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)];
   // Per document: the offset from its viewport to top-page document coordinates, and a Range
   // for measuring its text nodes.
   const topCtx = { ox: sx, oy: sy, range: find(document, "createRange").call(document) };
@@ -402,15 +404,13 @@
       lastText = nodes.length;
       const t = { parent, tag: "#text", text, link: inLink || undefined,
         raw: pre ? indent + asWritten(node.data) : undefined,
-        box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] };
+        box: boxOf(r, ctx) };
       // Drawn on more than one line: its first and last lines' boxes (`lines`), where the
       // bounding box cannot say where it starts and ends on a line.
       if (!pre && r.height > 1.6 * ((nodes[parent] && nodes[parent].font_size) || 16)) {
         const rs = ctx.range.getClientRects();
         if (rs.length > 1) {
-          const a = rs[0], b = rs[rs.length - 1];
-          t.lines = [[r1(a.left + ctx.ox), r1(a.top + ctx.oy), r1(a.width), r1(a.height)],
-            [r1(b.left + ctx.ox), r1(b.top + ctx.oy), r1(b.width), r1(b.height)]];
+          t.lines = [boxOf(rs[0], ctx), boxOf(rs[rs.length - 1], ctx)];
         }
       }
       nodes.push(t);
@@ -428,7 +428,7 @@
         const r = prev ? rectOf(prev) : null;
         nodes.push({ parent, tag: "script", tex: String(textOfEl.call(node) || "").trim().slice(0, MATHML_MAX),
           tex_display: /mode\s*=\s*display/.test(ty) || undefined,
-          box: r ? [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] : [0, 0, 0, 0],
+          box: r ? boxOf(r, ctx) : [0, 0, 0, 0],
           display: "none" });
         paints.push(false);
       }
@@ -445,7 +445,7 @@
     const r = rectOf(node);
     const link = inLink || LINKISH.has(tagU);
     const o = { parent, tag: tagU.toLowerCase(),
-      box: [r1(r.left + ctx.ox), r1(r.top + ctx.oy), r1(r.width), r1(r.height)] };
+      box: boxOf(r, ctx) };
     const id = attr(node, "id");
     if (id) o.id = id;
     const cls = attr(node, "class");
@@ -458,7 +458,7 @@
       if (src !== null) o.src = src;
       // An image whose source did not load (its host refused or unreachable; the static
       // lane fetches none): the computed fact, as `broken` (not an attribute of the page).
-      if (node.complete && node.naturalWidth === 0 && node.currentSrc) (o.attrs || (o.attrs = {})).broken = "";
+      if (node.complete && node.naturalWidth === 0 && node.currentSrc) (o.attrs || (o.attrs = {}))["broken"] = "";
     } else if (hasAttr(node, "src")) o.src = resolve(attr(node, "src"));
     else if (tagU === "VIDEO") {
       // <video><source src>: the first source (the markdown writer links the video).

@@ -221,6 +221,19 @@ fn is_400(v: &u32) -> bool {
     *v == 400
 }
 
+/// Names the snapshot script gives in [`Node::attrs`] to what it computes, which no page
+/// writes as an attribute (kept in step with `js/snapshot.js`; a test checks).
+pub mod computed {
+    /// An `<li>` of a `<ul>` drawn with numbers: its computed `list-style-type`.
+    pub const LIST_STYLE_TYPE: &str = "list-style-type";
+    /// An `<img>` whose source did not load (empty value).
+    pub const BROKEN: &str = "broken";
+    /// An element not displayed, itself or its parent classed a note: its text (a hover note).
+    pub const HIDDEN_TEXT: &str = "hidden-text";
+    /// Every name above.
+    pub const ALL: [&str; 3] = [LIST_STYLE_TYPE, BROKEN, HIDDEN_TEXT];
+}
+
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
 pub const WRITER_ATTRS: [&str; 32] = [

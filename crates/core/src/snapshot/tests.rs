@@ -199,3 +199,15 @@ fn writer_attrs_match_the_snapshot_script() {
     let names: Vec<&str> = list.split('"').skip(1).step_by(2).collect();
     assert_eq!(names, WRITER_ATTRS.to_vec());
 }
+
+/// The snapshot script writes each computed attribute under the name [`computed`] gives it.
+#[test]
+fn computed_attrs_match_the_snapshot_script() {
+    let js = include_str!("../../../../js/snapshot.js");
+    for name in super::computed::ALL {
+        assert!(
+            js.contains(&format!("(o.attrs || (o.attrs = {{}}))[\"{name}\"] =")),
+            "{name} is not written into attrs by js/snapshot.js"
+        );
+    }
+}

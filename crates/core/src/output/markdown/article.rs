@@ -110,7 +110,7 @@ const FURNITURE: [&str; 32] = [
 ];
 
 /// Headings (lower-case, a prefix) of furniture sections.
-const FURNITURE_HEADINGS: [&str; 30] = [
+const FURNITURE_HEADINGS: [&str; 32] = [
     "feedback",
     "table of contents",
     "contents",
@@ -119,7 +119,9 @@ const FURNITURE_HEADINGS: [&str; 30] = [
     "more articles",
     "other articles",
     "good articles",
-    "similar",
+    "similar posts",
+    "similar articles",
+    "similar stories",
     "you might",
     "also read",
     "was this page helpful",
@@ -511,9 +513,7 @@ pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
         let k = kept.to_mut();
         k[l] = true;
         for &c in items.iter().filter(|&&c| !has_kept[c]) {
-            for d in tree.subtree(c) {
-                k[d] = tree.node(d).rendered;
-            }
+            keep_shown(tree, k, c);
         }
     }
 }
@@ -558,9 +558,15 @@ pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
     let k = kept.to_mut();
     for t in bring {
-        for d in tree.subtree(t) {
-            k[d] = tree.node(d).rendered;
-        }
+        keep_shown(tree, k, t);
+    }
+}
+
+/// Keep what is rendered of a subtree the completion rules bring ([`complete_lists`],
+/// [`complete_terms`]).
+fn keep_shown(tree: &Tree, kept: &mut [bool], root: NodeId) {
+    for d in tree.subtree(root) {
+        kept[d] = tree.node(d).rendered;
     }
 }
 

@@ -15,7 +15,8 @@
 //!   numbers, unselectable prompt spans (`.no-select`, `.select-none`), and copy buttons
 //!   (`<button>`s, and elements classed `copy`/`clipboard`) in the block or its wrapper.
 //! - The language: a `language-X`, `lang-X`, `highlight-X`, `highlight-source-X`,
-//!   `mw-highlight-lang-X` (or GeSHi's `source-X` beside `mw-geshi`) or `brush: X` class, or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
+//!   `mw-highlight-lang-X` (or GeSHi's `source-X` beside `mw-geshi`) or `brush: X` class,
+//!   or a `data-lang`/`data-language`/`data-code-language` attribute (Monaco's
 //!   `data-mode-id`), on the
 //!   block, its `<code>` or a wrapper up to three levels up; else a visible label naming a
 //!   language (a title bar above the code, or an element before the `<code>` inside the

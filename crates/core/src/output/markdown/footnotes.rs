@@ -28,6 +28,7 @@ use std::collections::HashMap;
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
+use crate::snapshot::computed::HIDDEN_TEXT;
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// The longest reference text (after trimming brackets) taken for a note marker.
@@ -406,9 +407,6 @@ fn in_bibliography(tree: &Tree, target: NodeId) -> bool {
                 || classes(n).any(|c| c.to_ascii_lowercase().contains("bib"))
         })
 }
-
-/// The snapshot's name for the text of a note shown only on hover (`js/snapshot.js`).
-const HIDDEN_TEXT: &str = "hidden-text";
 
 /// A note shown on hover (LaTeXML's `span.ltx_note` holding its `sup.ltx_note_mark` and a
 /// hidden `span.ltx_note_outer`): an element classed a note whose shown text is a marker and

@@ -11,10 +11,14 @@
 //!   lazy image that never loaded, a collapsed placeholder), whose declared `width` and
 //!   `height` attributes are both at least [`MIN_SIDE`], or, none declared, that has alt
 //!   text and a lazy loader's class (`lazy`, `lazyload`, `rocket-lazyload`, ...); or an image
-//!   that did not load and shows its alt text, whose declared size is at least [`MIN_SIDE`]
-//!   both ways. A lead image (in a `<figure>` before any kept text and followed by kept text,
-//!   in the `<article>` or `<main>` holding it) joins too. Tracking pixels, spacers, icons,
-//!   badges and avatars are smaller and dropped, even inside kept content.
+//!   that did not load and shows its alt text (the snapshot marks it `broken`), outside a
+//!   link, whose alt text describes a picture (three words, or an image file's name), or whose
+//!   declared size is at least [`MIN_SIDE`] both ways (or [`ONE_SIDE`] on the one side it
+//!   declares). A badge (in a link, its source naming one, also behind a camo proxy) is
+//!   content. A lead image (in a `<figure>` before any kept text, or after some when not in a
+//!   link, and followed by kept text, in the `<article>` or `<main>` holding it) joins too.
+//!   Tracking pixels, spacers, icons and avatars are smaller and dropped, even inside kept
+//!   content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
 //!   when it sits between kept text (the text just before or after it kept, and kept text on
 //!   both sides somewhere: a figure between two paragraphs); an inline formula needs the text
@@ -112,7 +116,10 @@ pub(super) fn content_image(n: &Node) -> bool {
     // an icon's "Facebook", an avatar's name) or names an image file (a forum's
     // attachment), says it is content ...
     // (Not in a link: a listing's product tiles, whose alt texts name the products.)
-    if n.attrs.contains_key("broken") && !n.link && describes(n.alt.as_deref().unwrap_or("")) {
+    if n.attrs.contains_key(crate::snapshot::computed::BROKEN)
+        && !n.link
+        && describes(n.alt.as_deref().unwrap_or(""))
+    {
         return true;
     }
     // ... or the size the page declares for it does.
@@ -605,7 +612,9 @@ mod tests {
             "Facebook",
         );
         for i in [shot, file, icon] {
-            b.node_mut(i).attrs.insert("broken".into(), String::new());
+            b.node_mut(i)
+                .attrs
+                .insert(crate::snapshot::computed::BROKEN.into(), String::new());
         }
         // The same alt text on an image that loaded small is an icon's.
         img(

@@ -624,7 +624,10 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// `list-style-type`)? Then it is an ordered list, as the reader sees it.
     fn numbered_items(&self, id: NodeId) -> bool {
         self.every_item(id, |li| {
-            self.tree.node(li).attrs.contains_key("list-style-type")
+            self.tree
+                .node(li)
+                .attrs
+                .contains_key(crate::snapshot::computed::LIST_STYLE_TYPE)
         })
     }
 
@@ -1079,8 +1082,8 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 
 /// Class tokens of page furniture written into content: equation numbers beside a display
 /// formula (Sphinx's and MyST's `span.eqno` with its `#` permalink: the TeX is the formula,
-/// its number the page's layout) and MediaWiki's "[edit]" links inside section headings (`mw-editsection`;
-/// `editsection` in older skins and wikis such as cppreference).
+/// its number the page's layout) and MediaWiki's "[edit]" links inside section headings
+/// (`mw-editsection`; `editsection` in older skins and wikis such as cppreference).
 const HIDDEN_CLASSES: [&str; 3] = ["eqno", "mw-editsection", "editsection"];
 
 /// The largest side of a box drawn for screen readers only (the `sr-only`,

@@ -13,11 +13,15 @@
 //!   shown above the content (before its first kept node in document order), not in a
 //!   `nav`, `footer` or `aside`, and not the site name (an `h1` linking to the site's root, or
 //!   marked as a logo, brand or site title), with its text but not its permalinks or
-//!   buttons. It is written first as `# title`, its links as their text, and the sections
-//!   start from it.
+//!   buttons. It is written first as `# title`, its links to its own site as their text, and
+//!   the sections start from it.
 //! - with no such `h1`, the element above the content whose text is the document's `<title>`
-//!   (whole, or without the site's name after its last separator) is the title
-//!   ([`document_title`]: Hacker News's title link);
+//!   (whole, or without the site's name after its last separator or before its first) is the
+//!   title ([`document_title`]: Hacker News's title link, Doxygen's `div.title`), and its link
+//!   is kept when it leads to another site (a link post); under it, the page's highest
+//!   heading level is `##` ([`super::headings`]);
+//! - a title inside a kept element (a `<header>` kept for its standfirst) brings the elements
+//!   between them, so that it is written in its place;
 //! - a page marks its title on a paragraph in some exports (Google Docs writes
 //!   `<p class="title">` above sections in `h1`): such a paragraph holding the content's first
 //!   text is the `#` heading ([`marked_title`]).
