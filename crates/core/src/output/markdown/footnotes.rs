@@ -80,29 +80,7 @@ fn fragment<'h>(href: &'h str, page: &str) -> Option<Cow<'h, str>> {
     if !(base.is_empty() || base == page) || frag.is_empty() {
         return None;
     }
-    Some(percent_decode(frag))
-}
-
-fn percent_decode(s: &str) -> Cow<'_, str> {
-    if !s.contains('%') {
-        return Cow::Borrowed(s);
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("");
-            if let Ok(v) = u8::from_str_radix(hex, 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+    Some(super::links::percent_decoded(frag))
 }
 
 /// A reference's marker text without brackets, when short enough to be one.

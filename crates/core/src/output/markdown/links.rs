@@ -165,7 +165,7 @@ impl Links {
                 Some("") if bare == *page => return Target::Text,
                 Some(f) if bare == *page => {
                     let id = percent_decoded(f);
-                    return if self.ids.contains(&id) {
+                    return if self.ids.contains(id.as_ref()) {
                         Target::Anchor(format!("#{f}"))
                     } else {
                         Target::Text
@@ -200,8 +200,12 @@ impl Links {
     }
 }
 
-/// A fragment as the `id` it names (`%C3%A9t%C3%A9` → `été`).
-fn percent_decoded(f: &str) -> String {
+/// A fragment as the `id` it names (`%C3%A9t%C3%A9` → `été`): links and footnote references
+/// read it alike.
+pub(super) fn percent_decoded(f: &str) -> std::borrow::Cow<'_, str> {
+    if !f.contains('%') {
+        return std::borrow::Cow::Borrowed(f);
+    }
     let bytes = f.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -218,7 +222,7 @@ fn percent_decoded(f: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    std::borrow::Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 impl Writer<'_, '_> {
