@@ -1666,7 +1666,10 @@ fn a_code_block_after_the_kept_sentence_that_introduces_it_joins() {
 fn a_fragment_is_percent_decoded_once_for_links_and_footnotes() {
     use super::links::percent_decoded;
     assert_eq!(percent_decoded("%C3%A9t%C3%A9"), "été");
-    assert!(matches!(percent_decoded("fn1"), std::borrow::Cow::Borrowed("fn1")));
+    assert!(matches!(
+        percent_decoded("fn1"),
+        std::borrow::Cow::Borrowed("fn1")
+    ));
     // Not an escape: a sign or one digit after `%` stays as written.
     assert_eq!(percent_decoded("a%+5b%4"), "a%+5b%4");
 }
