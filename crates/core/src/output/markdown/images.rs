@@ -20,8 +20,10 @@
 //!   Tracking pixels, spacers, icons and avatars are smaller and dropped, even inside kept
 //!   content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
-//!   when it sits between kept text (the text just before or after it kept, and kept text on
-//!   both sides somewhere: a figure between two paragraphs); an inline formula needs the text
+//!   when it sits between kept text (the text just before or after it kept, for an image with
+//!   at most a label's [`LABEL_SLACK`] characters of unkept text between, and kept text on
+//!   both sides somewhere: a figure between two paragraphs, a post's attachment under its
+//!   "Attachments" label); an inline formula needs the text
 //!   just before and just after it kept (its sentence), a display formula joins as an image
 //!   does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
 //!   around it), and a figure brought so brings its `<figcaption>`; so does a kept figure
@@ -150,6 +152,11 @@ fn describes(alt: &str) -> bool {
         .is_some()
 }
 
+/// Unkept text between an image and kept text, up to this many characters, still leaves the
+/// image next to that text: a label ("Attachments"), a byline ("By Lucas Ferreira") or a
+/// file's size line between a post's or an article's text and its picture.
+const LABEL_SLACK: usize = 40;
+
 /// A lead image outside any figure (a shop's product gallery) is at least this large on both
 /// sides (CSS px).
 const LEAD_SIDE: f64 = 160.0;
@@ -246,6 +253,7 @@ fn lead_figure(
     img: NodeId,
     before: &[(bool, bool)],
     after: &[(bool, bool)],
+    near_after: &[bool],
     has_text: &[bool],
 ) -> bool {
     let Some(fig) = tree
@@ -262,7 +270,7 @@ fn lead_figure(
         .find(|&a| tree.node(a).tag == "figure")
         .unwrap_or(fig);
     let end = tree.subtree_end(fig);
-    let next_kept = end < tree.len() && after[end - 1].0;
+    let next_kept = end < tree.len() && (after[end - 1].0 || near_after[end - 1]);
     // Before any kept text; or, a `<figure>` of the article not in a link (a teaser's),
     // after the standfirst the extraction kept and before the body (the New York Times'
     // lead picture under its summary).
@@ -340,6 +348,23 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             any |= k;
         }
     }
+    // Per node: kept text before it (after it) with at most LABEL_SLACK characters of unkept
+    // text between.
+    let near = |order: &mut dyn Iterator<Item = NodeId>| {
+        let mut out = vec![false; n];
+        let mut unkept = usize::MAX;
+        for i in order {
+            out[i] = unkept <= LABEL_SLACK;
+            match text_kept(i) {
+                Some(true) => unkept = 0,
+                Some(false) => unkept = unkept.saturating_add(tree.own_chars[i]),
+                None => {}
+            }
+        }
+        out
+    };
+    let near_before = near(&mut (0..n));
+    let near_after = near(&mut (0..n).rev());
     // Kept text in the subtree (ancestors holding some are left alone when climbing).
     let has_text = super::holds_kept_text(tree, kept);
     for (i, kind) in cands {
@@ -380,9 +405,10 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                         && any_a)
             }
             Cand::Image => {
+                let near = near_before[at] || (end < n && near_after[end - 1]);
                 in_kept
-                    || ((b || a) && any_b && any_a)
-                    || lead_figure(tree, i, &before, &after, &has_text)
+                    || ((b || a || near) && any_b && any_a)
+                    || lead_figure(tree, i, &before, &after, &near_after, &has_text)
             }
             // Between kept text, or partly kept (the mask cut it).
             Cand::Table => in_kept || (b && (a || under_heading)) || has_text[i],

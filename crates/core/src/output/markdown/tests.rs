@@ -445,3 +445,44 @@ fn a_data_table_or_a_quote_the_mask_left_out_joins_between_kept_text() {
         "Units:\n\nTable 1\n\n| Column | Unit |\n| --- | --- |\n| temp | °C |\n\nSaid the director:\n\n> The grid sets the timetable\n\nA second cable is due.\n"
     );
 }
+
+#[test]
+fn an_image_the_mask_left_out_joins_across_a_short_label_not_across_a_paragraph() {
+    // A post's text, its attachment under an "Attachments" label and a file-size line, then
+    // more kept text: the image joins. Behind 60 characters of unkept text on both sides it
+    // does not (a sidebar's picture).
+    let page = |label: &str| {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "article", rect(0.0, 0.0, 800.0, 600.0));
+        para(&mut b, art, 0.0, "Pull carb heat before you reduce power.");
+        para(&mut b, art, 30.0, label);
+        let a = b.el(art, "a", rect(0.0, 60.0, 400.0, 300.0));
+        b.node_mut(a).href = Some("https://forum.example/file?id=1".into());
+        let img = b.el(a, "img", rect(0.0, 60.0, 400.0, 300.0));
+        b.node_mut(img).src = Some("https://forum.example/file?id=1&t=1".into());
+        b.node_mut(img).alt = Some("icing-chart.png".into());
+        b.node_mut(img).link = true;
+        para(&mut b, art, 370.0, label);
+        para(&mut b, art, 400.0, "The chart shows the icing range.");
+        (b.build(), art, img)
+    };
+    for (label, joins) in [
+        ("Attachments", true),
+        ("Posted by a member of the flying club on the second of March", false),
+    ] {
+        let (snap, art, img) = page(label);
+        let out = md_with(&snap, |t, k| {
+            k[0] = false;
+            k[art] = false;
+            for (i, n) in snap.nodes.iter().enumerate() {
+                if n.text.as_deref() == Some(label) || t.ancestors(i).any(|a| a == img) {
+                    k[i] = false;
+                }
+            }
+            k[img] = false;
+            k[t.parent(img).unwrap()] = false;
+        });
+        assert_eq!(out.contains("![icing-chart.png]"), joins, "{label}: {out}");
+        assert!(!out.contains(label), "{out}");
+    }
+}
