@@ -143,6 +143,50 @@
     } catch (e) { /* a page that broke the DOM's own functions: snapshot it as it is */ }
     return n;
   })();
+  // Content hidden until found (`hidden="until-found"`: Wikipedia's mobile sections, a FAQ's
+  // collapsed answers) is what a reader's find-in-page reveals: the snapshot does what a find
+  // does (`beforematch` fired at it, so that the page's own handler opens its section, then
+  // `hidden` removed); when the page's CSS still hides it (its handler never ran: scripts
+  // off or blocked), it is shown as a block.
+  (() => {
+    try {
+      const all = find(document, "querySelectorAll"), removeAttr = onEl("removeAttribute"),
+        dispatch = onEl("dispatchEvent");
+      for (const el of Array.from(all.call(document, '[hidden="until-found"]'))) {
+        try { dispatch.call(el, new Event("beforematch", { bubbles: true })); } catch (e) { /* the page's handler threw */ }
+        removeAttr.call(el, "hidden");
+        if (getComputedStyle(el).display === "none") el.style.setProperty("display", "block", "important");
+      }
+    } catch (e) { /* a page that broke the DOM's own functions: snapshot it as it is */ }
+  })();
+  // A lazy image's placeholder beside its `<noscript>` copy (MediaWiki's mobile
+  // `lazy-image-placeholder`, whose `data-src` a script swaps for an `<img>` when scrolled
+  // to): when no script swapped it, the `<noscript>`'s one image takes its place, as the
+  // loader would have put it (its source, size and alt text only). With scripts off the
+  // `<noscript>`'s image is already an element (its content is not text): nothing to do.
+  (() => {
+    try {
+      const all = find(document, "querySelectorAll");
+      const nextEl = onEl("nextElementSibling"), prevEl = onEl("previousElementSibling");
+      const qs = onEl("querySelector"), replace = onEl("replaceWith");
+      for (const ns of Array.from(all.call(document, "body noscript"))) {
+        const html = String(ns.textContent || "");
+        if (!/<img\b/i.test(html)) continue;
+        const ph = [nextEl.call(ns), prevEl.call(ns)].find((e) => e
+          && !/^(IMG|NOSCRIPT|PICTURE)$/.test(String(tagNameOf.call(e)).toUpperCase())
+          && hasAttr(e, "data-src") && !qs.call(e, "img"));
+        if (!ph) continue;
+        const imgs = new DOMParser().parseFromString(html, "text/html").body.querySelectorAll("img");
+        if (imgs.length !== 1) continue;
+        const img = createEl.call(document, "img");
+        for (const a of ["src", "srcset", "sizes", "alt", "width", "height", "class", "title"]) {
+          const v = imgs[0].getAttribute(a);
+          if (v !== null) img.setAttribute(a, v);
+        }
+        replace.call(ph, img);
+      }
+    } catch (e) { /* a page that broke the DOM's own functions: snapshot it as it is */ }
+  })();
   const doc = (name) => find(document, name).call(document);
   const baseURI = doc("baseURI");
   const resolve = (v) => { try { return new URL(v, baseURI).href; } catch (e) { return v; } };

@@ -8,8 +8,8 @@
 //! choice):
 //! - the *article* is an element marked as one: an `<article>` holding no other `<article>`
 //!   (a feed of posts is not one article), an `itemprop="articleBody"`, or a class an article
-//!   body carries ([`ARTICLE_CLASSES`]: GitHub's `markdown-body`, WordPress's `entry-content`,
-//!   MDN's `main-page-content`, ...);
+//!   body carries ([`ARTICLE_CLASSES`]: GitHub's `markdown-body`, MediaWiki's
+//!   `mw-parser-output`, WordPress's `entry-content`, MDN's `main-page-content`, ...);
 //!   or, when no element is marked, where the kept text is: the deepest element holding
 //!   [`MIN_CONTENT_SHARE`] of it ([`text_home`]: Gitea's `div.markup`, Starlight's
 //!   `div.sl-markdown-content`), unless it holds a thread (signed posts of one class,
@@ -40,8 +40,9 @@ use std::borrow::Cow;
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// Class tokens of an article's body.
-const ARTICLE_CLASSES: [&str; 9] = [
+const ARTICLE_CLASSES: [&str; 10] = [
     "markdown-body",
+    "mw-parser-output",
     "entry-content",
     "post-content",
     "article-body",
@@ -390,8 +391,9 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             || tree.subtree(s).any(|d| {
                 tree.node(d).heading_level().is_some() && 2 * tree.chars[d] >= tree.chars[s]
             });
-        // Or right under one: the element before it is a heading (the extraction kept the
-        // "See also" heading but not its list).
+        // Or right under one: the element before it is a heading, or a heading's wrapper
+        // (MediaWiki's `div.mw-heading` around the `<h2>` and its "edit" link; the extraction
+        // kept the "See also" heading but not its list).
         let under = tree.parent(s).is_some_and(|p| {
             let sibs = &tree.children[p];
             let at = sibs.iter().position(|&c| c == s).unwrap_or(0);
@@ -399,7 +401,13 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
                 .iter()
                 .rev()
                 .find(|&&c| tree.node(c).is_element())
-                .is_some_and(|&c| tree.node(c).heading_level().is_some())
+                .is_some_and(|&c| {
+                    tree.node(c).heading_level().is_some()
+                        || tree.subtree(c).any(|d| {
+                            tree.node(d).heading_level().is_some()
+                                && 2 * tree.chars[d] >= tree.chars[c]
+                        })
+                })
         });
         // (Found from where the kept text is, not marked, a list of links never joins: on a
         // listing, the other listings.)
