@@ -1142,7 +1142,8 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
     }
 }
 
-/// Hide the elements classed with [`HIDDEN_CLASSES`], and text for screen readers only.
+/// Hide the elements classed with [`HIDDEN_CLASSES`], text for screen readers only, and the
+/// controls inside a heading ([`hide_heading_controls`]).
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {
     let mut i = 1;
     while i < tree.len() {
@@ -1163,7 +1164,41 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             hide[i..end].fill(true);
             i = end;
         } else {
+            if n.heading_level().is_some() {
+                hide_heading_controls(tree, i, hide);
+            }
             i += 1;
         }
+    }
+}
+
+/// Is node `n` a control (a button, a select, an input, `role="button"` or a switch)?
+fn is_control(n: &crate::snapshot::Node) -> bool {
+    matches!(n.tag.as_str(), "button" | "select" | "input" | "textarea")
+        || matches!(n.role.as_deref(), Some("button" | "switch" | "tab"))
+}
+
+/// Hide the controls inside heading `h` (a recipe card's "1x 2x 3x" servings and "US
+/// Customary / Metric" toggles beside "Ingredients") when the heading has text of its own
+/// outside them; a heading whose text is all one control (an accordion's `<h3><button>`)
+/// keeps it.
+fn hide_heading_controls(tree: &Tree, h: NodeId, hide: &mut [bool]) {
+    let mut controls = Vec::new();
+    let mut j = h + 1;
+    let end = tree.subtree_end(h);
+    while j < end {
+        if is_control(tree.node(j)) {
+            controls.push(j);
+            j = tree.subtree_end(j);
+        } else {
+            j += 1;
+        }
+    }
+    let in_controls: usize = controls.iter().map(|&c| tree.chars[c]).sum();
+    if controls.is_empty() || tree.chars[h] <= in_controls {
+        return;
+    }
+    for c in controls {
+        hide[c..tree.subtree_end(c)].fill(true);
     }
 }

@@ -1673,3 +1673,31 @@ fn a_fragment_is_percent_decoded_once_for_links_and_footnotes() {
     // Not an escape: a sign or one digit after `%` stays as written.
     assert_eq!(percent_decoded("a%+5b%4"), "a%+5b%4");
 }
+
+#[test]
+fn controls_inside_a_heading_go_unless_they_are_its_text() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // A recipe card's "Ingredients" with its servings and units toggles.
+    let h = el(&mut b, 0, "h3", "wprm-recipe-header");
+    b.text(h, "Ingredients");
+    let actions = el(&mut b, h, "div", "wprm-recipe-header-actions");
+    for t in ["1x", "2x"] {
+        let a = span(&mut b, actions, "a", "wprm-toggle");
+        b.node_mut(a).role = Some("button".into());
+        b.text(a, t);
+    }
+    let units = el(&mut b, actions, "button", "wprm-unit-conversion");
+    b.text(units, "Metric");
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "Two cups of flour.");
+    // An accordion's heading is its button.
+    let h = el(&mut b, 0, "h3", "accordion-header");
+    let btn = el(&mut b, h, "button", "accordion-button");
+    b.text(btn, "How long does it keep?");
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "A week in the fridge.");
+    assert_eq!(
+        md(&b.build()),
+        "# Ingredients\n\nTwo cups of flour.\n\n# How long does it keep?\n\nA week in the fridge.\n"
+    );
+}

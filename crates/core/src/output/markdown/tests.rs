@@ -468,7 +468,10 @@ fn an_image_the_mask_left_out_joins_across_a_short_label_not_across_a_paragraph(
     };
     for (label, joins) in [
         ("Attachments", true),
-        ("Posted by a member of the flying club on the second of March", false),
+        (
+            "Posted by a member of the flying club on the second of March",
+            false,
+        ),
     ] {
         let (snap, art, img) = page(label);
         let out = md_with(&snap, |t, k| {
