@@ -335,13 +335,27 @@ fn clean(l: &str) -> Option<String> {
     ok.then(|| l.to_string())
 }
 
-/// The fence language a visible label names, if its text is a language name.
+/// The fence language a visible label names, if its text is a language name (a forum's
+/// "PHP:" or "PHP Code:" too).
 fn label_language(text: &str) -> Option<&'static str> {
     let t = crate::snapshot::collapse_ws(text).to_lowercase();
+    let t = t.trim().trim_end_matches(':').trim_end();
+    let t = t.strip_suffix(" code").unwrap_or(t);
     if t.is_empty() || t.len() > 20 {
         return None;
     }
     LABELS.iter().find(|(k, _)| *k == t).map(|(_, v)| *v)
+}
+
+/// A label that says only that code follows: a forum's "Code:" (vBulletin's
+/// `div.bbcode_description`, SMF's "Code: [Select]"), "Source code:".
+fn generic_label(text: &str) -> bool {
+    let t = crate::snapshot::collapse_ws(text).to_lowercase();
+    let t = t.trim().trim_end_matches(':').trim_end();
+    matches!(
+        t,
+        "code" | "source code" | "code: [select]" | "code [select]"
+    )
 }
 
 fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
@@ -457,15 +471,18 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                         hide[d] = true;
                     }
                 } else if s < i && tree.node(s).heading_level().is_none() {
-                    if let Some(l) = label_language(&tree.text(s)) {
-                        if tree.children[s].iter().all(|&k| tree.node(k).is_text())
-                            || tree.children[s].len() == 1
-                        {
+                    let text = tree.text(s);
+                    let leaf = tree.children[s].iter().all(|&k| tree.node(k).is_text())
+                        || tree.children[s].len() == 1;
+                    if let Some(l) = label_language(&text) {
+                        if leaf {
                             hide[s] = true;
                             if lang.is_none() {
                                 lang = Some(l.to_string());
                             }
                         }
+                    } else if leaf && generic_label(&text) {
+                        tree.subtree(s).for_each(|d| hide[d] = true);
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! `fn`, `username` or with `itemprop="author"`.
 //!
 //! A forum quote's attribution line (phpBB's `<cite>name wrote: ↑ date</cite>` at the top of
-//! the `<blockquote>`) is dropped: it names who is quoted, which the quote's text does not
+//! the `<blockquote>`, vBulletin's "Originally Posted by name" line) is dropped: it names who is quoted, which the quote's text does not
 //! need, and its arrow and date are navigation ([`hide_quote_attributions`]).
 
 use std::collections::HashSet;
@@ -101,14 +101,32 @@ const ATTRIBUTION_WORDS: [&str; 4] = ["wrote", "said", "writes", "posted"];
 /// How far into a quote its attribution's first text may be, in nodes.
 const ATTRIBUTION_DEPTH: usize = 8;
 
+/// An attribution line is hidden only when the quote holds more than this many characters
+/// besides it (a quote that is all one line keeps it).
+const MIN_QUOTED_CHARS: usize = 3;
+
 /// The longest attribution line, in characters.
 const MAX_ATTRIBUTION_CHARS: usize = 120;
 
-/// Hide the attribution `<cite>` that opens a kept blockquote (see the module header).
+/// Hide the attribution `<cite>` (or line) that opens a kept blockquote or quote box (see the
+/// module header).
 pub(super) fn hide_quote_attributions(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
     for q in 1..tree.len() {
-        if !kept[q] || tree.node(q).tag != "blockquote" {
+        if !kept[q]
+            || !(tree.node(q).tag == "blockquote" || super::callouts::plain_box(tree.node(q)))
+        {
             continue;
+        }
+        // A "Quote:" label just before the quote (vBulletin's `div.bbcode_description`).
+        if let Some(&label) = tree.parent(q).and_then(|p| {
+            let sibs = &tree.children[p];
+            let at = sibs.iter().position(|&c| c == q)?;
+            sibs[..at].iter().rev().find(|&&c| tree.chars[c] > 0)
+        }) {
+            let t = tree.text(label).trim().trim_end_matches(':').to_lowercase();
+            if t == "quote" {
+                hide[label..tree.subtree_end(label)].fill(true);
+            }
         }
         // The first text of the quote, and the `<cite>` it is in (a few nodes in: quotes
         // nested 100,000 deep stay linear).
@@ -119,11 +137,20 @@ pub(super) fn hide_quote_attributions(tree: &Tree, kept: &[bool], hide: &mut [bo
         else {
             continue;
         };
-        let Some(cite) = tree
+        // The `<cite>` it is in, or its own line: the block under the quote holding it, when
+        // the quote has more to say (vBulletin's `div.bbcode_postedby`, "Originally Posted
+        // by hallam_r").
+        let cite = tree
             .ancestors(first)
             .take_while(|&a| a != q)
             .find(|&a| tree.node(a).tag == "cite")
-        else {
+            .or_else(|| {
+                tree.ancestors(first)
+                    .take_while(|&a| a != q)
+                    .find(|&a| tree.is_block(a))
+                    .filter(|&a| tree.chars[q] > tree.chars[a] + MIN_QUOTED_CHARS)
+            });
+        let Some(cite) = cite else {
             continue;
         };
         let text = tree.text(cite).to_lowercase();

@@ -233,15 +233,18 @@ enum Cand {
     Quote,
 }
 
-/// Is node `id` a `<blockquote>` shown, not inside another one?
+/// Is node `id` a `<blockquote>` (or a quote box, vBulletin's `div.bbcode_quote`) shown, not
+/// a post's body ([`super::post_body`]), not inside another quote?
 fn is_quote(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
-    n.tag == "blockquote"
+    ((n.tag == "blockquote" && !super::post_body(n)) || super::callouts::quote_box(n))
         && n.display != "none"
         && n.visibility == "visible"
         && n.rect.w > 0.0
         && n.rect.h > 0.0
-        && !tree.ancestors(id).any(|a| tree.node(a).tag == "blockquote")
+        && !tree
+            .ancestors(id)
+            .any(|a| tree.node(a).tag == "blockquote" && !super::post_body(tree.node(a)))
 }
 
 /// A lead image: in a `<figure>` (or `<picture>`) that comes before any kept text (a

@@ -298,9 +298,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         hide_navigation_titles(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved, title);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
-        let quotes = tree.snap.nodes.iter().any(|n| {
-            n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)
-        });
+        let quotes = tree.snap.nodes.iter().any(quote_or_callout);
         // In-page anchors resolve to what the writer shows (the article's rest too).
         let links = links::Links::new(tree, &kept, opts);
         let mut w = Writer {
@@ -505,7 +503,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             "dl" => self.definition_list(id, blocks),
             "pre" | "code" => self.code_block(id, blocks),
             "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
-            _ if n.tag == "blockquote" || callouts::plain_box(n) => {
+            _ if (n.tag == "blockquote" && !post_body(n)) || callouts::plain_box(n) => {
                 let inner = join(&self.children_blocks(id));
                 if !inner.is_empty() {
                     blocks.push(Block {
@@ -996,10 +994,9 @@ impl<'t, 'a> Writer<'t, 'a> {
         if !self.quotes {
             return None;
         }
-        self.tree.ancestors(r).find(|&a| {
-            let n = self.tree.node(a);
-            n.tag == "blockquote" || callouts::kind(n).is_some() || callouts::plain_box(n)
-        })
+        self.tree
+            .ancestors(r)
+            .find(|&a| quote_or_callout(self.tree.node(a)))
     }
 
     /// A quote's or callout's blocks, prefixed.
@@ -1086,6 +1083,26 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// (`mw-editsection`; `editsection` in older skins and wikis such as cppreference).
 const HIDDEN_CLASSES: [&str; 3] = ["eqno", "mw-editsection", "editsection"];
 
+/// Is node `n` written as a quote or a callout (a `<blockquote>` that is not a post's body,
+/// a callout, a plain box)?
+fn quote_or_callout(n: &crate::snapshot::Node) -> bool {
+    (n.tag == "blockquote" && !post_body(n))
+        || callouts::kind(n).is_some()
+        || callouts::plain_box(n)
+}
+
+/// Is `<blockquote>` node `n` a post's body, not a quote (vBulletin's posts are
+/// `blockquote.postcontent`)? Its class names a post's content (`postcontent`,
+/// `post-content`, `post_content`, `postbody`).
+pub(super) fn post_body(n: &crate::snapshot::Node) -> bool {
+    n.class.as_deref().is_some_and(|c| {
+        c.split_whitespace().any(|t| {
+            let t = t.to_ascii_lowercase().replace(['-', '_'], "");
+            t == "postcontent" || t == "postbody"
+        })
+    })
+}
+
 /// The largest side of a box drawn for screen readers only (the `sr-only`,
 /// `screen-reader-text`, `visually-hidden` pattern: 1 x 1 px, clipped): what it holds, a
 /// reader of the page never sees.
@@ -1142,8 +1159,9 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
     }
 }
 
-/// Hide the elements classed with [`HIDDEN_CLASSES`], text for screen readers only, and the
-/// controls inside a heading ([`hide_heading_controls`]).
+/// Hide the elements classed with [`HIDDEN_CLASSES`], text for screen readers only, a forum
+/// post's signature ([`signature`]) and the controls inside a heading
+/// ([`hide_heading_controls`]).
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {
     let mut i = 1;
     while i < tree.len() {
@@ -1159,7 +1177,7 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             && matches!(n.position.as_str(), "absolute" | "fixed")
             && pixel_box(&n.rect)
             && tree.chars[i] > 0;
-        if eqno || screen_reader {
+        if eqno || screen_reader || signature(tree, i) {
             let end = tree.subtree_end(i);
             hide[i..end].fill(true);
             i = end;
@@ -1170,6 +1188,26 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             i += 1;
         }
     }
+}
+
+/// Is node `i` a forum post's signature: classed `signature` (vBulletin's
+/// `blockquote.signature`, phpBB's and SMF's `div.signature`) or XenForo's
+/// `message-signature`, inside an element whose class names a post or a message? (Not an API
+/// page's `member-signature` or `tsd-signature`.)
+fn signature(tree: &Tree, i: NodeId) -> bool {
+    let named = |c: &str, f: &dyn Fn(&str) -> bool| c.split_whitespace().any(f);
+    tree.node(i).class.as_deref().is_some_and(|c| {
+        named(c, &|t| {
+            t.eq_ignore_ascii_case("signature") || t == "message-signature"
+        })
+    }) && tree.ancestors(i).take(12).any(|a| {
+        tree.node(a).class.as_deref().is_some_and(|c| {
+            named(c, &|t| {
+                let t = t.to_ascii_lowercase();
+                t.contains("post") || t.contains("message")
+            })
+        })
+    })
 }
 
 /// Is node `n` a control (a button, a select, an input, `role="button"` or a switch)?

@@ -1701,3 +1701,33 @@ fn controls_inside_a_heading_go_unless_they_are_its_text() {
         "# Ingredients\n\nTwo cups of flour.\n\n# How long does it keep?\n\nA week in the fridge.\n"
     );
 }
+
+#[test]
+fn a_vbulletin_post_is_no_quote_its_quote_box_is_and_its_labels_and_signature_go() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let post = el(&mut b, 0, "li", "postbitlegacy");
+    let body = el(&mut b, post, "blockquote", "postcontent restore");
+    // A quote box with its "Quote:" label and its attribution line.
+    let cont = el(&mut b, body, "div", "bbcode_container");
+    let label = el(&mut b, cont, "div", "bbcode_description");
+    b.text(label, "Quote:");
+    let q = el(&mut b, cont, "div", "bbcode_quote");
+    let by = el(&mut b, q, "div", "bbcode_postedby");
+    b.text(by, "Originally Posted by hallam_r");
+    let m = el(&mut b, q, "div", "message");
+    b.text(m, "The rear sensor is switching.");
+    let p = el(&mut b, body, "p", "");
+    b.text(p, "That is your answer right there.");
+    // A code box with its "Code:" label.
+    let cont = el(&mut b, body, "div", "bbcode_container");
+    let label = el(&mut b, cont, "div", "bbcode_description");
+    b.text(label, "Code:");
+    let pre = el(&mut b, cont, "pre", "bbcode_code");
+    raw(&mut b, pre, "MID 21  TID 80");
+    let sig = el(&mut b, post, "blockquote", "signature restore");
+    b.text(sig, "2009 Civic 1.8 SE in Polished Metal");
+    assert_eq!(
+        md(&b.build()),
+        "> The rear sensor is switching.\n\nThat is your answer right there.\n\n```\nMID 21  TID 80\n```\n"
+    );
+}
