@@ -35,7 +35,9 @@
 (() => {
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META",
     "LINK", "TITLE", "BASE", "#comment"]);
-  const OPAQUE = new Set(["SVG", "MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
+  // (`MML:MATH`: MathML written with a namespace prefix, as JATS articles are (PubMed
+  // Central), which an HTML parser makes an unknown element; its TeX is its `alttext`.)
+  const OPAQUE = new Set(["SVG", "MATH", "MML:MATH", "IFRAME", "OBJECT", "EMBED", "CANVAS", "VIDEO", "AUDIO"]);
   const LINKISH = new Set(["A", "BUTTON", "SELECT"]);
   // List markers that count (a `<ul>` drawn so is an ordered list).
   const NUMBERED = /^(decimal|decimal-leading-zero|lower-alpha|upper-alpha|lower-latin|upper-latin|lower-roman|upper-roman|lower-greek)$/;
@@ -245,7 +247,7 @@
       m = qsOf.call(el, "math");
       const d = attr(el, "display");
       display = d === "true" || d === "block";
-    } else if (tagU === "MATH") {
+    } else if (tagU === "MATH" || tagU === "MML:MATH") {
       if (closestOf.call(el, ".katex, mjx-container, .MathJax, .MathJax_Display, .MJX_Assistive_MathML")) return null;
       m = el;
       display = attr(el, "display") === "block";

@@ -239,6 +239,9 @@ struct Writer<'t, 'a> {
     hiding: bool,
     /// Does the page have a quote or callout (else content roots need no ancestor check)?
     quotes: bool,
+    /// Lists whose items carry their numbers as text (a reference list's `<span
+    /// class="label">1.</span>`): written ordered, the labels hidden ([`number_labels`]).
+    labelled: std::collections::HashSet<NodeId>,
     /// Image sources written so far (each once).
     seen: std::cell::RefCell<std::collections::HashSet<String>>,
     /// Does the node's kept subtree (below it) hold a block element?
@@ -296,6 +299,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         comments::hide_quote_attributions(tree, &kept, &mut hide);
         hide_marked(tree, &mut hide);
         hide_navigation_titles(tree, &kept, &mut hide);
+        let labelled = number_labels(tree, &kept, &mut hide);
         let headings = headings::Levels::new(tree, &kept, &hide, &moved, title);
         let hiding = hide.iter().chain(&moved).any(|&h| h);
         let quotes = tree.snap.nodes.iter().any(quote_or_callout);
@@ -312,6 +316,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             authors,
             hiding,
             quotes,
+            labelled,
             seen: Default::default(),
             has_block: vec![false; n],
             depth: std::cell::Cell::new(0),
@@ -640,6 +645,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         // An ARIA list of steps (Mintlify's `data-component-part="steps"`) is numbered.
         let node = self.tree.node(id);
         let ordered = node.tag == "ol"
+            || self.labelled.contains(&id)
             || self.numbered_items(id)
             || (node.tag != "ul"
                 && (node.class.iter().chain(node.attrs.values()))
@@ -1188,6 +1194,67 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             i += 1;
         }
     }
+}
+
+/// The kept lists (`ul`, `ol`) of two items or more whose items each open with their own
+/// number as a label of its own (PubMed Central's reference list: `<li><span
+/// class="label">1.</span><cite>…`; "[1]" and "1)" too), numbered 1, 2, 3, … in order: the
+/// labels are hidden and the list is written ordered. Linear in the page.
+fn number_labels(
+    tree: &Tree,
+    kept: &[bool],
+    hide: &mut [bool],
+) -> std::collections::HashSet<NodeId> {
+    let mut out = std::collections::HashSet::new();
+    for l in 1..tree.len() {
+        if !kept[l] || !matches!(tree.node(l).tag.as_str(), "ul" | "ol") {
+            continue;
+        }
+        let items: Vec<NodeId> = tree.children[l]
+            .iter()
+            .copied()
+            .filter(|&c| tree.node(c).tag == "li")
+            .collect();
+        if items.len() < 2 {
+            continue;
+        }
+        let mut labels = Vec::with_capacity(items.len());
+        for (k, &li) in items.iter().enumerate() {
+            // The item's first text, a few nodes in, alone in its element.
+            let Some(t) = tree
+                .subtree(li)
+                .take(6)
+                .find(|&d| tree.node(d).is_text() && tree.own_chars[d] > 0)
+            else {
+                break;
+            };
+            // "1." "1)" "[1]": not a bare "1" (a recipe's amount).
+            let text = tree.text(t);
+            let text = text.trim();
+            let digits = text
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .or_else(|| text.strip_suffix('.'))
+                .or_else(|| text.strip_suffix(')'));
+            if digits.and_then(|d| d.parse::<usize>().ok()) != Some(k + 1) {
+                break;
+            }
+            let Some(label) = tree
+                .parent(t)
+                .filter(|&p| p != li && tree.chars[p] == tree.chars[t])
+            else {
+                break;
+            };
+            labels.push(label);
+        }
+        if labels.len() == items.len() {
+            for label in labels {
+                hide[label..tree.subtree_end(label)].fill(true);
+            }
+            out.insert(l);
+        }
+    }
+    out
 }
 
 /// Is node `i` a forum post's signature: classed `signature` (vBulletin's

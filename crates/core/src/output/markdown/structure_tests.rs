@@ -1731,3 +1731,36 @@ fn a_vbulletin_post_is_no_quote_its_quote_box_is_and_its_labels_and_signature_go
         "> The rear sensor is switching.\n\nThat is your answer right there.\n\n```\nMID 21  TID 80\n```\n"
     );
 }
+
+#[test]
+fn items_carrying_their_numbers_as_labels_are_an_ordered_list_but_amounts_are_not() {
+    let list = |labels: [&str; 2], texts: [&str; 2]| {
+        let mut b = SnapshotBuilder::new(1000.0);
+        let ul = el(&mut b, 0, "ul", "ref-list");
+        for (l, t) in labels.iter().zip(texts) {
+            let li = el(&mut b, ul, "li", "");
+            let s = span(&mut b, li, "span", "label");
+            b.text(s, l);
+            let c = span(&mut b, li, "span", "");
+            b.text(c, t);
+        }
+        md(&b.build())
+    };
+    assert_eq!(
+        list(
+            ["1.", "2."],
+            ["Hale R. A review. 2021.", "Sato K. Disposition. 2020."]
+        ),
+        "1. Hale R. A review. 2021.\n2. Sato K. Disposition. 2020.\n"
+    );
+    assert_eq!(
+        list(["[1]", "[2]"], ["Hale R.", "Sato K."]),
+        "1. Hale R.\n2. Sato K.\n"
+    );
+    // A recipe's amounts, and numbers out of order, are text.
+    assert_eq!(
+        list(["1", "2"], [" cup flour", " eggs"]),
+        "- 1 cup flour\n- 2 eggs\n"
+    );
+    assert_eq!(list(["2.", "1."], [" b", " a"]), "- 2\\. b\n- 1\\. a\n");
+}
