@@ -1206,8 +1206,8 @@ fn number_labels(
     hide: &mut [bool],
 ) -> std::collections::HashSet<NodeId> {
     let mut out = std::collections::HashSet::new();
-    for l in 1..tree.len() {
-        if !kept[l] || !matches!(tree.node(l).tag.as_str(), "ul" | "ol") {
+    for (l, _) in kept.iter().enumerate().skip(1).filter(|(_, &k)| k) {
+        if !matches!(tree.node(l).tag.as_str(), "ul" | "ol") {
             continue;
         }
         let items: Vec<NodeId> = tree.children[l]
