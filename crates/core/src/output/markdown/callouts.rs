@@ -64,7 +64,7 @@ const KINDS: [(&str, &str, Sureness); 37] = [
     ("help", "IMPORTANT", Weak),
     ("faq", "IMPORTANT", Weak),
     ("warning", "WARNING", Sole),
-    ("warn", "WARNING", Weak),
+    ("warn", "WARNING", Sole),
     ("attention", "WARNING", Strong),
     // Docusaurus and Starlight draw a caution as a warning (yellow); GitHub's CAUTION is
     // their danger.
@@ -168,7 +168,7 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
             .is_some_and(|c| c.split_whitespace().any(|t| t == "section"));
     if !matches!(
         n.tag.as_str(),
-        "div" | "aside" | "details" | "section" | "blockquote"
+        "div" | "aside" | "details" | "section" | "blockquote" | "p"
     ) && !doxygen
     {
         return None;
@@ -187,6 +187,14 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     }
     let class = n.class.as_deref()?;
     let toks: Vec<&str> = class.split_whitespace().collect();
+    // A paragraph classed with a kind alone (Docsify's `p.tip` and `p.warn`); not `p.note`,
+    // which pages use for small print as often as for a box.
+    if n.tag == "p" {
+        return match toks.as_slice() {
+            [only] if !only.eq_ignore_ascii_case("note") => alert_at_least(only, Sole),
+            _ => None,
+        };
+    }
     if let Some(k) = nextra_kind(&toks) {
         return Some(k);
     }

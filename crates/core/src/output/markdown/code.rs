@@ -358,6 +358,23 @@ fn generic_label(text: &str) -> bool {
     )
 }
 
+/// Is node `d` of code block `root` part of the code's text (inside its `<code>`, or a
+/// highlighter's token: Prism's `span.token`, highlight.js's `hljs-*`), where "COPY" is a
+/// Dockerfile's keyword, not a button?
+fn in_code_text(tree: &Tree, d: NodeId, root: NodeId) -> bool {
+    let token = |n: &crate::snapshot::Node| {
+        n.class.as_deref().is_some_and(|c| {
+            c.split_whitespace()
+                .any(|t| t == "token" || t.starts_with("hljs"))
+        })
+    };
+    token(tree.node(d))
+        || tree
+            .ancestors(d)
+            .take_while(|&a| a != root)
+            .any(|a| tree.node(a).tag == "code")
+}
+
 fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
     if n.tag == "button" || n.role.as_deref() == Some("button") {
@@ -437,7 +454,7 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                         .text(d)
                         .chars()
                         .all(|c| c.is_ascii_digit() || c.is_whitespace()))
-                || is_copy_button(tree, d)
+                || (is_copy_button(tree, d) && !in_code_text(tree, d, i))
             {
                 *h = true;
             }

@@ -163,6 +163,9 @@ impl Links {
             // `#` alone (a script's link) goes nowhere: its text.
             match u.fragment() {
                 Some("") if bare == *page => return Target::Text,
+                // A single-page app's route (`#/configuration?id=basepath`, a hashbang
+                // `#!/post/12`): another page of the site, written as its URL.
+                Some(f) if bare == *page && (f.starts_with('/') || f.starts_with("!/")) => {}
                 Some(f) if bare == *page => {
                     let id = percent_decoded(f);
                     return if self.ids.contains(id.as_ref()) {
@@ -352,6 +355,7 @@ mod tests {
         link(&mut b, "javascript:void(0)", "js");
         link(&mut b, &format!("{PAGE}#"), "hash");
         link(&mut b, "https://elsewhere.org/x", "again");
+        link(&mut b, "#/configuration?id=basepath", "route");
         let img = b.el(p, "img", rect(0.0, 70.0, 100.0, 100.0));
         b.node_mut(img).src = Some("file:///home/u/saved/img/a.png".into());
         b.node_mut(img).alt = Some("A cat".into());
@@ -376,7 +380,7 @@ mod tests {
              [other](file:///home/u/saved/other.html?x=1#top) [about](file:///about.html) \
              [up](#intro) gone [self](file:///home/u/saved/post.html) \
              [out](https://elsewhere.org/x) js hash [again](https://elsewhere.org/x) \
-             ![A cat](file:///home/u/saved/img/a.png)\n"
+             [route](file:///home/u/saved/post.html#/configuration?id=basepath) ![A cat](file:///home/u/saved/img/a.png)\n"
         );
     }
 
@@ -459,11 +463,12 @@ mod tests {
             out,
             "# Intro\n\n\
              [other][1] [about][2] [up](#intro) gone [self][3] [out][4] js hash [again][4] \
-             ![A cat](https://example.org/a/img/a.png)\n\n\
+             [route][5] ![A cat](https://example.org/a/img/a.png)\n\n\
              [1]: https://example.org/a/other.html?x=1#top\n\
              [2]: https://example.org/about.html\n\
              [3]: https://example.org/a/\n\
-             [4]: https://elsewhere.org/x\n"
+             [4]: https://elsewhere.org/x\n\
+             [5]: https://example.org/a/#/configuration?id=basepath\n"
         );
     }
 
@@ -476,7 +481,7 @@ mod tests {
         };
         assert_eq!(
             md(&saved_page(), &none),
-            "# Intro\n\nother about up gone self out js hash again A cat\n"
+            "# Intro\n\nother about up gone self out js hash again route A cat\n"
         );
         let dropped = WriterOptions {
             images: ImagesMode::None,

@@ -1764,3 +1764,31 @@ fn items_carrying_their_numbers_as_labels_are_an_ordered_list_but_amounts_are_no
     );
     assert_eq!(list(["2.", "1."], [" b", " a"]), "- 2\\. b\n- 1\\. a\n");
 }
+
+#[test]
+fn a_paragraph_classed_with_a_kind_is_a_callout_and_a_code_keyword_is_no_copy_button() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // Docsify's `p.warn` and `p.tip`; a `p.lead` is a paragraph.
+    for (class, text) in [
+        ("warn", "Add a .nojekyll file."),
+        ("lead", "Docs in one page."),
+    ] {
+        let p = el(&mut b, 0, "p", class);
+        b.text(p, text);
+    }
+    // Prism's Dockerfile tokens: `COPY` is code, the button after the code is not.
+    let pre = el(&mut b, 0, "pre", "");
+    b.node_mut(pre)
+        .attrs
+        .insert("data-lang".into(), "dockerfile".into());
+    let code = el(&mut b, pre, "code", "lang-dockerfile");
+    let k = span(&mut b, code, "span", "token keyword");
+    raw(&mut b, k, "COPY");
+    raw(&mut b, code, " docs/ /srv/docs/");
+    let btn = span(&mut b, pre, "button", "docsify-copy-code-button");
+    b.text(btn, "Copy");
+    assert_eq!(
+        md(&b.build()),
+        "> [!WARNING]\n> Add a .nojekyll file.\n\nDocs in one page.\n\n```dockerfile\nCOPY docs/ /srv/docs/\n```\n"
+    );
+}
