@@ -23,9 +23,10 @@
 //!   when it sits between kept text (the text just before or after it kept, for an image with
 //!   at most a label's [`LABEL_SLACK`] characters of unkept text between, and kept text on
 //!   both sides somewhere: a figure between two paragraphs, a post's attachment under its
-//!   "Attachments" label); an inline formula needs the text
-//!   just before and just after it kept (its sentence), a display formula joins as an image
-//!   does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
+//!   "Attachments" label); an inline formula needs the text just before and just after it
+//!   kept (its sentence), or just before it when only punctuation follows it in its block (a
+//!   sentence's last formula, its full stop kept with it); a display formula joins as an
+//!   image does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
 //!   around it), and a figure brought so brings its `<figcaption>`; so does a kept figure
 //!   showing a content image.
 //! - a data table ([`is_data_table`]) or a `<blockquote>` (a quoted reply, a pull
@@ -310,6 +311,34 @@ fn lead_gallery_image(
     end < tree.len() && after[end - 1].1 && in_kept_article(tree, img, has_text)
 }
 
+/// Does node `id` end its block, but for punctuation (a sentence's last formula, "… so
+/// $\lim f = 1$.")? If so, that punctuation is kept with it.
+fn ends_block(tree: &Tree, id: NodeId, out: &mut [bool]) -> bool {
+    let Some(block) = tree.ancestors(id).find(|&a| tree.is_block(a)) else {
+        return false;
+    };
+    let (from, to) = (tree.subtree_end(id), tree.subtree_end(block));
+    // Stops at the first word (linear in what follows the formula up to that word).
+    let mut rest = Vec::new();
+    for j in from..to {
+        if !tree.node(j).is_text() || tree.own_chars[j] == 0 {
+            continue;
+        }
+        let punctuation = tree
+            .text(j)
+            .chars()
+            .all(|c| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')'));
+        if !punctuation || rest.len() == 4 {
+            return false;
+        }
+        rest.push(j);
+    }
+    for j in rest {
+        out[j] = true;
+    }
+    true
+}
+
 /// The keep mask with the media the extraction left out (see the module rules). Linear.
 pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     let n = tree.len();
@@ -402,6 +431,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             Cand::Formula => {
                 in_kept
                     || (b && a)
+                    || (b && ends_block(tree, at, &mut out))
                     || (math::formula(tree.node(i)).is_some_and(|f| f.1)
                         && (b || a)
                         && any_b

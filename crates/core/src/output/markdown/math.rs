@@ -802,4 +802,36 @@ mod writer_tests {
             "Let $x_1$ and $y \\ne 0$, so\n\n$$\n\\sqrt{y}\n$$\n\nholds.\n"
         );
     }
+
+    #[test]
+    fn a_sentences_last_formula_joins_with_its_full_stop() {
+        // LibreTexts: "… estimate <MathJax 2 script>." with the paragraph itself not in the
+        // mask, nor its full stop; a formula followed by more words in its block needs them.
+        let page = |after: &str| {
+            let mut b = SnapshotBuilder::new(800.0);
+            let p = b.el(0, "p", rect(0.0, 0.0, 600.0, 20.0));
+            let t1 = b.text(p, "Use a table of values to estimate ");
+            let s = b.el(p, "script", rect(0.0, 0.0, 0.0, 0.0));
+            b.node_mut(s).tex = Some("\\lim_{x \\to 0} f(x)".into());
+            b.node_mut(s).display = "none".into();
+            b.text(p, after);
+            let q = b.el(0, "p", rect(0.0, 30.0, 600.0, 20.0));
+            let t2 = b.text(q, "Solution follows.");
+            let snap = b.build();
+            let tree = Tree::new(&snap);
+            let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+            for i in [t1, q, t2] {
+                ex.kept[i] = true;
+            }
+            render(&tree, &ex)
+        };
+        assert_eq!(
+            page("."),
+            "Use a table of values to estimate $\\lim_{x \\to 0} f(x)$.\n\nSolution follows.\n"
+        );
+        assert_eq!(
+            page(" and then some words"),
+            "Use a table of values to estimate\n\nSolution follows.\n"
+        );
+    }
 }
