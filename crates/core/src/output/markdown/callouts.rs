@@ -199,13 +199,21 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
         return Some(k);
     }
     // GOV.UK's warning text; a kind before a box's name (`info-notice`, `warning-box`,
-    // NHS's `nhsuk-warning-callout`).
+    // NHS's `nhsuk-warning-callout`), or after it (`box-note`).
     if toks.contains(&"govuk-warning-text") {
         return Some("WARNING");
     }
     for t in &toks {
         let words: Vec<&str> = t.split(['-', '_']).filter(|w| !w.is_empty()).collect();
         if let [.., kind, boxed] = words.as_slice() {
+            if BOX_WORDS.contains(boxed) {
+                if let Some(k) = strong_kind(kind) {
+                    return Some(k);
+                }
+            }
+        }
+        // A box's name before its kind (LibreTexts' `box-note`, `box-warning`).
+        if let [boxed, kind] = words.as_slice() {
             if BOX_WORDS.contains(boxed) {
                 if let Some(k) = strong_kind(kind) {
                     return Some(k);
@@ -386,10 +394,15 @@ impl Writer<'_, '_> {
         let n = self.tree.node(first);
         let titled = n.class.as_deref().is_some_and(|c| {
             let c = c.to_ascii_lowercase();
-            c.contains("title") || c.contains("heading") || c.contains("header")
+            c.contains("title")
+                || c.contains("heading")
+                || c.contains("header")
+                || c.contains("legend")
         });
-        (titled || n.tag == "summary" || n.tag == "dt" || n.heading_level().is_some())
-            .then_some(first)
+        (titled
+            || matches!(n.tag.as_str(), "summary" | "dt" | "legend")
+            || n.heading_level().is_some())
+        .then_some(first)
     }
 
     /// `> [!KIND]` and the callout's content.

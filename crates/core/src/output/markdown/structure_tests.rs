@@ -1792,3 +1792,21 @@ fn a_paragraph_classed_with_a_kind_is_a_callout_and_a_code_keyword_is_no_copy_bu
         "> [!WARNING]\n> Add a .nojekyll file.\n\nDocs in one page.\n\n```dockerfile\nCOPY docs/ /srv/docs/\n```\n"
     );
 }
+
+#[test]
+fn a_box_named_before_its_kind_is_a_callout_and_its_legend_is_its_title() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let d = el(&mut b, 0, "div", "box-note");
+    let l = el(&mut b, d, "p", "box-legend");
+    let s = span(&mut b, l, "span", "");
+    b.text(s, "Note");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "The limit does not depend on f(a).");
+    let d = el(&mut b, 0, "div", "box-example");
+    let p = el(&mut b, d, "p", "");
+    b.text(p, "Estimate the limit.");
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> The limit does not depend on f(a).\n\nEstimate the limit.\n"
+    );
+}
