@@ -1,7 +1,8 @@
 //! Reader comments (kept with `--comments`): each comment is written where the page has it
 //! (a list item of the comment list, replies in nested lists), with its author in bold and
 //! its date as the page shows it; the comment's action links ("Reply", "Report", "Like",
-//! "Share", "Permalink", `.comment-reply-link`) are dropped.
+//! "Share", "Permalink", `.comment-reply-link`, a control drawn in symbols only: "[–]") are
+//! dropped.
 //!
 //! A comment is an element whose class has a `comment` token (`comment`, `comment-body`,
 //! WordPress's `li.comment`, Disqus-like `.post`s are not recognised) or whose id is
@@ -41,7 +42,8 @@ fn tokens(n: &Node) -> impl Iterator<Item = &str> {
     n.class.as_deref().unwrap_or("").split_whitespace()
 }
 
-fn is_comment(n: &Node) -> bool {
+/// A comment: a `comment` or `comment-body` class token, or an id `comment-N`.
+pub(super) fn is_comment(n: &Node) -> bool {
     n.is_element()
         && (tokens(n).any(|t| t == "comment" || t == "comment-body")
             || n.id.as_deref().is_some_and(|i| {
@@ -68,10 +70,15 @@ pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashSet<
                 continue;
             }
             if dn.tag == "a" || dn.tag == "button" {
+                let label = tree.text(d);
+                // An action's word, or a control drawn in symbols only (Reddit's "[–]" that
+                // folds a comment, a "▲" vote).
                 let action = tokens(dn)
                     .any(|t| t.contains("reply-link") || t.contains("comment-reply"))
                     || (tree.chars[d] <= 12
-                        && ACTIONS.contains(&tree.text(d).to_lowercase().as_str()));
+                        && (ACTIONS.contains(&label.to_lowercase().as_str())
+                            || (!label.trim().is_empty()
+                                && !label.chars().any(char::is_alphanumeric))));
                 if action {
                     hide[d..tree.subtree_end(d)].fill(true);
                 }

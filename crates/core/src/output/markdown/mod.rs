@@ -53,6 +53,7 @@ mod syntax;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod threads;
 mod title;
 mod video;
 
@@ -270,6 +271,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
+        threads::with_replies(tree, &mut kept);
         article::complete_lists(tree, &mut kept);
         article::complete_terms(tree, &mut kept);
         images::caption_figures(tree, kept.to_mut());

@@ -1,0 +1,163 @@
+//! The replies of a thread (Hacker News, Reddit, Lemmy, a GitHub issue): a page whose opening
+//! post the extraction kept and whose discussion, written as comments, holds more text than
+//! that post. Extractors trained on articles keep the post and leave the replies out as
+//! reader comments; on such a page the replies are what a reader came for, and the markdown
+//! keeps them, each where the page has it (replies nested, authors in bold, action links left
+//! out: [`super::comments`]). The text and `html` outputs keep the extraction's choice, and
+//! `--comments` keeps comments on every page.
+//!
+//! The rules (markdown writer only):
+//! - a *reply* is an element that is a comment ([`super::comments::is_comment`]: a `comment`
+//!   class token, `comment-body`, an id `comment-N`), shown, after the first kept text, holding
+//!   no kept text, and not inside another reply (a nested reply comes with its parent);
+//! - the page is a thread when it has at least [`MIN_REPLIES`] replies (nested ones counted)
+//!   and their text is at least as long as the kept text (on an article, the comments under
+//!   it are shorter than it), or kept text is itself in a comment (the opening post written
+//!   as one, as a GitHub issue's is);
+//! - each reply's shown subtree is kept.
+
+use std::borrow::Cow;
+
+use crate::snapshot::{NodeId, Tree};
+
+/// The fewest replies that make a discussion.
+const MIN_REPLIES: usize = 2;
+
+/// Keep the replies of a thread (see the module rules). Linear in the page.
+pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let n = tree.len();
+    let text = |i: NodeId| tree.node(i).is_text() && tree.own_chars[i] > 0;
+    let Some(first) = (0..n).find(|&i| kept[i] && text(i)) else {
+        return;
+    };
+    let kept_chars: usize = (0..n)
+        .filter(|&i| kept[i] && text(i))
+        .map(|i| tree.own_chars[i])
+        .sum();
+    let has_text = super::holds_kept_text(tree, kept);
+    let mut replies = Vec::new();
+    let mut reply_chars = 0;
+    let mut i = first + 1;
+    while i < n {
+        let node = tree.node(i);
+        if super::comments::is_comment(node)
+            && node.rendered
+            && node.visibility == "visible"
+            && !has_text[i]
+            && tree.chars[i] > 0
+        {
+            replies.push(i);
+            reply_chars += tree.chars[i];
+            i = tree.subtree_end(i);
+        } else {
+            i += 1;
+        }
+    }
+    // Replies nested in replies count (a Reddit thread is one top-level comment and its
+    // children).
+    let count: usize = replies
+        .iter()
+        .map(|&r| {
+            tree.subtree(r)
+                .filter(|&d| super::comments::is_comment(tree.node(d)))
+                .count()
+        })
+        .sum();
+    // The opening post written as a comment too (a GitHub issue's first `timeline-comment`):
+    // kept text inside a comment (parents come before their children: one pass).
+    let mut in_comment = vec![false; n];
+    let mut post_is_comment = false;
+    for i in 0..n {
+        in_comment[i] = super::comments::is_comment(tree.node(i))
+            || tree.parent(i).is_some_and(|p| in_comment[p]);
+        post_is_comment |= in_comment[i] && kept[i] && text(i);
+    }
+    if count < MIN_REPLIES || (reply_chars < kept_chars && !post_is_comment) {
+        return;
+    }
+    let out = kept.to_mut();
+    for r in replies {
+        for d in tree.subtree(r) {
+            out[d] |= tree.node(d).rendered;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::{Algorithm, Extraction};
+    use crate::output::markdown::render;
+    use crate::snapshot::{rect, SnapshotBuilder, Tree};
+
+    /// An opening post (kept) and replies classed `comment` (left out by the extraction), one
+    /// nested in another; `post_comment`: the post is classed `comment` too.
+    fn thread(post: &str, replies: &[&str], post_comment: bool) -> String {
+        let mut b = SnapshotBuilder::new(800.0);
+        let op = b.el(0, "div", rect(0.0, 0.0, 800.0, 100.0));
+        if post_comment {
+            b.node_mut(op).class = Some("timeline-comment comment".into());
+        }
+        let p = b.el(op, "p", rect(0.0, 0.0, 800.0, 100.0));
+        let t = b.text(p, post);
+        let tree_el = b.el(0, "div", rect(0.0, 120.0, 800.0, 300.0));
+        let mut parent = tree_el;
+        for (k, r) in replies.iter().enumerate() {
+            let c = b.el(
+                parent,
+                "div",
+                rect(0.0, 120.0 + 40.0 * k as f64, 800.0, 40.0),
+            );
+            b.node_mut(c).class = Some("comment".into());
+            let q = b.el(c, "p", rect(0.0, 120.0 + 40.0 * k as f64, 800.0, 20.0));
+            b.text(q, r);
+            // The second reply answers the first.
+            if k == 0 {
+                parent = c;
+            }
+        }
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for i in [p, t] {
+            ex.kept[i] = true;
+        }
+        render(&tree, &ex)
+    }
+
+    #[test]
+    fn a_discussion_longer_than_its_post_is_kept_with_it() {
+        assert_eq!(
+            thread(
+                "Show HN: a ledger.",
+                &[
+                    "How does it merge two edits?",
+                    "By transaction, not by line."
+                ],
+                false
+            ),
+            "Show HN: a ledger.\n\nHow does it merge two edits?\n\nBy transaction, not by line.\n"
+        );
+    }
+
+    #[test]
+    fn comments_shorter_than_an_article_stay_out_unless_the_post_is_a_comment() {
+        let article = "A long article about the kiln, its firing schedule and the glazes that \
+                       run when the kiln is too hot for them.";
+        let replies = ["Great post!", "Thanks, very useful."];
+        assert_eq!(thread(article, &replies, false), format!("{article}\n"));
+        // A GitHub issue: the opening post is a comment like its replies.
+        assert_eq!(
+            thread(article, &replies, true),
+            format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
+        );
+        // One reply is no discussion.
+        assert_eq!(
+            thread(
+                "Short post.",
+                &["A much longer reply than the post itself."],
+                false
+            ),
+            "Short post.\n"
+        );
+    }
+}
