@@ -217,7 +217,27 @@ pub(super) fn is_wrapper(tree: &Tree, id: NodeId) -> bool {
 /// Is this node a code block's root (the outermost)?
 pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
-    n.tag == "pre" || is_widget(n) || (n.tag == "code" && is_block_code(tree, id))
+    n.tag == "pre"
+        || is_widget(n)
+        || (n.tag == "code" && is_block_code(tree, id))
+        || code_element(tree, id)
+}
+
+/// A custom element for code laid out as a block (Distill's `<d-code language="python">`,
+/// a `<code-block>`): a tag with a hyphen and a `code` word, drawn as a block, whose text
+/// keeps its line breaks or that names a language.
+pub(super) fn code_element(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.tag.contains('-')
+        && n.tag.split('-').any(|w| w == "code")
+        && n.display != "inline"
+        && (n.attrs.contains_key("language")
+            || tree.children[id].iter().any(|&c| {
+                tree.node(c)
+                    .raw
+                    .as_deref()
+                    .is_some_and(|r| r.contains('\n'))
+            }))
 }
 
 /// Attributes that name a block's language: `data-lang`/`data-language` (many highlighters),

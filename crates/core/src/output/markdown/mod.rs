@@ -495,7 +495,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         if let Some(level) = self.heading_level(id) {
             return self.heading(id, self.headings.level(id, level), blocks);
         }
-        if code::is_widget(n) {
+        if code::is_widget(n) || code::code_element(self.tree, id) {
             return self.code_block(id, blocks);
         }
         if let Some(kind) = callouts::kind(n).or_else(|| callouts::legacy_kind(self.tree, id)) {

@@ -1810,3 +1810,20 @@ fn a_box_named_before_its_kind_is_a_callout_and_its_legend_is_its_title() {
         "> [!NOTE]\n> The limit does not depend on f(a).\n\nEstimate the limit.\n"
     );
 }
+
+#[test]
+fn a_custom_code_element_is_a_code_block_with_its_language() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let c = el(&mut b, 0, "d-code", "");
+    b.node_mut(c)
+        .attrs
+        .insert("language".into(), "python".into());
+    raw(&mut b, c, "def f(x):\n    return x\n");
+    // A custom element named for something else stays text.
+    let d = el(&mut b, 0, "d-byline", "");
+    raw(&mut b, d, "By Ada\nand Grace");
+    assert_eq!(
+        md(&b.build()),
+        "```python\ndef f(x):\n    return x\n```\n\nBy Ada and Grace\n"
+    );
+}
