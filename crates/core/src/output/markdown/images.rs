@@ -20,8 +20,8 @@
 //!   Tracking pixels, spacers, icons and avatars are smaller and dropped, even inside kept
 //!   content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
-//!   when it sits between kept text (the text just before or after it kept, for an image with
-//!   at most a label's [`LABEL_SLACK`] characters of unkept text between, and kept text on
+//!   when it sits between kept text (the text just before or after it kept, for an image
+//!   not in a link with at most a label's [`LABEL_SLACK`] characters of unkept text between, and kept text on
 //!   both sides somewhere: a figure between two paragraphs, a post's attachment under its
 //!   "Attachments" label); an inline formula needs the text just before and just after it
 //!   kept (its sentence), or just before it when only punctuation follows it in its block (a
@@ -438,7 +438,9 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                         && any_a)
             }
             Cand::Image => {
-                let near = near_before[at] || (end < n && near_after[end - 1]);
+                // (Not a linked image: a listing's card tiles sit a short title apart.)
+                let near =
+                    !tree.node(i).link && (near_before[at] || (end < n && near_after[end - 1]));
                 in_kept
                     || ((b || a || near) && any_b && any_a)
                     || lead_figure(tree, i, &before, &after, &near_after, &has_text)

@@ -11,9 +11,9 @@
 //!   class token, `comment-body`, an id `comment-N`), shown, after the first kept text, holding
 //!   no kept text, and not inside another reply (a nested reply comes with its parent);
 //! - the page is a thread when it has at least [`MIN_REPLIES`] replies (nested ones counted)
-//!   and their text is at least as long as the kept text (on an article, the comments under
-//!   it are shorter than it), or kept text is itself in a comment (the opening post written
-//!   as one, as a GitHub issue's is);
+//!   and either their text is at least as long as the kept text and that is a short post (at
+//!   most [`MAX_POST_CHARS`]: a blog post, however long its comments, is an article), or kept
+//!   text is itself in a comment (the opening post written as one, as a GitHub issue's is);
 //! - each reply's shown subtree is kept.
 
 use std::borrow::Cow;
@@ -22,6 +22,10 @@ use crate::snapshot::{NodeId, Tree};
 
 /// The fewest replies that make a discussion.
 const MIN_REPLIES: usize = 2;
+
+/// The longest kept text (in characters) that is a thread's opening post when the replies
+/// decide by their length: a blog post is longer (its comments, however many, stay out).
+const MAX_POST_CHARS: usize = 2000;
 
 /// Keep the replies of a thread (see the module rules). Linear in the page.
 pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
@@ -72,7 +76,8 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
             || tree.parent(i).is_some_and(|p| in_comment[p]);
         post_is_comment |= in_comment[i] && kept[i] && text(i);
     }
-    if count < MIN_REPLIES || (reply_chars < kept_chars && !post_is_comment) {
+    let discussion = reply_chars >= kept_chars && kept_chars <= MAX_POST_CHARS;
+    if count < MIN_REPLIES || !(discussion || post_is_comment) {
         return;
     }
     let out = kept.to_mut();
