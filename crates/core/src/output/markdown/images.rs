@@ -20,10 +20,10 @@
 //!   Tracking pixels, spacers, icons and avatars are smaller and dropped, even inside kept
 //!   content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
-//!   when it sits between kept text (the text just before or after it kept, for an image
-//!   not in a link with at most a label's [`LABEL_SLACK`] characters of unkept text between, and kept text on
-//!   both sides somewhere: a figure between two paragraphs, a post's attachment under its
-//!   "Attachments" label); an inline formula needs the text just before and just after it
+//!   when it sits between kept text (the text just before or after it kept, for an image in
+//!   a figure or not in a link with at most a label's [`LABEL_SLACK`] characters of unkept
+//!   text between, and kept text on both sides somewhere: a figure between two paragraphs,
+//!   a lead picture above its byline); an inline formula needs the text just before and just after it
 //!   kept (its sentence), or just before it when only punctuation follows it in its block (a
 //!   sentence's last formula, its full stop kept with it); a display formula joins as an
 //!   image does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
@@ -438,9 +438,15 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                         && any_a)
             }
             Cand::Image => {
-                // (Not a linked image: a listing's card tiles sit a short title apart.)
-                let near =
-                    !tree.node(i).link && (near_before[at] || (end < n && near_after[end - 1]));
+                // (Not a linked image outside a figure: a listing's card tiles sit a short
+                // title apart; a wiki's linked thumbnail is in its figure.)
+                let figure = || {
+                    tree.ancestors(i)
+                        .take(3)
+                        .any(|a| tree.node(a).tag == "figure")
+                };
+                let near = (!tree.node(i).link || figure())
+                    && (near_before[at] || (end < n && near_after[end - 1]));
                 in_kept
                     || ((b || a || near) && any_b && any_a)
                     || lead_figure(tree, i, &before, &after, &near_after, &has_text)
