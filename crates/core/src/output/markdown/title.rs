@@ -11,8 +11,9 @@
 //!   written as a heading.
 //! - when the kept content then holds no `h1`, the page's title joins it: the last `h1`
 //!   shown above the content (before its first kept node in document order), not in a
-//!   `nav`, `footer` or `aside`, and not the site name (an `h1` linking to the site's root, or
-//!   marked as a logo, brand or site title), with its text but not its permalinks or
+//!   `nav`, `footer` or `aside`, and not the site name (an `h1` linking to the site's root,
+//!   marked as a logo, brand or site title, or whose text is the site's part of the document's
+//!   `<title>`), with its text but not its permalinks or
 //!   buttons. It is written first as `# title`, its links to its own site as their text, and
 //!   the sections start from it.
 //! - with no such `h1`, the element above the content whose text is the document's `<title>`
@@ -164,11 +165,34 @@ fn is_title(tree: &Tree, id: NodeId) -> bool {
     }) {
         return false;
     }
+    // The site's part of the document's `<title>` ("How do I …? : commandline", Reddit's
+    // subreddit name in its header `h1`).
+    if names_the_site(&tree.snap.title, text.trim()) {
+        return false;
+    }
     // A link to the site's root in it: the site's name, as a home link.
     !tree.subtree(id).any(|i| {
         let a = tree.node(i);
         a.tag == "a" && a.href.as_deref().is_some_and(is_site_root)
     })
+}
+
+/// Is `text` the site's part of a document title: what follows its last separator (" | ",
+/// " - ", " : ", ...), shorter than the page's own title before it? (Only after: in
+/// "Python - Wikipedia" the article's `h1` is the part before.)
+fn names_the_site(doc_title: &str, text: &str) -> bool {
+    let full = crate::snapshot::collapse_ws(doc_title);
+    let full = full.trim();
+    !text.is_empty()
+        && [" | ", " - ", " — ", " – ", " · ", " :: ", " : "]
+            .iter()
+            .filter_map(|sep| {
+                full.rfind(sep)
+                    .map(|i| (&full[..i], &full[i + sep.len()..]))
+            })
+            .any(|(page, site)| {
+                site.trim() == text && site.trim().chars().count() < page.trim().chars().count()
+            })
 }
 
 /// Does an element's class or id mark it as the site's name (a logo, brand, site title)?
@@ -232,4 +256,26 @@ fn marked_title(tree: &Tree, kept: &[bool], first: NodeId) -> Option<NodeId> {
             || super::callouts::plain_box(n)
     });
     (marked && !boxed && kept[p] && tree.text(p).chars().count() <= MAX_TITLE_CHARS).then_some(p)
+}
+
+#[cfg(test)]
+mod site_part_tests {
+    use super::names_the_site;
+
+    #[test]
+    fn the_part_after_the_last_separator_names_the_site_not_the_part_before() {
+        let reddit = "How do I stop a bash script on the first error? : commandline";
+        assert!(names_the_site(reddit, "commandline"));
+        assert!(!names_the_site(
+            reddit,
+            "How do I stop a bash script on the first error?"
+        ));
+        assert!(!names_the_site("Python - Wikipedia", "Python"));
+        assert!(names_the_site(
+            "Python (programming language) - Wikipedia",
+            "Wikipedia"
+        ));
+        assert!(!names_the_site("Kiln notes", "Kiln notes"));
+        assert!(!names_the_site("", ""));
+    }
 }
