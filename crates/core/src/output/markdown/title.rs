@@ -29,6 +29,9 @@
 
 use crate::snapshot::{Node, NodeId, Tree};
 
+/// What separates a page's own title from its site's name in a document's `<title>`.
+const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " — ", " – ", " · ", " :: ", ": "];
+
 /// The longest text (in characters) a title can have: a longer block is prose.
 const MAX_TITLE_CHARS: usize = 300;
 
@@ -95,7 +98,7 @@ fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
     let full = crate::snapshot::collapse_ws(&tree.snap.title);
     let full = full.trim();
     let mut wanted = vec![full.to_string()];
-    for sep in [" | ", " - ", " — ", " – ", " · ", " :: ", ": "] {
+    for sep in TITLE_SEPARATORS {
         // The site's name after the title, or before it (Doxygen's "project: Class
         // Reference").
         if let Some(i) = full.rfind(sep) {
@@ -184,7 +187,7 @@ fn names_the_site(doc_title: &str, text: &str) -> bool {
     let full = crate::snapshot::collapse_ws(doc_title);
     let full = full.trim();
     !text.is_empty()
-        && [" | ", " - ", " — ", " – ", " · ", " :: ", " : "]
+        && TITLE_SEPARATORS
             .iter()
             .filter_map(|sep| {
                 full.rfind(sep)
