@@ -259,13 +259,14 @@ fn lead_figure(
     after: &[(bool, bool)],
     near_after: &[bool],
     has_text: &[bool],
+    landmarks: bool,
 ) -> bool {
     let Some(fig) = tree
         .ancestors(img)
         .take(3)
         .find(|&a| matches!(tree.node(a).tag.as_str(), "figure" | "picture"))
     else {
-        return lead_gallery_image(tree, img, before, after, has_text);
+        return lead_gallery_image(tree, img, before, after, has_text, landmarks);
     };
     // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`).
     let fig = tree
@@ -279,16 +280,31 @@ fn lead_figure(
     // after the standfirst the extraction kept and before the body (the New York Times'
     // lead picture under its summary).
     let none_before = !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
-    next_kept && none_before && in_kept_article(tree, fig, has_text)
+    next_kept && none_before && in_kept_article(tree, fig, has_text, landmarks)
 }
 
-/// Is node `id` inside the nearest `<article>` or `<main>`, and does that hold kept text?
-fn in_kept_article(tree: &Tree, id: NodeId, has_text: &[bool]) -> bool {
-    tree.ancestors(id)
+/// Is node `id` inside the nearest `<article>` or `<main>`, and does that hold kept text? On
+/// a page with neither (an Etsy listing), the nearest ancestor holding kept text stands for
+/// it when it is at most [`LEAD_LEVELS`] levels up and not the page's `<body>`.
+fn in_kept_article(tree: &Tree, id: NodeId, has_text: &[bool], landmarks: bool) -> bool {
+    if let Some(a) = tree
+        .ancestors(id)
         .take(64)
         .find(|&a| matches!(tree.node(a).tag.as_str(), "article" | "main"))
-        .is_some_and(|a| has_text[a])
+    {
+        return has_text[a];
+    }
+    !landmarks
+        && tree
+            .ancestors(id)
+            .take(LEAD_LEVELS)
+            .find(|&a| has_text[a])
+            .is_some_and(|a| !matches!(tree.node(a).tag.as_str(), "body" | "html") && a != 0)
 }
+
+/// How far above a lead image, on a page with no `<main>` or `<article>`, the block holding
+/// the content may be (an Etsy listing's image in its carousel pane, list, wrapper and column).
+const LEAD_LEVELS: usize = 7;
 
 /// A large image outside any figure before the first kept text of the `<main>` or `<article>`
 /// holding that text (a shop's product gallery beside its title and description; a post's
@@ -300,6 +316,7 @@ fn lead_gallery_image(
     before: &[(bool, bool)],
     after: &[(bool, bool)],
     has_text: &[bool],
+    landmarks: bool,
 ) -> bool {
     let n = tree.node(img);
     let described = n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
@@ -308,7 +325,7 @@ fn lead_gallery_image(
         return false;
     }
     let end = tree.subtree_end(img);
-    end < tree.len() && after[end - 1].1 && in_kept_article(tree, img, has_text)
+    end < tree.len() && after[end - 1].1 && in_kept_article(tree, img, has_text, landmarks)
 }
 
 /// Does node `id` end its block, but for punctuation (a sentence's last formula, "… so
@@ -397,6 +414,8 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     };
     let near_before = near(&mut (0..n));
     let near_after = near(&mut (0..n).rev());
+    // Does the page mark its main content (`<main>`, `<article>`)? (See `in_kept_article`.)
+    let landmarks = (1..n).any(|i| matches!(tree.node(i).tag.as_str(), "article" | "main"));
     // Kept text in the subtree (ancestors holding some are left alone when climbing).
     let has_text = super::holds_kept_text(tree, kept);
     for (i, kind) in cands {
@@ -449,7 +468,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                     && (near_before[at] || (end < n && near_after[end - 1]));
                 in_kept
                     || ((b || a || near) && any_b && any_a)
-                    || lead_figure(tree, i, &before, &after, &near_after, &has_text)
+                    || lead_figure(tree, i, &before, &after, &near_after, &has_text, landmarks)
             }
             // Between kept text, or partly kept (the mask cut it).
             Cand::Table => in_kept || (b && (a || under_heading)) || has_text[i],

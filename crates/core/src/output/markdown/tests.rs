@@ -487,3 +487,38 @@ fn an_image_the_mask_left_out_joins_across_a_short_label_not_across_a_paragraph(
         assert!(!out.contains(label), "{out}");
     }
 }
+
+#[test]
+fn a_lead_gallery_on_a_page_without_main_or_article_joins_within_its_block() {
+    // An Etsy listing: the gallery beside the title and description, no landmark on the
+    // page. A banner straight under the page's body before the content stays out.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let banner = b.el(0, "img", rect(0.0, 0.0, 1000.0, 200.0));
+    b.node_mut(banner).src = Some("https://shop.example/banner.jpg".into());
+    b.node_mut(banner).alt = Some("Our winter sale banner with mugs".into());
+    let listing = b.el(0, "div", rect(0.0, 220.0, 1000.0, 600.0));
+    let gallery = b.el(listing, "div", rect(0.0, 220.0, 600.0, 600.0));
+    let ul = b.el(gallery, "ul", rect(0.0, 220.0, 600.0, 600.0));
+    let li = b.el(ul, "li", rect(0.0, 220.0, 600.0, 600.0));
+    let img = b.el(li, "img", rect(0.0, 220.0, 600.0, 600.0));
+    b.node_mut(img).src = Some("https://shop.example/mug.jpg".into());
+    b.node_mut(img).alt = Some("A speckled stoneware mug on a table".into());
+    let info = b.el(listing, "div", rect(620.0, 220.0, 380.0, 600.0));
+    let p = para(
+        &mut b,
+        info,
+        220.0,
+        "Speckled stoneware mug, twelve ounces, oatmeal glaze.",
+    );
+    let snap = b.build();
+    let out = md_with(&snap, |t, k| {
+        k.iter_mut().for_each(|x| *x = false);
+        for i in t.subtree(p) {
+            k[i] = true;
+        }
+    });
+    assert_eq!(
+        out,
+        "![A speckled stoneware mug on a table](https://shop.example/mug.jpg)\n\nSpeckled stoneware mug, twelve ounces, oatmeal glaze.\n"
+    );
+}
