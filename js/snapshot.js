@@ -89,10 +89,13 @@
   const attr = (el, name) => getAttr.call(el, name);
   const hasAttr = (el, name) => hasAttribute.call(el, name);
   const rectOf = (el) => bcr.call(el);
+  // The document's own `querySelectorAll` (a named element cannot shadow it), for every pass.
+  const allOf = find(document, "querySelectorAll");
+  const queryAll = (sel) => Array.from(allOf.call(document, sel));
   // Streamed segments whose completion script never ran (see the header), through the DOM's
   // own functions: a named element must not break this either (<img name="getElementById">).
   const streamed = (() => {
-    const byId = find(document, "getElementById"), all = find(document, "querySelectorAll");
+    const byId = find(document, "getElementById");
     const parentOf = onEl("parentNode"), firstOf = onEl("firstChild"), prevOf = onEl("previousSibling"),
       nextOf = onEl("nextSibling"), insert = onEl("insertBefore"), remove = onEl("removeChild");
     const get = (id) => byId.call(document, id);
@@ -102,7 +105,7 @@
     };
     let n = 0;
     try {
-      const segs = Array.from(all.call(document, 'div[hidden][id^="S:"]'));
+      const segs = queryAll('div[hidden][id^="S:"]');
       for (const seg of segs) {
         const k = String(getAttr.call(seg, "id")).slice(2);
         const segParent = parentOf.call(seg);
@@ -152,9 +155,8 @@
   // off or blocked), it is shown as a block.
   (() => {
     try {
-      const all = find(document, "querySelectorAll"), removeAttr = onEl("removeAttribute"),
-        dispatch = onEl("dispatchEvent");
-      for (const el of Array.from(all.call(document, '[hidden="until-found"]'))) {
+      const removeAttr = onEl("removeAttribute"), dispatch = onEl("dispatchEvent");
+      for (const el of queryAll('[hidden="until-found"]')) {
         try { dispatch.call(el, new Event("beforematch", { bubbles: true })); } catch (e) { /* the page's handler threw */ }
         removeAttr.call(el, "hidden");
         if (getComputedStyle(el).display === "none") el.style.setProperty("display", "block", "important");
@@ -168,10 +170,9 @@
   // `<noscript>`'s image is already an element (its content is not text): nothing to do.
   (() => {
     try {
-      const all = find(document, "querySelectorAll");
       const nextEl = onEl("nextElementSibling"), prevEl = onEl("previousElementSibling");
       const qs = onEl("querySelector"), replace = onEl("replaceWith");
-      for (const ns of Array.from(all.call(document, "body noscript"))) {
+      for (const ns of queryAll("body noscript")) {
         const html = String(ns.textContent || "");
         if (!/<img\b/i.test(html)) continue;
         const ph = [nextEl.call(ns), prevEl.call(ns)].find((e) => e
@@ -299,10 +300,9 @@
   // name/property/itemprop pairs, JSON-LD blocks, <link rel> targets, and microdata and
   // <time> values. Bounded in count and length: a hostile page cannot grow the snapshot.
   const head = (() => {
-    const all = find(document, "querySelectorAll");
     const textOf = onEl("textContent");
     const q = (sel, max) => {
-      const out = [], list = all.call(document, sel);
+      const out = [], list = allOf.call(document, sel);
       for (let i = 0; i < list.length && out.length < max; i++) out.push(list[i]);
       return out;
     };
@@ -572,9 +572,8 @@
   // which of a few vendor globals the page's scripts defined (own properties of `window`
   // only: a named element is not one), and the visible password fields. Bounded.
   const signals = (() => {
-    const all = find(document, "querySelectorAll");
     const scripts = [];
-    const list = all.call(document, "script[src]");
+    const list = allOf.call(document, "script[src]");
     for (let i = 0; i < list.length && scripts.length < 64; i++) {
       const s = String(attr(list[i], "src") || "").slice(0, 300);
       if (s) scripts.push(s);
@@ -586,7 +585,7 @@
       try { return Object.getOwnPropertyDescriptor(window, g) !== undefined; } catch (e) { return false; }
     });
     let password_inputs = 0;
-    const pw = all.call(document, 'input[type="password" i]');
+    const pw = allOf.call(document, 'input[type="password" i]');
     for (let i = 0; i < pw.length && i < 50; i++) {
       const r = rectOf(pw[i]);
       if (r.width > 0 && r.height > 0) password_inputs++;

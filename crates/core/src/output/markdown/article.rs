@@ -37,6 +37,7 @@
 
 use std::borrow::Cow;
 
+use super::class_tokens as tokens;
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// Class tokens of an article's body.
@@ -145,10 +146,6 @@ const FURNITURE_HEADINGS: [&str; 32] = [
     "subscribe",
     "advertisement",
 ];
-
-fn tokens(n: &Node) -> impl Iterator<Item = &str> {
-    n.class.as_deref().unwrap_or("").split_whitespace()
-}
 
 /// Is node `i` an article (see the module rules)? `nested[i]`: an `<article>` below it.
 fn is_article(tree: &Tree, i: NodeId, nested: &[bool]) -> bool {
@@ -387,10 +384,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
         // section under a heading of their own ("See also").
         // (A heading holding most of the block's text leads it too: rustdoc's impl summary,
         // a "Source" link and a `§` before its `<h3>`.)
-        let led = leading_heading(tree, s).is_some()
-            || tree.subtree(s).any(|d| {
-                tree.node(d).heading_level().is_some() && 2 * tree.chars[d] >= tree.chars[s]
-            });
+        let led = leading_heading(tree, s).is_some() || headed(tree, s);
         // Or right under one: the element before it is a heading, or a heading's wrapper
         // (MediaWiki's `div.mw-heading` around the `<h2>` and its "edit" link; the extraction
         // kept the "See also" heading but not its list).
@@ -401,13 +395,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
                 .iter()
                 .rev()
                 .find(|&&c| tree.node(c).is_element())
-                .is_some_and(|&c| {
-                    tree.node(c).heading_level().is_some()
-                        || tree.subtree(c).any(|d| {
-                            tree.node(d).heading_level().is_some()
-                                && 2 * tree.chars[d] >= tree.chars[c]
-                        })
-                })
+                .is_some_and(|&c| headed(tree, c))
         });
         // (Found from where the kept text is, not marked, a list of links never joins: on a
         // listing, the other listings.)
@@ -568,6 +556,14 @@ pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
     for t in bring {
         keep_shown(tree, k, t);
     }
+}
+
+/// Is element `c` a heading, or does a heading in it hold most of its text (rustdoc's impl
+/// summary with its "Source" link; MediaWiki's `div.mw-heading` around an `<h2>` and its
+/// "edit" link)?
+fn headed(tree: &Tree, c: NodeId) -> bool {
+    tree.subtree(c)
+        .any(|d| tree.node(d).heading_level().is_some() && 2 * tree.chars[d] >= tree.chars[c])
 }
 
 /// Keep what is rendered of a subtree the completion rules bring ([`complete_lists`],

@@ -135,8 +135,7 @@ fn alert_at_least(word: &str, least: Sureness) -> Option<&'static str> {
 
 /// The alert a node is, if it is a callout.
 /// A callout that names no kind: Notion's `figure.callout` and Ghost's `.kg-callout-card`, an
-/// emoji beside a sentence; or a quote drawn as a box (vBulletin's `div.bbcode_quote`). Written
-/// as a plain `>` quote, the emoji included.
+/// emoji beside a sentence. Written as a plain `>` quote, the emoji included.
 pub(super) fn plain_box(n: &Node) -> bool {
     matches!(n.tag.as_str(), "div" | "figure" | "aside")
         && n.class.as_deref().is_some_and(|c| {
@@ -149,15 +148,6 @@ pub(super) fn plain_box(n: &Node) -> bool {
             })
         })
         && kind(n).is_none()
-        || quote_box(n)
-}
-
-/// A quote drawn as a box, not a `<blockquote>`: vBulletin's `div.bbcode_quote`.
-pub(super) fn quote_box(n: &Node) -> bool {
-    n.tag == "div"
-        && n.class
-            .as_deref()
-            .is_some_and(|c| c.split_whitespace().any(|t| t == "bbcode_quote"))
 }
 
 pub(super) fn kind(n: &Node) -> Option<&'static str> {

@@ -382,13 +382,7 @@ fn generic_label(text: &str) -> bool {
 /// highlighter's token: Prism's `span.token`, highlight.js's `hljs-*`), where "COPY" is a
 /// Dockerfile's keyword, not a button?
 fn in_code_text(tree: &Tree, d: NodeId, root: NodeId) -> bool {
-    let token = |n: &crate::snapshot::Node| {
-        n.class.as_deref().is_some_and(|c| {
-            c.split_whitespace()
-                .any(|t| t == "token" || t.starts_with("hljs"))
-        })
-    };
-    token(tree.node(d))
+    super::class_tokens(tree.node(d)).any(|t| t == "token" || t.starts_with("hljs"))
         || tree
             .ancestors(d)
             .take_while(|&a| a != root)

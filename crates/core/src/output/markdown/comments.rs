@@ -10,11 +10,15 @@
 //! `fn`, `username` or with `itemprop="author"`.
 //!
 //! A forum quote's attribution line (phpBB's `<cite>name wrote: ↑ date</cite>` at the top of
-//! the `<blockquote>`, vBulletin's "Originally Posted by name" line) is dropped: it names who is quoted, which the quote's text does not
-//! need, and its arrow and date are navigation ([`hide_quote_attributions`]).
+//! the `<blockquote>`, vBulletin's "Originally Posted by name" line) is dropped: it names who
+//! is quoted, which the quote's text does not need, and its arrow and date are navigation
+//! ([`hide_quote_attributions`]). A forum's own markup is read here too: a post's body that
+//! is a `<blockquote>` is no quote, a quote box is one ([`is_quote`]), and a post's signature
+//! is left out ([`signature`]).
 
 use std::collections::HashSet;
 
+use super::class_tokens as tokens;
 use crate::snapshot::{Node, NodeId, Tree};
 
 /// Texts of a comment's action links (lower-case).
@@ -38,8 +42,36 @@ const AUTHOR_CLASSES: [&str; 5] = [
     "comment-author-name",
 ];
 
-fn tokens(n: &Node) -> impl Iterator<Item = &str> {
-    n.class.as_deref().unwrap_or("").split_whitespace()
+/// Is `<blockquote>` node `n` a post's body, not a quote (vBulletin's posts are
+/// `blockquote.postcontent`)? Its class names a post's content (`postcontent`,
+/// `post-content`, `post_content`, `postbody`).
+fn post_body(n: &Node) -> bool {
+    tokens(n).any(|t| {
+        let t = t.to_ascii_lowercase().replace(['-', '_'], "");
+        t == "postcontent" || t == "postbody"
+    })
+}
+
+/// Is node `n` a quote: a `<blockquote>` that is not a post's body ([`post_body`]), or a quote
+/// drawn as a box (vBulletin's `div.bbcode_quote`)? The one test of the writer, the
+/// attribution rule and the media rule ([`super::images`]).
+pub(super) fn is_quote(n: &Node) -> bool {
+    (n.tag == "blockquote" && !post_body(n))
+        || (n.tag == "div" && tokens(n).any(|t| t == "bbcode_quote"))
+}
+
+/// Is node `i` a forum post's signature: classed `signature` (vBulletin's
+/// `blockquote.signature`, phpBB's and SMF's `div.signature`) or XenForo's
+/// `message-signature`, inside an element whose class names a post or a message? (Not an API
+/// page's `member-signature` or `tsd-signature`.)
+pub(super) fn signature(tree: &Tree, i: NodeId) -> bool {
+    tokens(tree.node(i)).any(|t| t.eq_ignore_ascii_case("signature") || t == "message-signature")
+        && tree.ancestors(i).take(12).any(|a| {
+            tokens(tree.node(a)).any(|t| {
+                let t = t.to_ascii_lowercase();
+                t.contains("post") || t.contains("message")
+            })
+        })
 }
 
 /// A comment: a `comment` or `comment-body` class token, or an id `comment-N`.
@@ -119,9 +151,7 @@ const MAX_ATTRIBUTION_CHARS: usize = 120;
 /// module header).
 pub(super) fn hide_quote_attributions(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
     for q in 1..tree.len() {
-        if !kept[q]
-            || !(tree.node(q).tag == "blockquote" || super::callouts::plain_box(tree.node(q)))
-        {
+        if !kept[q] || !(is_quote(tree.node(q)) || super::callouts::plain_box(tree.node(q))) {
             continue;
         }
         // A "Quote:" label just before the quote (vBulletin's `div.bbcode_description`): the

@@ -23,11 +23,11 @@
 //!   when it sits between kept text (the text just before or after it kept, for an image in
 //!   a figure or not in a link with at most a label's [`LABEL_SLACK`] characters of unkept
 //!   text between, and kept text on both sides somewhere: a figure between two paragraphs,
-//!   a lead picture above its byline); an inline formula needs the text just before and just after it
-//!   kept (its sentence), or just before it when only punctuation follows it in its block (a
-//!   sentence's last formula, its full stop kept with it); a display formula joins as an
-//!   image does. It brings its ancestors that hold no kept text (a `<figure>`, `<picture>`, a link
-//!   around it), and a figure brought so brings its `<figcaption>`; so does a kept figure
+//!   a lead picture above its byline); an inline formula needs the text just before and just
+//!   after it kept (its sentence), or just before it when only punctuation follows it in its
+//!   block (a sentence's last formula, its full stop kept with it); a display formula joins as
+//!   an image does. It brings its ancestors that hold no kept text (a `<figure>`,
+//!   `<picture>`, a link around it), and a figure brought so brings its `<figcaption>`; so does a kept figure
 //!   showing a content image.
 //! - a data table ([`is_data_table`]) or a `<blockquote>` (a quoted reply, a pull
 //!   quote: its text repeats text elsewhere, which the extraction scores low) that the mask
@@ -234,18 +234,17 @@ enum Cand {
     Quote,
 }
 
-/// Is node `id` a `<blockquote>` (or a quote box, vBulletin's `div.bbcode_quote`) shown, not
-/// a post's body ([`super::post_body`]), not inside another quote?
+/// Is node `id` a quote ([`super::comments::is_quote`]) shown, not inside another quote?
 fn is_quote(tree: &Tree, id: NodeId) -> bool {
     let n = tree.node(id);
-    ((n.tag == "blockquote" && !super::post_body(n)) || super::callouts::quote_box(n))
+    super::comments::is_quote(n)
         && n.display != "none"
         && n.visibility == "visible"
         && n.rect.w > 0.0
         && n.rect.h > 0.0
         && !tree
             .ancestors(id)
-            .any(|a| tree.node(a).tag == "blockquote" && !super::post_body(tree.node(a)))
+            .any(|a| super::comments::is_quote(tree.node(a)))
 }
 
 /// A lead image: in a `<figure>` (or `<picture>`) that comes before any kept text (a
@@ -329,11 +328,9 @@ fn lead_gallery_image(
 }
 
 /// Does node `id` end its block, but for punctuation (a sentence's last formula, "… so
-/// $\lim f = 1$.")? If so, that punctuation is kept with it.
-fn ends_block(tree: &Tree, id: NodeId, out: &mut [bool]) -> bool {
-    let Some(block) = tree.ancestors(id).find(|&a| tree.is_block(a)) else {
-        return false;
-    };
+/// $\lim f = 1$.")? Then the texts of that punctuation (to keep with it), else None.
+fn ends_block(tree: &Tree, id: NodeId) -> Option<Vec<NodeId>> {
+    let block = tree.ancestors(id).find(|&a| tree.is_block(a))?;
     let (from, to) = (tree.subtree_end(id), tree.subtree_end(block));
     // Stops at the first word (linear in what follows the formula up to that word).
     let mut rest = Vec::new();
@@ -346,14 +343,11 @@ fn ends_block(tree: &Tree, id: NodeId, out: &mut [bool]) -> bool {
             .chars()
             .all(|c| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')'));
         if !punctuation || rest.len() == 4 {
-            return false;
+            return None;
         }
         rest.push(j);
     }
-    for j in rest {
-        out[j] = true;
-    }
-    true
+    Some(rest)
 }
 
 /// The keep mask with the media the extraction left out (see the module rules). Linear.
@@ -444,13 +438,18 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
             let k = sibs.iter().position(|&c| c == at).unwrap_or(0);
             k > 0 && has_text[sibs[k - 1]] && tree.node(sibs[k - 1]).heading_level().is_some()
         });
+        // A sentence's last inline formula: its punctuation joins with it.
+        let mut trailing = None;
         let join = match kind {
             // A display formula stands apart (LaTeXML's equation table, its number beside
             // it): kept text on one side right next to it is enough, as for an image.
             Cand::Formula => {
                 in_kept
                     || (b && a)
-                    || (b && ends_block(tree, at, &mut out))
+                    || (b && {
+                        trailing = ends_block(tree, at);
+                        trailing.is_some()
+                    })
                     || (math::formula(tree.node(i)).is_some_and(|f| f.1)
                         && (b || a)
                         && any_b
@@ -477,7 +476,7 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         if !join {
             continue;
         }
-        for j in tree.subtree(i) {
+        for j in tree.subtree(i).chain(trailing.into_iter().flatten()) {
             out[j] = true;
         }
         let mut q = tree.parent(i);

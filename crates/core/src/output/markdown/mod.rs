@@ -510,7 +510,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             "dl" => self.definition_list(id, blocks),
             "pre" | "code" => self.code_block(id, blocks),
             "iframe" | "video" | "embed" | "object" => self.video(id, blocks),
-            _ if (n.tag == "blockquote" && !post_body(n)) || callouts::plain_box(n) => {
+            _ if comments::is_quote(n) || callouts::plain_box(n) => {
                 let inner = join(&self.children_blocks(id));
                 if !inner.is_empty() {
                     blocks.push(Block {
@@ -1091,24 +1091,15 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// (`mw-editsection`; `editsection` in older skins and wikis such as cppreference).
 const HIDDEN_CLASSES: [&str; 3] = ["eqno", "mw-editsection", "editsection"];
 
-/// Is node `n` written as a quote or a callout (a `<blockquote>` that is not a post's body,
-/// a callout, a plain box)?
-fn quote_or_callout(n: &crate::snapshot::Node) -> bool {
-    (n.tag == "blockquote" && !post_body(n))
-        || callouts::kind(n).is_some()
-        || callouts::plain_box(n)
+/// A node's class tokens (the writers' one reading of `class`).
+pub(super) fn class_tokens(n: &crate::snapshot::Node) -> impl Iterator<Item = &str> {
+    n.class.as_deref().unwrap_or("").split_whitespace()
 }
 
-/// Is `<blockquote>` node `n` a post's body, not a quote (vBulletin's posts are
-/// `blockquote.postcontent`)? Its class names a post's content (`postcontent`,
-/// `post-content`, `post_content`, `postbody`).
-pub(super) fn post_body(n: &crate::snapshot::Node) -> bool {
-    n.class.as_deref().is_some_and(|c| {
-        c.split_whitespace().any(|t| {
-            let t = t.to_ascii_lowercase().replace(['-', '_'], "");
-            t == "postcontent" || t == "postbody"
-        })
-    })
+/// Is node `n` written as a quote or a callout ([`comments::is_quote`], a callout, a plain
+/// box)?
+fn quote_or_callout(n: &crate::snapshot::Node) -> bool {
+    comments::is_quote(n) || callouts::kind(n).is_some() || callouts::plain_box(n)
 }
 
 /// The largest side of a box drawn for screen readers only (the `sr-only`,
@@ -1168,7 +1159,7 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
 }
 
 /// Hide the elements classed with [`HIDDEN_CLASSES`], text for screen readers only, a forum
-/// post's signature ([`signature`]) and the controls inside a heading
+/// post's signature ([`comments::signature`]) and the controls inside a heading
 /// ([`hide_heading_controls`]).
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {
     let mut i = 1;
@@ -1185,7 +1176,7 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             && matches!(n.position.as_str(), "absolute" | "fixed")
             && pixel_box(&n.rect)
             && tree.chars[i] > 0;
-        if eqno || screen_reader || signature(tree, i) {
+        if eqno || screen_reader || comments::signature(tree, i) {
             let end = tree.subtree_end(i);
             hide[i..end].fill(true);
             i = end;
@@ -1257,26 +1248,6 @@ fn number_labels(
         }
     }
     out
-}
-
-/// Is node `i` a forum post's signature: classed `signature` (vBulletin's
-/// `blockquote.signature`, phpBB's and SMF's `div.signature`) or XenForo's
-/// `message-signature`, inside an element whose class names a post or a message? (Not an API
-/// page's `member-signature` or `tsd-signature`.)
-fn signature(tree: &Tree, i: NodeId) -> bool {
-    let named = |c: &str, f: &dyn Fn(&str) -> bool| c.split_whitespace().any(f);
-    tree.node(i).class.as_deref().is_some_and(|c| {
-        named(c, &|t| {
-            t.eq_ignore_ascii_case("signature") || t == "message-signature"
-        })
-    }) && tree.ancestors(i).take(12).any(|a| {
-        tree.node(a).class.as_deref().is_some_and(|c| {
-            named(c, &|t| {
-                let t = t.to_ascii_lowercase();
-                t.contains("post") || t.contains("message")
-            })
-        })
-    })
 }
 
 /// Is node `n` a control (a button, a select, an input, `role="button"` or a switch)?
