@@ -12,12 +12,13 @@
 //! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. A title
 //! that is a kind's name decides the kind (Microsoft Learn draws a warning with the danger
 //! style: `div.alert.is-danger` titled "Warning"). Other kinds
-//! map onto the five: info/abstract/summary/seealso/example/quote → NOTE, hint/success/check →
+//! map onto the five: info/abstract/summary/example/quote → NOTE, hint/success/check →
 //! TIP, question/help → IMPORTANT, attention → WARNING, danger/error/bug/failure → CAUTION.
 //! The callout's title (its `.*-title`/`.*-heading` child, `<summary>`, or a leading heading)
 //! is dropped when it only repeats the kind, else written in bold on the first line; so is a
 //! bold lead-in that only repeats it (MDN's `<strong>Note:</strong> …`). A callout without a
-//! kind (Notion's, Ghost's callout card: an emoji and a sentence) is a plain quote, whole.
+//! kind (Notion's, Ghost's callout card: an emoji and a sentence; Sphinx's "See also" and its
+//! custom-titled admonitions, `div.admonition` with no kind) is a plain quote, whole.
 
 use super::syntax::prefix_lines;
 use super::{join, Block, BlockKind, Writer};
@@ -38,7 +39,7 @@ enum Sureness {
 use Sureness::{Sole, Strong, Weak};
 
 /// Class tokens (or `data-callout`) naming a kind, the alert they become, and how surely.
-const KINDS: [(&str, &str, Sureness); 37] = [
+const KINDS: [(&str, &str, Sureness); 36] = [
     ("note", "NOTE", Sole),
     ("info", "NOTE", Strong),
     ("information", "NOTE", Weak),
@@ -46,7 +47,6 @@ const KINDS: [(&str, &str, Sureness); 37] = [
     ("summary", "NOTE", Weak),
     ("tldr", "NOTE", Weak),
     ("todo", "NOTE", Weak),
-    ("seealso", "NOTE", Weak),
     ("example", "NOTE", Weak),
     ("quote", "NOTE", Weak),
     ("cite", "NOTE", Weak),
@@ -143,7 +143,12 @@ pub(super) fn plain_box(n: &Node) -> bool {
                 // The GOV.UK and NHS design systems' inset text.
                 matches!(
                     t,
-                    "callout" | "kg-callout-card" | "govuk-inset-text" | "nhsuk-inset-text"
+                    "callout"
+                        | "kg-callout-card"
+                        | "govuk-inset-text"
+                        | "nhsuk-inset-text"
+                        // Sphinx's `seealso` and custom-titled admonitions.
+                        | "admonition"
                 )
             })
         })

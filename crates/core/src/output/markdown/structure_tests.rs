@@ -824,6 +824,27 @@ fn a_callout_without_a_kind_is_a_quote_with_its_emoji() {
 }
 
 #[test]
+fn a_see_also_admonition_is_a_quote_with_its_title() {
+    // Sphinx's `seealso` (and a custom-titled admonition) names no alert kind: a plain quote
+    // that keeps its title, while `admonition note` stays a note.
+    let mut b = SnapshotBuilder::new(1000.0);
+    for (class, title, text) in [
+        ("admonition seealso", "See also", "The batched() helper covers tuples."),
+        ("admonition note", "Note", "Windows are new tuples."),
+    ] {
+        let d = el(&mut b, 0, "div", class);
+        let t = el(&mut b, d, "p", "admonition-title");
+        b.text(t, title);
+        let p = el(&mut b, d, "p", "");
+        b.text(p, text);
+    }
+    assert_eq!(
+        md(&b.build()),
+        "> See also\n>\n> The batched() helper covers tuples.\n\n> [!NOTE]\n> Windows are new tuples.\n"
+    );
+}
+
+#[test]
 fn alerts_in_older_and_platform_shapes() {
     let mut b = SnapshotBuilder::new(1000.0);
     // GitHub's older alert: a bold kind on its own line, then the text (a `<br>` between).
