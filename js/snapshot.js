@@ -384,6 +384,20 @@
   };
   const PRE_WS = new Set(["pre", "pre-wrap", "pre-line", "break-spaces"]);
   const asWritten = (t) => t.replace(/\r\n?/g, "\n"); // `raw`: line breaks as \n
+  // Outside preserved white space, a line indented with no-break spaces (a forum's code box
+  // under `white-space: nowrap`: `<br>&nbsp; &nbsp; x`) shows every space, which collapsing
+  // would lose: `raw` keeps them, as the layout does (spaces starting a line go, a space
+  // after a no-break space stays).
+  const nbspIndent = (node) => {
+    const d = node.data;
+    if (d.indexOf("\u00a0") < 0) return undefined;
+    const before = prevSiblingOf.call(node);
+    if (before !== null && !(nodeTypeOf.call(before) === 1
+      && String(tagNameOf.call(before)).toUpperCase() === "BR")) return undefined;
+    const shown = d.replace(/^[ \t\n\r\f]+/, "").replace(/[ \t\n\r\f]+/g, " ");
+    if (!/^\u00a0[\u00a0 ]/.test(shown)) return undefined;
+    return shown.replace(/\u00a0/g, " ");
+  };
   while (stack.length) {
     const [node, parent, inLink, parentVis, ctx, pre] = stack.pop();
     const type = nodeTypeOf.call(node);
@@ -449,7 +463,7 @@
       flushLead();
       lastText = nodes.length;
       const t = { parent, tag: "#text", text, link: inLink || undefined,
-        raw: pre ? indent + asWritten(node.data) : undefined,
+        raw: pre ? indent + asWritten(node.data) : nbspIndent(node),
         box: boxOf(r, ctx) };
       // Drawn on more than one line: its first and last lines' boxes (`lines`), where the
       // bounding box cannot say where it starts and ends on a line.

@@ -1511,6 +1511,23 @@ fn the_element_holding_the_documents_title_is_the_title_when_no_h1_is() {
 }
 
 #[test]
+fn the_site_name_before_a_titles_separator_is_no_title() {
+    // "page - site": the header's link to the forum is the shorter part, the site's name.
+    let mut b = SnapshotBuilder::new(1000.0);
+    b.title("Far probe reads 85 C - Tinkerbench Forum");
+    let header = el(&mut b, 0, "div", "header");
+    let a = span(&mut b, header, "a", "");
+    b.node_mut(a).href = Some("/index.php".into());
+    b.text(a, "Tinkerbench Forum");
+    let p = el(&mut b, 0, "div", "inner");
+    let t = b.text(p, "The far probe resets.");
+    assert_eq!(
+        md_kept(&b.build(), Some(&[t])),
+        "The far probe resets.\n"
+    );
+}
+
+#[test]
 fn under_a_title_that_is_no_heading_the_highest_heading_is_a_section() {
     // Doxygen: `<title>project: Class Reference</title>`, a `div.title`, `<h2>` sections.
     let page = |h: &str| {

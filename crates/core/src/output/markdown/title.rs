@@ -90,7 +90,7 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
 
 /// When no `h1` can be the title: the element above the content (before `first`) whose text
 /// is the document's `<title>`, whole or without a site name after its last ` | `, ` - `,
-/// ` — `, ` · `, `: ` or before its first (Hacker News's `span.titleline > a`, a forum's
+/// ` — `, ` · `, `: ` or before its first (the shorter part) (Hacker News's `span.titleline > a`, a forum's
 /// topic line, Doxygen's `div.title` under "project: …"), at least
 /// [`MIN_DOCUMENT_TITLE_CHARS`] long, shown, not a heading nor in one (a heading keeps its
 /// level), and not in navigation or furniture; the deepest such element.
@@ -104,8 +104,13 @@ fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
         if let Some(i) = full.rfind(sep) {
             wanted.push(full[..i].trim().to_string());
         }
+        // Only when it is the longer part: the shorter is the site's name ("Far probe reads
+        // 85 C - Tinkerbench Forum", whose forum name is a link in the header).
         if let Some(i) = full.find(sep) {
-            wanted.push(full[i + sep.len()..].trim().to_string());
+            let (site, page) = (full[..i].trim(), full[i + sep.len()..].trim());
+            if page.chars().count() > site.chars().count() {
+                wanted.push(page.to_string());
+            }
         }
     }
     wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
