@@ -201,6 +201,9 @@
   const LAZY_SRC = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url",
     "data-original-src", "data-hi-res-src", "data-full-src"];
   const isData = (u) => /^\s*data:/i.test(u);
+  // A lazy loader's stand-in picture, named for what it is (Invision's `spacer.png`, a
+  // `blank.gif`, `placeholder.svg`, `1x1.png`): with a lazy source beside it, that is the image.
+  const PLACEHOLDER = /\/(spacer|blank|placeholder|transparent|pixel|grey|gray|1x1|lazy[-_]?load(ing|er)?)[^/]*\.(gif|png|svg|jpe?g|webp)([?#]|$)/i;
   const widest = (set) => {
     let best = null, bestW = -1;
     for (const part of String(set).split(/,\s+/)) {
@@ -220,7 +223,9 @@
     const wide = own && widest(own);
     if (wide && !isData(wide)) return resolve(wide);
     const cur = currentSrcOf ? String(currentSrcOf.call(el) || "") : "";
-    if (cur && !isData(cur)) return cur;
+    if (cur && !isData(cur) && !(PLACEHOLDER.test(cur) && LAZY_SRC.some((n) => hasAttr(el, n)))) {
+      return cur;
+    }
     for (const n of LAZY_SRC) {
       const v = attr(el, n);
       if (v && v.trim() && !isData(v)) return resolve(v.trim());

@@ -514,6 +514,32 @@ pub(super) fn complete_lists(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
 }
 
+/// A key-value table stands whole: one whose values the extraction kept in at least half of
+/// its rows, and not its keys (Amazon's specification tables: short labels in `th`, scored
+/// low), is kept, so that it is written as a table and not as loose values.
+pub(super) fn complete_key_values(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let has_kept = super::holds_kept_text(tree, kept);
+    let mut bring = Vec::new();
+    for t in 1..tree.len() {
+        if !has_kept[t] || kept[t] {
+            continue;
+        }
+        let Some(rows) = super::tables::key_value_rows(tree, t) else {
+            continue;
+        };
+        if 2 * rows.iter().filter(|&&r| has_kept[r]).count() >= rows.len() {
+            bring.push(t);
+        }
+    }
+    if bring.is_empty() {
+        return;
+    }
+    let k = kept.to_mut();
+    for t in bring {
+        keep_shown(tree, k, t);
+    }
+}
+
 /// The fewest shown items a list needs for [`complete_lists`] to complete it.
 const MIN_LIST_ITEMS: usize = 3;
 
@@ -567,7 +593,7 @@ fn headed(tree: &Tree, c: NodeId) -> bool {
 }
 
 /// Keep what is rendered of a subtree the completion rules bring ([`complete_lists`],
-/// [`complete_terms`]).
+/// [`complete_terms`], [`complete_key_values`]).
 fn keep_shown(tree: &Tree, kept: &mut [bool], root: NodeId) {
     for d in tree.subtree(root) {
         kept[d] = tree.node(d).rendered;

@@ -6,7 +6,8 @@
 //! Hugo and Docsy (`.alert`, `.callout` with a kind), Bootstrap alerts (`.alert-info`, ...),
 //! VitePress and VuePress (`.custom-block.tip`), MDN (`.notecard.note`), Starlight
 //! (`.starlight-aside--note`), GitBook (`.hint-info`, `.hint.bg-info`), Gitea
-//! (`.attention-note`), Hexo NexT (`.note.info`), rustdoc (`div.warning`), GitHub's older
+//! (`.attention-note`), Hexo NexT (`.note.info`), rustdoc (`div.warning`), Bookdown
+//! (`.rmdnote`), Zenn (`aside.msg.message`, `.msg.alert` a warning), GitHub's older
 //! `> **Note**` quotes,
 //! DokuWiki (`.wrap_info.plugin_wrap`), Confluence (`.confluence-information-macro-tip`),
 //! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. A title
@@ -102,8 +103,10 @@ const CONTAINERS: [&str; 14] = [
 ];
 
 /// Class prefixes that carry the kind in the same token (`alert-info`).
-const PREFIXES: [&str; 14] = [
+const PREFIXES: [&str; 15] = [
     "markdown-alert-",
+    // Bookdown's `div.rmdnote`, `rmdtip`, `rmdwarning`.
+    "rmd",
     "wrap_",
     "confluence-information-macro-",
     // Jekyll Chirpy's `blockquote.prompt-tip`.
@@ -192,6 +195,14 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     }
     if let Some(k) = nextra_kind(&toks) {
         return Some(k);
+    }
+    // Zenn's `:::message` (`aside.msg.message`) and `:::message alert` (`aside.msg.alert`).
+    if toks.contains(&"msg") && (toks.contains(&"message") || toks.contains(&"alert")) {
+        return Some(if toks.contains(&"alert") {
+            "WARNING"
+        } else {
+            "NOTE"
+        });
     }
     // GOV.UK's warning text; a kind before a box's name (`info-notice`, `warning-box`,
     // NHS's `nhsuk-warning-callout`), or after it (`box-note`).

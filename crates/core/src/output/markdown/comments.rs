@@ -74,14 +74,27 @@ pub(super) fn signature(tree: &Tree, i: NodeId) -> bool {
         })
 }
 
-/// A comment: a `comment` or `comment-body` class token, or an id `comment-N`.
+/// A comment: a `comment` or `comment-body` class token, or an id naming a comment by its
+/// number (`comment-N`, Invision's `elComment_N` post).
 pub(super) fn is_comment(n: &Node) -> bool {
     n.is_element()
         && (tokens(n).any(|t| t == "comment" || t == "comment-body")
-            || n.id.as_deref().is_some_and(|i| {
-                i.strip_prefix("comment-")
-                    .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
-            }))
+            || n.id.as_deref().is_some_and(numbered_comment_id))
+}
+
+/// `comment-123`, `elComment_123`: the word `comment` (any case) first or after a lower-case
+/// prefix, a `-` or `_`, and only digits after it (not Invision's inner `comment-123_wrap`).
+fn numbered_comment_id(id: &str) -> bool {
+    let lower = id.to_ascii_lowercase();
+    let Some(at) = lower.find("comment") else {
+        return false;
+    };
+    let prefix = &id[..at];
+    let rest = &lower[at + "comment".len()..];
+    prefix.chars().all(|c| c.is_ascii_lowercase())
+        && rest
+            .strip_prefix(['-', '_'])
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Hide the kept comments' action links; return their authors' elements.

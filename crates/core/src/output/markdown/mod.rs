@@ -274,6 +274,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         threads::with_replies(tree, &mut kept);
         article::complete_lists(tree, &mut kept);
         article::complete_terms(tree, &mut kept);
+        article::complete_key_values(tree, &mut kept);
         images::caption_figures(tree, kept.to_mut());
         tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the

@@ -377,6 +377,41 @@ fn hover_notes_and_distill_footnotes_are_notes_and_a_bibliography_stays_cited() 
 }
 
 #[test]
+fn a_key_value_table_whose_values_are_kept_is_a_table_whatever_its_role() {
+    // Amazon's specification table: `role="presentation"`, a `th` key and a `td` value a
+    // row; the extraction kept the values only.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let t = el(&mut b, 0, "table", "prodDetTable");
+    b.node_mut(t).role = Some("presentation".into());
+    let body = el(&mut b, t, "tbody", "");
+    let mut values = Vec::new();
+    for (k, v) in [("Capacity", "32 ounces"), ("Material", "Steel"), ("Colour", "Glacier")] {
+        let tr = el(&mut b, body, "tr", "");
+        let th = el(&mut b, tr, "th", "");
+        b.text(th, k);
+        let td = el(&mut b, tr, "td", "");
+        values.push(b.text(td, v));
+    }
+    // A presentation table of two plain cells a row stays a layout.
+    let lay = el(&mut b, 0, "table", "");
+    b.node_mut(lay).role = Some("presentation".into());
+    let mut cells = Vec::new();
+    for row in [["Left box.", "Right box."], ["More left.", "More right."]] {
+        let tr = el(&mut b, lay, "tr", "");
+        for c in row {
+            let td = el(&mut b, tr, "td", "");
+            cells.push(b.text(td, c));
+        }
+    }
+    let kept: Vec<NodeId> = values[..2].iter().chain(&cells).copied().collect();
+    assert_eq!(
+        md_kept(&b.build(), Some(&kept)),
+        "| Capacity | 32 ounces |\n| --- | --- |\n| Material | Steel |\n| Colour | Glacier |\n\n\
+         Left box.\n\nRight box.\n\nMore left.\n\nMore right.\n"
+    );
+}
+
+#[test]
 fn in_page_links_that_are_not_notes_stay_links() {
     let mut b = SnapshotBuilder::new(1000.0);
     let p = el(&mut b, 0, "p", "");
@@ -1402,8 +1437,11 @@ fn bem_htmlbook_and_nextra_callouts() {
             "Nextra.",
         ),
         ("card card-primary", "Not a callout."),
+        ("rmdtip", "Bookdown."),
+        ("msg message", "Zenn."),
+        ("msg alert", "Zenn's alert."),
     ] {
-        let d = el(&mut b, 0, "div", class);
+        let d = el(&mut b, 0, if class.starts_with("msg") { "aside" } else { "div" }, class);
         let p = el(&mut b, d, "p", "");
         b.text(p, text);
     }
@@ -1418,7 +1456,8 @@ fn bem_htmlbook_and_nextra_callouts() {
     assert_eq!(
         md(&b.build()),
         "> [!WARNING]\n> Zendesk.\n\n> [!TIP]\n> ArchWiki.\n\n> [!IMPORTANT]\n> Nextra.\n\n\
-         Not a callout.\n\n> [!NOTE]\n> O'Reilly.\n"
+         Not a callout.\n\n> [!TIP]\n> Bookdown.\n\n> [!NOTE]\n> Zenn.\n\n\
+         > [!WARNING]\n> Zenn's alert.\n\n> [!NOTE]\n> O'Reilly.\n"
     );
 }
 
@@ -1524,6 +1563,29 @@ fn the_site_name_before_a_titles_separator_is_no_title() {
     assert_eq!(
         md_kept(&b.build(), Some(&[t])),
         "The far probe resets.\n"
+    );
+}
+
+#[test]
+fn a_lower_heading_the_document_title_names_is_the_title() {
+    // HyperKitty: the list's name in an `<h2>`, the thread's subject in an `<h3>` above the
+    // emails (no `<h1>`); an `<h4>` in an email is a section under the title.
+    let mut b = SnapshotBuilder::new(1000.0);
+    b.title("Log rotation drops lines - devel - Fernwood lists");
+    let list = el(&mut b, 0, "h2", "");
+    b.text(list, "devel");
+    let subject = el(&mut b, 0, "h3", "");
+    b.text(subject, "Log rotation drops lines");
+    let p = el(&mut b, 0, "p", "");
+    let t = b.text(p, "After each rotation lines go missing.");
+    let h4 = el(&mut b, 0, "h4", "");
+    let h = b.text(h4, "Steps");
+    let p2 = el(&mut b, 0, "p", "");
+    let t2 = b.text(p2, "Rotate in a loop.");
+    assert_eq!(
+        md_kept(&b.build(), Some(&[t, h, t2])),
+        "# Log rotation drops lines\n\nAfter each rotation lines go missing.\n\n## Steps\n\n\
+         Rotate in a loop.\n"
     );
 }
 

@@ -7,7 +7,7 @@
 //! 1. the grid: rows from `thead`, `tbody`, `tfoot` and bare `tr`; a cell's `colspan` and
 //!    `rowspan` (capped at [`MAX_SPAN`]) repeat its text into every slot it covers.
 //! 2. a *layout table* is unwrapped (its cells written as ordinary blocks): `role=presentation`
-//!    or `none`; one column; one row of several cells; or a cell holding a heading, or a big
+//!    or `none` (unless every row is a `th` and its `td`: a key-value table); one column; one row of several cells; or a cell holding a heading, or a big
 //!    block of content (at least [`BIG_CELL_PX`] tall holding more than one block), which is
 //!    how pages placed boxes before CSS layout.
 //! 3. a table whose cells hold block content (lists, more than [`MAX_CELL_PARAS`] paragraphs,
@@ -46,6 +46,41 @@ fn span(w: &Writer, id: NodeId, name: &str) -> usize {
         .and_then(|v| v.trim().parse::<usize>().ok())
         .unwrap_or(1)
         .clamp(1, MAX_SPAN)
+}
+
+/// The rows of a key-value `<table>`: at least two, each a `th` (the key) and a `td` (its
+/// value), and nothing else; `None` for any other table.
+pub(super) fn key_value_rows(tree: &Tree, id: NodeId) -> Option<Vec<NodeId>> {
+    if tree.node(id).tag != "table" {
+        return None;
+    }
+    let elements = |p: NodeId| {
+        tree.children[p]
+            .iter()
+            .copied()
+            .filter(|&c| tree.node(c).is_element())
+    };
+    let mut rows = Vec::new();
+    for c in elements(id) {
+        match tree.node(c).tag.as_str() {
+            "tr" => rows.push(c),
+            "thead" | "tbody" | "tfoot" => {
+                for r in elements(c) {
+                    if tree.node(r).tag != "tr" {
+                        return None;
+                    }
+                    rows.push(r);
+                }
+            }
+            "caption" | "colgroup" => {}
+            _ => return None,
+        }
+    }
+    let pair = |r: NodeId| {
+        let tags: Vec<&str> = elements(r).map(|c| tree.node(c).tag.as_str()).collect();
+        tags == ["th", "td"]
+    };
+    (rows.len() >= 2 && rows.iter().all(|&r| pair(r))).then_some(rows)
 }
 
 /// ARIA roles of a table's cells.
@@ -250,7 +285,9 @@ pub(super) fn table(w: &Writer, id: NodeId, blocks: &mut Vec<Block>) {
             .any(|i| w.kept[i] && w.tree.node(i).heading_level().is_some())
     };
     let big = |c: &Cell| tree.node(c.node).rect.h >= BIG_CELL_PX && c.blocks.len() > 1;
-    let layout = matches!(role, "presentation" | "none")
+    // A key-value table is data whatever its role says (Amazon marks its specification
+    // tables `role="presentation"`).
+    let layout = (matches!(role, "presentation" | "none") && key_value_rows(tree, id).is_none())
         || ncols <= 1
         || nrows == 1
         || all.iter().any(|c| holds_heading(c) || big(c));

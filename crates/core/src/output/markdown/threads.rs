@@ -97,10 +97,22 @@ mod tests {
     /// An opening post (kept) and replies classed `comment` (left out by the extraction), one
     /// nested in another; `post_comment`: the post is classed `comment` too.
     fn thread(post: &str, replies: &[&str], post_comment: bool) -> String {
+        thread_marked(post, replies, post_comment, |_| ("comment".into(), None))
+    }
+
+    /// As [`thread`], each comment (the post is number 0) given its class and id by `mark`.
+    fn thread_marked(
+        post: &str,
+        replies: &[&str],
+        post_comment: bool,
+        mark: impl Fn(usize) -> (String, Option<String>),
+    ) -> String {
         let mut b = SnapshotBuilder::new(800.0);
         let op = b.el(0, "div", rect(0.0, 0.0, 800.0, 100.0));
         if post_comment {
-            b.node_mut(op).class = Some("timeline-comment comment".into());
+            let (class, id) = mark(0);
+            b.node_mut(op).class = Some(class);
+            b.node_mut(op).id = id;
         }
         let p = b.el(op, "p", rect(0.0, 0.0, 800.0, 100.0));
         let t = b.text(p, post);
@@ -112,7 +124,9 @@ mod tests {
                 "div",
                 rect(0.0, 120.0 + 40.0 * k as f64, 800.0, 40.0),
             );
-            b.node_mut(c).class = Some("comment".into());
+            let (class, id) = mark(k + 1);
+            b.node_mut(c).class = Some(class);
+            b.node_mut(c).id = id;
             let q = b.el(c, "p", rect(0.0, 120.0 + 40.0 * k as f64, 800.0, 20.0));
             b.text(q, r);
             // The second reply answers the first.
@@ -154,6 +168,18 @@ mod tests {
         assert_eq!(
             thread(article, &replies, true),
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
+        );
+        // Invision's posts: `article#elComment_N`, no `comment` class (`ipsComment`).
+        let ips = |k: usize| ("cPost ipsComment".to_string(), Some(format!("elComment_{k}")));
+        assert_eq!(
+            thread_marked(article, &replies, true, ips),
+            format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
+        );
+        // An id that only holds the word (`comment-form`, `comment-5_wrap`) is no comment.
+        let not = |k: usize| ("post".to_string(), Some(format!("comment-{k}_wrap")));
+        assert_eq!(
+            thread_marked(article, &replies, true, not),
+            format!("{article}\n")
         );
         // One reply is no discussion.
         assert_eq!(

@@ -92,8 +92,9 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
 /// is the document's `<title>`, whole or without a site name after its last ` | `, ` - `,
 /// ` — `, ` · `, `: ` or before its first (the shorter part) (Hacker News's `span.titleline > a`, a forum's
 /// topic line, Doxygen's `div.title` under "project: …"), at least
-/// [`MIN_DOCUMENT_TITLE_CHARS`] long, shown, not a heading nor in one (a heading keeps its
-/// level), and not in navigation or furniture; the deepest such element.
+/// [`MIN_DOCUMENT_TITLE_CHARS`] long, shown, in no heading and holding none (a heading of any
+/// level can be it: it is then written `#`), and not in navigation or furniture; the deepest
+/// such element.
 fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
     let full = crate::snapshot::collapse_ws(&tree.snap.title);
     let full = full.trim();
@@ -106,11 +107,13 @@ fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
         }
         // Only when it is the longer part: the shorter is the site's name ("Far probe reads
         // 85 C - Tinkerbench Forum", whose forum name is a link in the header).
+        // Before the first too: a title followed by two names ("Subject - list - site").
         if let Some(i) = full.find(sep) {
             let (site, page) = (full[..i].trim(), full[i + sep.len()..].trim());
             if page.chars().count() > site.chars().count() {
                 wanted.push(page.to_string());
             }
+            wanted.push(site.to_string());
         }
     }
     wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
@@ -129,10 +132,12 @@ fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
             return false;
         }
         let text = crate::snapshot::collapse_ws(&tree.text(id));
-        // A heading of another level keeps its own (the heading rules place it).
+        // A heading of another level is the title itself (a mailing-list archive's `<h3>`
+        // subject under the list's `<h2>`), not an element inside it nor one holding others.
         wanted.iter().any(|t| text.trim() == t)
             && tree
                 .subtree(id)
+                .skip(1)
                 .all(|d| tree.node(d).heading_level().is_none())
             && !tree.ancestors(id).any(|a| {
                 let an = tree.node(a);
