@@ -63,7 +63,11 @@ impl Levels {
         // A heading below the page's highest level that the document's `<title>` names (see
         // `title::document_title`) is the `#`, and the content's headings go under it.
         if let Some(t) = title.and_then(|t| Some((t, tree.node(t).heading_level()?))) {
-            if t.1 > min && !tree.ancestors(t.0).any(|a| tree.node(a).heading_level().is_some()) {
+            if t.1 > min
+                && !tree
+                    .ancestors(t.0)
+                    .any(|a| tree.node(a).heading_level().is_some())
+            {
                 let map = hs
                     .iter()
                     .map(|&(id, l)| {

@@ -385,7 +385,11 @@ fn a_key_value_table_whose_values_are_kept_is_a_table_whatever_its_role() {
     b.node_mut(t).role = Some("presentation".into());
     let body = el(&mut b, t, "tbody", "");
     let mut values = Vec::new();
-    for (k, v) in [("Capacity", "32 ounces"), ("Material", "Steel"), ("Colour", "Glacier")] {
+    for (k, v) in [
+        ("Capacity", "32 ounces"),
+        ("Material", "Steel"),
+        ("Colour", "Glacier"),
+    ] {
         let tr = el(&mut b, body, "tr", "");
         let th = el(&mut b, tr, "th", "");
         b.text(th, k);
@@ -864,7 +868,11 @@ fn a_see_also_admonition_is_a_quote_with_its_title() {
     // that keeps its title, while `admonition note` stays a note.
     let mut b = SnapshotBuilder::new(1000.0);
     for (class, title, text) in [
-        ("admonition seealso", "See also", "The batched() helper covers tuples."),
+        (
+            "admonition seealso",
+            "See also",
+            "The batched() helper covers tuples.",
+        ),
         ("admonition note", "Note", "Windows are new tuples."),
     ] {
         let d = el(&mut b, 0, "div", class);
@@ -1441,7 +1449,16 @@ fn bem_htmlbook_and_nextra_callouts() {
         ("msg message", "Zenn."),
         ("msg alert", "Zenn's alert."),
     ] {
-        let d = el(&mut b, 0, if class.starts_with("msg") { "aside" } else { "div" }, class);
+        let d = el(
+            &mut b,
+            0,
+            if class.starts_with("msg") {
+                "aside"
+            } else {
+                "div"
+            },
+            class,
+        );
         let p = el(&mut b, d, "p", "");
         b.text(p, text);
     }
@@ -1560,10 +1577,7 @@ fn the_site_name_before_a_titles_separator_is_no_title() {
     b.text(a, "Tinkerbench Forum");
     let p = el(&mut b, 0, "div", "inner");
     let t = b.text(p, "The far probe resets.");
-    assert_eq!(
-        md_kept(&b.build(), Some(&[t])),
-        "The far probe resets.\n"
-    );
+    assert_eq!(md_kept(&b.build(), Some(&[t])), "The far probe resets.\n");
 }
 
 #[test]

@@ -170,7 +170,12 @@ mod tests {
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
         );
         // Invision's posts: `article#elComment_N`, no `comment` class (`ipsComment`).
-        let ips = |k: usize| ("cPost ipsComment".to_string(), Some(format!("elComment_{k}")));
+        let ips = |k: usize| {
+            (
+                "cPost ipsComment".to_string(),
+                Some(format!("elComment_{k}")),
+            )
+        };
         assert_eq!(
             thread_marked(article, &replies, true, ips),
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
