@@ -13,7 +13,8 @@
 //! - the page is a thread when it has at least [`MIN_REPLIES`] replies (nested ones counted)
 //!   and either their text is at least as long as the kept text and that is a short post (at
 //!   most [`MAX_POST_CHARS`]: a blog post, however long its comments, is an article), or kept
-//!   text is itself in a comment (the opening post written as one, as a GitHub issue's is);
+//!   text is itself in a comment (the opening post written as one, as a GitHub issue's is;
+//!   the other comments holding kept text then count as replies);
 //! - each reply's shown subtree is kept.
 
 use std::borrow::Cow;
@@ -76,8 +77,22 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
             || tree.parent(i).is_some_and(|p| in_comment[p]);
         post_is_comment |= in_comment[i] && kept[i] && text(i);
     }
+    // With the post a comment, the other comments the extraction kept text in are replies
+    // already written (Invision: it kept the first two posts of three).
+    let kept_replies = if post_is_comment {
+        (0..n)
+            .filter(|&i| {
+                super::comments::is_comment(tree.node(i))
+                    && has_text[i]
+                    && !tree.parent(i).is_some_and(|p| in_comment[p])
+            })
+            .count()
+            .saturating_sub(1)
+    } else {
+        0
+    };
     let discussion = reply_chars >= kept_chars && kept_chars <= MAX_POST_CHARS;
-    if count < MIN_REPLIES || !(discussion || post_is_comment) {
+    if count + kept_replies < MIN_REPLIES || !(discussion || post_is_comment) {
         return;
     }
     let out = kept.to_mut();
@@ -143,6 +158,29 @@ mod tests {
         render(&tree, &ex)
     }
 
+    /// A post and flat replies, each classed `comment`, the post and the first `kept`
+    /// replies kept by the extraction.
+    fn thread_kept_replies(post: &str, replies: &[&str], kept: usize) -> String {
+        let mut b = SnapshotBuilder::new(800.0);
+        let mut keep = Vec::new();
+        for (k, t) in std::iter::once(&post).chain(replies).enumerate() {
+            let c = b.el(0, "article", rect(0.0, 100.0 * k as f64, 800.0, 90.0));
+            b.node_mut(c).class = Some("comment".into());
+            let p = b.el(c, "p", rect(0.0, 100.0 * k as f64, 800.0, 20.0));
+            let txt = b.text(p, t);
+            if k <= kept {
+                keep.extend([p, txt]);
+            }
+        }
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for i in keep {
+            ex.kept[i] = true;
+        }
+        render(&tree, &ex)
+    }
+
     #[test]
     fn a_discussion_longer_than_its_post_is_kept_with_it() {
         assert_eq!(
@@ -185,6 +223,11 @@ mod tests {
         assert_eq!(
             thread_marked(article, &replies, true, not),
             format!("{article}\n")
+        );
+        // The post and a first reply kept, the last reply not: a thread all the same.
+        assert_eq!(
+            thread_kept_replies(article, &["Answer.", "Thanks, that was it."], 1),
+            format!("{article}\n\nAnswer.\n\nThanks, that was it.\n")
         );
         // One reply is no discussion.
         assert_eq!(
