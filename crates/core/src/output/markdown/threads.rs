@@ -15,7 +15,9 @@
 //!   most [`MAX_POST_CHARS`]: a blog post, however long its comments, is an article), or kept
 //!   text is itself in a comment (the opening post written as one, as a GitHub issue's is;
 //!   the other comments holding kept text then count as replies);
-//! - each reply's shown subtree is kept.
+//! - each reply's shown subtree is kept; or, when the extraction kept text in comments and the
+//!   element holding each one's kept text has the same tag and class in all (the posts' body,
+//!   without the author's pane), the reply's elements of that shape.
 
 use std::borrow::Cow;
 
@@ -95,12 +97,91 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
     if count + kept_replies < MIN_REPLIES || !(discussion || post_is_comment) {
         return;
     }
+    let body = post_body(tree, kept, &has_text, &in_comment);
     let out = kept.to_mut();
     for r in replies {
-        for d in tree.subtree(r) {
-            out[d] |= tree.node(d).rendered;
+        // What the extraction kept of the posts it kept (their body, without the author's
+        // pane, rank and reactions), else the whole reply.
+        let bodies: Vec<NodeId> = match body {
+            Some(shape) => outermost(tree, r, |d| same_shape(tree.node(d), shape)),
+            None => Vec::new(),
+        };
+        let roots = if bodies.is_empty() { vec![r] } else { bodies };
+        for b in roots {
+            for d in tree.subtree(b) {
+                out[d] |= tree.node(d).rendered;
+            }
         }
     }
+}
+
+/// The element (tag and class) holding all the kept text of each comment the extraction kept
+/// text in, when it is the same in all and not the comment itself: the posts' body.
+fn post_body<'t>(
+    tree: &'t Tree,
+    kept: &[bool],
+    has_text: &[bool],
+    in_comment: &[bool],
+) -> Option<&'t crate::snapshot::Node> {
+    let mut shape: Option<&crate::snapshot::Node> = None;
+    for c in 1..tree.len() {
+        let outer = super::comments::is_comment(tree.node(c))
+            && has_text[c]
+            && !tree.parent(c).is_some_and(|p| in_comment[p]);
+        if !outer {
+            continue;
+        }
+        // The deepest element holding every kept text of the comment.
+        let mut lca: Option<NodeId> = None;
+        for t in tree.subtree(c) {
+            if !(kept[t] && tree.node(t).is_text() && tree.own_chars[t] > 0) {
+                continue;
+            }
+            let p = tree.parent(t)?;
+            lca = Some(match lca {
+                None => p,
+                Some(l) => {
+                    let mut a = l;
+                    while !(a <= p && p < tree.subtree_end(a)) {
+                        a = tree.parent(a)?;
+                    }
+                    a
+                }
+            });
+        }
+        let l = lca?;
+        if l == c || !(c < l && l < tree.subtree_end(c)) {
+            return None;
+        }
+        let node = tree.node(l);
+        match shape {
+            None => shape = Some(node),
+            Some(s) if same_shape(node, s) => {}
+            Some(_) => return None,
+        }
+    }
+    shape
+}
+
+/// The same element name and class.
+fn same_shape(a: &crate::snapshot::Node, b: &crate::snapshot::Node) -> bool {
+    a.tag == b.tag && a.class == b.class
+}
+
+/// The outermost elements of a subtree (below its root) that match.
+fn outermost(tree: &Tree, root: NodeId, hit: impl Fn(NodeId) -> bool) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let end = tree.subtree_end(root);
+    let mut d = root + 1;
+    while d < end {
+        if tree.node(d).is_element() && hit(d) {
+            out.push(d);
+            d = tree.subtree_end(d);
+        } else {
+            d += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
