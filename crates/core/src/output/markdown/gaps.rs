@@ -1,7 +1,8 @@
 //! What the extraction left out between kept texts but a reader of the markdown expects in
 //! place: a code block, an embedded video or a side note that sits right next to kept text,
 //! with kept text both before and after it (as `learned` does for images), or right after the
-//! kept sentence that introduces it with a colon (a page's last example). Extractors score
+//! kept sentence that introduces it with a colon or the kept heading whose section it opens (a
+//! page's last example). Extractors score
 //! text, and a code block or a video player has little prose to score.
 //!
 //! The element counts with its wrapper (up to [`WRAPPER_LEVELS`] ancestors holding at most
@@ -50,19 +51,24 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     // Per node: the state of the last text before it (None: no text), any kept text before.
     let mut before = vec![(None, false); n];
     // Per node: does the last text before it end with a colon (it introduces what follows)?
+    // (Or the last text is a heading's: the block opens the heading's section, "Examples".)
     let mut colon = vec![false; n];
+    let mut in_heading = vec![false; n];
     let (mut last, mut any, mut ends) = (None, false, false);
     for (i, b) in before.iter_mut().enumerate() {
         *b = (last, any);
         colon[i] = ends;
+        in_heading[i] =
+            tree.node(i).heading_level().is_some() || tree.parent(i).is_some_and(|p| in_heading[p]);
         if tree.node(i).is_text() && tree.own_chars[i] > 0 {
             last = Some(kept[i]);
             any |= kept[i];
-            ends = tree
-                .node(i)
-                .text
-                .as_deref()
-                .is_some_and(|t| t.trim_end().ends_with(':'));
+            ends = in_heading[i]
+                || tree
+                    .node(i)
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| t.trim_end().ends_with(':'));
         }
     }
     // Per node: the state of the first text at or after it, any kept text at or after.
@@ -100,7 +106,8 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
         let (prev, any_before) = before[outer];
         let (next, any_after) = after[tree.subtree_end(outer)];
         // Between kept texts; or right after the kept sentence that introduces it ("with a
-        // pause between batches:"), though nothing is kept after it (a page's last example).
+        // pause between batches:") or the kept heading it opens the section of ("Examples"),
+        // though nothing is kept after it (a page's last example).
         let introduced = prev == Some(true) && colon[outer];
         if (any_before && any_after && (prev == Some(true) || next == Some(true))) || introduced {
             add.push((i, end));

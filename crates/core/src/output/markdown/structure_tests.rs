@@ -1751,7 +1751,8 @@ fn a_link_inside_inline_code_is_written_around_it() {
 fn a_code_block_after_the_kept_sentence_that_introduces_it_joins() {
     let mk = |intro: &str| {
         let mut b = SnapshotBuilder::new(1000.0);
-        let p = el(&mut b, 0, "p", "");
+        let heading = intro == "Examples";
+        let p = el(&mut b, 0, if heading { "h2" } else { "p" }, "");
         let t = b.text(p, intro);
         let pre = el(&mut b, 0, "pre", "");
         raw(
@@ -1774,6 +1775,11 @@ fn a_code_block_after_the_kept_sentence_that_introduces_it_joins() {
     );
     // Not introduced: the code after the last kept text stays out.
     assert_eq!(mk("That is all."), "That is all.\n");
+    // Under the kept heading whose section it opens (pkgdown's "Examples"), it joins.
+    assert_eq!(
+        mk("Examples"),
+        "# Examples\n\n```\nfor batch in batched(rows, 500):\n    upload(batch)\n```\n"
+    );
 }
 
 #[test]
