@@ -160,7 +160,8 @@ fn is_article(tree: &Tree, i: NodeId, nested: &[bool]) -> bool {
         || tokens(n).any(|c| ARTICLE_CLASSES.contains(&c.to_ascii_lowercase().as_str()))
 }
 
-/// Is this element page furniture by its tag, role, class, id or heading?
+/// Is this element page furniture by its tag, role, class, id or heading (not by what it
+/// holds: [`holds_furniture`])?
 fn furniture(tree: &Tree, i: NodeId) -> bool {
     let n = tree.node(i);
     // A callout is content, an `<aside>` though it is (Starlight's, MDN's).
@@ -222,6 +223,12 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
             return true;
         }
     }
+    false
+}
+
+/// Does block `i` hold a form, navigation or an `<aside>` that is no callout (a block that
+/// joins whole must not bring them; a partly kept one is still looked into, block by block)?
+fn holds_furniture(tree: &Tree, i: NodeId) -> bool {
     tree.subtree(i).skip(1).any(|d| {
         let dn = tree.node(d);
         matches!(dn.tag.as_str(), "form" | "nav")
@@ -345,7 +352,11 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             }
             continue;
         }
-        if !node.rendered || node.visibility != "visible" || furniture(tree, s) {
+        if !node.rendered
+            || node.visibility != "visible"
+            || furniture(tree, s)
+            || holds_furniture(tree, s)
+        {
             continue;
         }
         // Beside kept text, only blocks join: an inline element there is a heading's
@@ -404,7 +415,7 @@ pub(super) fn with_article_rest(tree: &Tree, kept: &mut Cow<[bool]>) {
             continue;
         }
         // A word alone is a control's label ("Back", "Menu"), not the article's.
-        if !badges && tree.text(s).split_whitespace().nth(1).is_none() {
+        if !badges && !phrase(&tree.text(s)) {
             continue;
         }
         let callout = super::callouts::kind(node).is_some() || super::callouts::plain_box(node);
@@ -583,6 +594,21 @@ pub(super) fn complete_terms(tree: &Tree, kept: &mut Cow<[bool]>) {
         keep_shown(tree, k, t);
     }
 }
+
+/// More than a control's label: two words or more, or in a script written without spaces
+/// (Japanese, Chinese) at least [`MIN_CJK_PHRASE`] characters ("戻る" is a label, a sentence
+/// is not).
+fn phrase(text: &str) -> bool {
+    text.split_whitespace().nth(1).is_some()
+        || text
+            .chars()
+            .filter(|&c| crate::extract::text::is_cjk(c))
+            .count()
+            >= MIN_CJK_PHRASE
+}
+
+/// The fewest CJK characters that make a phrase rather than a label ([`phrase`]).
+const MIN_CJK_PHRASE: usize = 8;
 
 /// Is element `c` a heading, or does a heading in it hold most of its text (rustdoc's impl
 /// summary with its "Source" link; MediaWiki's `div.mw-heading` around an `<h2>` and its

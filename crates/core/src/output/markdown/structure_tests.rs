@@ -777,6 +777,36 @@ fn the_block_holding_the_first_kept_text_is_looked_into() {
 }
 
 #[test]
+fn a_sentence_without_spaces_joins_the_article_a_label_does_not() {
+    // Japanese: a sentence is one run of characters with no space; "戻る" ("back") is a
+    // label. (Zenn: the body's wrapper also holds the author's `<aside>`, which does not stop
+    // the wrapper being looked into, and stays out.)
+    let mut b = SnapshotBuilder::new(1000.0);
+    let art = el(&mut b, 0, "article", "");
+    let wrap = el(&mut b, art, "div", "View_container");
+    let mut kept = Vec::new();
+    for t in [
+        "最初の段落です。",
+        "浮動小数点の誤差があるので比較してください。",
+        "戻る",
+        "最後の段落です。",
+    ] {
+        let p = el(&mut b, wrap, "p", "");
+        b.text(p, &t.repeat(if kept.is_empty() { 12 } else { 1 }));
+        kept.push(p);
+    }
+    let aside = el(&mut b, wrap, "aside", "AsideAuthor_container");
+    b.text(aside, "著者のプロフィールと他の記事の一覧です。");
+    let out = md_kept(&b.build(), Some(&[kept[0], kept[3]]));
+    assert!(
+        out.contains("浮動小数点の誤差があるので比較してください。"),
+        "{out}"
+    );
+    assert!(!out.contains("戻る"), "{out}");
+    assert!(!out.contains("著者"), "{out}");
+}
+
+#[test]
 fn an_article_the_extraction_did_not_choose_brings_nothing() {
     let mut b = SnapshotBuilder::new(1000.0);
     let (_, mut kept) = readme(&mut b);
