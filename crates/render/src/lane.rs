@@ -318,6 +318,56 @@ pub fn choose(status: i64, content_type: &str, html: &str, p: &LaneParams) -> Ch
     }
 }
 
+/// What [`choose`] reads in a main document, as numbers: the features of a learned decision
+/// (`examples/lane_features.rs`, `scripts/lane-classifier`), whose labels say whether a static
+/// render keeps the full render's extraction.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LaneFeatures {
+    /// Bytes of HTML.
+    pub html_bytes: usize,
+    /// Non-whitespace characters of text outside scripts, styles, templates and `<noscript>`.
+    pub text_chars: usize,
+    /// Characters of inline script (JSON blobs included).
+    pub inline_script_chars: usize,
+    /// `<script src>` elements.
+    pub external_scripts: usize,
+    /// `<template>`s and `<script type="text/template">`s.
+    pub templates: usize,
+    /// A script defines custom elements or attaches shadow roots.
+    pub defines_elements: bool,
+    /// A `<noscript>` mentions JavaScript.
+    pub noscript_asks_js: bool,
+    /// `<iframe>`s.
+    pub iframes: usize,
+    /// An app root (`#root`, `#app`, `#__next`…) is empty.
+    pub empty_app_root: bool,
+    /// A JSON state blob (`__NEXT_DATA__`…) is in an inline script.
+    pub state_blob: bool,
+    /// An inline script writes into the page and fetches, watches the viewport or fills a
+    /// placeholder (rule 6 of [`choose`]).
+    pub script_fills: bool,
+}
+
+/// The features of a main document (see [`LaneFeatures`]); `p` gives the placeholder bound.
+pub fn features(html: &str, p: &LaneParams) -> LaneFeatures {
+    let page = Scan::of(html);
+    LaneFeatures {
+        html_bytes: html.len(),
+        text_chars: page.text_chars,
+        inline_script_chars: page.inline_script_chars,
+        external_scripts: page.external_scripts,
+        templates: page.templates,
+        defines_elements: page.defines_elements,
+        noscript_asks_js: page.noscript_asks_js,
+        iframes: page.iframes,
+        empty_app_root: APP_ROOTS
+            .iter()
+            .any(|id| page.element_text(id).is_some_and(|n| n == 0)),
+        state_blob: STATE_BLOBS.iter().any(|b| page.scripts.contains(*b)),
+        script_fills: page.script_fills(p).is_some(),
+    }
+}
+
 /// What a static render showed, for [`after_static`].
 #[derive(Debug, Clone, Default)]
 pub struct StaticShown<'a> {

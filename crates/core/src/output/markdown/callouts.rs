@@ -7,7 +7,9 @@
 //! VitePress and VuePress (`.custom-block.tip`), MDN (`.notecard.note`), Starlight
 //! (`.starlight-aside--note`), GitBook (`.hint-info`, `.hint.bg-info`), Gitea
 //! (`.attention-note`), Hexo NexT (`.note.info`), rustdoc (`div.warning`), Bookdown
-//! (`.rmdnote`), Zenn (`aside.msg.message`, `.msg.alert` a warning), GitHub's older
+//! (`.rmdnote`), Zenn (`aside.msg.message`, `.msg.alert` a warning), Hugo Book
+//! (`.book-hint.info`), Just the Docs (`blockquote.note-title`), w3.css (`.w3-panel.w3-note`),
+//! YARD (`.note.notetag`), GitHub's older
 //! `> **Note**` quotes,
 //! DokuWiki (`.wrap_info.plugin_wrap`), Confluence (`.confluence-information-macro-tip`),
 //! Obsidian (`.callout[data-callout="warning"]`) and `<aside>`s classed with a kind. A title
@@ -82,8 +84,11 @@ const KINDS: [(&str, &str, Sureness); 36] = [
 ];
 
 /// Class tokens that make an element a callout when it also names a kind.
-const CONTAINERS: [&str; 14] = [
+const CONTAINERS: [&str; 16] = [
     "admonition",
+    // Hugo Book's `blockquote.book-hint.info`; YARD's `div.note.notetag`.
+    "book-hint",
+    "notetag",
     // DokuWiki's wrap plugin: `div.wrap_info.plugin_wrap`.
     "plugin_wrap",
     // Confluence's info, tip, note and warning macros.
@@ -218,13 +223,39 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
                 }
             }
         }
-        // A box's name before its kind (LibreTexts' `box-note`, `box-warning`).
+        // A box's name before its kind (LibreTexts' `box-note`, `box-warning`; not YARD's
+        // `box_info`, its metadata box).
         if let [boxed, kind] = words.as_slice() {
-            if BOX_WORDS.contains(boxed) {
+            if BOX_WORDS.contains(boxed) && t.contains('-') {
                 if let Some(k) = strong_kind(kind) {
                     return Some(k);
                 }
             }
+        }
+        // Just the Docs' titled callouts: `blockquote.important-title`.
+        if let [kind, "title"] = words.as_slice() {
+            if n.tag == "blockquote" {
+                if let Some(k) = alert_at_least(kind, Sole) {
+                    return Some(k);
+                }
+            }
+        }
+    }
+    // A box and its kind as two tokens of one prefix (w3.css's `w3-panel w3-note`).
+    for t in &toks {
+        let Some((prefix, boxed)) = t.rsplit_once('-') else {
+            continue;
+        };
+        if !BOX_WORDS.contains(&boxed) {
+            continue;
+        }
+        let kind = toks.iter().find_map(|u| {
+            u.strip_prefix(prefix)
+                .and_then(|r| r.strip_prefix('-'))
+                .and_then(strong_kind)
+        });
+        if kind.is_some() {
+            return kind;
         }
     }
     // A base class and its modifier naming a kind (`callout callout--info`,

@@ -221,6 +221,27 @@ pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
         || is_widget(n)
         || (n.tag == "code" && is_block_code(tree, id))
         || code_element(tree, id)
+        || code_div(tree, id)
+}
+
+/// A `div` classed as code whose lines are `<br>`-separated (w3schools' `div.w3-code`, its
+/// `<br>`s inside colour spans): a class token `code`, or ending in `-code`/`_code`, laid out
+/// as a block of lines.
+pub(super) fn code_div(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.tag == "div"
+        && super::class_tokens(n).any(|t| {
+            let t = t.to_ascii_lowercase();
+            t == "code" || t.ends_with("-code") || t.ends_with("_code")
+        })
+        && n.display == "block"
+        && tree.parent(id).is_none_or(|p| !is_root(tree, p))
+        && tree.subtree(id).skip(1).any(|d| tree.node(d).tag == "br")
+        // Not a wrapper of a code block of its own (Confluence's `div.code.panel`).
+        && !tree.subtree(id).skip(1).any(|d| {
+            let dn = tree.node(d);
+            dn.tag == "pre" || (dn.tag == "code" && dn.display == "block") || is_widget(dn)
+        })
 }
 
 /// A custom element for code laid out as a block (Distill's `<d-code language="python">`,
@@ -299,6 +320,16 @@ fn node_language(n: &Node) -> Option<String> {
         if let Some(l) = l.and_then(clean) {
             return Some(l);
         }
+    }
+    // w3schools' highlighter: `div.w3-code.pythonHigh`, `jsHigh`, `htmlHigh`.
+    if let Some(l) = class.split_whitespace().find_map(|t| {
+        let base = t.strip_suffix("High")?.to_ascii_lowercase();
+        LABELS
+            .iter()
+            .find(|(k, _)| *k == base)
+            .map(|(_, v)| (*v).to_string())
+    }) {
+        return Some(l);
     }
     // A class that is a language's own name, on the block itself: rustdoc's `pre.rust`,
     // pandoc's `pre.sourceCode.r`, or beside `highlight` (Hexo's `figure.highlight.python`);

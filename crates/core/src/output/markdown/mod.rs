@@ -496,7 +496,8 @@ impl<'t, 'a> Writer<'t, 'a> {
         if let Some(level) = self.heading_level(id) {
             return self.heading(id, self.headings.level(id, level), blocks);
         }
-        if code::is_widget(n) || code::code_element(self.tree, id) {
+        if code::is_widget(n) || code::code_element(self.tree, id) || code::code_div(self.tree, id)
+        {
             return self.code_block(id, blocks);
         }
         if let Some(kind) = callouts::kind(n).or_else(|| callouts::legacy_kind(self.tree, id)) {

@@ -1478,17 +1478,18 @@ fn bem_htmlbook_and_nextra_callouts() {
         ("rmdtip", "Bookdown."),
         ("msg message", "Zenn."),
         ("msg alert", "Zenn's alert."),
+        ("book-hint danger", "Hugo Book."),
+        ("important-title", "Just the Docs."),
+        ("w3-panel w3-note", "w3.css."),
+        ("note notetag", "YARD."),
+        ("box_info", "Not a callout: YARD's metadata box."),
     ] {
-        let d = el(
-            &mut b,
-            0,
-            if class.starts_with("msg") {
-                "aside"
-            } else {
-                "div"
-            },
-            class,
-        );
+        let tag = match class {
+            c if c.starts_with("msg") => "aside",
+            "book-hint danger" | "important-title" => "blockquote",
+            _ => "div",
+        };
+        let d = el(&mut b, 0, tag, class);
         let p = el(&mut b, d, "p", "");
         b.text(p, text);
     }
@@ -1504,7 +1505,9 @@ fn bem_htmlbook_and_nextra_callouts() {
         md(&b.build()),
         "> [!WARNING]\n> Zendesk.\n\n> [!TIP]\n> ArchWiki.\n\n> [!IMPORTANT]\n> Nextra.\n\n\
          Not a callout.\n\n> [!TIP]\n> Bookdown.\n\n> [!NOTE]\n> Zenn.\n\n\
-         > [!WARNING]\n> Zenn's alert.\n\n> [!NOTE]\n> O'Reilly.\n"
+         > [!WARNING]\n> Zenn's alert.\n\n> [!CAUTION]\n> Hugo Book.\n\n\
+         > [!IMPORTANT]\n> Just the Docs.\n\n> [!NOTE]\n> w3.css.\n\n> [!NOTE]\n> YARD.\n\n\
+         Not a callout: YARD's metadata box.\n\n> [!NOTE]\n> O'Reilly.\n"
     );
 }
 
@@ -1913,6 +1916,29 @@ fn items_carrying_their_numbers_as_labels_are_an_ordered_list_but_amounts_are_no
         "- 1 cup flour\n- 2 eggs\n"
     );
     assert_eq!(list(["2.", "1."], [" b", " a"]), "- 2\\. b\n- 1\\. a\n");
+}
+
+#[test]
+fn a_div_classed_as_code_with_br_lines_is_a_code_block() {
+    // w3schools: `div.w3-code.pythonHigh`, colour spans, `<br>` between lines.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let d = el(&mut b, 0, "div", "w3-code notranslate pythonHigh");
+    // The `<br>`s inside the colour span that holds the lines.
+    let c = span(&mut b, d, "span", "pythoncolor");
+    for (k, line) in ["for w in words:", "  print(w)"].iter().enumerate() {
+        if k > 0 {
+            span(&mut b, c, "br", "");
+        }
+        let s = span(&mut b, c, "span", "pythonkeywordcolor");
+        raw(&mut b, s, line);
+    }
+    // A `div.code` of prose with no line breaks stays a paragraph.
+    let p = el(&mut b, 0, "div", "code");
+    b.text(p, "Codes of conduct apply.");
+    assert_eq!(
+        md(&b.build()),
+        "```python\nfor w in words:\n  print(w)\n```\n\nCodes of conduct apply.\n"
+    );
 }
 
 #[test]
