@@ -647,6 +647,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn features_are_what_the_rules_read() {
+        let p = LaneParams::default();
+        let app = r#"<html><body><div id="root"></div><script>window.__NEXT_DATA__={"a":1}</script>
+            <script src="/a.js"></script><script src="/b.js"></script></body></html>"#;
+        let f = features(app, &p);
+        assert!(f.empty_app_root && f.state_blob, "{f:?}");
+        assert_eq!((f.external_scripts, f.templates, f.text_chars), (2, 0, 0));
+        assert_eq!(choose(200, "text/html", app, &p).lane, Lane::Full);
+        let article =
+            "<html><body><article><p>Plain text, served whole.</p></article></body></html>";
+        let f = features(article, &p);
+        assert!(
+            !f.empty_app_root && !f.state_blob && !f.script_fills,
+            "{f:?}"
+        );
+        assert_eq!(f.text_chars, "Plaintext,servedwhole.".len());
+        assert_eq!(f.html_bytes, article.len());
+    }
+
+    #[test]
     fn the_static_policy_refuses_what_the_lane_does_not_fetch() {
         let p = static_policy(false);
         for d in [
