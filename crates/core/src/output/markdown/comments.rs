@@ -74,12 +74,14 @@ pub(super) fn signature(tree: &Tree, i: NodeId) -> bool {
         })
 }
 
-/// A comment: a `comment` or `comment-body` class token, or an id naming a comment by its
-/// number (`comment-N`, Invision's `elComment_N` post).
+/// A comment: a `comment` or `comment-body` class token, an id naming a comment by its
+/// number (`comment-N`, Invision's `elComment_N` post), or `data-type="comment"` (Flarum's
+/// `PostStream-item`).
 pub(super) fn is_comment(n: &Node) -> bool {
     n.is_element()
         && (tokens(n).any(|t| t == "comment" || t == "comment-body")
-            || n.id.as_deref().is_some_and(numbered_comment_id))
+            || n.id.as_deref().is_some_and(numbered_comment_id)
+            || n.attrs.get("data-type").is_some_and(|t| t == "comment"))
 }
 
 /// `comment-123`, `elComment_123`: the word `comment` (any case) first or after a lower-case

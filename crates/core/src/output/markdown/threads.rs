@@ -239,6 +239,37 @@ mod tests {
         render(&tree, &ex)
     }
 
+    /// As [`thread_marked`] with the post a comment, each comment also `data-type="comment"`.
+    fn thread_typed(
+        post: &str,
+        replies: &[&str],
+        mark: impl Fn(usize) -> (String, Option<String>),
+    ) -> String {
+        let mut b = SnapshotBuilder::new(800.0);
+        let mut keep = Vec::new();
+        for (k, t) in std::iter::once(&post).chain(replies).enumerate() {
+            let c = b.el(0, "div", rect(0.0, 100.0 * k as f64, 800.0, 90.0));
+            let (class, id) = mark(k);
+            b.node_mut(c).class = Some(class);
+            b.node_mut(c).id = id;
+            b.node_mut(c)
+                .attrs
+                .insert("data-type".into(), "comment".into());
+            let p = b.el(c, "p", rect(0.0, 100.0 * k as f64, 800.0, 20.0));
+            let txt = b.text(p, t);
+            if k == 0 {
+                keep.extend([p, txt]);
+            }
+        }
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for i in keep {
+            ex.kept[i] = true;
+        }
+        render(&tree, &ex)
+    }
+
     /// A post and flat replies, each classed `comment`, the post and the first `kept`
     /// replies kept by the extraction.
     fn thread_kept_replies(post: &str, replies: &[&str], kept: usize) -> String {
@@ -286,6 +317,12 @@ mod tests {
         // A GitHub issue: the opening post is a comment like its replies.
         assert_eq!(
             thread(article, &replies, true),
+            format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
+        );
+        // Flarum's posts: `div.PostStream-item[data-type=comment]`.
+        let flarum = |_: usize| ("PostStream-item".to_string(), None);
+        assert_eq!(
+            thread_typed(article, &replies, flarum),
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
         );
         // Invision's posts: `article#elComment_N`, no `comment` class (`ipsComment`).
