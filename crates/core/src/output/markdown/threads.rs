@@ -124,9 +124,9 @@ fn post_body<'t>(
     in_comment: &[bool],
 ) -> Option<&'t crate::snapshot::Node> {
     let mut shape: Option<&crate::snapshot::Node> = None;
-    for c in 1..tree.len() {
-        let outer = super::comments::is_comment(tree.node(c))
-            && has_text[c]
+    for (c, &holds) in has_text.iter().enumerate().skip(1) {
+        let outer = holds
+            && super::comments::is_comment(tree.node(c))
             && !tree.parent(c).is_some_and(|p| in_comment[p]);
         if !outer {
             continue;
