@@ -239,45 +239,19 @@ mod tests {
         render(&tree, &ex)
     }
 
-    /// As [`thread_marked`] with the post a comment, each comment also `data-type="comment"`.
-    fn thread_typed(
+    /// A post and flat replies, each comment marked by `mark` (given its number, the post
+    /// 0), the post and the first `kept` replies kept by the extraction.
+    fn flat_thread(
         post: &str,
         replies: &[&str],
-        mark: impl Fn(usize) -> (String, Option<String>),
+        kept: usize,
+        mark: impl Fn(usize, &mut crate::snapshot::Node),
     ) -> String {
         let mut b = SnapshotBuilder::new(800.0);
         let mut keep = Vec::new();
         for (k, t) in std::iter::once(&post).chain(replies).enumerate() {
             let c = b.el(0, "div", rect(0.0, 100.0 * k as f64, 800.0, 90.0));
-            let (class, id) = mark(k);
-            b.node_mut(c).class = Some(class);
-            b.node_mut(c).id = id;
-            b.node_mut(c)
-                .attrs
-                .insert("data-type".into(), "comment".into());
-            let p = b.el(c, "p", rect(0.0, 100.0 * k as f64, 800.0, 20.0));
-            let txt = b.text(p, t);
-            if k == 0 {
-                keep.extend([p, txt]);
-            }
-        }
-        let snap = b.build();
-        let tree = Tree::new(&snap);
-        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
-        for i in keep {
-            ex.kept[i] = true;
-        }
-        render(&tree, &ex)
-    }
-
-    /// A post and flat replies, each classed `comment`, the post and the first `kept`
-    /// replies kept by the extraction.
-    fn thread_kept_replies(post: &str, replies: &[&str], kept: usize) -> String {
-        let mut b = SnapshotBuilder::new(800.0);
-        let mut keep = Vec::new();
-        for (k, t) in std::iter::once(&post).chain(replies).enumerate() {
-            let c = b.el(0, "article", rect(0.0, 100.0 * k as f64, 800.0, 90.0));
-            b.node_mut(c).class = Some("comment".into());
+            mark(k, b.node_mut(c));
             let p = b.el(c, "p", rect(0.0, 100.0 * k as f64, 800.0, 20.0));
             let txt = b.text(p, t);
             if k <= kept {
@@ -320,9 +294,12 @@ mod tests {
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
         );
         // Flarum's posts: `div.PostStream-item[data-type=comment]`.
-        let flarum = |_: usize| ("PostStream-item".to_string(), None);
+        let flarum = |_: usize, n: &mut crate::snapshot::Node| {
+            n.class = Some("PostStream-item".into());
+            n.attrs.insert("data-type".into(), "comment".into());
+        };
         assert_eq!(
-            thread_typed(article, &replies, flarum),
+            flat_thread(article, &replies, 0, flarum),
             format!("{article}\n\nGreat post!\n\nThanks, very useful.\n")
         );
         // Invision's posts: `article#elComment_N`, no `comment` class (`ipsComment`).
@@ -344,7 +321,9 @@ mod tests {
         );
         // The post and a first reply kept, the last reply not: a thread all the same.
         assert_eq!(
-            thread_kept_replies(article, &["Answer.", "Thanks, that was it."], 1),
+            flat_thread(article, &["Answer.", "Thanks, that was it."], 1, |_, n| {
+                n.class = Some("comment".into())
+            }),
             format!("{article}\n\nAnswer.\n\nThanks, that was it.\n")
         );
         // One reply is no discussion.
