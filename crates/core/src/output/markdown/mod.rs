@@ -275,6 +275,7 @@ impl<'t, 'a> Writer<'t, 'a> {
         article::complete_lists(tree, &mut kept);
         article::complete_terms(tree, &mut kept);
         article::complete_key_values(tree, &mut kept);
+        notion_lists(tree, &mut kept);
         images::caption_figures(tree, kept.to_mut());
         tables::keep_div_tables(tree, &mut kept);
         // A callout without a kind is written whole (its emoji holds no text to score); the
@@ -436,11 +437,25 @@ impl<'t, 'a> Writer<'t, 'a> {
     /// Render a sequence of sibling nodes as blocks: inline runs become paragraphs.
     fn container(&self, ids: impl Iterator<Item = NodeId>, blocks: &mut Vec<Block>) {
         let mut inl = Inline::default();
-        for c in ids {
+        let mut ids = ids.peekable();
+        while let Some(c) = ids.next() {
             match self.kind(c) {
                 Kind::Skip => {}
                 Kind::Block => {
                     flush(&mut inl, blocks);
+                    // Notion's list items are sibling blocks with no list around them.
+                    if let Some(ordered) = notion_item(self.tree.node(c)) {
+                        let mut items = vec![c];
+                        while let Some(&d) = ids.peek() {
+                            if notion_item(self.tree.node(d)) != Some(ordered) {
+                                break;
+                            }
+                            items.push(d);
+                            ids.next();
+                        }
+                        self.items(&items, ordered, 1, blocks);
+                        continue;
+                    }
                     self.block(c, blocks);
                 }
                 Kind::Text | Kind::Inline => self.inline(c, &mut inl),
@@ -659,13 +674,21 @@ impl<'t, 'a> Writer<'t, 'a> {
             .and_then(|v| v.trim().parse::<i64>().ok())
             .filter(|n| (0..1_000_000_000).contains(n))
             .unwrap_or(1);
+        let kids: Vec<NodeId> = self.kids(id).collect();
+        self.items(&kids, ordered, start, blocks);
+    }
+
+    /// A list of these items (`li`s, or blocks written as items), numbered from `start` when
+    /// ordered.
+    fn items(&self, kids: &[NodeId], ordered: bool, start: i64, blocks: &mut Vec<Block>) {
         let mut items = Vec::new();
-        for c in self.kids(id) {
+        for &c in kids {
             let parts = match self.kind(c) {
                 Kind::Skip => continue,
                 Kind::Block
                     if self.tree.node(c).tag == "li"
-                        || self.tree.node(c).role.as_deref() == Some("listitem") =>
+                        || self.tree.node(c).role.as_deref() == Some("listitem")
+                        || notion_item(self.tree.node(c)).is_some() =>
                 {
                     self.children_blocks(c)
                 }
@@ -1091,11 +1114,59 @@ pub fn write(tree: &Tree, ex: &Extraction, opts: &WriterOptions) -> Markdown {
 /// formula (Sphinx's and MyST's `span.eqno` with its `#` permalink: the TeX is the formula,
 /// its number the page's layout) and MediaWiki's "[edit]" links inside section headings
 /// (`mw-editsection`; `editsection` in older skins and wikis such as cppreference).
-const HIDDEN_CLASSES: [&str; 3] = ["eqno", "mw-editsection", "editsection"];
+const HIDDEN_CLASSES: [&str; 4] = [
+    "eqno",
+    "mw-editsection",
+    "editsection",
+    // Notion's list marker (a CSS bullet, or the item's number as text): the list writes it.
+    "notion-list-item-box-left",
+];
 
 /// A node's class tokens (the writers' one reading of `class`).
 pub(super) fn class_tokens(n: &crate::snapshot::Node) -> impl Iterator<Item = &str> {
     n.class.as_deref().unwrap_or("").split_whitespace()
+}
+
+/// Notion's list items holding kept text join the mask with their parent and the elements
+/// between them and the kept text, so that the writer meets them side by side and writes them
+/// as one list ([`notion_item`]).
+fn notion_lists(tree: &Tree, kept: &mut std::borrow::Cow<[bool]>) {
+    let n = tree.len();
+    let items: Vec<NodeId> = (1..n)
+        .filter(|&i| notion_item(tree.node(i)).is_some())
+        .collect();
+    if items.is_empty() {
+        return;
+    }
+    // The parents of items holding kept text; then every kept text under such a parent brings
+    // the elements up to it, so that the parent writes its items and the rest in page order.
+    let mut parents: Vec<NodeId> = items
+        .iter()
+        .filter(|&&item| (item..tree.subtree_end(item)).any(|d| kept[d] && tree.node(d).is_text()))
+        .filter_map(|&item| tree.parent(item))
+        .collect();
+    parents.dedup();
+    let mut add = Vec::new();
+    for p in parents {
+        add.push(p);
+        for t in (p..tree.subtree_end(p)).filter(|&d| kept[d] && tree.node(d).is_text()) {
+            add.extend(tree.ancestors(t).take_while(|&a| a > p));
+        }
+    }
+    let k = kept.to_mut();
+    for i in add {
+        k[i] = true;
+    }
+}
+
+/// A Notion list item (`div.notion-bulleted_list-block`, `notion-numbered_list-block`,
+/// `notion-to_do-block`): whether its list is ordered.
+fn notion_item(n: &crate::snapshot::Node) -> Option<bool> {
+    class_tokens(n).find_map(|t| match t {
+        "notion-bulleted_list-block" | "notion-to_do-block" => Some(false),
+        "notion-numbered_list-block" => Some(true),
+        _ => None,
+    })
 }
 
 /// Is node `n` written as a quote or a callout ([`comments::is_quote`], a callout, a plain

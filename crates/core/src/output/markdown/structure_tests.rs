@@ -1919,6 +1919,40 @@ fn items_carrying_their_numbers_as_labels_are_an_ordered_list_but_amounts_are_no
 }
 
 #[test]
+fn notions_list_blocks_are_lists() {
+    // Notion Sites: each item a sibling block, its marker a box of its own (a CSS bullet, or
+    // the number as text).
+    let mut b = SnapshotBuilder::new(1000.0);
+    let page = el(&mut b, 0, "div", "notion-page-content");
+    let p = el(&mut b, page, "div", "notion-text-block");
+    let mut kept = vec![b.text(p, "Before a shift:")];
+    for (class, marker, text) in [
+        ("notion-bulleted_list-block", "", "Check the pager."),
+        ("notion-bulleted_list-block", "", "Read the handover."),
+        ("notion-numbered_list-block", "1.", "List the pods."),
+        (
+            "notion-numbered_list-block",
+            "2.",
+            "Restart the deployment.",
+        ),
+    ] {
+        let item = el(&mut b, page, "div", &format!("notion-selectable {class}"));
+        let m = el(&mut b, item, "div", "notion-list-item-box-left");
+        if !marker.is_empty() {
+            b.text(m, marker);
+        }
+        let body = el(&mut b, item, "div", "");
+        kept.push(b.text(body, text));
+    }
+    // The extraction kept the texts only, not the blocks around them.
+    assert_eq!(
+        md_kept(&b.build(), Some(&kept)),
+        "Before a shift:\n\n- Check the pager.\n- Read the handover.\n\n\
+         1. List the pods.\n2. Restart the deployment.\n"
+    );
+}
+
+#[test]
 fn a_div_classed_as_code_with_br_lines_is_a_code_block() {
     // w3schools: `div.w3-code.pythonHigh`, colour spans, `<br>` between lines.
     let mut b = SnapshotBuilder::new(1000.0);
