@@ -16,8 +16,8 @@
 //!   text is itself in a comment (the opening post written as one, as a GitHub issue's is;
 //!   the other comments holding kept text then count as replies);
 //! - each reply's shown subtree is kept; or, when the extraction kept text in comments and the
-//!   element holding each one's kept text has the same tag and class in all (the posts' body,
-//!   without the author's pane), the reply's elements of that shape.
+//!   element holding each one's kept text has the same tag and class in more than half of them
+//!   (the posts' body, without the author's pane), the reply's elements of that shape.
 
 use std::borrow::Cow;
 
@@ -116,14 +116,15 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
 }
 
 /// The element (tag and class) holding all the kept text of each comment the extraction kept
-/// text in, when it is the same in all and not the comment itself: the posts' body.
+/// text in, when more than half of those comments share it and it is not the comment itself:
+/// the posts' body.
 fn post_body<'t>(
     tree: &'t Tree,
     kept: &[bool],
     has_text: &[bool],
     in_comment: &[bool],
 ) -> Option<&'t crate::snapshot::Node> {
-    let mut shape: Option<&crate::snapshot::Node> = None;
+    let mut shapes: Vec<Option<&crate::snapshot::Node>> = Vec::new();
     for (c, &holds) in has_text.iter().enumerate().skip(1) {
         let outer = holds
             && super::comments::is_comment(tree.node(c))
@@ -149,18 +150,29 @@ fn post_body<'t>(
                 }
             });
         }
-        let l = lca?;
+        let Some(l) = lca else { continue };
         if l == c || !(c < l && l < tree.subtree_end(c)) {
-            return None;
+            shapes.push(None);
+            continue;
         }
-        let node = tree.node(l);
-        match shape {
-            None => shape = Some(node),
-            Some(s) if same_shape(node, s) => {}
-            Some(_) => return None,
-        }
+        shapes.push(Some(tree.node(l)));
     }
-    shape
+    // The shape most of the kept posts share (the opening post's kept text may reach past its
+    // body: a title, an advertisement inside it).
+    let mut counts: std::collections::HashMap<
+        (&str, Option<&str>),
+        (usize, &crate::snapshot::Node),
+    > = std::collections::HashMap::new();
+    for &node in shapes.iter().flatten() {
+        counts
+            .entry((node.tag.as_str(), node.class.as_deref()))
+            .or_insert((0, node))
+            .0 += 1;
+    }
+    let (n, node) = counts
+        .into_values()
+        .max_by_key(|&(n, node)| (n, std::cmp::Reverse(node.tag.as_str())))?;
+    (2 * n > shapes.len()).then_some(node)
 }
 
 /// The same element name and class.
@@ -265,6 +277,42 @@ mod tests {
             ex.kept[i] = true;
         }
         render(&tree, &ex)
+    }
+
+    #[test]
+    fn a_brought_reply_keeps_the_body_most_kept_posts_share() {
+        // Each post: an author pane and a body. The extraction kept the opening post whole
+        // (author too) and the bodies of two replies; the last reply comes without its pane.
+        let mut b = SnapshotBuilder::new(800.0);
+        let mut keep = Vec::new();
+        for k in 0..4 {
+            let y = 100.0 * k as f64;
+            let c = b.el(0, "article", rect(0.0, y, 800.0, 90.0));
+            b.node_mut(c).class = Some("comment".into());
+            let pane = b.el(c, "div", rect(0.0, y, 100.0, 20.0));
+            b.node_mut(pane).class = Some("author-pane".into());
+            let a = b.text(pane, &format!("Member {k}, 120 posts"));
+            let body = b.el(c, "div", rect(100.0, y, 700.0, 20.0));
+            b.node_mut(body).class = Some("post-body".into());
+            let t = b.text(
+                body,
+                &format!("The text of post {k}, long enough to be a post."),
+            );
+            match k {
+                0 => keep.extend([a, t]),
+                1 | 2 => keep.push(t),
+                _ => {}
+            }
+        }
+        let snap = b.build();
+        let tree = Tree::new(&snap);
+        let mut ex = Extraction::empty(Algorithm::Td, tree.len());
+        for i in keep {
+            ex.kept[i] = true;
+        }
+        let out = render(&tree, &ex);
+        assert!(out.contains("The text of post 3"), "{out}");
+        assert!(!out.contains("Member 3"), "{out}");
     }
 
     #[test]
