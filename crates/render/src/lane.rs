@@ -270,16 +270,13 @@ pub fn choose(status: i64, content_type: &str, html: &str, p: &LaneParams) -> Ch
         return Choice::full("template: scripts define custom elements (shadow roots)");
     }
     if little {
-        if let Some(id) = APP_ROOTS
-            .iter()
-            .find(|id| page.element_text(id).is_some_and(|n| n == 0))
-        {
+        if let Some(id) = page.empty_app_root() {
             return Choice::full(format!(
                 "app-root: #{id} is empty and the HTML holds {text} characters of text"
             ));
         }
     }
-    if let Some(blob) = STATE_BLOBS.iter().find(|b| page.scripts.contains(*b)) {
+    if let Some(blob) = page.state_blob() {
         let big = page.inline_script_chars as f64 >= p.state_blob_ratio * text as f64;
         if little || big {
             return Choice::full(format!(
@@ -360,10 +357,8 @@ pub fn features(html: &str, p: &LaneParams) -> LaneFeatures {
         defines_elements: page.defines_elements,
         noscript_asks_js: page.noscript_asks_js,
         iframes: page.iframes,
-        empty_app_root: APP_ROOTS
-            .iter()
-            .any(|id| page.element_text(id).is_some_and(|n| n == 0)),
-        state_blob: STATE_BLOBS.iter().any(|b| page.scripts.contains(*b)),
+        empty_app_root: page.empty_app_root().is_some(),
+        state_blob: page.state_blob().is_some(),
         script_fills: page.script_fills(p).is_some(),
     }
 }
@@ -539,6 +534,22 @@ impl Scan {
             return Some(count_text_html(&l[start..j - 1]));
         }
         None
+    }
+
+    /// The first app root ([`APP_ROOTS`]) that is empty, by id.
+    fn empty_app_root(&self) -> Option<&'static str> {
+        APP_ROOTS
+            .iter()
+            .copied()
+            .find(|id| self.element_text(id).is_some_and(|n| n == 0))
+    }
+
+    /// The first state blob ([`STATE_BLOBS`]) an inline script holds.
+    fn state_blob(&self) -> Option<&'static str> {
+        STATE_BLOBS
+            .iter()
+            .copied()
+            .find(|b| self.scripts.contains(b))
     }
 
     /// Why an inline script fills the page with content the HTML lacks, if one does.

@@ -61,30 +61,30 @@ impl Levels {
             1
         };
         // A heading below the page's highest level that the document's `<title>` names (see
-        // `title::document_title`) is the `#`, and the content's headings go under it.
-        if let Some(t) = title.and_then(|t| Some((t, tree.node(t).heading_level()?))) {
-            if t.1 > min
-                && !tree
-                    .ancestors(t.0)
-                    .any(|a| tree.node(a).heading_level().is_some())
-            {
-                let map = hs
-                    .iter()
-                    .map(|&(id, l)| {
-                        let level = if id == t.0 {
-                            1
-                        } else {
-                            (l.saturating_sub(t.1) + 1).clamp(2, 6)
-                        };
-                        (id, level)
-                    })
-                    .collect();
-                return Levels(map);
-            }
-        }
+        // `title::document_title`) is the `#`, and the content's headings go under it (`##`
+        // at least), counted from its level.
+        let lower_title = title
+            .and_then(|t| Some((t, tree.node(t).heading_level()?)))
+            .filter(|&(t, l)| {
+                l > min
+                    && !tree
+                        .ancestors(t)
+                        .any(|a| tree.node(a).heading_level().is_some())
+            });
+        let (base, top, floor) = match lower_title {
+            Some((_, l)) => (l, 1, 2),
+            None => (min, top, 1),
+        };
         let map = hs
             .iter()
-            .map(|&(id, l)| (id, (l.saturating_sub(min) + top).min(6)))
+            .map(|&(id, l)| {
+                let level = if lower_title.is_some_and(|(t, _)| t == id) {
+                    1
+                } else {
+                    (l.saturating_sub(base) + top).clamp(floor, 6)
+                };
+                (id, level)
+            })
             .collect();
         Levels(map)
     }

@@ -79,17 +79,17 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
             || tree.parent(i).is_some_and(|p| in_comment[p]);
         post_is_comment |= in_comment[i] && kept[i] && text(i);
     }
-    // With the post a comment, the other comments the extraction kept text in are replies
-    // already written (Invision: it kept the first two posts of three).
+    // The outermost comments the extraction kept text in. With the post a comment, those
+    // after the first are replies already written (Invision: it kept two posts of three).
+    let kept_posts: Vec<NodeId> = (1..n)
+        .filter(|&i| {
+            has_text[i]
+                && super::comments::is_comment(tree.node(i))
+                && !tree.parent(i).is_some_and(|p| in_comment[p])
+        })
+        .collect();
     let kept_replies = if post_is_comment {
-        (0..n)
-            .filter(|&i| {
-                super::comments::is_comment(tree.node(i))
-                    && has_text[i]
-                    && !tree.parent(i).is_some_and(|p| in_comment[p])
-            })
-            .count()
-            .saturating_sub(1)
+        kept_posts.len().saturating_sub(1)
     } else {
         0
     };
@@ -97,7 +97,7 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
     if count + kept_replies < MIN_REPLIES || !(discussion || post_is_comment) {
         return;
     }
-    let body = post_body(tree, kept, &has_text, &in_comment);
+    let body = post_body(tree, kept, &kept_posts);
     let out = kept.to_mut();
     for r in replies {
         // What the extraction kept of the posts it kept (their body, without the author's
@@ -115,23 +115,15 @@ pub(super) fn with_replies(tree: &Tree, kept: &mut Cow<[bool]>) {
     }
 }
 
-/// The element (tag and class) holding all the kept text of each comment the extraction kept
-/// text in, when more than half of those comments share it and it is not the comment itself:
-/// the posts' body.
+/// The element (tag and class) holding all the kept text of each of the kept `posts`, when
+/// more than half of them share it and it is not the post itself: the posts' body.
 fn post_body<'t>(
     tree: &'t Tree,
     kept: &[bool],
-    has_text: &[bool],
-    in_comment: &[bool],
+    posts: &[NodeId],
 ) -> Option<&'t crate::snapshot::Node> {
     let mut shapes: Vec<Option<&crate::snapshot::Node>> = Vec::new();
-    for (c, &holds) in has_text.iter().enumerate().skip(1) {
-        let outer = holds
-            && super::comments::is_comment(tree.node(c))
-            && !tree.parent(c).is_some_and(|p| in_comment[p]);
-        if !outer {
-            continue;
-        }
+    for &c in posts {
         // The deepest element holding every kept text of the comment.
         let mut lca: Option<NodeId> = None;
         for t in tree.subtree(c) {
