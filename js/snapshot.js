@@ -44,6 +44,14 @@
   // Attributes copied into `attrs` for the writers (crates/core/src/snapshot WRITER_ATTRS).
   // Classes of a note whose text shows on hover (see `hidden-text`).
   const NOTEISH = /(^|[\s_-])(foot)?note([\s_-]|$)|ltx_note/i;
+  // A monospace font stack: its generic family last (`…, Courier, monospace`) or a
+  // monospace face first (`Menlo`, `"Roboto Mono"`, `ui-monospace`).
+  const MONO_FACE = /^(ui-monospace|monospace|sfmono-regular|sf mono|menlo|monaco|consolas|courier( new)?|.*\bmono\b.*|fira code|source code pro|cascadia code|inconsolata|hack)$/i;
+  const CODE_TAGS = new Set(["PRE", "CODE", "KBD", "SAMP", "TT", "TEXTAREA"]);
+  const isMono = (ff) => {
+    const fams = String(ff || "").split(",").map((f) => f.trim().replace(/^["']|["']$/g, ""));
+    return fams[fams.length - 1].toLowerCase() === "monospace" || MONO_FACE.test(fams[0]);
+  };
   // All hidden notes' text together is bounded (a page of hidden tooltips classed `note`).
   let hiddenBudget = 200000;
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
@@ -297,6 +305,7 @@
   const nodes = [];
   let shadowRoots = 0, frames = 0;
   const paints = []; // own box paints something (before the bottom-up pass)
+  const monos = []; // drawn in a monospace font (elements; a text node as its parent)
   const meta = (name) => {
     const m = find(document, "querySelector").call(document, `meta[name="${name}" i]`);
     return m ? (attr(m, "content") || "") : "";
@@ -480,6 +489,7 @@
       }
       nodes.push(t);
       paints.push(parentVis === "visible" && onPage(r, ctx));
+      monos.push(parent >= 0 && monos[parent]);
       continue;
     }
     if (type !== 1) continue;
@@ -496,6 +506,7 @@
           box: r ? boxOf(r, ctx) : [0, 0, 0, 0],
           display: "none" });
         paints.push(false);
+        monos.push(false);
       }
       continue;
     }
@@ -565,9 +576,14 @@
       const t = String(textOfEl.call(node) || "").replace(/\s+/g, " ").trim().slice(0, 4000);
       if (t) { (o.attrs || (o.attrs = {}))["hidden-text"] = t; hiddenBudget -= t.length; }
     }
+    // Where a monospace font starts (its parent's font is not one): `font-mono` (not an
+    // attribute of the page), which shows code that no code element marks (Notion's spans).
+    const mono = isMono(cs.fontFamily);
+    if (mono && !(parent >= 0 && monos[parent]) && !CODE_TAGS.has(tagU)) (o.attrs || (o.attrs = {}))["font-mono"] = "";
     const idx = nodes.length;
     nodes.push(o);
     paints.push(cs.display !== "none" && cs.visibility === "visible" && onPage(r, ctx));
+    monos.push(mono);
     if (cs.display === "none") continue;
     if (tagU === "IFRAME" || tagU === "FRAME") {
       const f = frameOf(node, r, cs, ctx);

@@ -230,8 +230,10 @@ pub mod computed {
     pub const BROKEN: &str = "broken";
     /// An element not displayed, itself or its parent classed a note: its text (a hover note).
     pub const HIDDEN_TEXT: &str = "hidden-text";
+    /// An element drawn in a monospace font whose parent's font is not one (empty value).
+    pub const FONT_MONO: &str = "font-mono";
     /// Every name above.
-    pub const ALL: [&str; 3] = [LIST_STYLE_TYPE, BROKEN, HIDDEN_TEXT];
+    pub const ALL: [&str; 4] = [LIST_STYLE_TYPE, BROKEN, HIDDEN_TEXT, FONT_MONO];
 }
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them

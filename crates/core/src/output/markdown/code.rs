@@ -222,7 +222,78 @@ pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
         || (n.tag == "code" && is_block_code(tree, id))
         || code_element(tree, id)
         || code_div(tree, id)
+        || mono_block(tree, id)
 }
+
+/// Tags whose presence below an element says it holds prose, not code lines.
+const PROSE_TAGS: [&str; 13] = [
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "table",
+    "blockquote",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+];
+
+/// A block drawn in a monospace font that keeps its white space, with no code element
+/// (Notion's code block: a `div` of token spans, `white-space: pre`, in `SFMono-Regular, …,
+/// monospace`): where the font starts (the snapshot's `font-mono`), not laid out inline,
+/// holding text whose white space is kept and no link, prose element or code block of its own.
+pub(super) fn mono_block(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.attrs.contains_key(crate::snapshot::computed::FONT_MONO)
+        && !n.display.starts_with("inline")
+        && !matches!(n.tag.as_str(), "td" | "th" | "tr" | "li" | "a" | "button")
+        && tree.chars[id] > 0
+        // A signature of links (Javadoc's `member-signature`) is prose set in code's font.
+        && tree.link_chars[id] == 0
+        && tree.parent(id).is_none_or(|p| !is_root(tree, p))
+        && tree.subtree(id).skip(1).any(|d| tree.node(d).raw.is_some())
+        && !tree.subtree(id).skip(1).any(|d| {
+            let dn = tree.node(d);
+            PROSE_TAGS.contains(&dn.tag.as_str())
+                || dn.tag == "pre"
+                || (dn.tag == "code" && dn.display == "block")
+                || is_widget(dn)
+        })
+}
+
+/// An inline element drawn in a monospace font in running text (Notion's inline code: a
+/// `span` styled `font-family: "SFMono-Regular", …, monospace`, no `<code>`): where the font
+/// starts (the snapshot's `font-mono`), laid out inline, one line of at most
+/// [`MONO_SPAN_CHARS`], no link, image or formula inside, beside other text of its block.
+pub(super) fn mono_span(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if !n.attrs.contains_key(crate::snapshot::computed::FONT_MONO)
+        || !n.display.starts_with("inline")
+        || n.tag == "a"
+        || n.link
+        || tree.chars[id] == 0
+        || tree.chars[id] > MONO_SPAN_CHARS
+        || tree.link_chars[id] > 0
+    {
+        return false;
+    }
+    if tree.subtree(id).skip(1).any(|d| {
+        let dn = tree.node(d);
+        matches!(dn.tag.as_str(), "br" | "img" | "svg" | "math") || dn.tex.is_some()
+    }) {
+        return false;
+    }
+    tree.ancestors(id)
+        .find(|&a| tree.is_block(a))
+        .is_some_and(|b| tree.chars[b] > tree.chars[id] + 1)
+}
+
+/// The longest text a monospace span is taken for inline code with ([`mono_span`]).
+const MONO_SPAN_CHARS: usize = 200;
 
 /// A `div` classed as code whose lines are `<br>`-separated (w3schools' `div.w3-code`, its
 /// `<br>`s inside colour spans): a class token `code`, or ending in `-code`/`_code`, laid out
@@ -505,11 +576,16 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
             }
         }
         let mut lang = own_language(tree, i);
-        // A label inside the block, before its code.
+        // A label inside the block, before its code: a box of its own, or before a `<code>`
+        // (not a first token that names a language: `<span class="token">python</span> -m`).
+        let code_child = tree.children[i].iter().any(|&k| tree.node(k).tag == "code");
         for &k in &tree.children[i] {
             let kn = tree.node(k);
             if kn.is_text() || kn.tag == "code" {
                 break;
+            }
+            if !(code_child || tree.is_block(k)) {
+                continue;
             }
             if let Some(l) = label_language(&tree.text(k)) {
                 hide[k] = true;
@@ -528,23 +604,26 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                 if tree.contains(i, s) || tree.contains(s, i) || hide[s] || tree.node(s).is_text() {
                     continue;
                 }
-                if is_copy_button(tree, s) || is_fold_label(tree, s) || is_code_title(tree, s, i) {
-                    for d in tree.subtree(s) {
-                        hide[d] = true;
-                    }
-                } else if s < i && tree.node(s).heading_level().is_none() {
+                let label = (s < i && tree.node(s).heading_level().is_none()).then(|| {
                     let text = tree.text(s);
                     let leaf = tree.children[s].iter().all(|&k| tree.node(k).is_text())
                         || tree.children[s].len() == 1;
-                    if let Some(l) = label_language(&text) {
-                        if leaf {
-                            hide[s] = true;
-                            if lang.is_none() {
-                                lang = Some(l.to_string());
-                            }
-                        }
-                    } else if leaf && generic_label(&text) {
-                        tree.subtree(s).for_each(|d| hide[d] = true);
+                    (leaf, text)
+                });
+                // A language picker is a button whose text names the language (Notion's).
+                let named = label
+                    .as_ref()
+                    .and_then(|(leaf, text)| leaf.then(|| label_language(text)).flatten());
+                if let Some(l) = named {
+                    hide[s] = true;
+                    lang.get_or_insert_with(|| l.to_string());
+                } else if is_copy_button(tree, s)
+                    || is_fold_label(tree, s)
+                    || is_code_title(tree, s, i)
+                    || label.is_some_and(|(leaf, text)| leaf && generic_label(&text))
+                {
+                    for d in tree.subtree(s) {
+                        hide[d] = true;
                     }
                 }
             }

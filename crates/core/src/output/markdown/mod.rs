@@ -511,7 +511,10 @@ impl<'t, 'a> Writer<'t, 'a> {
         if let Some(level) = self.heading_level(id) {
             return self.heading(id, self.headings.level(id, level), blocks);
         }
-        if code::is_widget(n) || code::code_element(self.tree, id) || code::code_div(self.tree, id)
+        if code::is_widget(n)
+            || code::code_element(self.tree, id)
+            || code::code_div(self.tree, id)
+            || code::mono_block(self.tree, id)
         {
             return self.code_block(id, blocks);
         }
@@ -816,6 +819,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             "br" => inl.hard_break(),
             "img" => images::image(self, n, inl),
             "code" | "kbd" | "samp" | "tt" => self.code_span(id, inl),
+            _ if code::mono_span(self.tree, id) => self.code_span(id, inl),
             "em" | "i" | "cite" | "dfn" | "var" if inl.em == 0 => {
                 inl.em += 1;
                 self.wrap(id, inl, "*", "*");

@@ -2037,3 +2037,56 @@ fn a_custom_code_element_is_a_code_block_with_its_language() {
         "```python\ndef f(x):\n    return x\n```\n\nBy Ada and Grace\n"
     );
 }
+
+#[test]
+fn monospace_without_a_code_element_is_code_where_it_starts() {
+    use crate::snapshot::computed::FONT_MONO;
+    let mono = |b: &mut SnapshotBuilder, id: NodeId| {
+        b.node_mut(id).attrs.insert(FONT_MONO.into(), String::new());
+    };
+    // Notion: inline code is a monospace `span` in running text; a code block is a `div` of
+    // token spans in a monospace font with its white space kept, and a "Bash" label beside it.
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "div", "notion-text-block");
+    b.text(p, "Restart the ");
+    let s = span(&mut b, p, "span", "notion-enable-hover");
+    mono(&mut b, s);
+    b.text(s, "ledger-worker");
+    b.text(p, " pods:");
+    let wrap = el(&mut b, 0, "div", "notion-code-block");
+    // The label is the language picker, a button; the first token names a language too.
+    let label = el(&mut b, wrap, "div", "");
+    b.node_mut(label).role = Some("button".into());
+    b.text(label, "Bash");
+    let code = el(&mut b, wrap, "div", "");
+    mono(&mut b, code);
+    let t = span(&mut b, code, "span", "token function");
+    raw(&mut b, t, "python");
+    raw(&mut b, code, " -m timeit\n  x");
+    // A monospace date alone in its block is no code; a monospace block of prose
+    // (paragraphs inside) nor one of links (a signature) is no code block.
+    let d = el(&mut b, 0, "div", "date");
+    let ds = span(&mut b, d, "span", "");
+    mono(&mut b, ds);
+    b.text(ds, "2024-03-01");
+    let prose = el(&mut b, 0, "div", "terminal-theme");
+    mono(&mut b, prose);
+    let pp = el(&mut b, prose, "p", "");
+    raw(&mut b, pp, "Plain words.");
+    let sig = el(&mut b, 0, "div", "member-signature");
+    mono(&mut b, sig);
+    let t = raw(&mut b, sig, "public ");
+    b.node_mut(t).text = Some("public ".into());
+    let a = span(&mut b, sig, "a", "");
+    b.node_mut(a).href = Some("https://example.org/T.html".into());
+    b.node_mut(a).link = true;
+    let at = b.text(a, "T");
+    b.node_mut(at).link = true;
+    let t = raw(&mut b, sig, " get()");
+    b.node_mut(t).text = Some(" get()".into());
+    assert_eq!(
+        md(&b.build()),
+        "Restart the `ledger-worker` pods:\n\n```bash\npython -m timeit\n  x\n```\n\n\
+         2024-03-01\n\nPlain words.\n\npublic [T](https://example.org/T.html) get()\n"
+    );
+}
