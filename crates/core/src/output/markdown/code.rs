@@ -764,6 +764,13 @@ impl Writer<'_, '_> {
                     out.push('\n');
                 }
                 pending = false;
+                // Collapsed white space (no `raw`) opening a line shows nothing: MyBB's
+                // `<code>a<br />\nb` is `a` and `b`, not ` b`.
+                let t = if n.raw.is_none() && (out.is_empty() || out.ends_with('\n')) {
+                    t.trim_start()
+                } else {
+                    t
+                };
                 out.push_str(t);
                 continue;
             }

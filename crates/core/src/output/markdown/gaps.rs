@@ -126,3 +126,135 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     }
     true
 }
+
+/// The most characters a section's body may hold to be brought back ([`keep_sections`]): a
+/// reference list, not the rest of a site.
+const SECTION_MAX_CHARS: usize = 20_000;
+
+/// Tags and roles whose content is the site's, never a section's body.
+const FURNITURE: [&str; 4] = ["nav", "aside", "footer", "header"];
+
+/// Bring back the body of a section whose heading was kept, with the next heading, while
+/// nothing between them was ("6.1. Normative References" and its list of references): the
+/// page says the section holds it, and a heading with nothing under it reads as a gap. The
+/// body is everything between the two headings' texts, when all of it is in lists,
+/// definition lists or tables (not a card's teaser and button), it holds no heading of its own,
+/// no site furniture (`nav`, `aside`, `footer`, `header`, a navigation role), no form
+/// control, at most [`SECTION_MAX_CHARS`] characters and at most half of them in links, and
+/// the heading is not the first kept (the title's, under which a page puts its header).
+pub(super) fn keep_sections(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let n = tree.len();
+    let heading_text = |i: NodeId| {
+        tree.ancestors(i)
+            .any(|a| tree.node(a).heading_level().is_some())
+    };
+    // The texts in document order: (node, kept, in a heading).
+    let texts: Vec<(NodeId, bool, bool)> = (0..n)
+        .filter(|&i| tree.node(i).is_text() && tree.own_chars[i] > 0 && tree.node(i).rendered)
+        .map(|i| (i, kept[i], heading_text(i)))
+        .collect();
+    // The title's heading opens no section: what sits under it is the page's header (a
+    // shop's buttons, a topic's first author).
+    let Some(first_heading) = texts.iter().position(|t| t.1 && t.2) else {
+        return;
+    };
+    let mut add = Vec::new();
+    let mut k = 0;
+    while k < texts.len() {
+        let (_, kept_k, head_k) = texts[k];
+        if !(kept_k && head_k) {
+            k += 1;
+            continue;
+        }
+        // The run of texts after this heading's last text that nothing kept.
+        let mut j = k + 1;
+        while j < texts.len()
+            && texts[j].2
+            && texts[j].1
+            && same_heading(tree, texts[k].0, texts[j].0)
+        {
+            j += 1;
+        }
+        let start = j;
+        while j < texts.len() && !texts[j].1 {
+            j += 1;
+        }
+        if j > start && j < texts.len() && texts[j].2 && !texts[start..j].iter().any(|t| t.2) {
+            let b = texts[j].0;
+            let h = tree
+                .ancestors(texts[start - 1].0)
+                .find(|&x| tree.node(x).heading_level().is_some());
+            let chars: usize = texts[start..j].iter().map(|t| tree.own_chars[t.0]).sum();
+            let furniture = texts[start..j].iter().any(|t| {
+                tree.ancestors(t.0).any(|x| {
+                    let xn = tree.node(x);
+                    FURNITURE.contains(&xn.tag.as_str())
+                        || matches!(
+                            xn.role.as_deref(),
+                            Some("navigation" | "complementary" | "contentinfo" | "banner")
+                        )
+                })
+            });
+            let links: usize = texts[start..j]
+                .iter()
+                .filter(|t| tree.node(t.0).link)
+                .map(|t| tree.own_chars[t.0])
+                .sum();
+            let controls = (texts[start].0..b).any(|d| {
+                matches!(
+                    tree.node(d).tag.as_str(),
+                    "button" | "input" | "select" | "textarea" | "form"
+                )
+            });
+            // A list, a definition list or a table, not prose and links (a card grid's
+            // teasers under their kept titles, which the extraction left out for a reason).
+            let listed = h.is_some_and(|h| {
+                let from = tree.subtree_end(h);
+                texts[start..j].iter().all(|t| {
+                    tree.ancestors(t.0).any(|a| {
+                        a >= from
+                            && tree.subtree_end(a) <= b
+                            && matches!(tree.node(a).tag.as_str(), "ul" | "ol" | "dl" | "table")
+                    })
+                })
+            });
+            let ok = listed
+                && k > first_heading
+                && chars <= SECTION_MAX_CHARS
+                && 2 * links <= chars
+                && !furniture
+                && !controls;
+            if let (Some(h), true) = (h, ok) {
+                add.push((h, b));
+            }
+        }
+        k = j.max(k + 1);
+    }
+    if add.is_empty() {
+        return;
+    }
+    let kv = kept.to_mut();
+    for (h, b) in add {
+        // The elements wholly after the heading and before the next heading's text (an
+        // element holding the next heading, a section, is looked into).
+        let mut i = tree.subtree_end(h);
+        while i < b {
+            let end = tree.subtree_end(i);
+            if end <= b {
+                for (d, kd) in kv.iter_mut().enumerate().take(end).skip(i) {
+                    *kd |= tree.node(d).rendered || tree.node(d).tag == "br";
+                }
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Are texts `a` and `b` in the same heading element?
+fn same_heading(tree: &Tree, a: NodeId, b: NodeId) -> bool {
+    tree.ancestors(a)
+        .find(|&x| tree.node(x).heading_level().is_some())
+        .is_some_and(|h| tree.contains(h, b))
+}

@@ -267,11 +267,13 @@ fn lead_figure(
     else {
         return lead_gallery_image(tree, img, before, after, has_text, landmarks);
     };
-    // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`).
+    // The outermost figure-like wrapper (a `<picture>` inside a `<figure>`, or a box
+    // holding its caption: CNN's `div.image` with `div.image__caption`).
     let fig = tree
         .ancestors(fig)
         .take(3)
         .find(|&a| tree.node(a).tag == "figure")
+        .or_else(|| captioned_wrapper(tree, img, has_text))
         .unwrap_or(fig);
     let end = tree.subtree_end(fig);
     let next_kept = end < tree.len() && (after[end - 1].0 || near_after[end - 1]);
@@ -280,6 +282,51 @@ fn lead_figure(
     // lead picture under its summary).
     let none_before = !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
     next_kept && none_before && in_kept_article(tree, fig, has_text, landmarks)
+}
+
+/// The box up to [`CAPTION_LEVELS`] above an image that holds a caption of it and no kept
+/// text (a figure without `<figure>`: CNN's `div.image` around the `<picture>` and its
+/// `div.image__caption`), if any.
+fn captioned_wrapper(tree: &Tree, img: NodeId, has_text: &[bool]) -> Option<NodeId> {
+    tree.ancestors(img)
+        .take(CAPTION_LEVELS)
+        .take_while(|&a| a != 0 && !has_text[a] && !tree.node(a).link)
+        .find(|&a| !captions(tree, a, img).is_empty())
+}
+
+/// How far above an image its caption's box may be ([`captioned_wrapper`]).
+const CAPTION_LEVELS: usize = 4;
+
+/// The longest caption kept with its image, in characters.
+const CAPTION_MAX_CHARS: usize = 600;
+
+/// The captions in `wrapper` beside image `img`: `<figcaption>`s, and elements classed as a
+/// caption (`caption`, `image__caption`, `wp-caption-text`) or a credit, outside the image's
+/// own ancestors, each with some text and at most [`CAPTION_MAX_CHARS`] characters; the
+/// outermost of nested ones.
+pub(super) fn captions(tree: &Tree, wrapper: NodeId, img: NodeId) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut d = wrapper + 1;
+    let end = tree.subtree_end(wrapper);
+    while d < end {
+        let n = tree.node(d);
+        let named = n.tag == "figcaption"
+            || super::class_tokens(n).any(|t| {
+                let t = t.to_ascii_lowercase();
+                t.contains("caption") || t.ends_with("credit") || t.ends_with("__credit")
+            });
+        if named
+            && !tree.contains(d, img)
+            && tree.chars[d] > 0
+            && tree.chars[d] <= CAPTION_MAX_CHARS
+        {
+            out.push(d);
+            d = tree.subtree_end(d);
+        } else {
+            d += 1;
+        }
+    }
+    out
 }
 
 /// Is node `id` inside the nearest `<article>` or `<main>`, and does that hold kept text? On
@@ -490,6 +537,10 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                     if tree.node(c).tag == "figcaption" {
                         tree.subtree(c).for_each(|j| out[j] = true);
                     }
+                }
+            } else if captioned_wrapper(tree, i, &has_text) == Some(p) {
+                for c in captions(tree, p, i) {
+                    tree.subtree(c).for_each(|j| out[j] = true);
                 }
             }
             q = tree.parent(p);
@@ -766,6 +817,45 @@ mod tests {
             md,
             "# Headline\n\n![A ferry at night](ferry.jpg)\n\nThe ferry at the quay.\n\n\
              The body the extraction kept.\n"
+        );
+    }
+
+    #[test]
+    fn a_lead_picture_in_a_box_with_its_caption_joins_with_the_caption() {
+        // CNN: `div.image` holding the `<picture>` and `div.image__metadata` with a caption
+        // and a credit; no `<figure>`, no `<main>` or `<article>`.
+        let mut b = SnapshotBuilder::new(1200.0);
+        let body = b.el(0, "body", rect(0.0, 0.0, 1200.0, 1500.0));
+        let h = b.el(body, "h1", rect(0.0, 0.0, 800.0, 40.0));
+        let th = b.text(h, "Heat dome");
+        let main = b.el(body, "div", rect(0.0, 60.0, 800.0, 1000.0));
+        b.node_mut(main).class = Some("article__main".into());
+        let wrap = b.el(main, "div", rect(0.0, 60.0, 800.0, 520.0));
+        b.node_mut(wrap).class = Some("image".into());
+        let pic = b.el(wrap, "picture", rect(0.0, 60.0, 800.0, 450.0));
+        img(
+            &mut b,
+            pic,
+            800.0,
+            450.0,
+            "beach.jpg",
+            "People at the beach",
+        );
+        let meta = b.el(wrap, "div", rect(0.0, 515.0, 800.0, 60.0));
+        let cap = b.el(meta, "div", rect(0.0, 515.0, 800.0, 20.0));
+        b.node_mut(cap).class = Some("image__caption attribution".into());
+        b.text(cap, "People cool off at the beach on Monday.");
+        let credit = b.el(meta, "figcaption", rect(0.0, 540.0, 800.0, 20.0));
+        b.text(credit, "A. Photographer/Agency");
+        let content = b.el(main, "div", rect(0.0, 600.0, 800.0, 400.0));
+        let p = b.el(content, "p", rect(0.0, 600.0, 800.0, 40.0));
+        let t = b.text(p, "A dome of high pressure is building.");
+        let md = md_text_kept(&b, &[th, t], &[h, content]);
+        assert_eq!(
+            md,
+            "# Heat dome\n\n![People at the beach](beach.jpg)\n\n\
+             People cool off at the beach on Monday.\n\nA. Photographer/Agency\n\n\
+             A dome of high pressure is building.\n"
         );
     }
 

@@ -271,6 +271,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             std::borrow::Cow::Owned(with_media(tree, &ex.kept));
         gaps::keep_between(tree, &mut kept);
         article::with_article_rest(tree, &mut kept);
+        gaps::keep_sections(tree, &mut kept);
         threads::with_replies(tree, &mut kept);
         article::complete_lists(tree, &mut kept);
         article::complete_terms(tree, &mut kept);

@@ -115,7 +115,9 @@ fn code_lines_from_br_div_and_span_lines() {
     let pre = el(&mut b, 0, "pre", "");
     b.text(pre, "a = 1");
     span(&mut b, pre, "br", "");
-    b.text(pre, "b = 2");
+    // The newline after the `<br>` (MyBB's `a<br />\nb`), collapsed to a space, shows nothing.
+    let t = b.text(pre, "b = 2");
+    b.node_mut(t).text = Some(" b = 2".into());
     // A `<div>` per line, an empty line holding a `<br>`.
     let pre = el(&mut b, 0, "pre", "");
     let code = span(&mut b, pre, "code", "language-c");
@@ -2088,5 +2090,45 @@ fn monospace_without_a_code_element_is_code_where_it_starts() {
         md(&b.build()),
         "Restart the `ledger-worker` pods:\n\n```bash\npython -m timeit\n  x\n```\n\n\
          2024-03-01\n\nPlain words.\n\npublic [T](https://example.org/T.html) get()\n"
+    );
+}
+
+#[test]
+fn a_kept_heading_brings_its_section_of_references_but_not_a_cards_teaser() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let mut kept = Vec::new();
+    let mut heading = |b: &mut SnapshotBuilder, tag: &str, text: &str| {
+        let h = el(b, 0, tag, "");
+        b.text(h, text);
+        h
+    };
+    kept.push(heading(&mut b, "h1", "Retry budgets"));
+    let p = el(&mut b, 0, "p", "");
+    kept.push(p);
+    b.text(p, "Clients retry too often.");
+    kept.push(heading(&mut b, "h2", "References"));
+    // The section's body, a definition list of references the extraction left out.
+    let dl = el(&mut b, 0, "dl", "references");
+    let dt = el(&mut b, dl, "dt", "");
+    b.text(dt, "[HTTP]");
+    let dd = el(&mut b, dl, "dd", "");
+    b.text(dd, "Fielding, R., HTTP Semantics, RFC 9110.");
+    kept.push(heading(&mut b, "h2", "Related products"));
+    // Cards: each title kept, its teaser and button not (a card's body is no list).
+    for (title, teaser) in [("Sparkling", "$11.00"), ("Junmai", "$14.00")] {
+        let card = el(&mut b, 0, "div", "card");
+        let h = el(&mut b, card, "h3", "");
+        b.text(h, title);
+        kept.push(h);
+        let t = el(&mut b, card, "div", "price");
+        b.text(t, teaser);
+    }
+    let end = heading(&mut b, "h2", "Acknowledgements");
+    kept.push(end);
+    assert_eq!(
+        md_kept(&b.build(), Some(&kept)),
+        "# Retry budgets\n\nClients retry too often.\n\n## References\n\n**\\[HTTP\\]**\n: Fielding, R., \
+         HTTP Semantics, RFC 9110.\n\n## Related products\n\n### Sparkling\n\n### Junmai\n\n\
+         ## Acknowledgements\n"
     );
 }
