@@ -1,5 +1,6 @@
 //! What the extraction left out between kept texts but a reader of the markdown expects in
 //! place: a code block, an embedded video or a side note that sits right next to kept text,
+//! a list right after the kept sentence that introduces it with a colon,
 //! with kept text both before and after it (as `learned` does for images), or right after the
 //! kept sentence that introduces it with a colon or the kept heading whose section it opens (a
 //! page's last example). Extractors score
@@ -24,11 +25,30 @@ fn candidate(tree: &Tree, id: NodeId) -> bool {
         return false;
     }
     super::video::is_video(n)
+        || introduced_list(tree, id)
         || n.tag == "pre"
         || super::code::is_widget(n)
         || n.class.as_deref().is_some_and(|c| {
             c.split_whitespace()
                 .any(|t| t == "sidenote" || t == "marginnote")
+        })
+}
+
+/// A list the kept sentence before it introduces with a colon ("so I can compare the two:"
+/// and a task list): an `ul`, `ol` or `dl` outside site furniture, at most half of its text
+/// in links.
+fn introduced_list(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    matches!(n.tag.as_str(), "ul" | "ol" | "dl")
+        && tree.chars[id] > 0
+        && 2 * tree.link_chars[id] <= tree.chars[id]
+        && !tree.ancestors(id).any(|a| {
+            let an = tree.node(a);
+            FURNITURE.contains(&an.tag.as_str())
+                || matches!(
+                    an.role.as_deref(),
+                    Some("navigation" | "complementary" | "contentinfo" | "banner")
+                )
         })
 }
 
@@ -53,22 +73,25 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     // Per node: does the last text before it end with a colon (it introduces what follows)?
     // (Or the last text is a heading's: the block opens the heading's section, "Examples".)
     let mut colon = vec![false; n];
+    // The same, a colon only (not a heading): what a list needs.
+    let mut colon_only = vec![false; n];
     let mut in_heading = vec![false; n];
-    let (mut last, mut any, mut ends) = (None, false, false);
+    let (mut last, mut any, mut ends, mut ends_colon) = (None, false, false, false);
     for (i, b) in before.iter_mut().enumerate() {
         *b = (last, any);
         colon[i] = ends;
+        colon_only[i] = ends_colon;
         in_heading[i] =
             tree.node(i).heading_level().is_some() || tree.parent(i).is_some_and(|p| in_heading[p]);
         if tree.node(i).is_text() && tree.own_chars[i] > 0 {
             last = Some(kept[i]);
             any |= kept[i];
-            ends = in_heading[i]
-                || tree
-                    .node(i)
-                    .text
-                    .as_deref()
-                    .is_some_and(|t| t.trim_end().ends_with(':'));
+            ends_colon = tree
+                .node(i)
+                .text
+                .as_deref()
+                .is_some_and(|t| t.trim_end().ends_with(':'));
+            ends = in_heading[i] || ends_colon;
         }
     }
     // Per node: the state of the first text at or after it, any kept text at or after.
@@ -90,7 +113,8 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
         }
         let end = tree.subtree_end(i);
         if (i..end).any(|d| kept[d]) {
-            i = end;
+            // A partly kept list may hold a code block the extraction left out.
+            i = if introduced_list(tree, i) { i + 1 } else { end };
             continue;
         }
         let mut outer = i;
@@ -108,8 +132,17 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
         // Between kept texts; or right after the kept sentence that introduces it ("with a
         // pause between batches:") or the kept heading it opens the section of ("Examples"),
         // though nothing is kept after it (a page's last example).
-        let introduced = prev == Some(true) && colon[outer];
-        if (any_before && any_after && (prev == Some(true) || next == Some(true))) || introduced {
+        // A list joins only when a sentence introduces it (its items' text was the
+        // extraction's to judge).
+        let list = introduced_list(tree, i);
+        let introduced = prev == Some(true)
+            && if list {
+                colon_only[outer]
+            } else {
+                colon[outer]
+            };
+        let between = any_before && any_after && (prev == Some(true) || next == Some(true));
+        if (between && !list) || introduced {
             add.push((i, end));
         }
         i = end;

@@ -2132,3 +2132,35 @@ fn a_kept_heading_brings_its_section_of_references_but_not_a_cards_teaser() {
          ## Acknowledgements\n"
     );
 }
+
+#[test]
+fn a_list_joins_after_the_sentence_that_introduces_it_with_a_colon() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let list = |b: &mut SnapshotBuilder, items: &[&str]| {
+        let ul = el(b, 0, "ul", "");
+        for t in items {
+            let li = el(b, ul, "li", "");
+            b.text(li, t);
+        }
+        ul
+    };
+    // Obsidian's task list after "…on similar cards:", which the extraction left out.
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "I compare the two on similar cards:");
+    list(&mut b, &["Move the deck", "Export the log"]);
+    // A list under a kept heading, or between kept paragraphs with no colon, stays out
+    // (the extraction judged its items' text).
+    let h = el(&mut b, 0, "h2", "");
+    b.text(h, "Related");
+    list(&mut b, &["Another note"]);
+    let p2 = el(&mut b, 0, "p", "");
+    b.text(p2, "Closing words.");
+    list(&mut b, &["Share"]);
+    let p3 = el(&mut b, 0, "p", "");
+    b.text(p3, "The end.");
+    assert_eq!(
+        md_kept(&b.build(), Some(&[p, h, p2, p3])),
+        "I compare the two on similar cards:\n\n- Move the deck\n- Export the log\n\n# Related\n\n\
+         Closing words.\n\nThe end.\n"
+    );
+}
