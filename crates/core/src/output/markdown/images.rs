@@ -290,7 +290,8 @@ fn lead_figure(
 fn captioned_wrapper(tree: &Tree, img: NodeId, has_text: &[bool]) -> Option<NodeId> {
     tree.ancestors(img)
         .take(CAPTION_LEVELS)
-        .take_while(|&a| a != 0 && !has_text[a] && !tree.node(a).link)
+        // (Not past a link holding text: a teaser card's headline is no caption.)
+        .take_while(|&a| a != 0 && !has_text[a] && !(tree.node(a).link && tree.chars[a] > 0))
         .find(|&a| !captions(tree, a, img).is_empty())
 }
 
@@ -415,7 +416,8 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
         })
         .collect();
     let figures = (1..n).any(|i| tree.node(i).tag == "figure");
-    if cands.is_empty() && !figures {
+    let kept_images = (1..n).any(|i| kept[i] && tree.node(i).tag == "img");
+    if cands.is_empty() && !figures && !kept_images {
         return out;
     }
     // Per node: the text just before it kept / any kept text before it; same after.
@@ -544,6 +546,17 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                 }
             }
             q = tree.parent(p);
+        }
+    }
+    // A kept image's caption in the box around it (Blogger's `tr-caption-container` table,
+    // CNN's `div.image`), which the extraction left out.
+    for i in 1..n {
+        if out[i] && media(tree.node(i)) == Some(false) {
+            if let Some(w) = captioned_wrapper(tree, i, &has_text) {
+                for c in captions(tree, w, i) {
+                    tree.subtree(c).for_each(|j| out[j] = true);
+                }
+            }
         }
     }
     caption_figures(tree, &mut out);
@@ -857,6 +870,34 @@ mod tests {
              People cool off at the beach on Monday.\n\nA. Photographer/Agency\n\n\
              A dome of high pressure is building.\n"
         );
+    }
+
+    #[test]
+    fn a_kept_images_caption_in_a_caption_table_joins() {
+        // Blogger: `table.tr-caption-container`, the linked image in one row and
+        // `td.tr-caption` in the next; the extraction kept the image, not the caption.
+        let mut b = SnapshotBuilder::new(1000.0);
+        let post = b.el(0, "div", rect(0.0, 0.0, 800.0, 900.0));
+        let p = b.el(post, "p", rect(0.0, 0.0, 800.0, 40.0));
+        let t = b.text(p, "The feeder at dawn.");
+        let table = b.el(post, "table", rect(0.0, 50.0, 400.0, 340.0));
+        b.node_mut(table).class = Some("tr-caption-container".into());
+        let tbody = b.el(table, "tbody", rect(0.0, 50.0, 400.0, 340.0));
+        let tr = b.el(tbody, "tr", rect(0.0, 50.0, 400.0, 300.0));
+        let td = b.el(tr, "td", rect(0.0, 50.0, 400.0, 300.0));
+        let a = b.el(td, "a", rect(0.0, 50.0, 400.0, 300.0));
+        b.node_mut(a).href = Some("big.jpg".into());
+        b.node_mut(a).link = true;
+        let im = img(&mut b, a, 400.0, 300.0, "tit.jpg", "A great tit");
+        b.node_mut(im).link = true;
+        let tr2 = b.el(tbody, "tr", rect(0.0, 350.0, 400.0, 40.0));
+        let cap = b.el(tr2, "td", rect(0.0, 350.0, 400.0, 40.0));
+        b.node_mut(cap).class = Some("tr-caption".into());
+        b.text(cap, "One of the snapshots.");
+        let p2 = b.el(post, "p", rect(0.0, 400.0, 800.0, 40.0));
+        let t2 = b.text(p2, "More birds.");
+        let md = md_text_kept(&b, &[t, im, t2], &[p, a, p2]);
+        assert!(md.contains("One of the snapshots."), "{md}");
     }
 
     #[test]

@@ -142,6 +142,22 @@ pub(super) fn text_with_tex(out: &mut String, t: &str, prev: Option<char>, line_
 }
 
 /// The first raw formula in `t`: (start, length, inner TeX, display).
+/// LaTeX's display math environments, found as raw text when no renderer ran.
+const MATH_ENVIRONMENTS: [&str; 12] = [
+    "equation",
+    "equation*",
+    "align",
+    "align*",
+    "gather",
+    "gather*",
+    "multline",
+    "multline*",
+    "eqnarray",
+    "eqnarray*",
+    "displaymath",
+    "flalign",
+];
+
 fn find_raw_tex(t: &str) -> Option<(usize, usize, &str, bool)> {
     let b = t.as_bytes();
     let mut i = 0;
@@ -153,6 +169,22 @@ fn find_raw_tex(t: &str) -> Option<(usize, usize, &str, bool)> {
                     let inner = &t[i + 2..i + 2 + e];
                     if !inner.trim().is_empty() {
                         return Some((i, e + 4, inner, b[i + 1] == b'['));
+                    }
+                }
+                i += 2;
+            }
+            b'\\' if t[i..].starts_with("\\begin{") => {
+                // A display environment MathJax never typeset (ACM's `\begin{equation} …
+                // \end{equation}`): the whole environment, as a display formula.
+                let name_at = i + "\\begin{".len();
+                if let Some(ne) = t[name_at..].find('}') {
+                    let name = &t[name_at..name_at + ne];
+                    let end_tag = format!("\\end{{{name}}}");
+                    if MATH_ENVIRONMENTS.contains(&name) {
+                        if let Some(e) = t[name_at..].find(&end_tag) {
+                            let stop = name_at + e + end_tag.len();
+                            return Some((i, stop - i, &t[i..stop], true));
+                        }
                     }
                 }
                 i += 2;
@@ -753,6 +785,15 @@ mod tests {
         assert_eq!(w("so \\(\\alpha_1\\) holds"), "so $\\alpha_1$ holds");
         assert_eq!(w("area $\\pi r^2$ here"), "area $\\pi r^2$ here");
         assert_eq!(w("\\[x=1\\] and $$y$$"), "$$x=1$$ and $$y$$");
+        // A display environment left as text (ACM); not a document's environment.
+        assert_eq!(
+            w("\\begin{equation} p_i = 1 - q_f. \\end{equation} "),
+            "$$\\begin{equation} p_i = 1 - q_f. \\end{equation}$$ "
+        );
+        assert_eq!(
+            w("\\begin{itemize} x \\end{itemize}"),
+            "\\\\begin{itemize} x \\\\end{itemize}"
+        );
         // Prices are not math; text outside formulas is escaped as before.
         assert_eq!(w("from $5 to $10 *now*"), "from $5 to $10 \\*now\\*");
         assert_eq!(w("a \\ b"), "a \\\\ b");
