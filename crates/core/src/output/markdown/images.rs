@@ -16,7 +16,9 @@
 //!   declared size is at least [`MIN_SIDE`] both ways (or [`ONE_SIDE`] on the one side it
 //!   declares). A badge (in a link, its source naming one, also behind a camo proxy) is
 //!   content. A lead image (in a `<figure>` before any kept text, or after some when not in a
-//!   link, and followed by kept text, in the `<article>` or `<main>` holding it) joins too.
+//!   link, and followed by kept text, in the `<article>` or `<main>` holding it) joins too; so
+//!   does a shop gallery's large image before any kept text, in no link or in a lightbox's
+//!   link to its own full size.
 //!   Tracking pixels, spacers, icons and avatars are smaller and dropped, even inside kept
 //!   content.
 //! - a content image or a formula that the mask left out joins it when its parent is kept, or
@@ -366,13 +368,41 @@ fn lead_gallery_image(
     landmarks: bool,
 ) -> bool {
     let n = tree.node(img);
-    let described = n.alt.as_deref().is_some_and(|a| !a.trim().is_empty())
-        && n.src.as_deref().is_some_and(|s| !s.starts_with("data:"));
-    if n.link || !described || n.rect.w < LEAD_SIDE || n.rect.h < LEAD_SIDE || before[img].1 {
+    // A link to the picture's own full size (a shop gallery's lightbox: WooCommerce's
+    // `a[href=…/tin.jpg]` around `tin-600x600.jpg`) is no promotion, and says the picture is one.
+    let lightbox = n.link && lightbox_link(tree, img);
+    let own_src = n.src.as_deref().is_some_and(|s| !s.starts_with("data:"));
+    let described = own_src && (lightbox || n.alt.as_deref().is_some_and(|a| !a.trim().is_empty()));
+    if (n.link && !lightbox)
+        || !described
+        || n.rect.w < LEAD_SIDE
+        || n.rect.h < LEAD_SIDE
+        || before[img].1
+    {
         return false;
     }
     let end = tree.subtree_end(img);
     end < tree.len() && after[end - 1].1 && in_kept_article(tree, img, has_text, landmarks)
+}
+
+/// Is the link around image `img` (its nearest, holding no text) one to an image file (a
+/// lightbox's full size picture)?
+fn lightbox_link(tree: &Tree, img: NodeId) -> bool {
+    tree.ancestors(img)
+        .take(3)
+        .find(|&a| tree.node(a).tag == "a")
+        .filter(|&a| tree.chars[a] == 0)
+        .and_then(|a| tree.node(a).href.as_deref())
+        .is_some_and(|h| {
+            let path = h
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            [".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"]
+                .iter()
+                .any(|e| path.ends_with(e))
+        })
 }
 
 /// Does node `id` end its block, but for punctuation (a sentence's last formula, "… so
@@ -898,6 +928,42 @@ mod tests {
         let t2 = b.text(p2, "More birds.");
         let md = md_text_kept(&b, &[t, im, t2], &[p, a, p2]);
         assert!(md.contains("One of the snapshots."), "{md}");
+    }
+
+    #[test]
+    fn a_lead_gallery_image_in_a_lightbox_link_joins_and_a_promotion_does_not() {
+        // WooCommerce: the gallery's image links to its own full size; a tile links to a page.
+        let mut b = SnapshotBuilder::new(1200.0);
+        let main = b.el(0, "main", rect(0.0, 0.0, 1200.0, 1500.0));
+        let mut linked = |b: &mut SnapshotBuilder, href: &str, src: &str, y: f64| {
+            let a = b.el(main, "a", rect(0.0, y, 600.0, 600.0));
+            b.node_mut(a).href = Some(href.into());
+            b.node_mut(a).link = true;
+            let i = img(b, a, 600.0, 600.0, src, "");
+            b.node_mut(i).link = true;
+        };
+        linked(
+            &mut b,
+            "https://shop.example/up/tin.jpg",
+            "https://shop.example/up/tin-600x600.jpg",
+            0.0,
+        );
+        linked(
+            &mut b,
+            "https://shop.example/sale",
+            "https://shop.example/up/sale.jpg",
+            600.0,
+        );
+        let h = b.el(main, "h1", rect(620.0, 0.0, 500.0, 40.0));
+        let th = b.text(h, "Lapsang Souchong");
+        let p = b.el(main, "p", rect(620.0, 50.0, 500.0, 40.0));
+        let t = b.text(p, "Pine-smoked black tea.");
+        let md = md_text_kept(&b, &[th, t], &[h, p]);
+        assert_eq!(
+            md,
+            "[![](https://shop.example/up/tin-600x600.jpg)](https://shop.example/up/tin.jpg)\n\n\
+             # Lapsang Souchong\n\nPine-smoked black tea.\n"
+        );
     }
 
     #[test]
