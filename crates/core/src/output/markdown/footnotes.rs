@@ -74,10 +74,51 @@ fn classes(n: &Node) -> impl Iterator<Item = &str> {
     n.class.as_deref().unwrap_or("").split_whitespace()
 }
 
+/// The addresses of the page's own document: its URL, its canonical URL, and that URL's path
+/// on the page's host (a saved article links its notes as `/article/…#Fn1`, its canonical
+/// path, wherever it is served from). Without fragments.
+pub(super) struct Here {
+    urls: Vec<String>,
+}
+
+impl Here {
+    pub(super) fn of(tree: &Tree) -> Here {
+        let page = tree.snap.url.split('#').next().unwrap_or("").to_string();
+        let mut urls = vec![page.clone()];
+        let canonical = tree
+            .snap
+            .head
+            .links
+            .iter()
+            .find(|(rel, _)| {
+                rel.split_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("canonical"))
+            })
+            .map(|(_, href)| href.split('#').next().unwrap_or("").to_string());
+        if let Some(c) = canonical.filter(|c| !c.is_empty() && *c != page) {
+            if let (Ok(p), Ok(cu)) = (url::Url::parse(&page), url::Url::parse(&c)) {
+                if p.host_str() != cu.host_str() && cu.path() != "/" {
+                    let mut on_page = p.clone();
+                    on_page.set_path(cu.path());
+                    on_page.set_query(cu.query());
+                    urls.push(on_page.to_string());
+                }
+            }
+            urls.push(c);
+        }
+        Here { urls }
+    }
+
+    /// Is `base` (a link's address without its fragment) this document?
+    fn is(&self, base: &str) -> bool {
+        base.is_empty() || self.urls.iter().any(|u| u == base)
+    }
+}
+
 /// The fragment of a same-page link, percent-decoded.
-fn fragment<'h>(href: &'h str, page: &str) -> Option<Cow<'h, str>> {
+fn fragment<'h>(href: &'h str, here: &Here) -> Option<Cow<'h, str>> {
     let (base, frag) = href.split_once('#')?;
-    if !(base.is_empty() || base == page) || frag.is_empty() {
+    if !here.is(base) || frag.is_empty() {
         return None;
     }
     Some(super::links::percent_decoded(frag))
@@ -154,7 +195,8 @@ impl Notes {
     ) -> Notes {
         let mut notes = Notes::default();
         let n = tree.len();
-        let page = tree.snap.url.split('#').next().unwrap_or("");
+        let here = Here::of(tree);
+        let page = &here;
         let has_links = (1..n).any(|i| {
             let nd = tree.node(i);
             nd.href.as_deref().is_some_and(|h| h.contains('#'))
@@ -374,15 +416,19 @@ impl Notes {
 }
 
 /// Is the target an entry of a bibliography (LaTeXML's `li.ltx_bibitem` in `ul.ltx_biblist`,
-/// a `#bib.bib1` id)? A citation of it (`[1]`) stays a link to the list, which stays a list:
+/// a `#bib.bib1` id, Springer Nature's `ol.c-article-references` of `#ref-CR1`s)? A citation of it (`[1]`) stays a link to the list, which stays a list:
 /// the bibliography is the paper's, not notes.
 fn in_bibliography(tree: &Tree, target: NodeId) -> bool {
     std::iter::once(target)
         .chain(tree.ancestors(target).take(3))
         .any(|a| {
             let n = tree.node(a);
-            n.id.as_deref().is_some_and(|i| i.starts_with("bib"))
-                || classes(n).any(|c| c.to_ascii_lowercase().contains("bib"))
+            n.id.as_deref()
+                .is_some_and(|i| i.starts_with("bib") || i.starts_with("ref-"))
+                || classes(n).any(|c| {
+                    let c = c.to_ascii_lowercase();
+                    c.contains("bib") || c.contains("article-references")
+                })
         })
 }
 
@@ -428,7 +474,7 @@ fn definition(tree: &Tree, target: NodeId, reference: NodeId) -> Option<NodeId> 
 fn hide_in_definition(
     tree: &Tree,
     def: NodeId,
-    page: &str,
+    page: &Here,
     ref_ids: &std::collections::HashSet<&str>,
     hide: &mut [bool],
 ) {

@@ -2164,3 +2164,45 @@ fn a_list_joins_after_the_sentence_that_introduces_it_with_a_colon() {
          Closing words.\n\nThe end.\n"
     );
 }
+
+#[test]
+fn notes_linked_through_the_canonical_path_are_footnotes_and_references_stay_links() {
+    // A saved Springer article: its links name its canonical path on whatever host serves
+    // it; `#Fn1` is a note, `#ref-CR1` an entry of the article's references.
+    let page = "http://127.0.0.1:8000/saved/page.html";
+    let article = "http://127.0.0.1:8000/article/10.1007/x";
+    let mut b = SnapshotBuilder::new(1000.0);
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "The channel was surveyed");
+    let sup = span(&mut b, p, "sup", "");
+    let a = span(&mut b, sup, "a", "");
+    b.node_mut(a).href = Some(format!("{article}#Fn1"));
+    b.text(a, "1");
+    b.text(p, " as before");
+    let c = span(&mut b, p, "a", "");
+    b.node_mut(c).href = Some(format!("{article}#ref-CR1"));
+    b.text(c, "2");
+    b.text(p, ".");
+    let refs = el(&mut b, 0, "ol", "c-article-references");
+    let li = el(&mut b, refs, "li", "c-article-references__item");
+    let rp = el(&mut b, li, "p", "c-article-references__text");
+    b.node_mut(rp).id = Some("ref-CR1".into());
+    b.text(rp, "Oke, T. R. The urban heat island (1982).");
+    let notes = el(&mut b, 0, "ol", "c-article-footnote");
+    let li = el(&mut b, notes, "li", "");
+    b.node_mut(li).id = Some("Fn1".into());
+    b.text(li, "Four surveys.");
+    let mut snap = b.build();
+    snap.url = page.into();
+    snap.head.links.push((
+        "canonical".into(),
+        "https://link.springer.example/article/10.1007/x".into(),
+    ));
+    assert_eq!(
+        md(&snap),
+        format!(
+            "The channel was surveyed[^1] as before[2]({article}#ref-CR1).\n\n\
+             1. Oke, T. R. The urban heat island (1982).\n\n[^1]: Four surveys.\n"
+        )
+    );
+}
