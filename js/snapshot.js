@@ -56,7 +56,7 @@
   let hiddenBudget = 200000;
   const WRITER_ATTRS = ["aria-describedby", "aria-hidden", "aria-label", "checked", "colspan", "data-callout",
     "data-callout-type", "data-code-block-lang", "data-code-language", "data-component-part", "data-footnote-backref",
-    "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "data-syntaxhighlighter-params", "data-type", "datetime", "display", "encoding", "height",
+    "data-footnote-ref", "data-lang", "data-language", "data-mode-id", "data-syntax", "data-syntaxhighlighter-params", "data-type", "datetime", "display", "encoding", "height",
     "itemprop", "lang", "language", "name",
     "reversed", "rowspan", "scope", "start", "title", "type", "width"];
   // Accessors found on the real prototype chains of `document` and its root element: a

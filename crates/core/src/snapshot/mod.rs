@@ -238,7 +238,7 @@ pub mod computed {
 
 /// The attributes the snapshot script copies into [`Node::attrs`] when an element has them
 /// (kept in step with `WRITER_ATTRS` in `js/snapshot.js`; a test checks).
-pub const WRITER_ATTRS: [&str; 32] = [
+pub const WRITER_ATTRS: [&str; 33] = [
     "aria-describedby",
     "aria-hidden",
     "aria-label",
@@ -254,6 +254,7 @@ pub const WRITER_ATTRS: [&str; 32] = [
     "data-lang",
     "data-language",
     "data-mode-id",
+    "data-syntax",
     "data-syntaxhighlighter-params",
     "data-type",
     "datetime",

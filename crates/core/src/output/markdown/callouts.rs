@@ -192,9 +192,12 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
     let toks: Vec<&str> = class.split_whitespace().collect();
     // A paragraph classed with a kind alone (Docsify's `p.tip` and `p.warn`); not `p.note`,
     // which pages use for small print as often as for a box.
+    // Or a box's name and a kind (BookStack's `p.callout.info`, `p.callout.warning`).
     if n.tag == "p" {
         return match toks.as_slice() {
             [only] if !only.eq_ignore_ascii_case("note") => alert_at_least(only, Sole),
+            [a, b] if CONTAINERS.contains(a) => alert(b),
+            [a, b] if CONTAINERS.contains(b) => alert(a),
             _ => None,
         };
     }
@@ -425,7 +428,8 @@ fn without_kind_lead_in(para: &str) -> String {
 
 impl Writer<'_, '_> {
     /// The callout's title element: a child classed `*title*`/`*heading*`/`*header*` (Quarto's
-    /// `.callout-header`), a `<summary>`, or a first child heading.
+    /// `.callout-header`), a `<summary>`, a first child heading, or a first child whose text is
+    /// only the kind's name.
     fn callout_title(&self, id: NodeId) -> Option<NodeId> {
         let first = self.kids(id).find(|&k| self.tree.node(k).is_element())?;
         let n = self.tree.node(first);
@@ -436,9 +440,14 @@ impl Writer<'_, '_> {
                 || c.contains("header")
                 || c.contains("legend")
         });
+        // Or a first block whose whole text is a kind's name (DocC's `p.label` "Note").
         (titled
             || matches!(n.tag.as_str(), "summary" | "dt" | "legend")
-            || n.heading_level().is_some())
+            || n.heading_level().is_some()
+            || ((1..=24).contains(&self.tree.chars[first])
+                && self.tree.is_block(first)
+                && self.tree.chars[id] > self.tree.chars[first]
+                && repeats_kind(&self.tree.text(first))))
         .then_some(first)
     }
 

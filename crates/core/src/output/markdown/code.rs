@@ -334,8 +334,10 @@ pub(super) fn code_element(tree: &Tree, id: NodeId) -> bool {
 
 /// Attributes that name a block's language: `data-lang`/`data-language` (many highlighters),
 /// `data-code-language`, Medium's `data-code-block-lang`, Monaco's `data-mode-id`.
-const LANGUAGE_ATTRS: [&str; 7] = [
+const LANGUAGE_ATTRS: [&str; 8] = [
     "data-lang",
+    // Swift-DocC's `div.code-listing[data-syntax="swift"]`.
+    "data-syntax",
     // Mintlify's `<pre language="bash">`.
     "language",
     "data-language",

@@ -283,7 +283,10 @@ fn lead_figure(
     // after the standfirst the extraction kept and before the body (the New York Times'
     // lead picture under its summary).
     let none_before = !before[fig].1 || (tree.node(fig).tag == "figure" && !tree.node(img).link);
-    next_kept && none_before && in_kept_article(tree, fig, has_text, landmarks)
+    (next_kept && none_before && in_kept_article(tree, fig, has_text, landmarks))
+        // A shop's gallery picture in a `<figure>` (BigCommerce's `figure.productView-image`)
+        // with the title, the price and the options between it and the kept description.
+        || lead_gallery_image(tree, img, before, after, has_text, landmarks)
 }
 
 /// The box up to [`CAPTION_LEVELS`] above an image that holds a caption of it and no kept

@@ -2206,3 +2206,30 @@ fn notes_linked_through_the_canonical_path_are_footnotes_and_references_stay_lin
         )
     );
 }
+
+#[test]
+fn bookstack_and_docc_callouts_and_a_data_syntax_language() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    // BookStack: a paragraph classed `callout info`.
+    let p = el(&mut b, 0, "p", "callout info");
+    b.text(p, "Restore to a new server.");
+    // Swift-DocC: `aside.note` whose first paragraph, its label, only names the kind; its
+    // code listing names the language in `data-syntax`.
+    let aside = el(&mut b, 0, "aside", "note");
+    let label = el(&mut b, aside, "p", "label");
+    b.text(label, "Note");
+    let body = el(&mut b, aside, "p", "");
+    b.text(body, "Counts never go negative.");
+    let listing = el(&mut b, 0, "div", "code-listing");
+    b.node_mut(listing)
+        .attrs
+        .insert("data-syntax".into(), "swift".into());
+    let pre = el(&mut b, listing, "pre", "");
+    let code = span(&mut b, pre, "code", "");
+    raw(&mut b, code, "var t = Tally<String>()");
+    assert_eq!(
+        md(&b.build()),
+        "> [!NOTE]\n> Restore to a new server.\n\n> [!NOTE]\n> Counts never go negative.\n\n\
+         ```swift\nvar t = Tally<String>()\n```\n"
+    );
+}
