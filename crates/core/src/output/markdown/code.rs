@@ -225,22 +225,8 @@ pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
         || mono_block(tree, id)
 }
 
-/// Tags whose presence below an element says it holds prose, not code lines.
-const PROSE_TAGS: [&str; 13] = [
-    "p",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "table",
-    "blockquote",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-];
+/// Tags whose presence below an element says it holds prose, not code lines (and headings).
+const PROSE_TAGS: [&str; 7] = ["p", "ul", "ol", "li", "dl", "table", "blockquote"];
 
 /// A block drawn in a monospace font that keeps its white space, with no code element
 /// (Notion's code block: a `div` of token spans, `white-space: pre`, in `SFMono-Regular, …,
@@ -259,6 +245,7 @@ pub(super) fn mono_block(tree: &Tree, id: NodeId) -> bool {
         && !tree.subtree(id).skip(1).any(|d| {
             let dn = tree.node(d);
             PROSE_TAGS.contains(&dn.tag.as_str())
+                || dn.heading_level().is_some()
                 || dn.tag == "pre"
                 || (dn.tag == "code" && dn.display == "block")
                 || is_widget(dn)
