@@ -938,7 +938,7 @@ mod tests {
         // WooCommerce: the gallery's image links to its own full size; a tile links to a page.
         let mut b = SnapshotBuilder::new(1200.0);
         let main = b.el(0, "main", rect(0.0, 0.0, 1200.0, 1500.0));
-        let mut linked = |b: &mut SnapshotBuilder, href: &str, src: &str, y: f64| {
+        let linked = |b: &mut SnapshotBuilder, href: &str, src: &str, y: f64| {
             let a = b.el(main, "a", rect(0.0, y, 600.0, 600.0));
             b.node_mut(a).href = Some(href.into());
             b.node_mut(a).link = true;

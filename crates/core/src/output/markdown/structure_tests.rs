@@ -2097,7 +2097,7 @@ fn monospace_without_a_code_element_is_code_where_it_starts() {
 fn a_kept_heading_brings_its_section_of_references_but_not_a_cards_teaser() {
     let mut b = SnapshotBuilder::new(1000.0);
     let mut kept = Vec::new();
-    let mut heading = |b: &mut SnapshotBuilder, tag: &str, text: &str| {
+    let heading = |b: &mut SnapshotBuilder, tag: &str, text: &str| {
         let h = el(b, 0, tag, "");
         b.text(h, text);
         h
