@@ -160,21 +160,17 @@ fn is_article(tree: &Tree, i: NodeId, nested: &[bool]) -> bool {
         || tokens(n).any(|c| ARTICLE_CLASSES.contains(&c.to_ascii_lowercase().as_str()))
 }
 
-/// Is this element page furniture by its tag, role, class, id or heading (not by what it
-/// holds: [`holds_furniture`])?
-fn furniture(tree: &Tree, i: NodeId) -> bool {
-    let n = tree.node(i);
-    // A callout is content, an `<aside>` though it is (Starlight's, MDN's).
+/// Is this element furniture by its own tag or landmark role (`nav`, `aside`, a form, a
+/// `navigation` or `banner` role...), a callout excepted (an `<aside>` though it is:
+/// Starlight's, MDN's)? The part of [`furniture`] that needs no look at names or content.
+pub(super) fn furniture_element(n: &crate::snapshot::Node) -> bool {
     if super::callouts::kind(n).is_some() || super::callouts::plain_box(n) {
         return false;
     }
-    if matches!(
+    matches!(
         n.tag.as_str(),
         "aside" | "nav" | "header" | "footer" | "form" | "button" | "menu" | "dialog" | "iframe"
-    ) {
-        return true;
-    }
-    if n.role.as_deref().is_some_and(|r| {
+    ) || n.role.as_deref().is_some_and(|r| {
         matches!(
             r,
             "navigation"
@@ -188,7 +184,17 @@ fn furniture(tree: &Tree, i: NodeId) -> bool {
                 | "status"
                 | "tooltip"
         )
-    }) {
+    })
+}
+
+/// Is this element page furniture by its tag, role, class, id or heading (not by what it
+/// holds: [`holds_furniture`])?
+fn furniture(tree: &Tree, i: NodeId) -> bool {
+    let n = tree.node(i);
+    if super::callouts::kind(n).is_some() || super::callouts::plain_box(n) {
+        return false;
+    }
+    if furniture_element(n) {
         return true;
     }
     let named = |s: Option<&str>| {

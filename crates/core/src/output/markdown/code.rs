@@ -242,14 +242,20 @@ pub(super) fn mono_block(tree: &Tree, id: NodeId) -> bool {
         && tree.link_chars[id] == 0
         && tree.parent(id).is_none_or(|p| !is_root(tree, p))
         && tree.subtree(id).skip(1).any(|d| tree.node(d).raw.is_some())
+        && !holds_code_block(tree, id)
         && !tree.subtree(id).skip(1).any(|d| {
             let dn = tree.node(d);
-            PROSE_TAGS.contains(&dn.tag.as_str())
-                || dn.heading_level().is_some()
-                || dn.tag == "pre"
-                || (dn.tag == "code" && dn.display == "block")
-                || is_widget(dn)
+            PROSE_TAGS.contains(&dn.tag.as_str()) || dn.heading_level().is_some()
         })
+}
+
+/// Does element `id` hold a code block of its own (a `<pre>`, a block `<code>`, an editor
+/// widget): a wrapper, not the block (Confluence's `div.code.panel`)?
+fn holds_code_block(tree: &Tree, id: NodeId) -> bool {
+    tree.subtree(id).skip(1).any(|d| {
+        let dn = tree.node(d);
+        dn.tag == "pre" || (dn.tag == "code" && dn.display == "block") || is_widget(dn)
+    })
 }
 
 /// An inline element drawn in a monospace font in running text (Notion's inline code: a
@@ -295,11 +301,7 @@ pub(super) fn code_div(tree: &Tree, id: NodeId) -> bool {
         && n.display == "block"
         && tree.parent(id).is_none_or(|p| !is_root(tree, p))
         && tree.subtree(id).skip(1).any(|d| tree.node(d).tag == "br")
-        // Not a wrapper of a code block of its own (Confluence's `div.code.panel`).
-        && !tree.subtree(id).skip(1).any(|d| {
-            let dn = tree.node(d);
-            dn.tag == "pre" || (dn.tag == "code" && dn.display == "block") || is_widget(dn)
-        })
+        && !holds_code_block(tree, id)
 }
 
 /// A custom element for code laid out as a block (Distill's `<d-code language="python">`,

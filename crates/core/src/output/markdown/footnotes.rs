@@ -195,8 +195,7 @@ impl Notes {
     ) -> Notes {
         let mut notes = Notes::default();
         let n = tree.len();
-        let here = Here::of(tree);
-        let page = &here;
+        let page = &Here::of(tree);
         let has_links = (1..n).any(|i| {
             let nd = tree.node(i);
             nd.href.as_deref().is_some_and(|h| h.contains('#'))
@@ -416,8 +415,9 @@ impl Notes {
 }
 
 /// Is the target an entry of a bibliography (LaTeXML's `li.ltx_bibitem` in `ul.ltx_biblist`,
-/// a `#bib.bib1` id, Springer Nature's `ol.c-article-references` of `#ref-CR1`s)? A citation of it (`[1]`) stays a link to the list, which stays a list:
-/// the bibliography is the paper's, not notes.
+/// a `#bib.bib1` id, Springer Nature's `ol.c-article-references` of `#ref-CR1`s)? A citation
+/// of it (`[1]`) stays a link to the list, which stays a list: the bibliography is the
+/// paper's, not notes.
 fn in_bibliography(tree: &Tree, target: NodeId) -> bool {
     std::iter::once(target)
         .chain(tree.ancestors(target).take(3))

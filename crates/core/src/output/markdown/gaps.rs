@@ -19,13 +19,13 @@ use crate::snapshot::{NodeId, Tree};
 // hold: a code block's wrapper's ([`super::code`]).
 use super::code::{WRAPPER_EXTRA_CHARS, WRAPPER_LEVELS};
 
-fn candidate(tree: &Tree, id: NodeId) -> bool {
+fn candidate(tree: &Tree, id: NodeId, in_furniture: &[bool]) -> bool {
     let n = tree.node(id);
     if !n.rendered && n.tag != "iframe" {
         return false;
     }
     super::video::is_video(n)
-        || introduced_list(tree, id)
+        || introduced_list(tree, id, in_furniture)
         || n.tag == "pre"
         || super::code::is_widget(n)
         || n.class.as_deref().is_some_and(|c| {
@@ -35,21 +35,24 @@ fn candidate(tree: &Tree, id: NodeId) -> bool {
 }
 
 /// A list the kept sentence before it introduces with a colon ("so I can compare the two:"
-/// and a task list): an `ul`, `ol` or `dl` outside site furniture, at most half of its text
-/// in links.
-fn introduced_list(tree: &Tree, id: NodeId) -> bool {
-    let n = tree.node(id);
-    matches!(n.tag.as_str(), "ul" | "ol" | "dl")
+/// and a task list): an `ul`, `ol` or `dl` outside site furniture (`in_furniture`, from
+/// [`furniture_mask`]), at most half of its text in links.
+fn introduced_list(tree: &Tree, id: NodeId, in_furniture: &[bool]) -> bool {
+    matches!(tree.node(id).tag.as_str(), "ul" | "ol" | "dl")
         && tree.chars[id] > 0
         && 2 * tree.link_chars[id] <= tree.chars[id]
-        && !tree.ancestors(id).any(|a| {
-            let an = tree.node(a);
-            FURNITURE.contains(&an.tag.as_str())
-                || matches!(
-                    an.role.as_deref(),
-                    Some("navigation" | "complementary" | "contentinfo" | "banner")
-                )
-        })
+        && !in_furniture[id]
+}
+
+/// Per node: is it, or an ancestor, furniture by its tag or role
+/// ([`super::article::furniture_element`])?
+fn furniture_mask(tree: &Tree) -> Vec<bool> {
+    let mut mask = vec![false; tree.len()];
+    for i in 0..tree.len() {
+        mask[i] = super::article::furniture_element(tree.node(i))
+            || tree.parent(i).is_some_and(|p| mask[p]);
+    }
+    mask
 }
 
 /// How many times the gaps are looked for: a code block kept in one round is kept text for the
@@ -58,15 +61,16 @@ const ROUNDS: usize = 3;
 
 /// Keep the code blocks, videos and side notes that sit between kept texts.
 pub(super) fn keep_between(tree: &Tree, kept: &mut Cow<[bool]>) {
+    let in_furniture = furniture_mask(tree);
     for _ in 0..ROUNDS {
-        if !keep_between_once(tree, kept) {
+        if !keep_between_once(tree, kept, &in_furniture) {
             break;
         }
     }
 }
 
 /// One round of [`keep_between`]; did it keep anything?
-fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
+fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>, in_furniture: &[bool]) -> bool {
     let n = tree.len();
     // Per node: the state of the last text before it (None: no text), any kept text before.
     let mut before = vec![(None, false); n];
@@ -107,14 +111,18 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
     let mut add = Vec::new();
     let mut i = 1;
     while i < n {
-        if !candidate(tree, i) {
+        if !candidate(tree, i, in_furniture) {
             i += 1;
             continue;
         }
         let end = tree.subtree_end(i);
         if (i..end).any(|d| kept[d]) {
             // A partly kept list may hold a code block the extraction left out.
-            i = if introduced_list(tree, i) { i + 1 } else { end };
+            i = if introduced_list(tree, i, in_furniture) {
+                i + 1
+            } else {
+                end
+            };
             continue;
         }
         let mut outer = i;
@@ -134,7 +142,7 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
         // though nothing is kept after it (a page's last example).
         // A list joins only when a sentence introduces it (its items' text was the
         // extraction's to judge).
-        let list = introduced_list(tree, i);
+        let list = introduced_list(tree, i, in_furniture);
         let introduced = prev == Some(true)
             && if list {
                 colon_only[outer]
@@ -164,15 +172,12 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>) -> bool {
 /// reference list, not the rest of a site.
 const SECTION_MAX_CHARS: usize = 20_000;
 
-/// Tags and roles whose content is the site's, never a section's body.
-const FURNITURE: [&str; 4] = ["nav", "aside", "footer", "header"];
-
 /// Bring back the body of a section whose heading was kept, with the next heading, while
 /// nothing between them was ("6.1. Normative References" and its list of references): the
 /// page says the section holds it, and a heading with nothing under it reads as a gap. The
 /// body is everything between the two headings' texts, when all of it is in lists,
 /// definition lists or tables (not a card's teaser and button), it holds no heading of its own,
-/// no site furniture (`nav`, `aside`, `footer`, `header`, a navigation role), no form
+/// no site furniture (by tag or role: `nav`, `aside`, `footer`, a navigation role), no form
 /// control, at most [`SECTION_MAX_CHARS`] characters and at most half of them in links, and
 /// the heading is not the first kept (the title's, under which a page puts its header).
 pub(super) fn keep_sections(tree: &Tree, kept: &mut Cow<[bool]>) {
@@ -191,6 +196,7 @@ pub(super) fn keep_sections(tree: &Tree, kept: &mut Cow<[bool]>) {
     let Some(first_heading) = texts.iter().position(|t| t.1 && t.2) else {
         return;
     };
+    let in_furniture = furniture_mask(tree);
     let mut add = Vec::new();
     let mut k = 0;
     while k < texts.len() {
@@ -218,16 +224,7 @@ pub(super) fn keep_sections(tree: &Tree, kept: &mut Cow<[bool]>) {
                 .ancestors(texts[start - 1].0)
                 .find(|&x| tree.node(x).heading_level().is_some());
             let chars: usize = texts[start..j].iter().map(|t| tree.own_chars[t.0]).sum();
-            let furniture = texts[start..j].iter().any(|t| {
-                tree.ancestors(t.0).any(|x| {
-                    let xn = tree.node(x);
-                    FURNITURE.contains(&xn.tag.as_str())
-                        || matches!(
-                            xn.role.as_deref(),
-                            Some("navigation" | "complementary" | "contentinfo" | "banner")
-                        )
-                })
-            });
+            let furniture = texts[start..j].iter().any(|t| in_furniture[t.0]);
             let links: usize = texts[start..j]
                 .iter()
                 .filter(|t| tree.node(t.0).link)

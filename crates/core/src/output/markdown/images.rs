@@ -138,16 +138,19 @@ pub(super) fn content_image(n: &Node) -> bool {
         }
 }
 
+/// Is `ext` (after a file name's last dot) an image format's?
+fn image_extension(ext: &str) -> bool {
+    ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif"]
+        .contains(&ext.to_ascii_lowercase().as_str())
+}
+
 /// Does an image's alt text describe a picture: three words or more, or an image file's
 /// name (`carb-icing-chart.png`)?
 fn describes(alt: &str) -> bool {
     let alt = alt.trim();
-    let file = alt.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && !stem.contains(' ')
-            && ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif"]
-                .contains(&ext.to_ascii_lowercase().as_str())
-    });
+    let file = alt
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !stem.contains(' ') && image_extension(ext));
     file || alt
         .split_whitespace()
         .filter(|w| w.chars().any(char::is_alphanumeric))
@@ -275,7 +278,7 @@ fn lead_figure(
         .ancestors(fig)
         .take(3)
         .find(|&a| tree.node(a).tag == "figure")
-        .or_else(|| captioned_wrapper(tree, img, has_text))
+        .or_else(|| captioned_wrapper(tree, img, has_text).map(|(w, _)| w))
         .unwrap_or(fig);
     let end = tree.subtree_end(fig);
     let next_kept = end < tree.len() && (after[end - 1].0 || near_after[end - 1]);
@@ -292,12 +295,15 @@ fn lead_figure(
 /// The box up to [`CAPTION_LEVELS`] above an image that holds a caption of it and no kept
 /// text (a figure without `<figure>`: CNN's `div.image` around the `<picture>` and its
 /// `div.image__caption`), if any.
-fn captioned_wrapper(tree: &Tree, img: NodeId, has_text: &[bool]) -> Option<NodeId> {
+fn captioned_wrapper(tree: &Tree, img: NodeId, has_text: &[bool]) -> Option<(NodeId, Vec<NodeId>)> {
     tree.ancestors(img)
         .take(CAPTION_LEVELS)
         // (Not past a link holding text: a teaser card's headline is no caption.)
         .take_while(|&a| a != 0 && !has_text[a] && !(tree.node(a).link && tree.chars[a] > 0))
-        .find(|&a| !captions(tree, a, img).is_empty())
+        .find_map(|a| {
+            let caps = captions(tree, a, img);
+            (!caps.is_empty()).then_some((a, caps))
+        })
 }
 
 /// How far above an image its caption's box may be ([`captioned_wrapper`]).
@@ -310,7 +316,7 @@ const CAPTION_MAX_CHARS: usize = 600;
 /// caption (`caption`, `image__caption`, `wp-caption-text`) or a credit, outside the image's
 /// own ancestors, each with some text and at most [`CAPTION_MAX_CHARS`] characters; the
 /// outermost of nested ones.
-pub(super) fn captions(tree: &Tree, wrapper: NodeId, img: NodeId) -> Vec<NodeId> {
+fn captions(tree: &Tree, wrapper: NodeId, img: NodeId) -> Vec<NodeId> {
     let mut out = Vec::new();
     let mut d = wrapper + 1;
     let end = tree.subtree_end(wrapper);
@@ -319,7 +325,7 @@ pub(super) fn captions(tree: &Tree, wrapper: NodeId, img: NodeId) -> Vec<NodeId>
         let named = n.tag == "figcaption"
             || super::class_tokens(n).any(|t| {
                 let t = t.to_ascii_lowercase();
-                t.contains("caption") || t.ends_with("credit") || t.ends_with("__credit")
+                t.contains("caption") || t.ends_with("credit")
             });
         if named
             && !tree.contains(d, img)
@@ -397,14 +403,11 @@ fn lightbox_link(tree: &Tree, img: NodeId) -> bool {
         .filter(|&a| tree.chars[a] == 0)
         .and_then(|a| tree.node(a).href.as_deref())
         .is_some_and(|h| {
-            let path = h
-                .split(['?', '#'])
-                .next()
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            [".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"]
-                .iter()
-                .any(|e| path.ends_with(e))
+            let path = h.split(['?', '#']).next().unwrap_or("");
+            path.rsplit_once('/')
+                .map_or(path, |(_, file)| file)
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| image_extension(ext))
         })
 }
 
@@ -573,10 +576,6 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
                         tree.subtree(c).for_each(|j| out[j] = true);
                     }
                 }
-            } else if captioned_wrapper(tree, i, &has_text) == Some(p) {
-                for c in captions(tree, p, i) {
-                    tree.subtree(c).for_each(|j| out[j] = true);
-                }
             }
             q = tree.parent(p);
         }
@@ -585,8 +584,8 @@ pub(crate) fn with_media(tree: &Tree, kept: &[bool]) -> Vec<bool> {
     // CNN's `div.image`), which the extraction left out.
     for i in 1..n {
         if out[i] && media(tree.node(i)) == Some(false) {
-            if let Some(w) = captioned_wrapper(tree, i, &has_text) {
-                for c in captions(tree, w, i) {
+            if let Some((_, caps)) = captioned_wrapper(tree, i, &has_text) {
+                for c in caps {
                     tree.subtree(c).for_each(|j| out[j] = true);
                 }
             }
