@@ -10,6 +10,8 @@
 //! - `auto`: a server-rendered article is static, a page whose story a script fetches is full
 //!   (decided from the response), and a page that looks server-rendered but whose static render
 //!   shows too little is rendered again in full: two renders, one request for the page;
+//! - a `<noscript>` in a page rendered without scripts shows its elements, never its markup as
+//!   text (in `static`, and in `auto` where it chose `static`);
 //! - a plan that waits is refused by `static` (an `input` error) and renders `auto` in full.
 //!
 //! Assertions are on the record, the snapshot and the server's request counts.
@@ -45,6 +47,23 @@ const TIDES_JS: &str = r#"document.getElementById("tides").innerHTML = "<p>High 
 const JS_FRAME: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Frames</title></head>
 <body><h1>The ferry</h1><p>The ferry leaves at nine.</p><iframe src="javascript:false"></iframe></body></html>"#;
 
+/// A server-rendered article with a `<noscript>` holding markup (a tracking pixel, a line for
+/// readers without scripts), once as elements and once escaped as text, as a page saved by a
+/// serializer that escapes it holds it (`readability/yahoo-4`): without scripts its content
+/// shows as elements, never as markup.
+fn noscript_page() -> String {
+    let para = "The lock keeper opens the upper gates at dawn, when the river is at its calmest, and the first barges of the day slide into the chamber one behind the other while the water drops beneath them. ";
+    format!(
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>The lock</title></head>
+<body><h1>The lock</h1><p>{}</p><p>{}</p>
+<noscript><div style="position:absolute"><img src="/pixel.gif" width="1" height="1" alt=""></div><p class="nojs">Comments need scripts to load.</p></noscript>
+<noscript>&lt;div style="position:absolute"&gt;&lt;img src="/pixel2.gif" width=1 height=1 alt=""&gt;&lt;/div&gt;&lt;p&gt;Ratings need scripts too.&lt;/p&gt;</noscript>
+</body></html>"#,
+        para.repeat(4),
+        para.repeat(3)
+    )
+}
+
 /// The loopback server: each path's answer, and how many times it was asked for.
 fn server() -> (String, Arc<Mutex<HashMap<String, usize>>>) {
     let counts = Arc::new(Mutex::new(HashMap::new()));
@@ -59,6 +78,7 @@ fn server() -> (String, Arc<Mutex<HashMap<String, usize>>>) {
                 .with("Content-Type", "application/json"),
             "/thin" => Answer::html(200, THIN),
             "/js-frame" => Answer::html(200, JS_FRAME),
+            "/noscript" => Answer::html(200, noscript_page()),
             "/tides.js" => Answer::bare(200, TIDES_JS).with("Content-Type", "text/javascript"),
             _ => Answer::html(404, "<p>not here</p>"),
         }
@@ -90,6 +110,10 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
         .extract(&url("/js-frame"))
         .await
         .expect("/js-frame static");
+    let noscript = ex
+        .extract(&url("/noscript"))
+        .await
+        .expect("/noscript static");
     let mut waits = Steer::default();
     waits.wait_for = Some("#app h1".into());
     let cfg = Arc::new(
@@ -132,6 +156,12 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     let nav = frame.json()["timings_ms"]["navigate"].as_f64().unwrap();
     assert!(nav < 10_000.0, "{}", frame.json());
     assert!(shown(&frame).contains("The ferry leaves at nine"));
+    // The `<noscript>` shows what a browser without scripts shows: its elements, not the
+    // markup its parser (set up with scripts on) held as text.
+    let text = shown(&noscript);
+    assert!(text.contains("Comments need scripts to load"), "{text}");
+    assert!(text.contains("Ratings need scripts too"), "{text}");
+    assert!(!text.contains("<img") && !text.contains("<div"), "{text}");
     let Err(e) = refused else {
         panic!("static refuses a plan that waits")
     };
@@ -151,6 +181,7 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
     let article = ex.extract(&url("/article")).await.expect("/article auto");
     let late = ex.extract(&url("/late")).await.expect("/late auto");
     let thin = ex.extract(&url("/thin")).await.expect("/thin auto");
+    let noscript = ex.extract(&url("/noscript")).await.expect("/noscript auto");
     // A file: URL (no response to hold) is decided from the file's bytes.
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layout-article/page.html");
     let file_url = format!("file://{}", file.display());
@@ -198,6 +229,16 @@ async fn each_lane_renders_as_it_says_and_auto_fetches_each_page_once() {
         "{r}"
     );
     assert!(shown(&thin).contains("High water at the harbour mouth"));
+    assert_eq!(
+        noscript.json()["render"]["mode"],
+        "static",
+        "{}",
+        noscript.json()
+    );
+    let text = shown(&noscript);
+    assert!(text.contains("Comments need scripts to load"), "{text}");
+    assert!(text.contains("Ratings need scripts too"), "{text}");
+    assert!(!text.contains("<img") && !text.contains("<div"), "{text}");
     let r = &from_file.json()["render"];
     assert_eq!(r["mode"], "static", "{r}");
     let r = &steered.json()["render"];

@@ -66,9 +66,15 @@ def timed(tool, tabs, args, env=None):
     return wall
 
 
-def sightline(tabs, out):
-    return timed("sightline", tabs, [exe, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q",
-                                     "--format", "jsonl", "-o", out])
+# LANES="full auto static": sightline in each render lane (issue 49: each lane's ratio to the
+# peer and to the load floor); the default is `full`, the lane `extract` takes unless asked.
+LANES = os.environ.get("LANES", "full").split()
+
+
+def sightline(tabs, out, lane="full"):
+    tool = "sightline" if lane == "full" else f"sightline --render {lane}"
+    return timed(tool, tabs, [exe, "extract", "--input", lst, "-j", str(tabs), "--offline", "-q",
+                              "--render", lane, "--format", "jsonl", "-o", out])
 
 
 def floor(tabs, out):
@@ -88,14 +94,15 @@ print(f"sightline vs Playwright + Readability.js: {len(urls)} bench pages ({per}
       f"served on 127.0.0.1, outside requests blocked in both; median wall of {reps} runs, alternating; "
       f"both on {os.environ['CHROME']}" + (f"; the peer also on {FULL}" if also_full else ""))
 extra = " peer on chromium s | ratio to it |" if also_full else ""
-print("\n| tabs | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s |"
-      + extra + "\n|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if also_full else ""))
+print("\n| tabs | lane | sightline s | peer s | ratio sightline/peer | sightline pages/s | peer pages/s | load-only floor s | ratio sightline/floor |"
+      + extra + "\n|---:|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if also_full else ""))
 phases = {}
 for tabs in [1, 4]:
-    ws, wp, wf, wq = [], [], [], []
+    ws, wp, wf, wq = {lane: [] for lane in LANES}, [], [], []
     for r in range(reps):
         o = os.path.join(tmp, f"sl-{tabs}-{r}.jsonl")
-        ws.append(sightline(tabs, o))
+        for lane in (LANES if r % 2 == 0 else LANES[::-1]):
+            ws[lane].append(sightline(tabs, o if lane == LANES[0] else os.path.join(tmp, f"sl-{lane}-{tabs}-{r}.jsonl"), lane))
         wp.append(peer(tabs, os.path.join(tmp, f"peer-{tabs}-{r}.jsonl")))
         wf.append(floor(tabs, os.path.join(tmp, f"floor-{tabs}-{r}.jsonl")))
         if also_full:
@@ -107,14 +114,16 @@ for tabs in [1, 4]:
                     phases.setdefault(k, []).append(v)
                 sc = rec.get("scroll") or {}
                 phases.setdefault("_scrolled", []).append(1 if sc.get("steps") else 0)
-    s, p = statistics.median(ws), statistics.median(wp)
-    print(f"| {tabs} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} "
-          f"| {statistics.median(wf):.2f} |"
-          + (f" {statistics.median(wq):.2f} | {s / statistics.median(wq):.2f} |" if also_full else ""))
+    p, f = statistics.median(wp), statistics.median(wf)
+    for lane in LANES:
+        s = statistics.median(ws[lane])
+        print(f"| {tabs} | {lane} | {s:.2f} | {p:.2f} | {s / p:.2f} | {len(urls) / s:.2f} | {len(urls) / p:.2f} "
+              f"| {f:.2f} | {s / f:.2f} |"
+              + (f" {statistics.median(wq):.2f} | {s / statistics.median(wq):.2f} |" if also_full else ""))
 print("\nCPU seconds per page (whole machine, nice-d processes excluded, median of the runs):")
 for (tool, tabs), v in sorted(CPU.items()):
     print(f"  {tool} at {tabs} tab(s): {statistics.median(v) / len(urls):.3f}")
-print("\nsightline per-page phases at 1 tab (mean ms over all runs' records):")
+print(f"\nsightline ({LANES[0]}) per-page phases at 1 tab (mean ms over all runs' records):")
 n = len(phases.get("_scrolled", [])) or 1
 for k in ["navigate", "settle", "scroll", "snapshot", "score"]:
     v = phases.get(k, [])

@@ -18,16 +18,27 @@ use crate::checks;
 use crate::error::BrowserError;
 use crate::Error;
 
-/// Run after loading a page with JavaScript disabled: each `<noscript>` (whose children
-/// the parser then built as elements) becomes a `<div data-sightline-noscript>` holding them,
-/// so the snapshot, which skips `noscript`, sees what the browser shows.
+/// Run after loading a page with JavaScript disabled: each `<noscript>` becomes a
+/// `<div data-sightline-noscript>` holding its children, so the snapshot, which skips
+/// `noscript`, sees what a browser without scripts shows. A `<noscript>` holding only text
+/// has that text parsed as HTML (in an inert `<template>`): a page saved by a serializer that
+/// escapes `<noscript>` content (`&lt;img …&gt;`, as some of the bench's saved pages) would
+/// otherwise show its markup as words; plain text parses to itself.
 const NOSCRIPT_UNWRAP_JS: &str = r#"(() => {
   let n = 0;
   if (!document.body) return 0;
   for (const ns of Array.from(document.body.querySelectorAll("noscript"))) {
     const d = document.createElement("div");
     d.setAttribute("data-sightline-noscript", "");
-    while (ns.firstChild) d.appendChild(ns.firstChild);
+    const raw = ns.childNodes.length > 0 &&
+      Array.from(ns.childNodes).every((c) => c.nodeType === Node.TEXT_NODE);
+    if (raw) {
+      const t = document.createElement("template");
+      t.innerHTML = ns.textContent;
+      d.appendChild(t.content);
+    } else {
+      while (ns.firstChild) d.appendChild(ns.firstChild);
+    }
     ns.replaceWith(d);
     n++;
   }
