@@ -43,12 +43,15 @@ pub enum RenderMode {
 /// there: on 20 WCXB pages served from loopback that round trip was half of the static
 /// lane's navigation (docs/speed.md#render-lanes). A page's own policy still applies (a
 /// second policy only narrows the first); what slips through (a CSS `url()` the page's
-/// policy allows, a frame's own subresources) is still skipped at the request.
+/// policy allows, a frame's own subresources) is still skipped at the request. Images held in
+/// the page (`data:` URLs: a lazy loader's placeholder, an inline icon) are allowed: they cost
+/// no request, and their own size is the box the full render lays out (a card whose 4:3 SVG
+/// placeholder is refused is laid out without its picture's height: `wcxb-dev/dev-4588`).
 pub fn static_policy(screenshot: bool) -> &'static str {
     if screenshot {
         "script-src 'none'; font-src 'none'; media-src 'none'; object-src 'none'"
     } else {
-        "script-src 'none'; font-src 'none'; media-src 'none'; object-src 'none'; img-src 'none'"
+        "script-src 'none'; font-src 'none'; media-src 'none'; object-src 'none'; img-src data:"
     }
 }
 
@@ -684,10 +687,13 @@ mod tests {
             "script-src 'none'",
             "font-src 'none'",
             "media-src 'none'",
-            "img-src 'none'",
+            "img-src data:",
         ] {
             assert!(p.contains(d), "{p}");
         }
+        // Only the images held in the page itself.
+        let img = p.split(';').find(|d| d.contains("img-src")).unwrap();
+        assert_eq!(img.trim(), "img-src data:", "{p}");
         // Stylesheets and frames load; a screenshot needs the images.
         assert!(!p.contains("style-src") && !p.contains("frame-src"), "{p}");
         assert!(!static_policy(true).contains("img-src"));
