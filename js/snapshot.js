@@ -206,12 +206,16 @@
   // loaded yet, the real URL a lazy loader would swap in (`data-src` and its variants, then
   // the widest `srcset` / `data-srcset` candidate), else the `src` attribute.
   const currentSrcOf = find(createEl.call(document, "img"), "currentSrc");
+  // Discuz!'s attachments: `zoomfile` (the full size) and `file` over a `none.gif`.
   const LAZY_SRC = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url",
-    "data-original-src", "data-hi-res-src", "data-full-src"];
+    "data-original-src", "data-hi-res-src", "data-full-src", "zoomfile", "file"];
   const isData = (u) => /^\s*data:/i.test(u);
   // A lazy loader's stand-in picture, named for what it is (Invision's `spacer.png`, a
   // `blank.gif`, `placeholder.svg`, `1x1.png`): with a lazy source beside it, that is the image.
-  const PLACEHOLDER = /\/(spacer|blank|placeholder|transparent|pixel|grey|gray|1x1|lazy[-_]?load(ing|er)?)[^/]*\.(gif|png|svg|jpe?g|webp)([?#]|$)/i;
+  const PLACEHOLDER = /\/(spacer|blank|none|placeholder|transparent|pixel|grey|gray|1x1|lazy[-_]?load(ing|er)?)[^/]*\.(gif|png|svg|jpe?g|webp)([?#]|$)/i;
+  // Or a blurred, low-quality copy of the picture that the lazy loader replaces (Naver's
+  // `?type=w80_blur`, an LQIP): named so in its address.
+  const LQIP = /[^a-z](blur(red)?|lqip|low-?res)([^a-z]|$)/i;
   const widest = (set) => {
     let best = null, bestW = -1;
     for (const part of String(set).split(/,\s+/)) {
@@ -231,7 +235,7 @@
     const wide = own && widest(own);
     if (wide && !isData(wide)) return resolve(wide);
     const cur = currentSrcOf ? String(currentSrcOf.call(el) || "") : "";
-    if (cur && !isData(cur) && !(PLACEHOLDER.test(cur) && LAZY_SRC.some((n) => hasAttr(el, n)))) {
+    if (cur && !isData(cur) && !((PLACEHOLDER.test(cur) || LQIP.test(cur)) && LAZY_SRC.some((n) => hasAttr(el, n)))) {
       return cur;
     }
     for (const n of LAZY_SRC) {

@@ -287,8 +287,10 @@ pub(super) fn kind(n: &Node) -> Option<&'static str> {
                 .and_then(alert)
             {
                 // `is-info` (Bulma) and `bg-info` (GitBook's `div.hint.bg-info`, a
-                // background elsewhere) need the container token too.
-                if (p != "is-" && p != "bg-") || container {
+                // background elsewhere) need the container token too; a quote box is one
+                // (Wiki.js's `blockquote.is-info`, `is-warning`, `is-success`).
+                if (p != "is-" && p != "bg-") || container || (p == "is-" && n.tag == "blockquote")
+                {
                     return Some(k);
                 }
             }

@@ -88,8 +88,8 @@ const GUTTER_CELLS: [&str; 7] = [
     "line-numbers-rows",
 ];
 
-/// Words of copy buttons (compared lower-case).
-const COPY_WORDS: [&str; 8] = [
+/// Words of copy buttons (compared lower-case), in the languages of the sites' own buttons.
+const COPY_WORDS: [&str; 24] = [
     "copy",
     "copied",
     "copied!",
@@ -98,6 +98,22 @@ const COPY_WORDS: [&str; 8] = [
     "copy code to clipboard",
     "copied to clipboard",
     "copy snippet",
+    "复制代码",
+    "复制",
+    "複製",
+    "複製程式碼",
+    "复制成功",
+    "코드 복사",
+    "복사",
+    "コピー",
+    "コードをコピー",
+    "kopieren",
+    "code kopieren",
+    "copier",
+    "copier le code",
+    "copiar",
+    "copiar código",
+    "копировать",
 ];
 
 /// Language names as labels write them (lower-case) and the fence info they give.
@@ -223,6 +239,43 @@ pub(super) fn is_root(tree: &Tree, id: NodeId) -> bool {
         || code_element(tree, id)
         || code_div(tree, id)
         || mono_block(tree, id)
+        || mono_list(tree, id)
+}
+
+/// A list whose items are the lines of a code block, each drawn in a monospace font (Discuz!'s
+/// `div.blockcode > ol > li`, one item a line, numbered by the list's markers): every shown
+/// item where a monospace font starts (the snapshot's `font-mono`) or the list in one, no
+/// link, and no prose element, heading or nested list in an item.
+pub(super) fn mono_list(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if !matches!(n.tag.as_str(), "ol" | "ul") || tree.chars[id] == 0 || tree.link_chars[id] > 0 {
+        return false;
+    }
+    let mono = |d: NodeId| {
+        tree.ancestors(d)
+            .take_while(|&a| a != tree.parent(id).unwrap_or(0))
+            .chain(std::iter::once(d))
+            .any(|a| {
+                tree.node(a)
+                    .attrs
+                    .contains_key(crate::snapshot::computed::FONT_MONO)
+            })
+    };
+    let items: Vec<NodeId> = tree.children[id]
+        .iter()
+        .copied()
+        .filter(|&k| tree.node(k).tag == "li" && tree.node(k).rendered)
+        .collect();
+    !items.is_empty()
+        && items.iter().all(|&k| mono(k))
+        && tree.parent(id).is_none_or(|p| !is_root(tree, p))
+        && !tree.subtree(id).skip(1).any(|d| {
+            let dn = tree.node(d);
+            (dn.tag != "li" && PROSE_TAGS.contains(&dn.tag.as_str()))
+                || dn.heading_level().is_some()
+                || dn.tag == "pre"
+                || dn.tag == "img"
+        })
 }
 
 /// Tags whose presence below an element says it holds prose, not code lines (and headings).
@@ -494,9 +547,9 @@ fn is_copy_button(tree: &Tree, id: NodeId) -> bool {
     let chars = tree.chars[id];
     chars <= 30
         && (copyish
-            || (chars >= 4 && {
+            || (chars >= 2 && {
                 let t = tree.text(id).to_lowercase();
-                t.starts_with('c') && COPY_WORDS.contains(&t.as_str())
+                COPY_WORDS.contains(&t.trim())
             }))
 }
 

@@ -636,7 +636,9 @@ pub(crate) fn caption_figures(tree: &Tree, out: &mut [bool]) {
 /// The LaTeX of a formula image (its alt text) and whether it is a display formula: an image
 /// whose class names LaTeX (`latex`, `tex`, `wp-latex`, MediaWiki's `mwe-math-fallback-image-*`)
 /// or whose source is a LaTeX renderer (`latex` or `mathtex` in its file name or query,
-/// `codecogs`, `/math/render/`).
+/// `codecogs`, `/math/render/`, a `tex=` parameter with a math class: Zhihu's
+/// `img.ztext-math` from `/equation?tex=…`). A display formula: `display` in its class, or
+/// laid out as a block (Zhihu's, whose TeX ends with the `\\` Zhihu marks them with, dropped).
 pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
     if n.tag != "img" {
         return None;
@@ -650,6 +652,10 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
         let c = c.to_ascii_lowercase();
         c == "latex" || c == "tex" || c.starts_with("wp-latex") || c.starts_with("mwe-math")
     });
+    let math_class = class.split(' ').any(|c| {
+        let c = c.to_ascii_lowercase();
+        c == "math" || c.ends_with("-math")
+    });
     // A renderer is named by its host, its file or its query (`latex.php?latex=…`,
     // `mathtex.cgi?…`), never by a directory the page sits in (`/latex-notes/x1.png`).
     let src = n.src.as_deref().unwrap_or("").to_ascii_lowercase();
@@ -659,12 +665,19 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
         || src.contains("/math/render/")
         || ["latex", "mathtex"]
             .iter()
-            .any(|k| file.contains(k) || query.contains(k));
+            .any(|k| file.contains(k) || query.contains(k))
+        || (math_class && query.split('&').any(|p| p.starts_with("tex=")));
     if !by_class && !by_src {
         return None;
     }
-    let display = class.contains("display");
-    Some((math::clean_tex(alt), display))
+    let display = class.contains("display") || n.display == "block";
+    let mut tex = math::clean_tex(alt);
+    if display {
+        if let Some(t) = tex.strip_suffix("\\\\") {
+            tex = t.trim_end().to_string();
+        }
+    }
+    Some((tex, display))
 }
 
 /// Write an image into the paragraph: `![alt](src)` once per source; a formula image as its
@@ -1032,5 +1045,42 @@ mod tests {
         b.node_mut(e).class = Some("emoji".into());
         let md = md_text_kept(&b, &[t, t2], &[p]);
         assert_eq!(md, "So $x^2$ $e^{i\\pi}$ and a \\*dot\\*😀\n");
+    }
+
+    #[test]
+    fn zhihu_formula_images_are_latex_inline_and_as_blocks() {
+        let mut b = SnapshotBuilder::new(800.0);
+        let art = b.el(0, "div", rect(0.0, 0.0, 600.0, 200.0));
+        let p = b.el(art, "p", rect(0.0, 0.0, 600.0, 40.0));
+        let t = b.text(p, "Let ");
+        let f = img(
+            &mut b,
+            p,
+            20.0,
+            16.0,
+            "/equation?tex=%5Ctheta_t",
+            "\\theta_t",
+        );
+        b.node_mut(f).class = Some("ztext-math".into());
+        let t2 = b.text(p, " be the value:");
+        let d = img(
+            &mut b,
+            p,
+            300.0,
+            24.0,
+            "/equation?tex=v_t+%3D+%5Cbeta+v+%5C%5C",
+            "v_t = \\beta v \\\\",
+        );
+        b.node_mut(d).class = Some("ztext-math".into());
+        b.node_mut(d).display = "block".into();
+        // A math class without a `tex=` source is a picture.
+        let q = img(&mut b, p, 300.0, 200.0, "/figures/plot.png", "A plot");
+        b.node_mut(q).class = Some("post-math".into());
+        let md = md_text_kept(&b, &[t, t2], &[p]);
+        assert!(
+            md.starts_with("Let $\\theta_t$ be the value:\n\n$$\nv_t = \\beta v\n$$"),
+            "{md}"
+        );
+        assert!(md.contains("![A plot](/figures/plot.png)"), "{md}");
     }
 }

@@ -516,6 +516,7 @@ impl<'t, 'a> Writer<'t, 'a> {
             || code::code_element(self.tree, id)
             || code::code_div(self.tree, id)
             || code::mono_block(self.tree, id)
+            || code::mono_list(self.tree, id)
         {
             return self.code_block(id, blocks);
         }

@@ -1485,10 +1485,15 @@ fn bem_htmlbook_and_nextra_callouts() {
         ("w3-panel w3-note", "w3.css."),
         ("note notetag", "YARD."),
         ("box_info", "Not a callout: YARD's metadata box."),
+        ("is-success", "Wiki.js."),
+        (
+            "is-warning",
+            "Not a callout: a div with Bulma's modifier alone.",
+        ),
     ] {
-        let tag = match class {
-            c if c.starts_with("msg") => "aside",
-            "book-hint danger" | "important-title" => "blockquote",
+        let tag = match (class, text) {
+            (c, _) if c.starts_with("msg") => "aside",
+            ("book-hint danger" | "important-title" | "is-success", _) => "blockquote",
             _ => "div",
         };
         let d = el(&mut b, 0, tag, class);
@@ -1509,7 +1514,8 @@ fn bem_htmlbook_and_nextra_callouts() {
          Not a callout.\n\n> [!TIP]\n> Bookdown.\n\n> [!NOTE]\n> Zenn.\n\n\
          > [!WARNING]\n> Zenn's alert.\n\n> [!CAUTION]\n> Hugo Book.\n\n\
          > [!IMPORTANT]\n> Just the Docs.\n\n> [!NOTE]\n> w3.css.\n\n> [!NOTE]\n> YARD.\n\n\
-         Not a callout: YARD's metadata box.\n\n> [!NOTE]\n> O'Reilly.\n"
+         Not a callout: YARD's metadata box.\n\n> [!TIP]\n> Wiki.js.\n\n\
+         Not a callout: a div with Bulma's modifier alone.\n\n> [!NOTE]\n> O'Reilly.\n"
     );
 }
 
