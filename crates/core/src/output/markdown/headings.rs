@@ -8,9 +8,10 @@ use std::collections::HashMap;
 
 use crate::snapshot::{NodeId, Tree};
 
-/// Each written heading's markdown level.
+/// Each written heading's markdown level, and the paragraphs written as headings because the
+/// page draws them as headings ([`styled_headings`]).
 #[derive(Debug, Default)]
-pub(super) struct Levels(HashMap<NodeId, u8>);
+pub(super) struct Levels(HashMap<NodeId, u8>, HashMap<NodeId, u8>);
 
 impl Levels {
     pub(super) fn new(
@@ -20,6 +21,7 @@ impl Levels {
         moved: &[bool],
         title: Option<NodeId>,
     ) -> Levels {
+        let styled = styled_headings(tree, kept, hide, title);
         let mut hs: Vec<(NodeId, u8)> = Vec::new();
         let mut i = 1;
         let n = tree.len();
@@ -48,7 +50,7 @@ impl Levels {
             .filter_map(|i| tree.node(i).heading_level())
             .min()
         else {
-            return Levels::default();
+            return Levels(HashMap::new(), styled);
         };
         // A title that is no heading (Doxygen's `div.title`, a forum's topic line) is the
         // `#`; the page's highest heading level is then `##`, unless the page has `<h1>`s
@@ -86,11 +88,164 @@ impl Levels {
                 (id, level)
             })
             .collect();
-        Levels(map)
+        Levels(map, styled)
     }
 
     /// The markdown level of a heading (its own when not seen).
     pub(super) fn level(&self, id: NodeId, own: u8) -> u8 {
         self.0.get(&id).copied().unwrap_or(own)
     }
+
+    /// The level of a paragraph the page draws as a heading ([`styled_headings`]).
+    pub(super) fn styled(&self, id: NodeId) -> Option<u8> {
+        self.1.get(&id).copied()
+    }
+}
+
+/// How much larger than the content's body text a paragraph's text must be drawn to be a
+/// heading (bold); unbolded, [`STYLED_PLAIN_RATIO`].
+const STYLED_BOLD_RATIO: f64 = 1.2;
+const STYLED_PLAIN_RATIO: f64 = 1.4;
+/// The longest text (in characters) of a paragraph drawn as a heading.
+const STYLED_MAX_CHARS: usize = 100;
+
+/// Paragraphs the page draws as headings in content that has no heading element but its title
+/// (Naver's SmartEditor `se-sectionTitle`, editors that style a paragraph instead of using
+/// `<h2>`): a kept `p` (or a `div` of inline content) of one short line of text, not ending as
+/// a sentence does, every text of it drawn at least [`STYLED_BOLD_RATIO`] times the body text's
+/// size and bold (or [`STYLED_PLAIN_RATIO`] times), outside lists, tables, quotes, figures,
+/// code and furniture, and not mostly a link. The largest size drawn so is `##`, the next
+/// `###`, any smaller `####`.
+fn styled_headings(
+    tree: &Tree,
+    kept: &[bool],
+    hide: &[bool],
+    title: Option<NodeId>,
+) -> HashMap<NodeId, u8> {
+    let n = tree.len();
+    let shown = |i: NodeId| kept[i] && !hide[i] && tree.node(i).rendered;
+    // Any heading element kept (but the title): the page marks its headings itself.
+    if (1..n).any(|i| {
+        shown(i) && tree.node(i).heading_level().is_some() && tree.chars[i] > 0 && Some(i) != title
+    }) {
+        return HashMap::new();
+    }
+    // The body text's size: the size most of the kept text is drawn at.
+    let size_of = |t: NodeId| tree.parent(t).map_or(0.0, |p| tree.node(p).font_size);
+    let mut sizes: HashMap<u64, usize> = HashMap::new();
+    for i in 1..n {
+        let node = tree.node(i);
+        if shown_text(tree, i) && kept[i] {
+            let c = node
+                .text
+                .as_deref()
+                .map_or(0, |t| t.chars().filter(|c| !c.is_whitespace()).count());
+            *sizes.entry((size_of(i) * 2.0).round() as u64).or_default() += c;
+        }
+    }
+    let Some(body) = sizes
+        .iter()
+        .max_by_key(|&(s, c)| (*c, *s))
+        .map(|(s, _)| *s as f64 / 2.0)
+        .filter(|&b| b > 0.0)
+    else {
+        return HashMap::new();
+    };
+    let mut found: Vec<(NodeId, f64)> = Vec::new();
+    for i in 1..n {
+        let node = tree.node(i);
+        if !shown(i) || !matches!(node.tag.as_str(), "p" | "div") || Some(i) == title {
+            continue;
+        }
+        if title.is_some_and(|t| tree.contains(t, i) || tree.contains(i, t)) {
+            continue;
+        }
+        let chars = tree.chars[i];
+        if chars < 2 || chars > STYLED_MAX_CHARS || tree.link_chars[i] * 2 > chars {
+            continue;
+        }
+        // Inline content only (a `div` holding paragraphs is not one).
+        if tree.subtree(i).skip(1).any(|d| {
+            let dn = tree.node(d);
+            matches!(
+                dn.tag.as_str(),
+                "p" | "div" | "ul" | "ol" | "table" | "pre" | "img" | "br" | "blockquote"
+            )
+        }) {
+            continue;
+        }
+        if tree.ancestors(i).any(|a| {
+            let an = tree.node(a);
+            matches!(
+                an.tag.as_str(),
+                "li" | "td"
+                    | "th"
+                    | "blockquote"
+                    | "figure"
+                    | "figcaption"
+                    | "aside"
+                    | "pre"
+                    | "code"
+                    | "header"
+                    | "footer"
+                    | "nav"
+                    | "details"
+                    | "summary"
+                    | "dl"
+            ) || super::callouts::kind(an).is_some()
+        }) {
+            continue;
+        }
+        let text = crate::snapshot::collapse_ws(&tree.text(i));
+        let text = text.trim();
+        if !text.chars().any(char::is_alphabetic)
+            || text.ends_with(['.', ',', ';', ':', '…', '。', '，', '；', '：', '、'])
+        {
+            continue;
+        }
+        // One line: no taller than two of its lines.
+        let texts: Vec<NodeId> = tree.subtree(i).filter(|&d| shown_text(tree, d)).collect();
+        let Some(min) = texts.iter().map(|&t| size_of(t)).reduce(f64::min) else {
+            continue;
+        };
+        if node.rect.h > 2.0 * 1.6 * min {
+            continue;
+        }
+        let bold = texts.iter().all(|&t| {
+            tree.parent(t)
+                .is_some_and(|p| tree.node(p).font_weight >= 600)
+        });
+        let ratio = if bold {
+            STYLED_BOLD_RATIO
+        } else {
+            STYLED_PLAIN_RATIO
+        };
+        if min >= ratio * body {
+            found.push((i, min));
+        }
+    }
+    let mut by_size: Vec<u64> = found
+        .iter()
+        .map(|&(_, s)| (s * 2.0).round() as u64)
+        .collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    by_size.dedup();
+    found
+        .into_iter()
+        .map(|(i, s)| {
+            let rank = by_size
+                .iter()
+                .position(|&b| b == (s * 2.0).round() as u64)
+                .unwrap_or(0);
+            (i, (2 + rank as u8).min(4))
+        })
+        .collect()
+}
+
+/// A text node holding more than white space, drawn.
+fn shown_text(tree: &Tree, id: NodeId) -> bool {
+    let node = tree.node(id);
+    node.is_text()
+        && node.text.as_deref().is_some_and(|t| !t.trim().is_empty())
+        && tree.parent(id).is_some_and(|p| tree.node(p).rendered)
 }

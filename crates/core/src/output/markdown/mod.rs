@@ -555,6 +555,9 @@ impl<'t, 'a> Writer<'t, 'a> {
         if self.title == Some(id) {
             return Some(1);
         }
+        if let Some(l) = self.headings.styled(id) {
+            return Some(l);
+        }
         self.tree.node(id).heading_level()
     }
 

@@ -59,13 +59,34 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
     if let Some(p) = marked_title(tree, kept, first) {
         return Some(p);
     }
-    if has_h1 {
-        return None;
-    }
-    let title = (0..first)
-        .rev()
-        .find(|&id| is_title(tree, id))
-        .or_else(|| document_title(tree, first))?;
+    let title = if has_h1 {
+        // The content's `h1`s are its sections (two or more: Wiki.js, a Google Docs export;
+        // one is the content's own title, as a README's): the title is the element above them
+        // whose text is the document's `<title>` (Wiki.js's `div.headline`), unless a kept
+        // `h1` already says it.
+        let h1s = (0..n)
+            .filter(|&i| kept[i] && tree.node(i).heading_level() == Some(1))
+            .count();
+        if h1s < 2 {
+            return None;
+        }
+        let t = document_title(tree, first)?;
+        let text = crate::snapshot::collapse_ws(&tree.text(t));
+        let said = (0..n).any(|i| {
+            kept[i]
+                && tree.node(i).heading_level() == Some(1)
+                && crate::snapshot::collapse_ws(&tree.text(i)).trim() == text.trim()
+        });
+        if said {
+            return None;
+        }
+        t
+    } else {
+        (0..first)
+            .rev()
+            .find(|&id| is_title(tree, id))
+            .or_else(|| document_title(tree, first))?
+    };
     for i in tree.subtree(title) {
         kept[i] = !tree
             .ancestors(i)
@@ -96,27 +117,7 @@ pub(crate) fn with_title(tree: &Tree, kept: &mut [bool]) -> Option<NodeId> {
 /// level can be it: it is then written `#`), and not in navigation or furniture; the deepest
 /// such element.
 fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
-    let full = crate::snapshot::collapse_ws(&tree.snap.title);
-    let full = full.trim();
-    let mut wanted = vec![full.to_string()];
-    for sep in TITLE_SEPARATORS {
-        // The site's name after the title, or before it (Doxygen's "project: Class
-        // Reference").
-        if let Some(i) = full.rfind(sep) {
-            wanted.push(full[..i].trim().to_string());
-        }
-        // Only when it is the longer part: the shorter is the site's name ("Far probe reads
-        // 85 C - Tinkerbench Forum", whose forum name is a link in the header).
-        // Before the first too: a title followed by two names ("Subject - list - site").
-        if let Some(i) = full.find(sep) {
-            let (site, page) = (full[..i].trim(), full[i + sep.len()..].trim());
-            if page.chars().count() > site.chars().count() {
-                wanted.push(page.to_string());
-            }
-            wanted.push(site.to_string());
-        }
-    }
-    wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
+    let wanted = document_title_texts(tree);
     if wanted.is_empty() {
         return None;
     }
@@ -146,6 +147,34 @@ fn document_title(tree: &Tree, first: NodeId) -> Option<NodeId> {
                     || an.heading_level().is_some()
             })
     })
+}
+
+/// The texts a page's own title can have, from the document's `<title>`: whole, or without
+/// the site's name after its last separator or before its first (the longer part), at least
+/// [`MIN_DOCUMENT_TITLE_CHARS`] long.
+fn document_title_texts(tree: &Tree) -> Vec<String> {
+    let full = crate::snapshot::collapse_ws(&tree.snap.title);
+    let full = full.trim();
+    let mut wanted = vec![full.to_string()];
+    for sep in TITLE_SEPARATORS {
+        // The site's name after the title, or before it (Doxygen's "project: Class
+        // Reference").
+        if let Some(i) = full.rfind(sep) {
+            wanted.push(full[..i].trim().to_string());
+        }
+        // Only when it is the longer part: the shorter is the site's name ("Far probe reads
+        // 85 C - Tinkerbench Forum", whose forum name is a link in the header).
+        // Before the first too: a title followed by two names ("Subject - list - site").
+        if let Some(i) = full.find(sep) {
+            let (site, page) = (full[..i].trim(), full[i + sep.len()..].trim());
+            if page.chars().count() > site.chars().count() {
+                wanted.push(page.to_string());
+            }
+            wanted.push(site.to_string());
+        }
+    }
+    wanted.retain(|t| t.chars().count() >= MIN_DOCUMENT_TITLE_CHARS);
+    wanted
 }
 
 /// The shortest document title [`document_title`] looks for (a shorter one is a site name).
@@ -257,7 +286,12 @@ fn marked_title(tree: &Tree, kept: &[bool], first: NodeId) -> Option<NodeId> {
         .node(p)
         .class
         .as_deref()
-        .is_some_and(|c| c.split_whitespace().any(|t| t == "title"));
+        .is_some_and(|c| c.split_whitespace().any(|t| t == "title"))
+        || {
+            // Or its text is the document's `<title>` (Naver's `se-title-text` paragraph).
+            let text = crate::snapshot::collapse_ws(&tree.text(p));
+            document_title_texts(tree).iter().any(|w| w == text.trim())
+        };
     // A box's own title (Confluence's info macro: `p.title` inside the callout) is not the
     // page's.
     let boxed = tree.ancestors(p).any(|a| {
