@@ -837,6 +837,7 @@ fn a_formula_image_is_named_by_its_renderer_not_by_a_folder() {
     let n = b.node_mut(img);
     n.src = Some("https://s0.wp.com/latex.php?latex=x%5E2&bg=ffffff".into());
     n.alt = Some("x^2".into());
+    n.display = "inline".into();
     assert_eq!(
         md(&b.build()),
         "![Refer to caption](https://example.org/papers/arxiv-latexml/x1.png)$x^2$\n"
