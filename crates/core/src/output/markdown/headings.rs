@@ -133,9 +133,9 @@ fn styled_headings(
     // The body text's size: the size most of the kept text is drawn at.
     let size_of = |t: NodeId| tree.parent(t).map_or(0.0, |p| tree.node(p).font_size);
     let mut sizes: HashMap<u64, usize> = HashMap::new();
-    for i in 1..n {
+    for (i, &k) in kept.iter().enumerate().take(n).skip(1) {
         let node = tree.node(i);
-        if shown_text(tree, i) && kept[i] {
+        if k && shown_text(tree, i) {
             let c = node
                 .text
                 .as_deref()
@@ -161,7 +161,7 @@ fn styled_headings(
             continue;
         }
         let chars = tree.chars[i];
-        if chars < 2 || chars > STYLED_MAX_CHARS || tree.link_chars[i] * 2 > chars {
+        if !(2..=STYLED_MAX_CHARS).contains(&chars) || tree.link_chars[i] * 2 > chars {
             continue;
         }
         // Inline content only (a `div` holding paragraphs is not one).
