@@ -40,6 +40,7 @@ mod callouts;
 mod code;
 mod comments;
 mod deflists;
+mod emphasis;
 mod footnotes;
 mod gaps;
 mod headings;
@@ -204,7 +205,8 @@ impl Inline {
         self.out.truncate(n);
     }
 
-    /// The paragraph so far, without trailing spaces or breaks; the builder is emptied.
+    /// The paragraph so far, without trailing spaces or breaks, its emphasis that CommonMark
+    /// would not read written as HTML ([`emphasis::repair`]); the builder is emptied.
     fn take(&mut self) -> String {
         loop {
             self.trim_end_spaces();
@@ -216,7 +218,7 @@ impl Inline {
                 break;
             }
         }
-        std::mem::take(&mut self.out)
+        emphasis::repair(std::mem::take(&mut self.out))
     }
 }
 
