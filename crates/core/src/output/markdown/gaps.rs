@@ -1,5 +1,6 @@
 //! What the extraction left out between kept texts but a reader of the markdown expects in
-//! place: a code block, an embedded video or a side note that sits right next to kept text,
+//! place: a code block, an embedded video, a link card or a side note that sits right next to
+//! kept text,
 //! a list right after the kept sentence that introduces it with a colon,
 //! with kept text both before and after it (as `learned` does for images), or right after the
 //! kept sentence that introduces it with a colon or the kept heading whose section it opens (a
@@ -26,6 +27,7 @@ fn candidate(tree: &Tree, id: NodeId, in_furniture: &[bool]) -> bool {
     }
     super::video::is_video(n)
         || introduced_list(tree, id, in_furniture)
+        || link_card(tree, id, in_furniture)
         || n.tag == "pre"
         || super::code::is_widget(n)
         || n.class.as_deref().is_some_and(|c| {
@@ -43,6 +45,33 @@ fn introduced_list(tree: &Tree, id: NodeId, in_furniture: &[bool]) -> bool {
         && 2 * tree.link_chars[id] <= tree.chars[id]
         && !in_furniture[id]
 }
+
+/// A link card: a link to a web page laid out as a box (not a run of text) holding its title
+/// and a line or two more (a summary, the site's address): Naver's `a.se-oglink-info`, Zhihu's
+/// `a.LinkCard`, a bookmark card; [`LINK_CARD_CHARS`] characters at most, no picture, outside
+/// lists and site furniture. Between kept texts it is the author's own pointer.
+fn link_card(tree: &Tree, id: NodeId, in_furniture: &[bool]) -> bool {
+    let n = tree.node(id);
+    let texts = tree
+        .subtree(id)
+        .filter(|&d| tree.node(d).is_text() && tree.own_chars[d] > 0)
+        .count();
+    n.tag == "a"
+        && n.href
+            .as_deref()
+            .is_some_and(|h| h.starts_with("http://") || h.starts_with("https://"))
+        && matches!(n.display.as_str(), "block" | "flex" | "grid")
+        && (1..=LINK_CARD_CHARS).contains(&tree.chars[id])
+        && texts >= 2
+        && !in_furniture[id]
+        // A teaser with its picture, or one of a list of links ("Mehr zum Thema"), is the
+        // site's, not the author's.
+        && !tree.subtree(id).any(|d| tree.node(d).tag == "img")
+        && !tree.ancestors(id).any(|a| tree.node(a).tag == "li")
+}
+
+/// The most characters a link card ([`link_card`]) holds: a title and a summary.
+const LINK_CARD_CHARS: usize = 300;
 
 /// Per node: is it, or an ancestor, furniture by its tag or role
 /// ([`super::article::furniture_element`])?

@@ -2173,6 +2173,44 @@ fn a_list_joins_after_the_sentence_that_introduces_it_with_a_colon() {
 }
 
 #[test]
+fn a_link_card_between_kept_paragraphs_joins_but_not_a_listed_teaser() {
+    let mut b = SnapshotBuilder::new(1000.0);
+    let card = |b: &mut SnapshotBuilder, parent: NodeId, href: &str, title: &str| {
+        let a = el(b, parent, "a", "LinkCard");
+        b.node_mut(a).href = Some(href.into());
+        b.node_mut(a).display = "flex".into();
+        let t = el(b, a, "span", "LinkCard-title");
+        b.text(t, title);
+        let d = el(b, a, "span", "LinkCard-desc");
+        b.node_mut(d).rect = rect(0.0, 20.0, 600.0, 20.0);
+        b.text(d, "docs.example.org/ewm");
+        a
+    };
+    let p = el(&mut b, 0, "p", "");
+    b.text(p, "The library does this for you:");
+    card(&mut b, 0, "https://docs.example.org/ewm", "DataFrame.ewm");
+    let p2 = el(&mut b, 0, "p", "");
+    b.text(p2, "Its alpha is one minus beta.");
+    // A list of teasers ("Related") between kept paragraphs stays out.
+    let ul = el(&mut b, 0, "ul", "");
+    let li = el(&mut b, ul, "li", "");
+    card(
+        &mut b,
+        li,
+        "https://news.example.org/other",
+        "Another story",
+    );
+    let p3 = el(&mut b, 0, "p", "");
+    b.text(p3, "The end.");
+    let out = md_kept(&b.build(), Some(&[p, p2, p3]));
+    assert!(
+        out.contains("[DataFrame.ewm docs.example.org/ewm](https://docs.example.org/ewm)"),
+        "{out}"
+    );
+    assert!(!out.contains("Another story"), "{out}");
+}
+
+#[test]
 fn notes_linked_through_the_canonical_path_are_footnotes_and_references_stay_links() {
     // A saved Springer article: its links name its canonical path on whatever host serves
     // it; `#Fn1` is a note, `#ref-CR1` an entry of the article's references.
