@@ -117,7 +117,7 @@ const COPY_WORDS: [&str; 24] = [
 ];
 
 /// Language names as labels write them (lower-case) and the fence info they give.
-const LABELS: [(&str, &str); 63] = [
+const LABELS: [(&str, &str); 65] = [
     ("bash", "bash"),
     ("c", "c"),
     ("c#", "csharp"),
@@ -160,6 +160,9 @@ const LABELS: [(&str, &str); 63] = [
     ("plain text", "text"),
     ("plaintext", "text"),
     ("powershell", "powershell"),
+    // Pygments' Python console and traceback lexers (Real Python's `div.highlight.pycon`).
+    ("pycon", "pycon"),
+    ("pytb", "pytb"),
     ("python", "python"),
     ("python3", "python"),
     ("r", "r"),

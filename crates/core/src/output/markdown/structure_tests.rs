@@ -975,6 +975,10 @@ fn code_languages_named_by_the_block_itself() {
     let f = el(&mut b, 0, "figure", "highlight python");
     let pre = el(&mut b, f, "pre", "");
     raw(&mut b, pre, "print(1)");
+    // Pygments' console lexer (Real Python).
+    let d = el(&mut b, 0, "div", "highlight pycon");
+    let pre = el(&mut b, d, "pre", "");
+    raw(&mut b, pre, ">>> 1 + 1");
     // A wrapper's class that happens to be a language's name names nothing.
     let d = el(&mut b, 0, "div", "go");
     let pre = el(&mut b, d, "pre", "");
@@ -982,7 +986,7 @@ fn code_languages_named_by_the_block_itself() {
     assert_eq!(
         md(&b.build()),
         "```rust\nlet x = 1;\n```\n\n```r\nx <- 1\n```\n\n```python\nimport numpy\n```\n\n\
-         ```python\nprint(1)\n```\n\n```\nplain\n```\n"
+         ```python\nprint(1)\n```\n\n```pycon\n>>> 1 + 1\n```\n\n```\nplain\n```\n"
     );
 }
 
