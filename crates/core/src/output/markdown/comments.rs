@@ -150,7 +150,21 @@ pub(super) fn prepare(tree: &Tree, kept: &[bool], hide: &mut [bool]) -> HashSet<
 }
 
 /// Words of a forum quote's attribution ("stallhorn wrote:", "Alice said:").
-const ATTRIBUTION_WORDS: [&str; 4] = ["wrote", "said", "writes", "posted"];
+const ATTRIBUTION_WORDS: [&str; 12] = [
+    "wrote",
+    "said",
+    "writes",
+    "posted",
+    // SMF's "Quote from: name on date".
+    "quote",
+    "schrieb",
+    "écrit",
+    "escribió",
+    "scrisse",
+    "писал",
+    "написал",
+    "发表于",
+];
 
 /// How far into a quote its attribution's first text may be, in nodes.
 const ATTRIBUTION_DEPTH: usize = 8;

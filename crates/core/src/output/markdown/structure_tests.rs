@@ -1093,6 +1093,13 @@ fn a_forum_quote_loses_its_attribution_line() {
     b.text(a, "stallhorn");
     b.text(c, " wrote: ");
     b.text(d, "why at idle?");
+    // SMF: `<blockquote><cite><a>Quote from: name on date</a></cite>text</blockquote>`.
+    let q = el(&mut b, 0, "blockquote", "bbc_standard_quote");
+    let c = span(&mut b, q, "cite", "");
+    let a = span(&mut b, c, "a", "");
+    b.node_mut(a).href = Some("https://forum.example/index.php?topic=9.msg8#msg8".into());
+    b.text(a, "Quote from: kettleblack on March 14, 2026, 08:41:12 PM");
+    b.text(q, "the far probe reads 85 C.");
     // A cite that is the quote's source, not a poster, stays.
     let q = el(&mut b, 0, "blockquote", "");
     let p = el(&mut b, q, "p", "");
@@ -1101,7 +1108,7 @@ fn a_forum_quote_loses_its_attribution_line() {
     b.text(c, "Mies van der Rohe");
     assert_eq!(
         md(&b.build()),
-        "> why at idle?\n\n> Less is more.\n>\n> *Mies van der Rohe*\n"
+        "> why at idle?\n\n> the far probe reads 85 C.\n\n> Less is more.\n>\n> *Mies van der Rohe*\n"
     );
 }
 
