@@ -255,22 +255,17 @@ pub(super) fn mono_list(tree: &Tree, id: NodeId) -> bool {
         return false;
     }
     let mono = |d: NodeId| {
-        tree.ancestors(d)
-            .take_while(|&a| a != tree.parent(id).unwrap_or(0))
-            .chain(std::iter::once(d))
-            .any(|a| {
-                tree.node(a)
-                    .attrs
-                    .contains_key(crate::snapshot::computed::FONT_MONO)
-            })
+        tree.node(d)
+            .attrs
+            .contains_key(crate::snapshot::computed::FONT_MONO)
     };
-    let items: Vec<NodeId> = tree.children[id]
+    let mut items = tree.children[id]
         .iter()
         .copied()
         .filter(|&k| tree.node(k).tag == "li" && tree.node(k).rendered)
-        .collect();
-    !items.is_empty()
-        && items.iter().all(|&k| mono(k))
+        .peekable();
+    items.peek().is_some()
+        && (mono(id) || items.all(mono))
         && tree.parent(id).is_none_or(|p| !is_root(tree, p))
         && !tree.subtree(id).skip(1).any(|d| {
             let dn = tree.node(d);

@@ -146,6 +146,12 @@ fn keep_between_once(tree: &Tree, kept: &mut Cow<[bool]>, in_furniture: &[bool])
         }
         let end = tree.subtree_end(i);
         if (i..end).any(|d| kept[d]) {
+            // A partly kept link card is kept whole (its title without its address line).
+            if link_card(tree, i, in_furniture)
+                && (i..end).any(|d| !kept[d] && tree.node(d).rendered)
+            {
+                add.push((i, end));
+            }
             // A partly kept list may hold a code block the extraction left out.
             i = if introduced_list(tree, i, in_furniture) {
                 i + 1

@@ -11,7 +11,12 @@ use crate::snapshot::{NodeId, Tree};
 /// Each written heading's markdown level, and the paragraphs written as headings because the
 /// page draws them as headings ([`styled_headings`]).
 #[derive(Debug, Default)]
-pub(super) struct Levels(HashMap<NodeId, u8>, HashMap<NodeId, u8>);
+pub(super) struct Levels {
+    /// Heading elements' levels, where they differ from their own.
+    levels: HashMap<NodeId, u8>,
+    /// Paragraphs written as headings, and their levels.
+    styled: HashMap<NodeId, u8>,
+}
 
 impl Levels {
     pub(super) fn new(
@@ -50,7 +55,10 @@ impl Levels {
             .filter_map(|i| tree.node(i).heading_level())
             .min()
         else {
-            return Levels(HashMap::new(), styled);
+            return Levels {
+                levels: HashMap::new(),
+                styled,
+            };
         };
         // A title that is no heading (Doxygen's `div.title`, a forum's topic line) is the
         // `#`; the page's highest heading level is then `##`, unless the page has `<h1>`s
@@ -88,17 +96,20 @@ impl Levels {
                 (id, level)
             })
             .collect();
-        Levels(map, styled)
+        Levels {
+            levels: map,
+            styled,
+        }
     }
 
     /// The markdown level of a heading (its own when not seen).
     pub(super) fn level(&self, id: NodeId, own: u8) -> u8 {
-        self.0.get(&id).copied().unwrap_or(own)
+        self.levels.get(&id).copied().unwrap_or(own)
     }
 
     /// The level of a paragraph the page draws as a heading ([`styled_headings`]).
     pub(super) fn styled(&self, id: NodeId) -> Option<u8> {
-        self.1.get(&id).copied()
+        self.styled.get(&id).copied()
     }
 }
 
@@ -108,6 +119,14 @@ const STYLED_BOLD_RATIO: f64 = 1.2;
 const STYLED_PLAIN_RATIO: f64 = 1.4;
 /// The longest text (in characters) of a paragraph drawn as a heading.
 const STYLED_MAX_CHARS: usize = 100;
+/// A paragraph drawn as a heading is one line: its box no taller than this many times its
+/// text's size (two lines at a line height of 1.6).
+const STYLED_MAX_HEIGHT: f64 = 2.0 * 1.6;
+
+/// A font size as a whole number of half pixels (sizes compared and counted so).
+fn half_px(size: f64) -> u64 {
+    (size * 2.0).round() as u64
+}
 
 /// Paragraphs the page draws as headings in content that has no heading element but its title
 /// (Naver's SmartEditor `se-sectionTitle`, editors that style a paragraph instead of using
@@ -134,13 +153,8 @@ fn styled_headings(
     let size_of = |t: NodeId| tree.parent(t).map_or(0.0, |p| tree.node(p).font_size);
     let mut sizes: HashMap<u64, usize> = HashMap::new();
     for (i, &k) in kept.iter().enumerate().take(n).skip(1) {
-        let node = tree.node(i);
         if k && shown_text(tree, i) {
-            let c = node
-                .text
-                .as_deref()
-                .map_or(0, |t| t.chars().filter(|c| !c.is_whitespace()).count());
-            *sizes.entry((size_of(i) * 2.0).round() as u64).or_default() += c;
+            *sizes.entry(half_px(size_of(i))).or_default() += tree.own_chars[i];
         }
     }
     let Some(body) = sizes
@@ -176,23 +190,21 @@ fn styled_headings(
         }
         if tree.ancestors(i).any(|a| {
             let an = tree.node(a);
-            matches!(
-                an.tag.as_str(),
-                "li" | "td"
-                    | "th"
-                    | "blockquote"
-                    | "figure"
-                    | "figcaption"
-                    | "aside"
-                    | "pre"
-                    | "code"
-                    | "header"
-                    | "footer"
-                    | "nav"
-                    | "details"
-                    | "summary"
-                    | "dl"
-            ) || super::callouts::kind(an).is_some()
+            super::article::furniture_element(an)
+                || super::callouts::kind(an).is_some()
+                || matches!(
+                    an.tag.as_str(),
+                    "li" | "td"
+                        | "th"
+                        | "dl"
+                        | "blockquote"
+                        | "figure"
+                        | "figcaption"
+                        | "pre"
+                        | "code"
+                        | "details"
+                        | "summary"
+                )
         }) {
             continue;
         }
@@ -208,7 +220,7 @@ fn styled_headings(
         let Some(min) = texts.iter().map(|&t| size_of(t)).reduce(f64::min) else {
             continue;
         };
-        if node.rect.h > 2.0 * 1.6 * min {
+        if node.rect.h > STYLED_MAX_HEIGHT * min {
             continue;
         }
         let bold = texts.iter().all(|&t| {
@@ -224,19 +236,13 @@ fn styled_headings(
             found.push((i, min));
         }
     }
-    let mut by_size: Vec<u64> = found
-        .iter()
-        .map(|&(_, s)| (s * 2.0).round() as u64)
-        .collect();
+    let mut by_size: Vec<u64> = found.iter().map(|&(_, s)| half_px(s)).collect();
     by_size.sort_unstable_by(|a, b| b.cmp(a));
     by_size.dedup();
     found
         .into_iter()
         .map(|(i, s)| {
-            let rank = by_size
-                .iter()
-                .position(|&b| b == (s * 2.0).round() as u64)
-                .unwrap_or(0);
+            let rank = by_size.iter().position(|&b| b == half_px(s)).unwrap_or(0);
             (i, (2 + rank as u8).min(4))
         })
         .collect()
@@ -244,8 +250,7 @@ fn styled_headings(
 
 /// A text node holding more than white space, drawn.
 fn shown_text(tree: &Tree, id: NodeId) -> bool {
-    let node = tree.node(id);
-    node.is_text()
-        && node.text.as_deref().is_some_and(|t| !t.trim().is_empty())
+    tree.node(id).is_text()
+        && tree.own_chars[id] > 0
         && tree.parent(id).is_some_and(|p| tree.node(p).rendered)
 }

@@ -638,7 +638,7 @@ pub(crate) fn caption_figures(tree: &Tree, out: &mut [bool]) {
 /// or whose source is a LaTeX renderer (`latex` or `mathtex` in its file name or query,
 /// `codecogs`, `/math/render/`, a `tex=` parameter with a math class: Zhihu's
 /// `img.ztext-math` from `/equation?tex=…`). A display formula: `display` in its class, or
-/// laid out as a block (Zhihu's, whose TeX ends with the `\\` Zhihu marks them with, dropped).
+/// laid out as a block (Zhihu's; [`math::write`] drops the `\\` ending each of them).
 pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
     if n.tag != "img" {
         return None;
@@ -648,14 +648,11 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
         return None;
     }
     let class = n.class.as_deref().unwrap_or("");
-    let by_class = class.split(' ').any(|c| {
-        let c = c.to_ascii_lowercase();
+    let tokens: Vec<String> = class.split(' ').map(str::to_ascii_lowercase).collect();
+    let by_class = tokens.iter().any(|c| {
         c == "latex" || c == "tex" || c.starts_with("wp-latex") || c.starts_with("mwe-math")
     });
-    let math_class = class.split(' ').any(|c| {
-        let c = c.to_ascii_lowercase();
-        c == "math" || c.ends_with("-math")
-    });
+    let math_class = tokens.iter().any(|c| c == "math" || c.ends_with("-math"));
     // A renderer is named by its host, its file or its query (`latex.php?latex=…`,
     // `mathtex.cgi?…`), never by a directory the page sits in (`/latex-notes/x1.png`).
     let src = n.src.as_deref().unwrap_or("").to_ascii_lowercase();
@@ -671,13 +668,7 @@ pub(super) fn formula_image(n: &Node) -> Option<(String, bool)> {
         return None;
     }
     let display = class.contains("display") || n.display == "block";
-    let mut tex = math::clean_tex(alt);
-    if display {
-        if let Some(t) = tex.strip_suffix("\\\\") {
-            tex = t.trim_end().to_string();
-        }
-    }
-    Some((tex, display))
+    Some((math::clean_tex(alt), display))
 }
 
 /// Write an image into the paragraph: `![alt](src)` once per source; a formula image as its

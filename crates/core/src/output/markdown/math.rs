@@ -95,6 +95,9 @@ fn balanced(s: &str) -> bool {
 /// or `$$` / tex / `$$` on lines of their own.
 pub(super) fn write(inl: &mut Inline, tex: &str, display: bool) {
     if display {
+        // A line break ending a display formula breaks to nothing (Zhihu ends each one with
+        // `\\`).
+        let tex = tex.strip_suffix("\\\\").map_or(tex, str::trim_end);
         inl.trim_end_spaces();
         if !inl.out.is_empty() {
             inl.out.push_str("\n\n");
