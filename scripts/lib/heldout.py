@@ -1,7 +1,9 @@
-"""What the held-out experiment scripts share (scripts/learning-curve, scripts/token-experiment):
-reading the matrix `sightline train --export DIR` writes, folds by site, the expected-F1 cut and
-the token-level estimate of LCS F1 from the exported aligned shares."""
+"""What the held-out experiment scripts share (scripts/learning-curve, scripts/token-experiment,
+scripts/region-experiment): reading the matrix `sightline train --export DIR` writes, folds by
+site, the expected-F1 cut, the token-level estimate of LCS F1 from the exported aligned shares,
+and a unit's hashed-token strings."""
 import json
+import re
 import sys
 import zlib
 
@@ -52,3 +54,34 @@ def page_f1(share, n, gold, keep):
         return 0.0, 0.0, 0.0
     p, r = tp / out, tp / gold
     return 2 * p * r / (p + r), p, r
+
+
+WORD = re.compile(r"\w+")
+PART = re.compile(r"[^0-9a-z]+")
+
+
+def unit_tokens(nodes, block, ancestors, text_nodes):
+    """A unit's token strings (issue 50): its words (w:, the first 60) and word bigrams (b:, the
+    first 30); the class and id parts (c/i), role (r), itemprop (p) and tag (t) of its block (K=0)
+    and three ancestors (K=1..3); the four tags as one path. `nodes` are the snapshot's."""
+    toks = []
+    words = WORD.findall(" ".join(nodes[i].get("text", "") for i in text_nodes).lower())
+    toks += ["w:" + w for w in words[:60]]
+    toks += ["b:" + a + "_" + b for a, b in zip(words[:30], words[1:31])]
+    tags = []
+    for k, i in enumerate([block] + list(ancestors)):
+        n = nodes[i] if 0 <= i < len(nodes) else {}
+        tag = n.get("tag", "")
+        tags.append(tag)
+        toks.append(f"t{k}:{tag}")
+        for name, key in (("c", "class"), ("i", "id")):
+            for part in PART.split((n.get(key) or "").lower()):
+                if part and not part.isdigit():
+                    toks.append(f"{name}{k}:{part}")
+        if n.get("role"):
+            toks.append(f"r{k}:{n['role'].lower()}")
+        prop = (n.get("attrs") or {}).get("itemprop")
+        if prop:
+            toks.append(f"p{k}:{prop.lower()}")
+    toks.append("path:" + ">".join(tags))
+    return toks

@@ -7,10 +7,12 @@ use std::path::Path;
 use super::TrainConfig;
 use crate::eval::bench::Dataset;
 use crate::eval::lcs::lcs_alignment;
+use crate::extract::blocks;
 use crate::extract::learned;
 use crate::extract::learned::features::{self, PageFeatures};
 use crate::extract::learned::schema::FEATURES;
 use crate::extract::learned::units::Unit;
+use crate::extract::params::BlocksParams;
 use crate::extract::text::eval_tokens;
 use crate::{Error, Snapshot, Tree};
 
@@ -282,4 +284,77 @@ pub fn export(pages: &[Page], dir: &Path) -> Result<(), Error> {
     let meta_path = dir.join("pages.jsonl");
     std::fs::write(&meta_path, meta).map_err(|e| fail(&meta_path, e))?;
     Ok(())
+}
+
+/// Write `regions.jsonl` beside [`export`]'s files: per page (same order), the layout blocks of
+/// Griazev & Ramanauskaitė ([`blocks::segment`]) as candidate regions, `[max, min, parent,
+/// group]` each (node ids of the maximum and minimum boundaries; parent block and variation
+/// group indices, -1 for none), and `unit_region`, the innermost block holding each unit (the
+/// first block, walking up from the unit's block element, whose range holds an ancestor).
+/// Re-reads each page's snapshot from `cfg.snapshots`; no page text is written
+/// (scripts/region-experiment reads it).
+pub fn export_regions(cfg: &TrainConfig, pages: &[Page], dir: &Path) -> Result<(), Error> {
+    let mut out = String::new();
+    for p in pages {
+        let path = cfg
+            .snapshots
+            .join(&p.dataset)
+            .join(format!("{}.json", p.id));
+        let snap = read_snapshot(&path)?;
+        let tree = Tree::new(&snap);
+        let (blocks, unit_region) = regions(&tree, &p.features.units, &cfg.params.blocks);
+        let line = serde_json::json!({
+            "dataset": p.dataset,
+            "id": p.id,
+            "blocks": blocks,
+            "unit_region": unit_region,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let path = dir.join("regions.jsonl");
+    std::fs::write(&path, out).map_err(|e| Error::Output {
+        path: path.display().to_string(),
+        message: e.to_string(),
+        source: Some(Box::new(e)),
+    })
+}
+
+/// The page's layout blocks as `[max, min, parent, group]` rows and each unit's innermost
+/// block (see [`export_regions`]).
+pub(super) fn regions(tree: &Tree, units: &[Unit], p: &BlocksParams) -> (Vec<[i64; 4]>, Vec<i64>) {
+    let seg = blocks::segment(tree, p);
+    let mut owner: HashMap<usize, usize> = HashMap::new();
+    for (b, block) in seg.blocks.iter().enumerate() {
+        for &n in &block.range {
+            owner.insert(n, b);
+        }
+    }
+    let signed = |v: Option<usize>| v.map_or(-1, |x| x as i64);
+    let rows = seg
+        .blocks
+        .iter()
+        .map(|b| {
+            [
+                b.max as i64,
+                b.min as i64,
+                signed(b.parent),
+                signed(b.group),
+            ]
+        })
+        .collect();
+    let unit_region = units
+        .iter()
+        .map(|u| {
+            let mut at = Some(u.block);
+            while let Some(n) = at {
+                if let Some(&b) = owner.get(&n) {
+                    return b as i64;
+                }
+                at = tree.parent(n);
+            }
+            0
+        })
+        .collect();
+    (rows, unit_region)
 }

@@ -32,7 +32,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use self::data::{align_labels, comment_policy, export, load_pages, site_key, Page};
+pub use self::data::{
+    align_labels, comment_policy, export, export_regions, load_pages, site_key, Page,
+};
 use self::fit::write_model;
 pub use self::fit::{average, choose_threshold, fit, BAG_SEED_STEP};
 pub use self::protocol::{
@@ -289,6 +291,7 @@ pub fn run(r: &TrainRun, mut log: impl FnMut(&str)) -> Result<String, Error> {
     let cfg = &cfg;
     if let Some(dir) = &r.export {
         export(&pages, dir)?;
+        export_regions(cfg, &pages, dir)?;
         log(&format!("wrote the training matrix to {}", dir.display()));
     }
     let mut rows = Vec::new();

@@ -421,3 +421,38 @@ fn the_exported_matrix_has_a_row_per_unit_and_a_line_per_page_without_text() {
     assert!(!keys.iter().any(|k| k.contains("text")), "{keys:?}");
     assert!(!meta.contains("secret"), "no page text: {meta}");
 }
+
+/// `regions.jsonl`'s unit-to-region map: each unit's region is the innermost layout block whose
+/// range holds the unit's block element or one of its ancestors, and no child block of it does.
+#[test]
+fn each_unit_lies_in_its_innermost_layout_block() {
+    let snap = crate::snapshot::fixtures::nav_and_article();
+    let tree = Tree::new(&snap);
+    let units = crate::extract::learned::units::units(&tree);
+    let p = crate::extract::params::BlocksParams::default();
+    let (blocks, unit_region) = super::data::regions(&tree, &units, &p);
+    assert_eq!(unit_region.len(), units.len());
+    let seg = crate::extract::blocks::segment(&tree, &p);
+    assert_eq!(blocks.len(), seg.blocks.len());
+    assert_eq!(blocks[0][2], -1, "block 0 is the body's, with no parent");
+    let holds = |b: usize, mut n: Option<usize>| {
+        while let Some(i) = n {
+            if seg.blocks[b].range.contains(&i) {
+                return true;
+            }
+            n = tree.parent(i);
+        }
+        false
+    };
+    let mut distinct = std::collections::HashSet::new();
+    for (u, &r) in units.iter().zip(&unit_region) {
+        let r = r as usize;
+        distinct.insert(r);
+        assert!(holds(r, Some(u.block)), "{r} holds the unit");
+        for &c in &seg.blocks[r].children {
+            assert!(!holds(c, Some(u.block)), "child block {c} holds it too");
+        }
+    }
+    // The navigation link and the article's paragraphs are not one region.
+    assert!(distinct.len() > 1, "{unit_region:?}");
+}
