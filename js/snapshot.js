@@ -511,6 +511,21 @@
           display: "none" });
         paints.push(false);
         monos.push(false);
+      } else if (/^math\/mml/.test(ty)) {
+        // MathJax 2 with MathML input (Elsevier's ScienceDirect): the script holds the
+        // MathML, converted by the writer; its rendering (SVG glyphs, a clipped assistive
+        // copy) is skipped as for `math/tex`.
+        const src = String(textOfEl.call(node) || "").trim();
+        if (src && src.length <= MATHML_MAX) {
+          const prev = prevElOf.call(node);
+          const r = prev ? rectOf(prev) : null;
+          nodes.push({ parent, tag: "script", mathml: src,
+            tex_display: /<(?:[a-z]+:)?math\b[^>]*\bdisplay\s*=\s*["']block/i.test(src) || undefined,
+            box: r ? boxOf(r, ctx) : [0, 0, 0, 0],
+            display: "none" });
+          paints.push(false);
+          monos.push(false);
+        }
       }
       continue;
     }

@@ -569,6 +569,24 @@ impl CodeBlocks {
     }
 }
 
+/// A list inside a code block whose items are its line numbers, 1, 2, 3, … in order (CSDN's
+/// `ul.pre-numbering` after the `<code>`): a gutter, whatever its class.
+fn numbered_gutter(tree: &Tree, l: NodeId) -> bool {
+    if !matches!(tree.node(l).tag.as_str(), "ul" | "ol") {
+        return false;
+    }
+    let items: Vec<NodeId> = tree.children[l]
+        .iter()
+        .copied()
+        .filter(|&c| tree.node(c).is_element())
+        .collect();
+    items.len() >= 2
+        && items
+            .iter()
+            .enumerate()
+            .all(|(k, &li)| tree.text(li).trim() == (k + 1).to_string())
+}
+
 /// Find the code blocks with kept text (all of whose text is then kept): hide their gutters, copy buttons and labels,
 /// and return the languages read from labels (by block root).
 pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) -> CodeBlocks {
@@ -607,6 +625,7 @@ pub(super) fn prepare(tree: &Tree, kept: &mut Cow<[bool]>, hide: &mut [bool]) ->
                 continue;
             }
             if GUTTER_CLASSES.iter().any(|c| has_class(dn, c))
+                || numbered_gutter(tree, d)
                 || (dn.attrs.get("aria-hidden").is_some_and(|v| v == "true")
                     && tree
                         .text(d)

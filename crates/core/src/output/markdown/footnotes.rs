@@ -162,6 +162,30 @@ fn is_ref_link(tree: &Tree, a: NodeId) -> bool {
         })
 }
 
+/// Does the target `t` of link `a` link back to `a` (by `a`'s own `id` or `name`)? A marker and
+/// a note that point at each other are a reference and its definition, however they are
+/// classed (legislation.gov.uk's `a.LegCommentaryLink` "I1" and its annotation's "I1").
+fn links_back(tree: &Tree, a: NodeId, t: NodeId, page: &Here) -> bool {
+    let n = tree.node(a);
+    let own: Vec<&str> = [n.id.as_deref(), n.attrs.get("name").map(String::as_str)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if own.is_empty() {
+        return false;
+    }
+    tree.subtree(t).any(|x| {
+        let xn = tree.node(x);
+        xn.tag == "a"
+            && x != a
+            && xn
+                .href
+                .as_deref()
+                .and_then(|h| fragment(h, page))
+                .is_some_and(|f| own.contains(&f.as_ref()))
+    })
+}
+
 /// Is this link a definition's way back to its reference (by its marks or its text)?
 fn is_backlink(tree: &Tree, a: NodeId) -> bool {
     let n = tree.node(a);
@@ -237,17 +261,17 @@ impl Notes {
             } else if let Some(h) = hover_note(tree, i) {
                 Some(h)
             } else if nd.tag == "a"
-                && is_ref_link(tree, i)
                 && !is_backlink(tree, i)
                 && !tree.ancestors(i).any(|a| by_def.contains_key(&a))
+                && marker(&tree.text(i)).is_some()
             {
                 nd.href
                     .as_deref()
                     .and_then(|h| fragment(h, page))
                     .and_then(|f| ids.get(f.as_ref()).copied())
                     .filter(|&t| !in_bibliography(tree, t))
+                    .filter(|&t| is_ref_link(tree, i) || links_back(tree, i, t, page))
                     .and_then(|t| definition(tree, t, i))
-                    .filter(|_| marker(&tree.text(i)).is_some())
             } else {
                 None
             };

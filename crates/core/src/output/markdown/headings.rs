@@ -55,6 +55,8 @@ impl Levels {
             .filter_map(|i| tree.node(i).heading_level())
             .min()
         else {
+            let mut styled = styled;
+            styled.extend(xml_headings(tree, kept, hide, &HashMap::new()));
             return Levels {
                 levels: HashMap::new(),
                 styled,
@@ -96,6 +98,8 @@ impl Levels {
                 (id, level)
             })
             .collect();
+        let mut styled = styled;
+        styled.extend(xml_headings(tree, kept, hide, &map));
         Levels {
             levels: map,
             styled,
@@ -111,6 +115,44 @@ impl Levels {
     pub(super) fn styled(&self, id: NodeId) -> Option<u8> {
         self.styled.get(&id).copied()
     }
+}
+
+/// The `<heading>` elements of patent full texts (Google Patents shows a description's
+/// `<heading id="h-0001">BACKGROUND</heading>` as it comes from the patent's XML): kept, shown,
+/// one short run of inline content, each is a heading one level below the written heading
+/// before it (`levels`: the heading elements' markdown levels), `##` at least.
+fn xml_headings(
+    tree: &Tree,
+    kept: &[bool],
+    hide: &[bool],
+    levels: &HashMap<NodeId, u8>,
+) -> Vec<(NodeId, u8)> {
+    let mut out = Vec::new();
+    let mut above = 1;
+    for i in 1..tree.len() {
+        let node = tree.node(i);
+        if let Some(own) = node.heading_level() {
+            if kept[i] && tree.chars[i] > 0 {
+                above = levels.get(&i).copied().unwrap_or(own);
+            }
+            continue;
+        }
+        let inline = || {
+            tree.subtree(i)
+                .skip(1)
+                .all(|d| tree.node(d).is_text() || !tree.is_block(d))
+        };
+        if node.tag == "heading"
+            && kept[i]
+            && !hide[i]
+            && node.rendered
+            && (1..=STYLED_MAX_CHARS).contains(&tree.chars[i])
+            && inline()
+        {
+            out.push((i, (above + 1).clamp(2, 6)));
+        }
+    }
+    out
 }
 
 /// How much larger than the content's body text a paragraph's text must be drawn to be a

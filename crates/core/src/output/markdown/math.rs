@@ -423,7 +423,13 @@ fn conv(e: &El, out: &mut String, depth: usize) {
         "mspace" => push(out, "\\,"),
         "msup" => {
             push(out, &base(nth(0), depth));
-            push(out, &format!("^{}", group(nth(1), depth)));
+            // A prime is written after its base (`x'`), not as a superscript.
+            let sup = group(nth(1), depth);
+            if !sup.is_empty() && sup.chars().all(|c| c == '\'') {
+                push(out, &sup);
+            } else {
+                push(out, &format!("^{sup}"));
+            }
         }
         "msub" => {
             push(out, &base(nth(0), depth));
@@ -552,7 +558,9 @@ fn base(el: Option<&El>, depth: usize) -> String {
         conv(e, &mut s, depth + 1);
     }
     let s = s.trim().to_string();
+    // A number (`10^{-2}`) is written bare as people write it.
     let simple = s.chars().count() == 1
+        || s.chars().all(|c| c.is_ascii_digit() || c == '.')
         || (s.starts_with('\\') && s[1..].chars().all(|c| c.is_ascii_alphabetic()))
         || s.ends_with('}') && s.starts_with("\\") && !s.contains(' ');
     if simple || s.is_empty() {
@@ -660,6 +668,12 @@ fn operator(t: &str) -> String {
         "′" => "'",
         "″" => "''",
         "°" => "^\\circ",
+        "‖" | "∥" => "\\|",
+        // TeX's special characters: `%` would start a comment.
+        "%" => "\\%",
+        "#" => "\\#",
+        "&" => "\\&",
+        "$" => "\\$",
         _ => return t.to_string(),
     };
     s.to_string()
@@ -692,6 +706,9 @@ fn identifier(t: &str, variant: Option<&str>) -> String {
             "ℤ" => "\\mathbb{Z}".into(),
             "ℚ" => "\\mathbb{Q}".into(),
             "ℂ" => "\\mathbb{C}".into(),
+            "ℓ" => "\\ell".into(),
+            "ℏ" => "\\hbar".into(),
+            "%" => "\\%".into(),
             _ => t.to_string(),
         },
     }
@@ -768,6 +785,20 @@ mod tests {
         assert_eq!(mathml_to_tex(a).unwrap(), "y");
         assert_eq!(mathml_to_tex("<math><mi>x</mi>"), None);
         assert_eq!(mathml_to_tex(""), None);
+    }
+
+    /// ScienceDirect's MathML: a percent sign escaped (else TeX reads a comment), a prime after
+    /// its base, a number's power without braces, `ℓ` and `‖` as commands.
+    #[test]
+    fn percent_primes_powers_and_letterlike_symbols() {
+        let p = r#"<math><mn>100</mn><mo>%</mo></math>"#;
+        assert_eq!(mathml_to_tex(p).unwrap(), "100\\%");
+        let x = r#"<math><msup><mi mathvariant="bold">x</mi><mo>′</mo></msup></math>"#;
+        assert_eq!(mathml_to_tex(x).unwrap(), "\\mathbf{x}'");
+        let t = r#"<math><mn>5.3</mn><mo>×</mo><msup><mn>10</mn><mrow><mo>−</mo><mn>2</mn></mrow></msup></math>"#;
+        assert_eq!(mathml_to_tex(t).unwrap(), "5.3\\times10^{-2}");
+        let l = r#"<math><mo>‖</mo><mi>v</mi><mo>‖</mo><mo>/</mo><mi>ℓ</mi></math>"#;
+        assert_eq!(mathml_to_tex(l).unwrap(), "\\|v\\|/\\ell");
     }
 
     #[test]

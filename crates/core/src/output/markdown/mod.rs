@@ -1229,21 +1229,54 @@ fn hide_navigation_titles(tree: &Tree, kept: &[bool], hide: &mut [bool]) {
         else {
             continue;
         };
-        let nn = tree.node(next);
-        let navigation = nn.tag == "nav"
-            || nn.role.as_deref() == Some("navigation")
-            || nn
-                .class
-                .as_deref()
-                .is_some_and(|c| c.split_whitespace().any(|t| t == "toc"));
-        if navigation && !kept_text(next) && !sibs.iter().any(|&c| c != h && kept_text(c)) {
+        let navigation = |x: NodeId| {
+            let nn = tree.node(x);
+            nn.tag == "nav"
+                || nn.role.as_deref() == Some("navigation")
+                || class_tokens(nn).any(|t| t == "toc")
+        };
+        // Its next sibling is the navigation, or (CSDN's `div.toc > h3 + ul`) its parent is.
+        let titles = (navigation(next) && !kept_text(next)) || navigation(p);
+        if titles && !sibs.iter().any(|&c| c != h && kept_text(c)) {
             tree.subtree(h).for_each(|d| hide[d] = true);
         }
     }
 }
 
+/// Is element `i` a display formula's number ("(1)", "(2.3)", "(4a)") beside it: its text is
+/// such a number and an earlier sibling is or holds a display formula (ScienceDirect's
+/// `span.label` after the formula's MathJax script; the TeX is the formula, its number the
+/// page's layout)?
+fn equation_number(tree: &Tree, i: NodeId) -> bool {
+    let n = tree.node(i);
+    if !n.is_element() || tree.chars[i] > 12 {
+        return false;
+    }
+    let text = tree.text(i);
+    let Some(inner) = text
+        .trim()
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let inner = inner.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    let numbered = !inner.is_empty()
+        && inner
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    let Some(p) = tree.parent(i).filter(|_| numbered) else {
+        return false;
+    };
+    tree.children[p].iter().take_while(|&&c| c != i).any(|&c| {
+        tree.subtree(c)
+            .any(|d| tree.node(d).tex_display && math::is_math(tree.node(d)))
+    })
+}
+
 /// Hide the elements classed with [`HIDDEN_CLASSES`], text for screen readers only, a forum
-/// post's signature ([`comments::signature`]) and the controls inside a heading
+/// post's signature ([`comments::signature`]), a display formula's number
+/// ([`equation_number`]) and the controls inside a heading
 /// ([`hide_heading_controls`]).
 fn hide_marked(tree: &Tree, hide: &mut [bool]) {
     let mut i = 1;
@@ -1260,7 +1293,7 @@ fn hide_marked(tree: &Tree, hide: &mut [bool]) {
             && matches!(n.position.as_str(), "absolute" | "fixed")
             && pixel_box(&n.rect)
             && tree.chars[i] > 0;
-        if eqno || screen_reader || comments::signature(tree, i) {
+        if eqno || screen_reader || comments::signature(tree, i) || equation_number(tree, i) {
             let end = tree.subtree_end(i);
             hide[i..end].fill(true);
             i = end;
