@@ -847,6 +847,17 @@ impl<'t, 'a> Writer<'t, 'a> {
                 self.wrap(id, inl, "~~", "~~");
                 inl.strike -= 1;
             }
+            // Superscripts and subscripts stay what they are (`m<sup>2</sup>`, `CO<sub>2</sub>`,
+            // a citation's `<sup>[1]</sup>`): markdown has no syntax for them and GFM renders
+            // the HTML. Not around a footnote reference, which is `[^n]` itself.
+            "sup" | "sub" if !self.tree.subtree(id).any(|d| self.notes.is_ref(d)) => {
+                let (open, close) = if n.tag == "sup" {
+                    ("<sup>", "</sup>")
+                } else {
+                    ("<sub>", "</sub>")
+                };
+                self.wrap(id, inl, open, close);
+            }
             "a" if n.href.is_some() => self.link(id, inl),
             _ => self.inline_children(id, inl),
         }

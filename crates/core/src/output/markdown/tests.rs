@@ -230,6 +230,34 @@ fn inline_edges_code_spans_and_odd_links() {
     );
 }
 
+/// Superscripts and subscripts are written as HTML (markdown has none), empty ones not at all,
+/// and a footnote reference inside a `<sup>` is `[^n]` alone.
+#[test]
+fn superscripts_and_subscripts_stay_html_but_around_footnote_references() {
+    let mut b = SnapshotBuilder::new(800.0);
+    let p = b.el(0, "p", rect(0.0, 0.0, 800.0, 20.0));
+    b.text(p, "An area of 4 m");
+    let sup = b.el(p, "sup", rect(0.0, 0.0, 10.0, 20.0));
+    b.text(sup, "2");
+    b.text(p, " holds CO");
+    let sub = b.el(p, "sub", rect(0.0, 0.0, 10.0, 20.0));
+    b.text(sub, "2");
+    b.text(p, " at last.");
+    b.el(p, "sup", rect(0.0, 0.0, 0.0, 0.0));
+    let r = b.el(p, "sup", rect(0.0, 0.0, 10.0, 20.0));
+    let a = b.el(r, "a", rect(0.0, 0.0, 10.0, 20.0));
+    b.node_mut(a).href = Some("#fn1".into());
+    b.node_mut(a).class = Some("footnote-ref".into());
+    b.text(a, "1");
+    let ol = b.el(0, "ol", rect(0.0, 40.0, 800.0, 20.0));
+    let item = li(&mut b, ol, 40.0, "The note.");
+    b.node_mut(item).id = Some("fn1".into());
+    assert_eq!(
+        md(&b.build(), &[]),
+        "An area of 4 m<sup>2</sup> holds CO<sub>2</sub> at last.[^1]\n\n[^1]: The note.\n"
+    );
+}
+
 #[test]
 fn breaks_at_emphasis_edges_stay_outside_the_markers() {
     let mut b = SnapshotBuilder::new(800.0);
