@@ -499,33 +499,29 @@
     if (type !== 1) continue;
     const tagU = String(tagNameOf.call(node)).toUpperCase();
     if (tagU === "SCRIPT") {
-      // MathJax 2's source (`math/tex`, `math/tex; mode=display`): a node where the formula
-      // shows, with the box of the rendering just before it.
+      // MathJax 2's source, a node where the formula shows, with the box of the rendering
+      // just before it (the rendering itself, SVG glyphs or a clipped assistive copy, is
+      // skipped): TeX (`math/tex`, `math/tex; mode=display`), or MathML (`math/mml`,
+      // Elsevier's ScienceDirect), converted by the writer, display when its `<math>` says so.
       const ty = String(attr(node, "type") || "").toLowerCase();
-      if (/^math\/tex/.test(ty)) {
+      const tex = /^math\/tex/.test(ty), mml = /^math\/mml/.test(ty);
+      const src = tex || mml ? String(textOfEl.call(node) || "").trim() : "";
+      if (tex || (src && src.length <= MATHML_MAX)) {
         const prev = prevElOf.call(node);
         const r = prev ? rectOf(prev) : null;
-        nodes.push({ parent, tag: "script", tex: String(textOfEl.call(node) || "").trim().slice(0, MATHML_MAX),
-          tex_display: /mode\s*=\s*display/.test(ty) || undefined,
-          box: r ? boxOf(r, ctx) : [0, 0, 0, 0],
-          display: "none" });
+        const o = { parent, tag: "script" };
+        if (tex) {
+          o.tex = src.slice(0, MATHML_MAX);
+          o.tex_display = /mode\s*=\s*display/.test(ty) || undefined;
+        } else {
+          o.mathml = src;
+          o.tex_display = /<(?:[a-z]+:)?math\b[^>]*\bdisplay\s*=\s*["']block/i.test(src) || undefined;
+        }
+        o.box = r ? boxOf(r, ctx) : [0, 0, 0, 0];
+        o.display = "none";
+        nodes.push(o);
         paints.push(false);
         monos.push(false);
-      } else if (/^math\/mml/.test(ty)) {
-        // MathJax 2 with MathML input (Elsevier's ScienceDirect): the script holds the
-        // MathML, converted by the writer; its rendering (SVG glyphs, a clipped assistive
-        // copy) is skipped as for `math/tex`.
-        const src = String(textOfEl.call(node) || "").trim();
-        if (src && src.length <= MATHML_MAX) {
-          const prev = prevElOf.call(node);
-          const r = prev ? rectOf(prev) : null;
-          nodes.push({ parent, tag: "script", mathml: src,
-            tex_display: /<(?:[a-z]+:)?math\b[^>]*\bdisplay\s*=\s*["']block/i.test(src) || undefined,
-            box: r ? boxOf(r, ctx) : [0, 0, 0, 0],
-            display: "none" });
-          paints.push(false);
-          monos.push(false);
-        }
       }
       continue;
     }

@@ -312,22 +312,18 @@ pub fn export_regions(cfg: &TrainConfig, pages: &[Page], dir: &Path) -> Result<(
         out.push_str(&line.to_string());
         out.push('\n');
     }
-    let path = dir.join("regions.jsonl");
-    std::fs::write(&path, out).map_err(|e| Error::Output {
-        path: path.display().to_string(),
-        message: e.to_string(),
-        source: Some(Box::new(e)),
-    })
+    super::fit::write_json(&out, &dir.join("regions.jsonl"))?;
+    Ok(())
 }
 
 /// The page's layout blocks as `[max, min, parent, group]` rows and each unit's innermost
 /// block (see [`export_regions`]).
 pub(super) fn regions(tree: &Tree, units: &[Unit], p: &BlocksParams) -> (Vec<[i64; 4]>, Vec<i64>) {
     let seg = blocks::segment(tree, p);
-    let mut owner: HashMap<usize, usize> = HashMap::new();
+    let mut owner: Vec<Option<usize>> = vec![None; tree.len()];
     for (b, block) in seg.blocks.iter().enumerate() {
         for &n in &block.range {
-            owner.insert(n, b);
+            owner[n] = Some(b);
         }
     }
     let signed = |v: Option<usize>| v.map_or(-1, |x| x as i64);
@@ -348,7 +344,7 @@ pub(super) fn regions(tree: &Tree, units: &[Unit], p: &BlocksParams) -> (Vec<[i6
         .map(|u| {
             let mut at = Some(u.block);
             while let Some(n) = at {
-                if let Some(&b) = owner.get(&n) {
+                if let Some(b) = owner[n] {
                     return b as i64;
                 }
                 at = tree.parent(n);

@@ -303,7 +303,8 @@ pub(super) fn write_model(m: &Model, path: &Path) -> Result<usize, Error> {
     write_json(&m.to_json(), path)
 }
 
-/// Write a model's JSON to `path`: its length, or an [`Error::Output`] naming the file.
+/// Write a model's JSON (or an export's JSON lines) to `path`: its length, or an
+/// [`Error::Output`] naming the file.
 pub(super) fn write_json(json: &str, path: &Path) -> Result<usize, Error> {
     std::fs::write(path, json).map_err(|e| Error::Output {
         path: path.display().to_string(),

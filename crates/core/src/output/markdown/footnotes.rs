@@ -263,7 +263,6 @@ impl Notes {
             } else if nd.tag == "a"
                 && !is_backlink(tree, i)
                 && !tree.ancestors(i).any(|a| by_def.contains_key(&a))
-                && marker(&tree.text(i)).is_some()
             {
                 nd.href
                     .as_deref()
@@ -271,6 +270,7 @@ impl Notes {
                     .and_then(|f| ids.get(f.as_ref()).copied())
                     .filter(|&t| !in_bibliography(tree, t))
                     .filter(|&t| is_ref_link(tree, i) || links_back(tree, i, t, page))
+                    .filter(|_| marker(&tree.text(i)).is_some())
                     .and_then(|t| definition(tree, t, i))
             } else {
                 None

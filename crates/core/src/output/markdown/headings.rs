@@ -26,84 +26,10 @@ impl Levels {
         moved: &[bool],
         title: Option<NodeId>,
     ) -> Levels {
-        let styled = styled_headings(tree, kept, hide, title);
-        let mut hs: Vec<(NodeId, u8)> = Vec::new();
-        let mut i = 1;
-        let n = tree.len();
-        while i < n {
-            if !kept[i] || hide[i] || moved[i] {
-                i = if hide[i] || moved[i] {
-                    tree.subtree_end(i)
-                } else {
-                    i + 1
-                };
-                continue;
-            }
-            if let Some(l) = tree.node(i).heading_level() {
-                if tree.chars[i] > 0 {
-                    hs.push((i, l));
-                }
-                i = tree.subtree_end(i);
-                continue;
-            }
-            i += 1;
-        }
-        // The page's highest level (a title the extraction dropped still counts: the
-        // content's `<h2>`s then stay `##`).
-        let Some(min) = (1..n)
-            .filter(|&i| tree.node(i).rendered && tree.chars[i] > 0)
-            .filter_map(|i| tree.node(i).heading_level())
-            .min()
-        else {
-            let mut styled = styled;
-            styled.extend(xml_headings(tree, kept, hide, &HashMap::new()));
-            return Levels {
-                levels: HashMap::new(),
-                styled,
-            };
-        };
-        // A title that is no heading (Doxygen's `div.title`, a forum's topic line) is the
-        // `#`; the page's highest heading level is then `##`, unless the page has `<h1>`s
-        // (a Google Docs export's title paragraph above its `<h1>` sections keeps them `#`).
-        let top = if title.is_some_and(|t| {
-            tree.node(t).heading_level().is_none() && !hs.iter().any(|&(h, _)| h == t)
-        }) {
-            min.min(2)
-        } else {
-            1
-        };
-        // A heading below the page's highest level that the document's `<title>` names (see
-        // `title::document_title`) is the `#`, and the content's headings go under it (`##`
-        // at least), counted from its level.
-        let lower_title = title
-            .and_then(|t| Some((t, tree.node(t).heading_level()?)))
-            .filter(|&(t, l)| {
-                l > min
-                    && !tree
-                        .ancestors(t)
-                        .any(|a| tree.node(a).heading_level().is_some())
-            });
-        let (base, top, floor) = match lower_title {
-            Some((_, l)) => (l, 1, 2),
-            None => (min, top, 1),
-        };
-        let map = hs
-            .iter()
-            .map(|&(id, l)| {
-                let level = if lower_title.is_some_and(|(t, _)| t == id) {
-                    1
-                } else {
-                    (l.saturating_sub(base) + top).clamp(floor, 6)
-                };
-                (id, level)
-            })
-            .collect();
-        let mut styled = styled;
-        styled.extend(xml_headings(tree, kept, hide, &map));
-        Levels {
-            levels: map,
-            styled,
-        }
+        let levels = element_levels(tree, kept, hide, moved, title);
+        let mut styled = styled_headings(tree, kept, hide, title);
+        styled.extend(xml_headings(tree, kept, hide, &levels));
+        Levels { levels, styled }
     }
 
     /// The markdown level of a heading (its own when not seen).
@@ -115,6 +41,81 @@ impl Levels {
     pub(super) fn styled(&self, id: NodeId) -> Option<u8> {
         self.styled.get(&id).copied()
     }
+}
+
+/// The written heading elements' markdown levels (see the module rules).
+fn element_levels(
+    tree: &Tree,
+    kept: &[bool],
+    hide: &[bool],
+    moved: &[bool],
+    title: Option<NodeId>,
+) -> HashMap<NodeId, u8> {
+    let mut hs: Vec<(NodeId, u8)> = Vec::new();
+    let mut i = 1;
+    let n = tree.len();
+    while i < n {
+        if !kept[i] || hide[i] || moved[i] {
+            i = if hide[i] || moved[i] {
+                tree.subtree_end(i)
+            } else {
+                i + 1
+            };
+            continue;
+        }
+        if let Some(l) = tree.node(i).heading_level() {
+            if tree.chars[i] > 0 {
+                hs.push((i, l));
+            }
+            i = tree.subtree_end(i);
+            continue;
+        }
+        i += 1;
+    }
+    // The page's highest level (a title the extraction dropped still counts: the
+    // content's `<h2>`s then stay `##`).
+    let Some(min) = (1..n)
+        .filter(|&i| tree.node(i).rendered && tree.chars[i] > 0)
+        .filter_map(|i| tree.node(i).heading_level())
+        .min()
+    else {
+        return HashMap::new();
+    };
+    // A title that is no heading (Doxygen's `div.title`, a forum's topic line) is the
+    // `#`; the page's highest heading level is then `##`, unless the page has `<h1>`s
+    // (a Google Docs export's title paragraph above its `<h1>` sections keeps them `#`).
+    let top = if title
+        .is_some_and(|t| tree.node(t).heading_level().is_none() && !hs.iter().any(|&(h, _)| h == t))
+    {
+        min.min(2)
+    } else {
+        1
+    };
+    // A heading below the page's highest level that the document's `<title>` names (see
+    // `title::document_title`) is the `#`, and the content's headings go under it (`##`
+    // at least), counted from its level.
+    let lower_title = title
+        .and_then(|t| Some((t, tree.node(t).heading_level()?)))
+        .filter(|&(t, l)| {
+            l > min
+                && !tree
+                    .ancestors(t)
+                    .any(|a| tree.node(a).heading_level().is_some())
+        });
+    let (base, top, floor) = match lower_title {
+        Some((_, l)) => (l, 1, 2),
+        None => (min, top, 1),
+    };
+    hs.iter()
+        .map(|&(id, l)| {
+            let level = if lower_title.is_some_and(|(t, _)| t == id) {
+                1
+            } else {
+                (l.saturating_sub(base) + top).clamp(floor, 6)
+            };
+            (id, level)
+        })
+        .collect()
 }
 
 /// The `<heading>` elements of patent full texts (Google Patents shows a description's
@@ -131,10 +132,8 @@ fn xml_headings(
     let mut above = 1;
     for i in 1..tree.len() {
         let node = tree.node(i);
-        if let Some(own) = node.heading_level() {
-            if kept[i] && tree.chars[i] > 0 {
-                above = levels.get(&i).copied().unwrap_or(own);
-            }
+        if let Some(&written) = levels.get(&i) {
+            above = written;
             continue;
         }
         let inline = || {

@@ -412,10 +412,10 @@ fn conv(e: &El, out: &mut String, depth: usize) {
             }
         }
         "mi" => push(out, &identifier(&e.text(), e.attr("mathvariant"))),
-        "mn" => push(out, &e.text()),
+        "mn" => push(out, &tex_specials(&e.text())),
         "mo" => push(out, &operator(&e.text())),
         "mtext" | "ms" => {
-            let t = e.text();
+            let t = tex_specials(&e.text());
             if !t.is_empty() {
                 push(out, &format!("\\text{{{t}}}"));
             }
@@ -669,14 +669,22 @@ fn operator(t: &str) -> String {
         "″" => "''",
         "°" => "^\\circ",
         "‖" | "∥" => "\\|",
-        // TeX's special characters: `%` would start a comment.
-        "%" => "\\%",
-        "#" => "\\#",
-        "&" => "\\&",
-        "$" => "\\$",
-        _ => return t.to_string(),
+        _ => return tex_specials(t),
     };
     s.to_string()
+}
+
+/// A MathML token's text with TeX's special characters escaped (`%` would start a comment,
+/// `#`, `&` and `$` are syntax): every token element's text goes through it.
+fn tex_specials(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    for c in t.chars() {
+        if matches!(c, '%' | '#' | '&' | '$') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Function names LaTeX has a command for.
@@ -708,8 +716,7 @@ fn identifier(t: &str, variant: Option<&str>) -> String {
             "ℂ" => "\\mathbb{C}".into(),
             "ℓ" => "\\ell".into(),
             "ℏ" => "\\hbar".into(),
-            "%" => "\\%".into(),
-            _ => t.to_string(),
+            _ => tex_specials(t),
         },
     }
 }
@@ -799,6 +806,8 @@ mod tests {
         assert_eq!(mathml_to_tex(t).unwrap(), "5.3\\times10^{-2}");
         let l = r#"<math><mo>‖</mo><mi>v</mi><mo>‖</mo><mo>/</mo><mi>ℓ</mi></math>"#;
         assert_eq!(mathml_to_tex(l).unwrap(), "\\|v\\|/\\ell");
+        let m = r#"<math><mtext>50% of</mtext><mi>#</mi></math>"#;
+        assert_eq!(mathml_to_tex(m).unwrap(), "\\text{50\\% of}\\#");
     }
 
     #[test]
